@@ -1,0 +1,24 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+/// Every target is built in the Swift 6 language mode (strict concurrency).
+let swift6: [SwiftSetting] = [.swiftLanguageMode(.v6)]
+
+let package = Package(
+  name: "tpns",
+  products: [
+    .library(name: "Reactive", targets: ["Reactive"]),
+    .library(name: "ReactiveTesting", targets: ["ReactiveTesting"]),
+  ],
+  targets: [
+    // MARK: Reactive core
+
+    .target(name: "Reactive", swiftSettings: swift6),
+    .target(name: "ReactiveTesting", dependencies: ["Reactive"], swiftSettings: swift6),
+    .testTarget(
+      name: "ReactiveTests",
+      dependencies: ["Reactive", "ReactiveTesting"],
+      swiftSettings: swift6
+    ),
+  ]
+)

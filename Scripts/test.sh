@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# The test command: installs what is missing, builds (no warnings allowed),
+# lints the formatting, runs every suite, then the Reactive suites under
+# ThreadSanitizer.
+# Usage: Scripts/test.sh [--no-tsan]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+tsan=1
+for argument in "$@"; do
+  case "$argument" in
+    --no-tsan) tsan=0 ;;
+    -h | --help)
+      sed -n '2,6p' "$0"
+      exit 0
+      ;;
+    *)
+      echo "Error: Unknown option '$argument'" >&2
+      exit 64
+      ;;
+  esac
+done
+
+Scripts/setup.sh
+
+step() { printf '\n== %s\n' "$*" >&2; }
+start=$SECONDS
+
+step "build"
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+swift build -j 2 --build-tests 2>&1 | tee "$log"
+if grep -E "(^|: )warning:" "$log" | grep -v "^warning: 'tpns'" >/dev/null; then
+  echo "Error: the build printed warnings (see above); the project builds without any." >&2
+  exit 1
+fi
+
+step "format"
+swift format lint --recursive --strict Package.swift Sources Tests
+
+step "tests"
+swift test -j 2 --skip-build
+
+if ((tsan)); then
+  step "Reactive suites under ThreadSanitizer"
+  swift test -j 2 --sanitize=thread --scratch-path .build/tsan --filter 'ReactiveTests\.'
+fi
+
+step "passed in $((SECONDS - start)) s"
