@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs the Debian packages tpns needs, only those that are missing.
-# Usage: Scripts/setup.sh            (sourced or run; safe to repeat)
+# Usage: Scripts/setup.sh [PACKAGE...]   (extra packages a script needs; safe to repeat)
 set -euo pipefail
 
 # C libraries (as -dev packages) and the tools the scripts drive.
@@ -10,6 +10,7 @@ packages=(
   libmicrohttpd-dev
   libcurl4-openssl-dev
   curl
+  "$@"
 )
 
 missing=()
