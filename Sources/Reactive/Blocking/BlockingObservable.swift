@@ -1,0 +1,85 @@
+import Dispatch
+
+/// A sequence read by blocking the calling thread until it ends (or a
+/// timeout passes): for one-shot callers such as a command-line `main`, as
+/// RxBlocking is for tests. Never call it on the thread or serial queue the
+/// sequence delivers its events on: that would wait forever (or time out).
+///
+///     let outcome = try pipeline.outcomes.toBlocking(timeout: .seconds(60)).first()
+public struct BlockingObservable<Element: Sendable>: Sendable {
+  private let source: Observable<Element>
+  private let timeout: Duration?
+
+  init(source: Observable<Element>, timeout: Duration?) {
+    self.source = source
+    self.timeout = timeout
+  }
+
+  /// The first element, or `nil` if the sequence completes without one; stops
+  /// listening after it. Throws the sequence's error, or
+  /// ``ReactiveError/timeout(_:)``.
+  public func first() throws -> Element? {
+    try run(stopAfterFirst: true).first
+  }
+
+  /// The last element, or `nil` if the sequence completes without one.
+  public func last() throws -> Element? {
+    try run(stopAfterFirst: false).last
+  }
+
+  /// Every element, once the sequence has completed.
+  public func toArray() throws -> [Element] {
+    try run(stopAfterFirst: false)
+  }
+
+  /// The one element of a sequence that must have exactly one.
+  public func single() throws -> Element {
+    let elements = try run(stopAfterFirst: false)
+    guard let element = elements.first else { throw ReactiveError.noElements }
+    guard elements.count == 1 else { throw ReactiveError.moreThanOneElement }
+    return element
+  }
+
+  private func run(stopAfterFirst: Bool) throws -> [Element] {
+    let finished = DispatchSemaphore(value: 0)
+    let state = LockedState<(elements: [Element], error: (any Error)?, isDone: Bool)>(
+      ([], nil, false))
+    let subscription = source.subscribe { event in
+      let signal = state.withLock { state -> Bool in
+        guard !state.isDone else { return false }
+        switch event {
+        case .next(let element):
+          state.elements.append(element)
+          state.isDone = stopAfterFirst
+        case .error(let error):
+          state.error = error
+          state.isDone = true
+        case .completed:
+          state.isDone = true
+        }
+        return state.isDone
+      }
+      if signal { finished.signal() }
+    }
+    defer { subscription.dispose() }
+
+    if let timeout {
+      guard finished.wait(timeout: .now() + timeout.dispatchInterval) == .success else {
+        throw ReactiveError.timeout(timeout)
+      }
+    } else {
+      finished.wait()
+    }
+    let (elements, error, _) = state.value
+    if let error { throw error }
+    return elements
+  }
+}
+
+extension ObservableType {
+  /// This sequence read by blocking the calling thread, giving up after
+  /// `timeout` if one is given.
+  public func toBlocking(timeout: Duration? = nil) -> BlockingObservable<Element> {
+    BlockingObservable(source: asObservable(), timeout: timeout)
+  }
+}

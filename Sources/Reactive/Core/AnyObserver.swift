@@ -1,0 +1,31 @@
+/// A type-erased observer: forwards every event to a closure.
+///
+///     let observer = AnyObserver<Int> { event in print(event) }
+public struct AnyObserver<Element: Sendable>: ObserverType {
+  /// The closure that receives the events.
+  public typealias EventHandler = @Sendable (Event<Element>) -> Void
+
+  private let eventHandler: EventHandler
+
+  /// An observer that calls `eventHandler` for each event.
+  public init(eventHandler: @escaping EventHandler) {
+    self.eventHandler = eventHandler
+  }
+
+  /// An observer that forwards to `observer`.
+  public init<Observer: ObserverType>(_ observer: Observer) where Observer.Element == Element {
+    if let erased = observer as? AnyObserver<Element> {
+      self = erased
+    } else {
+      eventHandler = observer.on
+    }
+  }
+
+  public func on(_ event: Event<Element>) {
+    eventHandler(event)
+  }
+
+  public func asObserver() -> AnyObserver<Element> {
+    self
+  }
+}

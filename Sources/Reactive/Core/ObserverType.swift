@@ -1,0 +1,31 @@
+/// Receives the events of a sequence: any number of `.next`, then at most one
+/// `.error` or `.completed`, one at a time.
+public protocol ObserverType<Element>: Sendable {
+  /// The type of the elements received.
+  associatedtype Element: Sendable
+
+  /// Receives one event.
+  func on(_ event: Event<Element>)
+}
+
+extension ObserverType {
+  /// Sends `.next(element)`.
+  public func onNext(_ element: Element) {
+    on(.next(element))
+  }
+
+  /// Sends `.error(error)`.
+  public func onError(_ error: any Error) {
+    on(.error(error))
+  }
+
+  /// Sends `.completed`.
+  public func onCompleted() {
+    on(.completed)
+  }
+
+  /// This observer behind a type-erased ``AnyObserver``.
+  public func asObserver() -> AnyObserver<Element> {
+    AnyObserver(self)
+  }
+}

@@ -1,0 +1,105 @@
+extension Observable {
+  /// Once every source has sent an element, sends the latest element of each
+  /// (in source order) whenever any of them sends one.
+  ///
+  /// Fails as soon as a source fails; completes when every source has
+  /// completed, or as soon as one completes without ever sending an element
+  /// (nothing can be combined then). An empty list completes at once.
+  ///
+  ///     Observable.combineLatest([uidValid, tokenValid])  // [true, false], [true, true], …
+  public static func combineLatest<Source: ObservableType>(
+    _ sources: [Source]
+  ) -> Observable<[Source.Element]> where Element == [Source.Element] {
+    guard !sources.isEmpty else { return .empty() }
+    return .create { downstream in
+      let observer = SerializedObserver(downstream)
+      let state = LockedState(
+        CombineLatestState<Source.Element>(
+          latest: Array(repeating: nil, count: sources.count),
+          isCompleted: Array(repeating: false, count: sources.count)))
+      let subscriptions = CompositeDisposable()
+      for (index, source) in sources.enumerated() {
+        subscriptions.insert(
+          source.subscribe { event in
+            switch event {
+            case .next(let element):
+              let combined = state.withLock { $0.record(element, at: index) }
+              if let combined { observer.onNext(combined) }
+            case .error(let error):
+              observer.onError(error)
+            case .completed:
+              if state.withLock({ $0.complete(at: index) }) { observer.onCompleted() }
+            }
+          })
+      }
+      return subscriptions
+    }
+  }
+
+  /// Combines the latest elements of two sources with `resultSelector`, as
+  /// ``combineLatest(_:)-([Source])`` does; an error it throws ends the sequence.
+  ///
+  ///     Observable.combineLatest(uidValid, tokenValid) { $0 && $1 }  // the Bind button
+  public static func combineLatest<First: ObservableType, Second: ObservableType>(
+    _ first: First, _ second: Second,
+    resultSelector: @escaping @Sendable (First.Element, Second.Element) throws -> Element
+  ) -> Observable<Element> {
+    Observable<[any Sendable]>
+      .combineLatest([erase(first), erase(second)])
+      .map { try resultSelector($0[0] as! First.Element, $0[1] as! Second.Element) }
+  }
+
+  /// Combines the latest elements of three sources with `resultSelector`.
+  public static func combineLatest<
+    First: ObservableType, Second: ObservableType, Third: ObservableType
+  >(
+    _ first: First, _ second: Second, _ third: Third,
+    resultSelector:
+      @escaping @Sendable (First.Element, Second.Element, Third.Element) throws ->
+      Element
+  ) -> Observable<Element> {
+    Observable<[any Sendable]>
+      .combineLatest([erase(first), erase(second), erase(third)])
+      .map {
+        try resultSelector(
+          $0[0] as! First.Element, $0[1] as! Second.Element, $0[2] as! Third.Element)
+      }
+  }
+
+  /// Pairs of the latest elements of two sources.
+  public static func combineLatest<First: ObservableType, Second: ObservableType>(
+    _ first: First, _ second: Second
+  ) -> Observable<Element> where Element == (First.Element, Second.Element) {
+    combineLatest(first, second) { ($0, $1) }
+  }
+
+  private static func erase<Source: ObservableType>(_ source: Source) -> Observable<any Sendable> {
+    source.map { $0 as any Sendable }
+  }
+}
+
+/// The latest element of each source and which sources have completed.
+private struct CombineLatestState<Element> {
+  var latest: [Element?]
+  var isCompleted: [Bool]
+  var missing: Int
+
+  init(latest: [Element?], isCompleted: [Bool]) {
+    self.latest = latest
+    self.isCompleted = isCompleted
+    missing = latest.count
+  }
+
+  /// Records an element; returns the combination once every source has one.
+  mutating func record(_ element: Element, at index: Int) -> [Element]? {
+    if latest[index] == nil { missing -= 1 }
+    latest[index] = element
+    return missing == 0 ? latest.map { $0! } : nil
+  }
+
+  /// Records a completion; returns whether the combination is complete.
+  mutating func complete(at index: Int) -> Bool {
+    isCompleted[index] = true
+    return latest[index] == nil || !isCompleted.contains(false)
+  }
+}

@@ -1,0 +1,51 @@
+extension ObservableType {
+  /// Subscribes to the sequence `selector` makes of each element and sends
+  /// the elements of all of them as they arrive, one at a time.
+  ///
+  /// Fails as soon as this sequence, `selector` or an inner sequence fails;
+  /// completes when this sequence and every inner one have completed.
+  ///
+  ///     uids.flatMap { uid in transport.send(.event(uid)) }
+  public func flatMap<Inner: ObservableType>(
+    _ selector: @escaping @Sendable (Element) throws -> Inner
+  ) -> Observable<Inner.Element> {
+    Observable.create { downstream in
+      let observer = SerializedObserver(downstream)
+      let subscriptions = CompositeDisposable()
+      // The outer sequence counts as one active member until it completes.
+      let active = LockedState(1)
+      let finishOne = { @Sendable in
+        let left = active.withLock { active in
+          active -= 1
+          return active
+        }
+        if left == 0 { observer.onCompleted() }
+      }
+
+      let outer = SingleAssignmentDisposable()
+      subscriptions.insert(outer)
+      outer.setDisposable(
+        self.subscribe { event in
+          switch event {
+          case .next(let element):
+            let inner: Inner
+            do { inner = try selector(element) } catch { return observer.onError(error) }
+            active.withLock { $0 += 1 }
+            let innerSubscription = SingleAssignmentDisposable()
+            guard let key = subscriptions.insert(innerSubscription) else { return }
+            innerSubscription.setDisposable(
+              inner.subscribe { innerEvent in
+                guard case .completed = innerEvent else { return observer.on(innerEvent) }
+                subscriptions.remove(for: key)
+                finishOne()
+              })
+          case .error(let error):
+            observer.onError(error)
+          case .completed:
+            finishOne()
+          }
+        })
+      return subscriptions
+    }
+  }
+}

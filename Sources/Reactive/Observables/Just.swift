@@ -1,0 +1,12 @@
+extension Observable {
+  /// One element, then completion.
+  ///
+  ///     Observable.just(1)  // next(1), completed
+  public static func just(_ element: Element) -> Observable<Element> {
+    create { observer in
+      observer.onNext(element)
+      observer.onCompleted()
+      return Disposables.create()
+    }
+  }
+}

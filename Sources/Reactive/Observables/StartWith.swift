@@ -1,0 +1,11 @@
+extension ObservableType {
+  /// Sends `elements` first, then subscribes to this sequence.
+  ///
+  ///     list.startWith([])  // the table starts empty
+  public func startWith(_ elements: Element...) -> Observable<Element> {
+    Observable.create { observer in
+      for element in elements { observer.onNext(element) }
+      return self.subscribe(observer)
+    }
+  }
+}

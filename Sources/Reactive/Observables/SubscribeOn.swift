@@ -1,0 +1,18 @@
+extension ObservableType {
+  /// Subscribes to this sequence, and later disposes that subscription, on
+  /// `scheduler`: the side effects of subscribing run there.
+  ///
+  ///     Observable.deferred { .just(try store.load()) }.subscribe(on: ioScheduler)
+  public func subscribe(on scheduler: some ImmediateSchedulerType) -> Observable<Element> {
+    Observable.create { observer in
+      let subscription = SingleAssignmentDisposable()
+      let scheduled = scheduler.schedule {
+        subscription.setDisposable(self.subscribe(observer))
+      }
+      return Disposables.create {
+        scheduled.dispose()
+        scheduler.schedule { subscription.dispose() }
+      }
+    }
+  }
+}

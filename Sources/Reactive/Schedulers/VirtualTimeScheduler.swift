@@ -1,0 +1,137 @@
+/// A scheduler whose clock only moves when it is told to: actions run in the
+/// order of their due time (then of scheduling), and time jumps from one due
+/// action to the next. Single-threaded and deterministic; the basis of
+/// `TestScheduler` in `ReactiveTesting`.
+///
+/// The clock counts ticks; one tick is `resolution` of scheduler time.
+///
+///     let scheduler = VirtualTimeScheduler(initialClock: 0, resolution: .milliseconds(1))
+///     scheduler.schedule(after: .milliseconds(5)) { print(scheduler.clock) }  // 5
+///     scheduler.start()
+open class VirtualTimeScheduler: SchedulerType, @unchecked Sendable {
+  // @unchecked: all mutable state is guarded by `state`'s lock.
+
+  private struct Item {
+    let time: Int
+    let sequence: UInt64
+    let action: @Sendable () -> Void
+    let cancelled: BooleanDisposable
+  }
+
+  private struct State {
+    var clock: Int
+    var nextSequence: UInt64 = 0
+    var items: [Item] = []  // sorted by (time, sequence)
+    var isRunning = false
+  }
+
+  /// The scheduler time one tick stands for.
+  public let resolution: Duration
+  private let state: LockedState<State>
+
+  /// A scheduler whose clock starts at `initialClock` ticks.
+  public init(initialClock: Int = 0, resolution: Duration = .milliseconds(1)) {
+    precondition(resolution > .zero, "the resolution must be positive")
+    self.resolution = resolution
+    state = LockedState(State(clock: initialClock))
+  }
+
+  /// The current time in ticks.
+  public var clock: Int {
+    state.withLock { $0.clock }
+  }
+
+  public var now: Duration {
+    resolution * clock
+  }
+
+  /// The number of ticks `duration` spans, rounded up so that nothing runs early.
+  public func ticks(_ duration: Duration) -> Int {
+    guard duration > .zero else { return 0 }
+    return Int((duration / resolution).rounded(.up))
+  }
+
+  @discardableResult
+  public func schedule(_ action: @escaping @Sendable () -> Void) -> any Disposable {
+    schedule(at: clock, action)
+  }
+
+  @discardableResult
+  public func schedule(
+    after delay: Duration, _ action: @escaping @Sendable () -> Void
+  ) -> any Disposable {
+    let delayTicks = ticks(delay)
+    return state.withLock { state in
+      insert(at: state.clock + delayTicks, action, into: &state)
+    }
+  }
+
+  /// Schedules `action` at the absolute time `time` (in ticks); a time in the
+  /// past runs at the current time.
+  @discardableResult
+  public func schedule(at time: Int, _ action: @escaping @Sendable () -> Void) -> any Disposable {
+    state.withLock { state in insert(at: max(time, state.clock), action, into: &state) }
+  }
+
+  private func insert(
+    at time: Int, _ action: @escaping @Sendable () -> Void, into state: inout State
+  ) -> BooleanDisposable {
+    let item = Item(
+      time: time, sequence: state.nextSequence, action: action, cancelled: BooleanDisposable())
+    state.nextSequence += 1
+    // Binary search for the first item due later: equal times keep FIFO order.
+    var low = 0
+    var high = state.items.count
+    while low < high {
+      let middle = (low + high) / 2
+      if state.items[middle].time <= time { low = middle + 1 } else { high = middle }
+    }
+    state.items.insert(item, at: low)
+    return item.cancelled
+  }
+
+  /// Runs every scheduled action, including those they schedule, until none
+  /// is left or `stop()` is called.
+  public func start() {
+    run(until: nil)
+  }
+
+  /// Runs the actions due at or before `time`, then sets the clock to `time`.
+  public func advance(to time: Int) {
+    run(until: time)
+    state.withLock { $0.clock = max($0.clock, time) }
+  }
+
+  /// Advances the clock by `ticks`.
+  public func advance(by ticks: Int) {
+    advance(to: clock + ticks)
+  }
+
+  /// Makes a running `start()` or `advance(to:)` return after the current action.
+  public func stop() {
+    state.withLock { $0.isRunning = false }
+  }
+
+  private func run(until limit: Int?) {
+    state.withLock { $0.isRunning = true }
+    while let item = nextItem(until: limit) {
+      if !item.cancelled.isDisposed { item.action() }
+    }
+  }
+
+  private func nextItem(until limit: Int?) -> Item? {
+    state.withLock { state in
+      guard state.isRunning, let first = state.items.first else {
+        state.isRunning = false
+        return nil
+      }
+      if let limit, first.time > limit {
+        state.isRunning = false
+        return nil
+      }
+      state.items.removeFirst()
+      state.clock = max(state.clock, first.time)
+      return first
+    }
+  }
+}
