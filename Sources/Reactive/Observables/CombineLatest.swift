@@ -20,7 +20,8 @@ extension Observable {
       let subscriptions = CompositeDisposable()
       for (index, source) in sources.enumerated() {
         subscriptions.insert(
-          source.subscribe { event in
+          // Through `asObservable()` so that a completed source is disposed at once.
+          source.asObservable().subscribe { event in
             switch event {
             case .next(let element):
               let combined = state.withLock { $0.record(element, at: index) }

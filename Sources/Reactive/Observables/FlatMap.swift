@@ -24,8 +24,9 @@ extension ObservableType {
 
       let outer = SingleAssignmentDisposable()
       subscriptions.insert(outer)
+      // Through `asObservable()` so that the outer sequence is disposed once it completes.
       outer.setDisposable(
-        self.subscribe { event in
+        self.asObservable().subscribe { event in
           switch event {
           case .next(let element):
             let inner: Inner

@@ -14,7 +14,8 @@ extension ObservableType {
       let current = SerialDisposable()
       let state = LockedState(FlatMapLatestState())
 
-      let outer = self.subscribe { event in
+      // Through `asObservable()` so that each sequence is disposed once it completes.
+      let outer = self.asObservable().subscribe { event in
         switch event {
         case .next(let element):
           let inner: Inner
@@ -23,7 +24,7 @@ extension ObservableType {
           let innerSubscription = SingleAssignmentDisposable()
           current.setDisposable(innerSubscription)
           innerSubscription.setDisposable(
-            inner.subscribe { innerEvent in
+            inner.asObservable().subscribe { innerEvent in
               guard state.withLock({ $0.generation == generation }) else { return }
               guard case .completed = innerEvent else { return observer.on(innerEvent) }
               if state.withLock({ $0.finishInner(generation) }) { observer.onCompleted() }

@@ -15,7 +15,8 @@ extension Observable {
       let subscriptions = CompositeDisposable()
       for source in sources {
         subscriptions.insert(
-          source.subscribe { event in
+          // Through `asObservable()` so that a completed source is disposed at once.
+          source.asObservable().subscribe { event in
             guard case .completed = event else { return observer.on(event) }
             let left = active.withLock { active in
               active -= 1
