@@ -23,14 +23,10 @@ public final class BehaviorSubject<Element: Sendable>: ObservableType, ObserverT
   }
 
   /// Whether anyone is subscribed.
-  public var hasObservers: Bool {
-    core.summary.withLock { $0.observerCount > 0 }
-  }
+  public var hasObservers: Bool { core.hasObservers }
 
   /// Whether the subject received an error or completion.
-  public var isStopped: Bool {
-    core.summary.withLock { $0.stopEvent != nil }
-  }
+  public var isStopped: Bool { core.isStopped }
 
   public func on(_ event: Event<Element>) {
     core.on(event)

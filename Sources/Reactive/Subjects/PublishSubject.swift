@@ -16,14 +16,10 @@ public final class PublishSubject<Element: Sendable>: ObservableType, ObserverTy
   public init() {}
 
   /// Whether anyone is subscribed.
-  public var hasObservers: Bool {
-    core.summary.withLock { $0.observerCount > 0 }
-  }
+  public var hasObservers: Bool { core.hasObservers }
 
   /// Whether the subject received an error or completion.
-  public var isStopped: Bool {
-    core.summary.withLock { $0.stopEvent != nil }
-  }
+  public var isStopped: Bool { core.isStopped }
 
   public func on(_ event: Event<Element>) {
     core.on(event)

@@ -37,6 +37,16 @@ final class SubjectCore<Element: Sendable>: @unchecked Sendable {
     drain = SerialDrain { [unowned self] command in self.handle(command) }
   }
 
+  /// Whether anyone is subscribed.
+  var hasObservers: Bool {
+    summary.withLock { $0.observerCount > 0 }
+  }
+
+  /// Whether the subject received an error or completion.
+  var isStopped: Bool {
+    summary.withLock { $0.stopEvent != nil }
+  }
+
   func on(_ event: Event<Element>) {
     drain.submit(.event(event))
   }
