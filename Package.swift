@@ -9,6 +9,7 @@ let package = Package(
   products: [
     .library(name: "Reactive", targets: ["Reactive"]),
     .library(name: "ReactiveTesting", targets: ["ReactiveTesting"]),
+    .library(name: "TPNSKit", targets: ["TPNSKit"]),
   ],
   targets: [
     // MARK: Reactive core
@@ -18,6 +19,15 @@ let package = Package(
     .testTarget(
       name: "ReactiveTests",
       dependencies: ["Reactive", "ReactiveTesting"],
+      swiftSettings: swift6
+    ),
+
+    // MARK: Client library
+
+    .target(name: "TPNSKit", dependencies: ["Reactive"], swiftSettings: swift6),
+    .testTarget(
+      name: "TPNSKitTests",
+      dependencies: ["TPNSKit", "ReactiveTesting"],
       swiftSettings: swift6
     ),
   ]

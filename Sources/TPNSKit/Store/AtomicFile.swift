@@ -1,0 +1,76 @@
+import FoundationEssentials
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Replaces a file's contents atomically and durably: after a crash or power
+/// loss the file holds either the old bytes or the new ones, never a mix.
+///
+/// Writes a temp file in the same directory (`O_CREAT|O_EXCL`, mode 0600),
+/// `fsync`s it, `rename`s it over the target and `fsync`s the directory so the
+/// rename itself is on disk. (Foundation's `.atomic` on Linux neither keeps
+/// the mode nor syncs the directory.) On any failure the temp file is removed
+/// and the old file is left as it was.
+enum AtomicFile {
+  /// Writes `data` to `path` with mode `mode`.
+  static func write(_ data: Data, to path: String, mode: mode_t = 0o600) throws(StoreError) {
+    let directory = parentDirectory(of: path)
+    let temporary = "\(path).tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+    let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, mode)
+    guard descriptor >= 0 else { throw .io(operation: "create", path: temporary, errno: errno) }
+    var renamed = false
+    defer { if !renamed { unlink(temporary) } }
+    let filled = Result { () throws(StoreError) in
+      // The umask can only remove bits; fchmod makes the mode exact either way.
+      guard fchmod(descriptor, mode) == 0 else {
+        throw .io(operation: "set the mode of", path: temporary, errno: errno)
+      }
+      try writeAll(data, to: descriptor, path: temporary)
+      guard fsync(descriptor) == 0 else {
+        throw .io(operation: "flush", path: temporary, errno: errno)
+      }
+    }
+    close(descriptor)
+    try filled.get()
+    guard rename(temporary, path) == 0 else {
+      throw .io(operation: "replace", path: path, errno: errno)
+    }
+    renamed = true
+    try syncDirectory(directory)
+  }
+
+  /// The directory part of `path` (`.` for a bare file name).
+  static func parentDirectory(of path: String) -> String {
+    guard let slash = path.lastIndex(of: "/") else { return "." }
+    let parent = String(path[..<slash])
+    return parent.isEmpty ? "/" : parent
+  }
+
+  private static func writeAll(_ data: Data, to descriptor: Int32, path: String) throws(StoreError)
+  {
+    let failure: Int32? = data.withUnsafeBytes { buffer in
+      var offset = 0
+      while offset < buffer.count {
+        let written = Glibc.write(
+          descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+        if written < 0 {
+          if errno == EINTR { continue }
+          return errno
+        }
+        offset += written
+      }
+      return nil
+    }
+    if let failure { throw .io(operation: "write", path: path, errno: failure) }
+  }
+
+  private static func syncDirectory(_ directory: String) throws(StoreError) {
+    let descriptor = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+    guard descriptor >= 0 else { throw .io(operation: "open", path: directory, errno: errno) }
+    defer { close(descriptor) }
+    guard fsync(descriptor) == 0 else {
+      throw .io(operation: "flush", path: directory, errno: errno)
+    }
+  }
+}

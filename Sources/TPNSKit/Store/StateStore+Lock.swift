@@ -1,0 +1,56 @@
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+extension StateStore {
+  /// An exclusive `flock` on the store's lock file, held while the
+  /// read-modify-write runs: the lock is on a separate file because the store
+  /// file itself is replaced by rename on every write.
+  ///
+  /// Each acquisition opens the lock file anew, so threads of one process
+  /// exclude each other as processes do.
+  final class Lock {
+    private var descriptor: Int32
+
+    /// Waits for the lock at `path` (creating the file, mode 0600) for at most
+    /// `timeout`, polling with a growing pause.
+    init(path: String, timeout: Duration) throws(StoreError) {
+      let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
+      guard descriptor >= 0 else { throw .io(operation: "open the lock", path: path, errno: errno) }
+      let deadline = ContinuousClock.now + timeout
+      var pause = Duration.milliseconds(1)
+      while flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
+        let failure = errno
+        guard failure == EWOULDBLOCK || failure == EINTR else {
+          close(descriptor)
+          throw .io(operation: "lock", path: path, errno: failure)
+        }
+        guard ContinuousClock.now < deadline else {
+          close(descriptor)
+          throw .lockTimeout(lockPath: path, seconds: Int(timeout.components.seconds))
+        }
+        Self.pause(pause)
+        pause = min(pause * 2, .milliseconds(50))
+      }
+      self.descriptor = descriptor
+    }
+
+    /// Releases the lock (closing the descriptor releases the flock).
+    func release() {
+      guard descriptor >= 0 else { return }
+      close(descriptor)
+      descriptor = -1
+    }
+
+    deinit {
+      release()
+    }
+
+    private static func pause(_ duration: Duration) {
+      let (seconds, attoseconds) = duration.components
+      var request = timespec(tv_sec: Int(seconds), tv_nsec: Int(attoseconds / 1_000_000_000))
+      var remaining = timespec()
+      while nanosleep(&request, &remaining) != 0, errno == EINTR { request = remaining }
+    }
+  }
+}

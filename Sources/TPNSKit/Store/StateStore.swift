@@ -1,0 +1,164 @@
+import FoundationEssentials
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// The property-list file that is the single source of truth: where it lives,
+/// how it is read, and the locked, atomic, durable read-modify-write that is
+/// the only way it changes.
+///
+///     let store = StateStore(path: try StateStore.defaultPath(environment: env))
+///     try store.update { $0.uids.append("ABCDEFGHJKLMNPRSTUVW") }
+public struct StateStore: Sendable {
+  /// The store file.
+  public let path: String
+  /// The file locked during a read-modify-write, next to the store.
+  public let lockPath: String
+  /// How long `update` waits for another process's lock.
+  public let lockTimeout: Duration
+
+  /// A store at `path` (which need not exist yet).
+  public init(path: String, lockTimeout: Duration = .seconds(10)) {
+    self.path = path
+    lockPath = path + ".lock"
+    self.lockTimeout = lockTimeout
+  }
+
+  /// Where the store lives: `TPNS_STORE`, else `$XDG_CONFIG_HOME/tpns/state.plist`,
+  /// else `~/.config/tpns/state.plist`. (`--store` overrides all of them.)
+  public static func defaultPath(environment: [String: String]) -> String? {
+    if let store = environment["TPNS_STORE"], !store.isEmpty { return store }
+    if let config = environment["XDG_CONFIG_HOME"], config.hasPrefix("/") {
+      return config + "/tpns/state.plist"
+    }
+    if let home = environment["HOME"], !home.isEmpty { return home + "/.config/tpns/state.plist" }
+    return nil
+  }
+
+  /// The stored state; an empty one if the file does not exist yet.
+  ///
+  /// Needs no lock: writes replace the file by rename, so a reader sees a
+  /// whole old or a whole new file.
+  public func load() throws(StoreError) -> StoreState {
+    guard let data = try read() else { return StoreState() }
+    return try decode(data)
+  }
+
+  /// Runs `change` on the stored state under the store's lock and writes the
+  /// result if it differs; returns what `change` returns. If `change` throws,
+  /// or the write fails, the file is left as it was.
+  @discardableResult
+  public func update<Result>(
+    _ change: (inout StoreState) throws -> Result
+  ) throws -> Result {
+    try createDirectory()
+    let lock = try Lock(path: lockPath, timeout: lockTimeout)
+    defer { lock.release() }
+    let before = try load()
+    var after = before
+    let result = try change(&after)
+    if after != before { try write(after) }
+    return result
+  }
+
+  /// The bytes `state` is stored as: an XML property list.
+  public static func encode(_ state: StoreState) throws -> Data {
+    let encoder = PropertyListEncoder()
+    encoder.outputFormat = .xml
+    return try encoder.encode(state.propertyList)
+  }
+
+  private func write(_ state: StoreState) throws {
+    let data: Data
+    do {
+      data = try Self.encode(state)
+    } catch {
+      throw StoreError.io(operation: "encode", path: path, errno: EINVAL)
+    }
+    try AtomicFile.write(data, to: path)
+  }
+
+  private func decode(_ data: Data) throws(StoreError) -> StoreState {
+    let list: [String: PropertyListValue]
+    do {
+      switch try PropertyListDecoder().decode(PropertyListValue.self, from: data) {
+      case .dictionary(let dictionary): list = dictionary
+      default: throw StoreError.corrupt(path: path, reason: .notADictionary)
+      }
+    } catch let error as StoreError {
+      throw error
+    } catch {
+      throw .corrupt(path: path, reason: .notAPropertyList(reason: Self.reason(error)))
+    }
+    do {
+      return try StoreState(propertyList: list)
+    } catch {
+      throw .corrupt(path: path, reason: error)
+    }
+  }
+
+  /// The file's bytes, or `nil` if it does not exist. A symbolic link is
+  /// followed only if this user owns it.
+  private func read() throws(StoreError) -> Data? {
+    var status = stat()
+    if lstat(path, &status) != 0 {
+      if errno == ENOENT { return nil }
+      throw .io(operation: "read", path: path, errno: errno)
+    }
+    if status.st_mode & S_IFMT == S_IFLNK, status.st_uid != geteuid() {
+      throw .untrustedSymlink(path: path)
+    }
+    let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+    guard descriptor >= 0 else {
+      if errno == ENOENT { return nil }
+      throw .io(operation: "read", path: path, errno: errno)
+    }
+    defer { close(descriptor) }
+    var data = Data()
+    var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+    while true {
+      let count = buffer.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
+      if count < 0 {
+        if errno == EINTR { continue }
+        throw .io(operation: "read", path: path, errno: errno)
+      }
+      if count == 0 { return data }
+      data.append(contentsOf: buffer[..<count])
+    }
+  }
+
+  /// Creates the store's directory (and its parents) with mode 0700 if missing.
+  private func createDirectory() throws(StoreError) {
+    var missing: [String] = []
+    var directory = AtomicFile.parentDirectory(of: path)
+    var status = stat()
+    while stat(directory, &status) != 0 {
+      guard errno == ENOENT else { throw .io(operation: "open", path: directory, errno: errno) }
+      missing.append(directory)
+      let parent = AtomicFile.parentDirectory(of: directory)
+      if parent == directory { break }
+      directory = parent
+    }
+    for directory in missing.reversed() {
+      if mkdir(directory, 0o700) != 0, errno != EEXIST {
+        throw .io(operation: "create the directory", path: directory, errno: errno)
+      }
+    }
+  }
+
+  /// The parser's own words, without Foundation's decoration.
+  private static func reason(_ error: any Error) -> String {
+    if case DecodingError.dataCorrupted(let context) = error {
+      if let underlying = context.underlyingError {
+        let text = String(describing: underlying)
+        if let start = text.firstRange(of: "\"NSDebugDescription\": \"") {
+          let rest = text[start.upperBound...]
+          if let end = rest.firstIndex(of: "\"") { return String(rest[..<end]) }
+        }
+      }
+      return context.debugDescription
+    }
+    return String(describing: error)
+  }
+}

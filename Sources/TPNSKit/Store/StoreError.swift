@@ -1,0 +1,43 @@
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Why the store could not be read or written. Each case names the file, so
+/// that the message tells the user where to look.
+public enum StoreError: Error, Equatable, CustomStringConvertible {
+  /// The file exists but is not a valid store; it is left untouched.
+  case corrupt(path: String, reason: StoreFormatError)
+  /// Another process held the lock for longer than the limit.
+  case lockTimeout(lockPath: String, seconds: Int)
+  /// The path is a symbolic link that this user does not own.
+  case untrustedSymlink(path: String)
+  /// A file or directory could not be read, created or written.
+  case io(operation: String, path: String, errno: Int32)
+
+  public var description: String {
+    switch self {
+    case .corrupt(let path, let reason):
+      "the store \(path) cannot be read: \(reason)"
+    case .lockTimeout(let lockPath, let seconds):
+      "another process has held the store lock \(lockPath) for \(seconds) s"
+    case .untrustedSymlink(let path):
+      "the store \(path) is a symbolic link owned by another user; refusing to follow it"
+    case .io(let operation, let path, let code):
+      "cannot \(operation) \(path): \(String(cString: strerror(code)))"
+    }
+  }
+
+  /// One line on what the user can do about it.
+  public var suggestion: String {
+    switch self {
+    case .corrupt:
+      "Fix or move the file away (it was not changed); a missing file starts an empty store."
+    case .lockTimeout:
+      "Wait for the other tpns to finish, or check that no stuck process holds the lock."
+    case .untrustedSymlink:
+      "Remove the link, or pass a store path you own with --store."
+    case .io:
+      "Check the permissions and free space there, or pass another path with --store."
+    }
+  }
+}

@@ -1,0 +1,229 @@
+import Foundation
+import Testing
+
+@testable import TPNSKit
+
+@Suite struct StateStoreTests {
+  static func sampleState() -> StoreState {
+    var state = StoreState()
+    state.uids = ["ABCDEFGHJKLMNPRSTUVW", "0123456789ABCDEFGHJK"]
+    state.token = String(repeating: "ab", count: 32)
+    state.udid = state.token
+    state.os = "ios"
+    state.appID = "com.tutk.cc.samples.tpns.ios"
+    state.server = "http://127.0.0.1:7380/tpns"
+    state.registered = true
+    state.syncedUIDs = ["ABCDEFGHJKLMNPRSTUVW"]
+    return state
+  }
+
+  @Test("a missing file is an empty store, and nothing is created by reading it")
+  func missing() throws {
+    let directory = try TemporaryDirectory()
+    let store = StateStore(path: directory.file("nested/state.plist"))
+    #expect(try store.load() == StoreState())
+    #expect(!FileManager.default.fileExists(atPath: directory.file("nested")))
+  }
+
+  @Test("what is written is read back, and pending means UIDs differ from SyncedUIDs")
+  func roundTrip() throws {
+    let directory = try TemporaryDirectory()
+    let store = StateStore(path: directory.file("state.plist"))
+    let state = Self.sampleState()
+    try store.update { $0 = state }
+    let loaded = try store.load()
+    #expect(loaded == state)
+    #expect(loaded.hasPendingChanges)
+  }
+
+  @Test("the file is an XML property list that plutil accepts, with the quickstart's UIDs key")
+  func plutilLint() throws {
+    let directory = try TemporaryDirectory()
+    let store = StateStore(path: directory.file("state.plist"))
+    try store.update { $0 = Self.sampleState() }
+    let text = String(decoding: try #require(contents(of: store.path)), as: UTF8.self)
+    #expect(text.hasPrefix("<?xml"))
+    #expect(text.contains("<key>UIDs</key>"))
+    let plutil = Process()
+    plutil.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    plutil.arguments = ["plutil", "-lint", store.path]
+    let output = Pipe()
+    plutil.standardOutput = output
+    plutil.standardError = output
+    try plutil.run()
+    plutil.waitUntilExit()
+    let said = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    #expect(plutil.terminationStatus == 0, "plutil said: \(said)")
+  }
+
+  @Test("keys the store does not know survive a rewrite")
+  func unknownKeys() throws {
+    let directory = try TemporaryDirectory()
+    let path = directory.file("state.plist")
+    try Data(
+      """
+      <?xml version="1.0" encoding="UTF-8"?>
+      <plist version="1.0"><dict>
+      <key>UIDs</key><array><string>ABCDEFGHJKLMNPRSTUVW</string></array>
+      <key>Nickname</key><string>front door</string>
+      <key>Volume</key><integer>7</integer>
+      <key>Nested</key><dict><key>on</key><true/><key>list</key><array><real>1.5</real></array></dict>
+      </dict></plist>
+      """.utf8
+    ).write(to: URL(fileURLWithPath: path))
+    let store = StateStore(path: path)
+    try store.update { $0.uids.append("0123456789ABCDEFGHJK") }
+    let state = try store.load()
+    #expect(state.uids == ["ABCDEFGHJKLMNPRSTUVW", "0123456789ABCDEFGHJK"])
+    #expect(state.otherKeys["Nickname"] == .string("front door"))
+    #expect(state.otherKeys["Volume"] == .integer(7))
+    #expect(
+      state.otherKeys["Nested"]
+        == .dictionary(["on": .bool(true), "list": .array([.real(1.5)])]))
+  }
+
+  @Test(
+    "a file that is not a valid store is an error naming it, and is left byte-identical",
+    arguments: [
+      ("truncated", "<?xml version=\"1.0\"?><plist version=\"1.0\"><dict><key>UIDs</key><arr"),
+      ("garbage", "\u{00}\u{01}binary\u{FF}garbage"),
+      ("empty file", ""),
+      ("top level array", "<plist version=\"1.0\"><array><string>x</string></array></plist>"),
+      (
+        "UIDs a string",
+        "<plist version=\"1.0\"><dict><key>UIDs</key><string>x</string></dict></plist>"
+      ),
+      (
+        "UIDs holding a number",
+        "<plist version=\"1.0\"><dict><key>UIDs</key><array><integer>1</integer></array></dict></plist>"
+      ),
+      (
+        "Registered a string",
+        "<plist version=\"1.0\"><dict><key>Registered</key><string>yes</string></dict></plist>"
+      ),
+      ("Token an array", "<plist version=\"1.0\"><dict><key>Token</key><array/></dict></plist>"),
+    ])
+  func corrupt(name: String, text: String) throws {
+    let directory = try TemporaryDirectory()
+    let path = directory.file("state.plist")
+    let bytes = Data(text.utf8)
+    try bytes.write(to: URL(fileURLWithPath: path))
+    let store = StateStore(path: path)
+    #expect {
+      try store.update { $0.uids = ["ABCDEFGHJKLMNPRSTUVW"] }
+    } throws: { error in
+      guard case .corrupt(let named, _)? = error as? StoreError else { return false }
+      return named == path && "\(error)".contains(path)
+    }
+    #expect(throws: StoreError.self) { try store.load() }
+    #expect(contents(of: path) == bytes)
+  }
+
+  @Test("the file is 0600 and a directory the store creates is 0700")
+  func modes() throws {
+    let directory = try TemporaryDirectory()
+    let store = StateStore(path: directory.file("config/tpns/state.plist"))
+    try store.update { $0.uids = ["ABCDEFGHJKLMNPRSTUVW"] }
+    #expect(permissions(of: store.path) == 0o600)
+    #expect(permissions(of: directory.file("config/tpns")) == 0o700)
+    #expect(permissions(of: directory.file("config")) == 0o700)
+    chmod(store.path, 0o644)
+    try store.update { $0.uids = [] }
+    #expect(permissions(of: store.path) == 0o600)
+  }
+
+  @Test("20 threads adding distinct UIDs at once lose none")
+  func concurrentUpdates() throws {
+    let directory = try TemporaryDirectory()
+    let store = StateStore(path: directory.file("state.plist"))
+    let uids = (0..<20).map { String(format: "UID%017d", $0) }
+    let failures = LockedCounter()
+    DispatchQueue.concurrentPerform(iterations: uids.count) { index in
+      do {
+        try store.update { $0.uids.append(uids[index]) }
+      } catch {
+        failures.increment()
+      }
+    }
+    #expect(failures.value == 0)
+    #expect(Set(try store.load().uids) == Set(uids))
+    #expect(try store.load().uids.count == 20)
+  }
+
+  @Test("a change that throws writes nothing")
+  func throwingChange() throws {
+    struct Refused: Error {}
+    let directory = try TemporaryDirectory()
+    let store = StateStore(path: directory.file("state.plist"))
+    try store.update { $0.uids = ["ABCDEFGHJKLMNPRSTUVW"] }
+    let before = contents(of: store.path)
+    #expect(throws: Refused.self) {
+      try store.update { state in
+        state.uids = []
+        throw Refused()
+      }
+    }
+    #expect(contents(of: store.path) == before)
+  }
+
+  @Test("a lock held by someone else times out with an error naming the lock file")
+  func lockTimeout() throws {
+    let directory = try TemporaryDirectory()
+    let store = StateStore(path: directory.file("state.plist"), lockTimeout: .milliseconds(100))
+    try store.update { $0.uids = [] }
+    let holder = open(store.lockPath, O_RDWR)
+    #expect(flock(holder, LOCK_EX) == 0)
+    defer { close(holder) }
+    #expect(throws: StoreError.lockTimeout(lockPath: store.lockPath, seconds: 0)) {
+      try store.update { $0.uids = ["ABCDEFGHJKLMNPRSTUVW"] }
+    }
+    #expect(try store.load().uids == [])
+  }
+
+  @Test(
+    "a write into a read-only directory fails cleanly and leaves the old file",
+    .enabled(if: geteuid() != 0))
+  func readOnlyDirectory() throws {
+    let directory = try TemporaryDirectory()
+    let store = StateStore(path: directory.file("state.plist"))
+    try store.update { $0.uids = ["ABCDEFGHJKLMNPRSTUVW"] }
+    let before = contents(of: store.path)
+    chmod(directory.path, 0o500)
+    defer { chmod(directory.path, 0o700) }
+    #expect(throws: StoreError.self) { try store.update { $0.uids = [] } }
+    #expect(contents(of: store.path) == before)
+  }
+
+  @Test("a symbolic link owned by another user is refused", .enabled(if: geteuid() == 0))
+  func untrustedSymlink() throws {
+    let directory = try TemporaryDirectory()
+    let target = directory.file("elsewhere.plist")
+    try Data().write(to: URL(fileURLWithPath: target))
+    let link = directory.file("state.plist")
+    #expect(symlink(target, link) == 0)
+    #expect(lchown(link, 65534, 65534) == 0)
+    #expect(throws: StoreError.untrustedSymlink(path: link)) { try StateStore(path: link).load() }
+  }
+
+  @Test(
+    "the default path follows TPNS_STORE, then XDG_CONFIG_HOME, then HOME",
+    arguments: [
+      (["TPNS_STORE": "/s/state.plist", "HOME": "/h"], "/s/state.plist"),
+      (["XDG_CONFIG_HOME": "/x", "HOME": "/h"], "/x/tpns/state.plist"),
+      (["XDG_CONFIG_HOME": "relative", "HOME": "/h"], "/h/.config/tpns/state.plist"),
+      (["HOME": "/h"], "/h/.config/tpns/state.plist"),
+      ([:], nil),
+    ])
+  func defaultPath(environment: [String: String], expected: String?) {
+    #expect(StateStore.defaultPath(environment: environment) == expected)
+  }
+}
+
+/// A counter for tests that count from several threads.
+final class LockedCounter: @unchecked Sendable {
+  private let lock = NSLock()
+  private var count = 0
+
+  func increment() { lock.withLock { count += 1 } }
+  var value: Int { lock.withLock { count } }
+}
