@@ -24,7 +24,9 @@ let package = Package(
 
     // MARK: Client library
 
-    .target(name: "TPNSKit", dependencies: ["Reactive"], swiftSettings: swift6),
+    // libcurl (Debian libcurl4-openssl-dev), behind typed wrappers of its variadic calls.
+    .target(name: "CCurl", linkerSettings: [.linkedLibrary("curl")]),
+    .target(name: "TPNSKit", dependencies: ["Reactive", "CCurl"], swiftSettings: swift6),
     .testTarget(
       name: "TPNSKitTests",
       dependencies: ["TPNSKit", "ReactiveTesting"],

@@ -1,0 +1,35 @@
+#ifndef TPNS_CCURL_H
+#define TPNS_CCURL_H
+
+#include <curl/curl.h>
+#include <stddef.h>
+
+// Typed wrappers over libcurl's variadic calls, which Swift cannot make.
+
+/// curl_global_init(CURL_GLOBAL_DEFAULT), done once per process however often it is called.
+CURLcode tpns_curl_global_init(void);
+
+CURLcode tpns_curl_set_long(CURL *handle, CURLoption option, long value);
+CURLcode tpns_curl_set_string(CURL *handle, CURLoption option, const char *value);
+CURLcode tpns_curl_set_pointer(CURL *handle, CURLoption option, void *value);
+CURLcode tpns_curl_set_slist(CURL *handle, CURLoption option, struct curl_slist *value);
+
+typedef size_t (*tpns_curl_data_callback)(char *data, size_t size, size_t count, void *context);
+typedef int (*tpns_curl_progress_callback)(void *context, curl_off_t download_total,
+                                           curl_off_t downloaded, curl_off_t upload_total,
+                                           curl_off_t uploaded);
+
+CURLcode tpns_curl_set_write_callback(CURL *handle, tpns_curl_data_callback callback,
+                                      void *context);
+CURLcode tpns_curl_set_header_callback(CURL *handle, tpns_curl_data_callback callback,
+                                       void *context);
+/// Installs a progress callback (and turns progress reporting on): returning
+/// non-zero aborts the transfer, which is how a request is cancelled.
+CURLcode tpns_curl_set_progress_callback(CURL *handle, tpns_curl_progress_callback callback,
+                                         void *context);
+/// The POST body, copied by libcurl (so the caller's buffer may go away).
+CURLcode tpns_curl_set_post_body(CURL *handle, const char *body, long length);
+
+CURLcode tpns_curl_get_response_code(CURL *handle, long *code);
+
+#endif

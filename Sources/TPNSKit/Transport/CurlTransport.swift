@@ -1,0 +1,212 @@
+import CCurl
+import Reactive
+
+/// Sends HTTP requests through libcurl, one at a time, over one reused easy
+/// handle (so keep-alive connections are reused between requests).
+///
+/// `CURLOPT_NOSIGNAL` is set (timeouts must not use signals in a threaded
+/// program), the connect and total timeouts come from ``TransportOptions``,
+/// TLS peer and host verification are always on, redirects are not followed,
+/// and only http and https are allowed. Success is for the caller to decide
+/// from the status code: any HTTP answer is a response, not an error.
+///
+///     let transport = try CurlTransport(options: TransportOptions(timeout: .seconds(10)))
+///     let response = try transport.perform(HTTPRequest(method: .get, url: url))
+public final class CurlTransport: @unchecked Sendable {
+  // @unchecked: the easy handle is only used while holding `lock`.
+  private let handle: UnsafeMutableRawPointer
+  private let lock = Lock()
+  /// The options every request is made with.
+  public let options: TransportOptions
+
+  /// A transport; fails only if libcurl cannot be initialised.
+  public init(options: TransportOptions = TransportOptions()) throws(TransportError) {
+    guard tpns_curl_global_init() == CURLE_OK, let handle = curl_easy_init() else {
+      throw .failed(reason: "libcurl could not be initialised")
+    }
+    self.handle = handle
+    self.options = options
+  }
+
+  deinit {
+    curl_easy_cleanup(handle)
+  }
+
+  /// Sends `request` and waits for the whole response; `isCancelled` is polled
+  /// during the transfer (at least once a second) and aborts it when true.
+  public func perform(
+    _ request: HTTPRequest, isCancelled: @escaping @Sendable () -> Bool = { false }
+  ) throws(TransportError) -> HTTPResponse {
+    lock.lock()
+    defer { lock.unlock() }
+    return try performLocked(request, isCancelled: isCancelled)
+  }
+
+  private func performLocked(
+    _ request: HTTPRequest, isCancelled: @escaping @Sendable () -> Bool
+  ) throws(TransportError) -> HTTPResponse {
+    guard request.url.hasPrefix("http://") || request.url.hasPrefix("https://") else {
+      throw .invalidURL(request.url)
+    }
+    curl_easy_reset(handle)
+    let transfer = Transfer(limit: options.maximumResponseSize, isCancelled: isCancelled)
+    let context = Unmanaged.passUnretained(transfer).toOpaque()
+    var errorBuffer = [CChar](repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
+    var headers: UnsafeMutablePointer<curl_slist>?
+    defer { curl_slist_free_all(headers) }
+
+    let code: CURLcode = errorBuffer.withUnsafeMutableBufferPointer { errorText in
+      var setup = CURLE_OK
+      func set(_ result: CURLcode) { if setup == CURLE_OK { setup = result } }
+      set(tpns_curl_set_string(handle, CURLOPT_URL, request.url))
+      set(tpns_curl_set_string(handle, CURLOPT_PROTOCOLS_STR, "http,https"))
+      set(tpns_curl_set_long(handle, CURLOPT_NOSIGNAL, 1))
+      set(
+        tpns_curl_set_long(handle, CURLOPT_CONNECTTIMEOUT_MS, options.connectTimeout.milliseconds))
+      set(tpns_curl_set_long(handle, CURLOPT_TIMEOUT_MS, options.timeout.milliseconds))
+      set(tpns_curl_set_long(handle, CURLOPT_SSL_VERIFYPEER, 1))
+      set(tpns_curl_set_long(handle, CURLOPT_SSL_VERIFYHOST, 2))
+      set(tpns_curl_set_long(handle, CURLOPT_FOLLOWLOCATION, 0))
+      set(tpns_curl_set_string(handle, CURLOPT_USERAGENT, options.userAgent))
+      if let caCertificatePath = options.caCertificatePath {
+        set(tpns_curl_set_string(handle, CURLOPT_CAINFO, caCertificatePath))
+      }
+      set(tpns_curl_set_pointer(handle, CURLOPT_ERRORBUFFER, errorText.baseAddress))
+      set(tpns_curl_set_write_callback(handle, Transfer.receiveBody, context))
+      set(tpns_curl_set_header_callback(handle, Transfer.receiveHeader, context))
+      set(tpns_curl_set_progress_callback(handle, Transfer.progress, context))
+      switch request.method {
+      case .get:
+        set(tpns_curl_set_long(handle, CURLOPT_HTTPGET, 1))
+      case .post:
+        set(tpns_curl_set_long(handle, CURLOPT_POST, 1))
+        // libcurl copies the body; a NUL keeps the pointer valid for an empty one.
+        let body = request.body.map { CChar(bitPattern: $0) } + [0]
+        set(tpns_curl_set_post_body(handle, body, request.body.count))
+        if let contentType = request.contentType {
+          headers = curl_slist_append(headers, "Content-Type: \(contentType)")
+        }
+        // No "Expect: 100-continue" round trip for small form bodies.
+        headers = curl_slist_append(headers, "Expect:")
+        set(tpns_curl_set_slist(handle, CURLOPT_HTTPHEADER, headers))
+      }
+      guard setup == CURLE_OK else { return setup }
+      return curl_easy_perform(handle)
+    }
+    // The handle must not keep pointing at the buffer that goes away now.
+    _ = tpns_curl_set_pointer(handle, CURLOPT_ERRORBUFFER, nil)
+
+    guard code == CURLE_OK else {
+      let detail = String(
+        decoding: errorBuffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+      throw error(for: code, detail: detail, url: request.url, transfer: transfer)
+    }
+    var status = 0
+    _ = tpns_curl_get_response_code(handle, &status)
+    return HTTPResponse(
+      status: status, body: String(decoding: transfer.body, as: UTF8.self),
+      retryAfter: transfer.retryAfter)
+  }
+
+  private func error(
+    for code: CURLcode, detail: String, url: String, transfer: Transfer
+  ) -> TransportError {
+    let reason = detail.isEmpty ? String(cString: curl_easy_strerror(code)) : detail
+    switch code {
+    case CURLE_COULDNT_RESOLVE_HOST, CURLE_COULDNT_RESOLVE_PROXY, CURLE_COULDNT_CONNECT:
+      return .unreachable(url: url, reason: reason)
+    case CURLE_OPERATION_TIMEDOUT:
+      // A connect timeout is an unreachable server; a slow answer is a timeout.
+      if reason.contains("onnect") || reason.contains("onnection timed out") {
+        return .unreachable(url: url, reason: reason)
+      }
+      return .timedOut(url: url, after: options.timeout)
+    case CURLE_GOT_NOTHING, CURLE_RECV_ERROR, CURLE_SEND_ERROR, CURLE_PARTIAL_FILE:
+      return .connectionLost(url: url, reason: reason)
+    case CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CONNECT_ERROR, CURLE_SSL_CACERT_BADFILE,
+      CURLE_SSL_CERTPROBLEM, CURLE_SSL_CIPHER, CURLE_SSL_ISSUER_ERROR, CURLE_SSL_CRL_BADFILE,
+      CURLE_SSL_PINNEDPUBKEYNOTMATCH, CURLE_SSL_INVALIDCERTSTATUS:
+      return .tls(url: url, reason: reason)
+    case CURLE_UNSUPPORTED_PROTOCOL, CURLE_URL_MALFORMAT:
+      return .invalidURL(url)
+    case CURLE_WRITE_ERROR where transfer.isTooLarge:
+      return .responseTooLarge(limit: options.maximumResponseSize)
+    case CURLE_ABORTED_BY_CALLBACK:
+      return .cancelled
+    default:
+      return .failed(reason: reason)
+    }
+  }
+}
+
+/// The state of one transfer, reached from libcurl's C callbacks.
+private final class Transfer {
+  var body: [UInt8] = []
+  var retryAfter: String?
+  var isTooLarge = false
+  let limit: Int
+  let isCancelled: @Sendable () -> Bool
+
+  init(limit: Int, isCancelled: @escaping @Sendable () -> Bool) {
+    self.limit = limit
+    self.isCancelled = isCancelled
+  }
+
+  static func from(_ context: UnsafeMutableRawPointer?) -> Transfer {
+    Unmanaged<Transfer>.fromOpaque(context!).takeUnretainedValue()
+  }
+
+  static let receiveBody: tpns_curl_data_callback = { data, size, count, context in
+    let transfer = Transfer.from(context)
+    let length = size * count
+    guard transfer.body.count + length <= transfer.limit else {
+      transfer.isTooLarge = true
+      return 0
+    }
+    if let data {
+      data.withMemoryRebound(to: UInt8.self, capacity: length) {
+        transfer.body.append(contentsOf: UnsafeBufferPointer(start: $0, count: length))
+      }
+    }
+    return length
+  }
+
+  static let receiveHeader: tpns_curl_data_callback = { data, size, count, context in
+    let transfer = Transfer.from(context)
+    let length = size * count
+    guard let data else { return length }
+    let line = data.withMemoryRebound(to: UInt8.self, capacity: length) {
+      String(decoding: UnsafeBufferPointer(start: $0, count: length), as: UTF8.self)
+    }
+    // A new status line (after a 100 Continue, say) starts a new header block.
+    if line.hasPrefix("HTTP/") { transfer.retryAfter = nil }
+    if let colon = line.firstIndex(of: ":"),
+      line[..<colon].lowercased() == "retry-after"
+    {
+      transfer.retryAfter = line[line.index(after: colon)...].trimmingWhitespace()
+    }
+    return length
+  }
+
+  static let progress: tpns_curl_progress_callback = { context, _, _, _, _ in
+    Transfer.from(context).isCancelled() ? 1 : 0
+  }
+}
+
+extension Duration {
+  /// Whole milliseconds, for libcurl's `_MS` options (at least 1, so 0 never means "no limit").
+  var milliseconds: Int {
+    max(1, Int(components.seconds) * 1000 + Int(components.attoseconds / 1_000_000_000_000_000))
+  }
+}
+
+extension StringProtocol {
+  /// The text without surrounding spaces, tabs, CR and LF.
+  func trimmingWhitespace() -> String {
+    let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\r" || $0 == "\n" }
+    guard let first = firstIndex(where: { !isSpace($0) }),
+      let last = lastIndex(where: { !isSpace($0) })
+    else { return "" }
+    return String(self[first...last])
+  }
+}

@@ -1,0 +1,61 @@
+/// Why a request to the server did not succeed, in terms the retry policy and
+/// the user care about.
+public indirect enum RequestFailure: Error, Equatable, CustomStringConvertible {
+  /// No HTTP answer at all (see ``TransportError``).
+  case transport(TransportError)
+  /// The server answered with a status other than 2xx.
+  case status(Int, body: String, retryAfter: String?)
+  /// The server asked to wait longer than the policy's limit for one wait.
+  case retryAfterTooLong(Duration, limit: Duration, status: Int)
+  /// Every attempt failed; `last` is how the last one did.
+  case exhausted(attempts: Int, last: RequestFailure)
+
+  /// Makes a failure of a response that is not 2xx.
+  public init(_ response: HTTPResponse) {
+    self = .status(response.status, body: response.body, retryAfter: response.retryAfter)
+  }
+
+  /// Whether trying again may help: connect errors, timeouts, broken
+  /// connections, 408, 429 and 5xx.
+  public var isTransient: Bool {
+    switch self {
+    case .transport(let error): error.isTransient
+    case .status(let status, _, _): status == 408 || status == 429 || (500..<600).contains(status)
+    case .retryAfterTooLong, .exhausted: false
+    }
+  }
+
+  /// The failure behind any `exhausted` wrapping.
+  public var underlying: RequestFailure {
+    if case .exhausted(_, let last) = self { return last.underlying }
+    return self
+  }
+
+  public var description: String {
+    switch self {
+    case .transport(let error):
+      return error.description
+    case .status(let status, let body, _):
+      let text = body.trimmingWhitespace()
+      let shown = text.count > 300 ? String(text.prefix(300)) + "…" : text
+      return "the server answered \(status)\(shown.isEmpty ? "" : ": \(shown)")"
+    case .retryAfterTooLong(let wait, let limit, let status):
+      return
+        "the server answered \(status) and asked to wait \(wait.humanReadable), "
+        + "more than the \(limit.formattedSeconds) limit for one wait"
+    case .exhausted(let attempts, let last):
+      return "\(last) (gave up after \(attempts) attempts)"
+    }
+  }
+}
+
+extension Duration {
+  /// "3 s", "2 min", "an hour": a wait as a person would say it.
+  var humanReadable: String {
+    let seconds = components.seconds
+    if seconds == 3600 { return "an hour" }
+    if seconds > 3600, seconds % 3600 == 0 { return "\(seconds / 3600) hours" }
+    if seconds >= 120, seconds % 60 == 0 { return "\(seconds / 60) min" }
+    return formattedSeconds
+  }
+}

@@ -1,0 +1,84 @@
+import FoundationEssentials
+import Reactive
+
+/// When to try a failed request again, and after how long.
+///
+/// At most `maxAttempts` attempts; only transient failures are retried (see
+/// ``RequestFailure/isTransient``). The wait before attempt n+1 is "full
+/// jitter": a random duration between zero and `min(cap, base × 2ⁿ⁻¹)`. A
+/// `Retry-After` header (seconds or an HTTP-date) replaces that wait; one that
+/// asks for more than `cap` ends the retries at once, saying so.
+///
+/// The random source and the wall clock (for HTTP-dates) are injected, so the
+/// delays are tested without waiting:
+///
+///     let policy = RetryPolicy(random: { 0.5 })
+///     policy.decide(.transport(.timedOut(…)), attempt: 1)  // .retry(after: .milliseconds(250))
+public struct RetryPolicy: Sendable {
+  /// Attempts in all, the first included.
+  public var maxAttempts: Int
+  /// The jitter range of the first wait.
+  public var base: Duration
+  /// The longest single wait.
+  public var cap: Duration
+  /// A number in `0..<1`.
+  public var random: @Sendable () -> Double
+  /// The current wall-clock time, for `Retry-After` HTTP-dates.
+  public var now: @Sendable () -> Date
+
+  /// DESIGN.md's policy: 3 attempts, base 0.5 s, cap 20 s.
+  public init(
+    maxAttempts: Int = 3,
+    base: Duration = .milliseconds(500),
+    cap: Duration = .seconds(20),
+    random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) },
+    now: @escaping @Sendable () -> Date = { Date() }
+  ) {
+    precondition(maxAttempts >= 1, "a retry policy needs at least one attempt")
+    self.maxAttempts = maxAttempts
+    self.base = base
+    self.cap = cap
+    self.random = random
+    self.now = now
+  }
+
+  /// What to do after attempt number `attempt` (1 for the first) failed with `failure`.
+  public func decide(_ failure: RequestFailure, attempt: Int) -> RetryDecision {
+    guard failure.isTransient else { return .fail(failure) }
+    if case .status(let status, _, let retryAfter?) = failure,
+      let requested = retryAfterDelay(retryAfter)
+    {
+      if requested > cap {
+        return .fail(RequestFailure.retryAfterTooLong(requested, limit: cap, status: status))
+      }
+      guard attempt < maxAttempts else {
+        return .fail(RequestFailure.exhausted(attempts: attempt, last: failure))
+      }
+      return .retry(after: requested)
+    }
+    guard attempt < maxAttempts else {
+      return .fail(RequestFailure.exhausted(attempts: attempt, last: failure))
+    }
+    return .retry(after: backoff(attempt: attempt))
+  }
+
+  /// The full-jitter wait after failed attempt number `attempt`.
+  public func backoff(attempt: Int) -> Duration {
+    let exponent = min(max(attempt - 1, 0), 32)
+    let ceiling = min(cap, base * (1 << exponent))
+    return ceiling * min(max(random(), 0), 1)
+  }
+
+  /// The wait a `Retry-After` value asks for: delay-seconds, or an HTTP-date
+  /// (a date in the past means no wait). `nil` if it is neither.
+  public func retryAfterDelay(_ value: String) -> Duration? {
+    let text = value.trimmingWhitespace()
+    if !text.isEmpty, text.allSatisfy(\.isASCII), text.allSatisfy(\.isNumber) {
+      guard let seconds = Int64(text) else { return .seconds(Int64.max / 2) }
+      return .seconds(seconds)
+    }
+    guard let date = HTTPDate.parse(text) else { return nil }
+    let seconds = date.timeIntervalSince(now())
+    return seconds > 0 ? .milliseconds(Int64((seconds * 1000).rounded(.up))) : .zero
+  }
+}

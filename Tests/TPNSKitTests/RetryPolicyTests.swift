@@ -1,0 +1,148 @@
+import FoundationEssentials
+import Reactive
+import ReactiveTesting
+import Testing
+
+@testable import TPNSKit
+
+@Suite struct RetryPolicyTests {
+  static let url = "http://127.0.0.1:1/tpns"
+  static let unreachable = RequestFailure.transport(.unreachable(url: url, reason: "refused"))
+
+  /// The delay of a retry decision, or nil for a failure.
+  static func delay(_ decision: RetryDecision) -> Duration? {
+    if case .retry(let delay) = decision { return delay }
+    return nil
+  }
+
+  static func failure(_ decision: RetryDecision) -> RequestFailure? {
+    if case .fail(let error) = decision { return error as? RequestFailure }
+    return nil
+  }
+
+  @Test(
+    "full jitter: the wait is random × min(cap, base × 2^(attempt-1))",
+    arguments: [
+      (1, 1.0, Duration.milliseconds(500)),
+      (1, 0.5, .milliseconds(250)),
+      (2, 1.0, .seconds(1)),
+      (3, 0.5, .seconds(1)),
+      (6, 1.0, .seconds(16)),
+      (7, 1.0, .seconds(20)),
+      (40, 1.0, .seconds(20)),
+      (3, 0.0, .zero),
+    ])
+  func backoff(attempt: Int, random: Double, expected: Duration) {
+    let policy = RetryPolicy(random: { random })
+    #expect(policy.backoff(attempt: attempt) == expected)
+  }
+
+  @Test(
+    "only connect errors, timeouts, broken connections, 408, 429 and 5xx are retried",
+    arguments: [
+      (unreachable, true),
+      (.transport(.timedOut(url: url, after: .seconds(2))), true),
+      (.transport(.connectionLost(url: url, reason: "reset")), true),
+      (.transport(.tls(url: url, reason: "self-signed")), false),
+      (.transport(.invalidURL("ftp://x")), false),
+      (.status(408, body: "", retryAfter: nil), true),
+      (.status(429, body: "", retryAfter: nil), true),
+      (.status(500, body: "", retryAfter: nil), true),
+      (.status(503, body: "", retryAfter: nil), true),
+      (.status(400, body: "bad uid", retryAfter: nil), false),
+      (.status(404, body: "", retryAfter: nil), false),
+      (.status(302, body: "", retryAfter: nil), false),
+    ] as [(RequestFailure, Bool)])
+  func retried(failure: RequestFailure, retried: Bool) {
+    let policy = RetryPolicy(random: { 0.5 })
+    #expect((Self.delay(policy.decide(failure, attempt: 1)) != nil) == retried)
+  }
+
+  @Test("a failure that is not retried comes back unchanged")
+  func rejectedUnchanged() {
+    let rejected = RequestFailure.status(400, body: "bad uid", retryAfter: nil)
+    #expect(Self.failure(RetryPolicy().decide(rejected, attempt: 1)) == rejected)
+  }
+
+  @Test("after the third attempt it gives up, saying how many attempts were made")
+  func exhausted() {
+    let policy = RetryPolicy(random: { 1 })
+    #expect(Self.delay(policy.decide(Self.unreachable, attempt: 1)) == .milliseconds(500))
+    #expect(Self.delay(policy.decide(Self.unreachable, attempt: 2)) == .seconds(1))
+    let last = Self.failure(policy.decide(Self.unreachable, attempt: 3))
+    #expect(last == .exhausted(attempts: 3, last: Self.unreachable))
+    #expect(last?.underlying == Self.unreachable)
+    #expect("\(last!)".hasSuffix("(gave up after 3 attempts)"))
+  }
+
+  @Test("Retry-After in seconds replaces the backoff")
+  func retryAfterSeconds() {
+    let policy = RetryPolicy(random: { 0 })
+    let busy = RequestFailure.status(503, body: "busy", retryAfter: "1")
+    #expect(Self.delay(policy.decide(busy, attempt: 1)) == .seconds(1))
+  }
+
+  @Test("Retry-After as an HTTP-date is measured from the injected clock")
+  func retryAfterDate() {
+    let now = Date(timeIntervalSince1970: 784_111_770)  // Sun, 06 Nov 1994 08:49:30 GMT
+    let policy = RetryPolicy(random: { 0 }, now: { now })
+    let busy = RequestFailure.status(503, body: "", retryAfter: "Sun, 06 Nov 1994 08:49:37 GMT")
+    #expect(Self.delay(policy.decide(busy, attempt: 1)) == .seconds(7))
+    let past = RequestFailure.status(503, body: "", retryAfter: "Sun, 06 Nov 1994 08:00:00 GMT")
+    #expect(Self.delay(policy.decide(past, attempt: 1)) == .zero)
+  }
+
+  @Test("a Retry-After longer than the cap fails at once, saying the server asked to wait")
+  func retryAfterTooLong() throws {
+    let policy = RetryPolicy()
+    let failure = try #require(
+      Self.failure(
+        policy.decide(.status(429, body: "", retryAfter: "3600"), attempt: 1)))
+    #expect(failure == .retryAfterTooLong(.seconds(3600), limit: .seconds(20), status: 429))
+    #expect("\(failure)".contains("asked to wait an hour"))
+  }
+
+  @Test(
+    "Retry-After values",
+    arguments: [
+      ("0", Duration.zero),
+      ("120", .seconds(120)),
+      (" 5 ", .seconds(5)),
+      ("Sun, 06 Nov 1994 08:49:40 GMT", .seconds(10)),
+      ("Thu, 01 Jan 1970 00:00:00 GMT", .zero),
+    ])
+  func retryAfterValues(value: String, expected: Duration) {
+    let now = Date(timeIntervalSince1970: 784_111_770)
+    #expect(RetryPolicy(now: { now }).retryAfterDelay(value) == expected)
+  }
+
+  @Test(
+    "a Retry-After that is neither seconds nor an HTTP-date is ignored",
+    arguments: ["soon", "-5", "1.5", "Sunday, 06-Nov-94 08:49:37 GMT", "", "٣"])
+  func retryAfterInvalid(value: String) {
+    #expect(RetryPolicy().retryAfterDelay(value) == nil)
+  }
+
+  @Test("on the virtual clock: two 503s then success waits exactly the backoff, no more")
+  func onTheVirtualClock() {
+    let scheduler = TestScheduler()
+    let policy = RetryPolicy(random: { 1 })
+    let attempts = LockedState(0)
+    let request = Observable<String>.deferred {
+      let attempt = attempts.withLock { attempts in
+        attempts += 1
+        return attempts
+      }
+      guard attempt >= 3 else { throw RequestFailure.status(503, body: "", retryAfter: nil) }
+      return .just("ok")
+    }
+    let res = scheduler.start(disposed: 5000) {
+      request.retry(on: scheduler) { error, attempt in
+        policy.decide(error as! RequestFailure, attempt: attempt)
+      }
+    }
+    // 200: fails, waits 500 ms; 700: fails, waits 1 s; 1700: succeeds.
+    #expect(res.events == [.next(1700, "ok"), .completed(1700)])
+    #expect(attempts.value == 3)
+  }
+}
