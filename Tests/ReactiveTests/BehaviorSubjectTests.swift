@@ -33,6 +33,20 @@ import Testing
     #expect(try subject.value() == "x")
   }
 
+  @Test("value() is up to date as soon as onNext returns, even inside an observer")
+  func valueInsideObserver() throws {
+    let subject = BehaviorSubject(value: 0)
+    let seen = LockedState<[Int]>([])
+    let bag = DisposeBag()
+    subject.subscribe(onNext: { value in
+      guard value == 1 else { return }
+      subject.onNext(2)
+      seen.withLock { $0.append((try? subject.value()) ?? -1) }
+    }).disposed(by: bag)
+    subject.onNext(1)
+    #expect(seen.value == [2])
+  }
+
   @Test("re-entrant: a subscriber that feeds the subject sees every value in order")
   func reentrant() throws {
     let subject = BehaviorSubject(value: 0)

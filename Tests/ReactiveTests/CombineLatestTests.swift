@@ -46,14 +46,15 @@ import Testing
     #expect(res.events == [.next(230, "1btrue"), .next(240, "1bfalse")])
   }
 
-  @Test("a source that completes without an element completes the result at once")
+  @Test("as in RxSwift, a source that completes empty ends the result only when all have completed")
   func emptySource() {
     let scheduler = TestScheduler()
-    let a = scheduler.createHotObservable([.next(210, 1), .next(260, 2)])
+    let a = scheduler.createHotObservable([.next(210, 1), .next(260, 2), .completed(300)])
     let b = scheduler.createHotObservable([.completed(250, Int.self)])
     let res = scheduler.start { Observable.combineLatest(a, b) { $0 + $1 } }
-    #expect(res.events == [.completed(250)])
-    #expect(a.subscriptions == [Subscription(200, 250)])
+    #expect(res.events == [.completed(300)])
+    #expect(a.subscriptions == [Subscription(200, 300)])
+    #expect(b.subscriptions == [Subscription(200, 250)])
   }
 
   @Test("an error from either source ends the result and disposes the other")

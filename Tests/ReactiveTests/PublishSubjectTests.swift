@@ -63,6 +63,26 @@ import Testing
     #expect(second.value == [1, 2, 3])
   }
 
+  @Test("a subscriber disposed while an event is being delivered gets nothing more, queued or not")
+  func disposedDuringDelivery() {
+    let subject = PublishSubject<Int>()
+    let second = LockedState<[Int]>([])
+    let secondSubscription = SingleAssignmentDisposable()
+    let bag = DisposeBag()
+    subject.subscribe(onNext: { value in
+      if value == 1 {
+        subject.onNext(2)
+        secondSubscription.dispose()
+      }
+    }).disposed(by: bag)
+    secondSubscription.setDisposable(
+      subject.subscribe(onNext: { value in second.withLock { $0.append(value) } }))
+    subject.onNext(1)
+    subject.onNext(3)
+    #expect(second.value == [])
+    #expect(subject.hasObservers)
+  }
+
   @Test("re-entrant: a subscription made during delivery starts with the next event")
   func reentrantSubscribe() {
     let subject = PublishSubject<Int>()

@@ -1,4 +1,5 @@
 import Dispatch
+import Glibc
 import Reactive
 import Testing
 
@@ -34,8 +35,24 @@ import Testing
   @Test("debounce on real time: a burst becomes its last element")
   func debounceRealTime() throws {
     let scheduler = SerialDispatchQueueScheduler(label: "debounce-test")
-    let values = try Observable.of(1, 2, 3).debounce(.milliseconds(10), scheduler: scheduler)
-      .toBlocking(timeout: .seconds(10)).toArray()
-    #expect(values == [3])
+    let subject = PublishSubject<Int>()
+    // The source never completes, so only the real-time timer can deliver.
+    let first = Observable.merge(subject.asObservable(), .never())
+      .debounce(.milliseconds(10), scheduler: scheduler)
+    let waiter = DispatchQueue(label: "debounce-waiter")
+    let result = LockedState<Int?>(nil)
+    let done = DispatchSemaphore(value: 0)
+    waiter.async {
+      result.withLock { $0 = try? first.toBlocking(timeout: .seconds(10)).first() }
+      done.signal()
+    }
+    // Feed once the waiter is subscribed (poll with a deadline, never sleep).
+    let deadline = ContinuousClock.now + .seconds(10)
+    while !subject.hasObservers, ContinuousClock.now < deadline { sched_yield() }
+    subject.onNext(1)
+    subject.onNext(2)
+    subject.onNext(3)
+    #expect(done.wait(timeout: .now() + .seconds(10)) == .success)
+    #expect(result.value == 3)
   }
 }

@@ -7,28 +7,39 @@
 /// callers only enqueue and return. This is how subjects and the operators
 /// that merge several sources keep the observer contract (one event at a
 /// time) with no deadlock when an observer feeds an event back upstream.
-final class SerialDrain<Item>: @unchecked Sendable {
+final class SerialDrain<Item: Sendable>: @unchecked Sendable {
   // @unchecked: `pending`, `head` and `isDraining` are guarded by `lock`;
   // `handle` runs on one thread at a time, which is the point of the type.
   private let lock = Lock()
   private var pending: [Item] = []
   private var head = 0
   private var isDraining = false
-  private let handle: (Item) -> Void
+  private let handle: @Sendable (Item) -> Void
 
-  init(_ handle: @escaping (Item) -> Void) {
+  init(_ handle: @escaping @Sendable (Item) -> Void) {
     self.handle = handle
   }
 
   /// Handles `item` now if the drain is idle, else after the items before it.
   func submit(_ item: Item) {
-    let becameDrainer = lock.withLock {
+    if enqueue(item) { drain() }
+  }
+
+  /// Queues `item` without handling it; returns whether the caller became the
+  /// drainer and must call ``drain()``. Lets a caller queue while holding a
+  /// lock of its own and drain after releasing it.
+  func enqueue(_ item: Item) -> Bool {
+    lock.withLock {
       pending.append(item)
       if isDraining { return false }
       isDraining = true
       return true
     }
-    guard becameDrainer else { return }
+  }
+
+  /// Handles queued items until none is left; only for the caller that
+  /// ``enqueue(_:)`` made the drainer.
+  func drain() {
     while let next = takeNext() {
       handle(next)
     }
@@ -44,6 +55,12 @@ final class SerialDrain<Item>: @unchecked Sendable {
       }
       let item = pending[head]
       head += 1
+      // Under steady load the drain may never go idle: drop handled items
+      // now and then so they (and what they hold) can be freed.
+      if head >= 64, head * 2 >= pending.count {
+        pending.removeFirst(head)
+        head = 0
+      }
       return item
     }
   }

@@ -3,35 +3,38 @@ extension Observable {
   /// (in source order) whenever any of them sends one.
   ///
   /// Fails as soon as a source fails; completes when every source has
-  /// completed, or as soon as one completes without ever sending an element
-  /// (nothing can be combined then). An empty list completes at once.
+  /// completed. An empty list completes at once. Events are combined and
+  /// delivered one at a time in arrival order, so the last combination sent
+  /// is always that of the latest elements.
   ///
   ///     Observable.combineLatest([uidValid, tokenValid])  // [true, false], [true, true], …
   public static func combineLatest<Source: ObservableType>(
     _ sources: [Source]
   ) -> Observable<[Source.Element]> where Element == [Source.Element] {
     guard !sources.isEmpty else { return .empty() }
-    return .create { downstream in
-      let observer = SerializedObserver(downstream)
+    return .create { observer in
       let state = LockedState(
         CombineLatestState<Source.Element>(
           latest: Array(repeating: nil, count: sources.count),
           isCompleted: Array(repeating: false, count: sources.count)))
+      // Recording and delivering happen together, one event at a time.
+      let drain = SerialDrain<(index: Int, event: Event<Source.Element>)> { index, event in
+        switch event {
+        case .next(let element):
+          if let combined = state.withLock({ $0.record(element, at: index) }) {
+            observer.onNext(combined)
+          }
+        case .error(let error):
+          observer.onError(error)
+        case .completed:
+          if state.withLock({ $0.complete(at: index) }) { observer.onCompleted() }
+        }
+      }
       let subscriptions = CompositeDisposable()
       for (index, source) in sources.enumerated() {
         subscriptions.insert(
           // Through `asObservable()` so that a completed source is disposed at once.
-          source.asObservable().subscribe { event in
-            switch event {
-            case .next(let element):
-              let combined = state.withLock { $0.record(element, at: index) }
-              if let combined { observer.onNext(combined) }
-            case .error(let error):
-              observer.onError(error)
-            case .completed:
-              if state.withLock({ $0.complete(at: index) }) { observer.onCompleted() }
-            }
-          })
+          source.asObservable().subscribe { event in drain.submit((index, event)) })
       }
       return subscriptions
     }
@@ -98,9 +101,9 @@ private struct CombineLatestState<Element> {
     return missing == 0 ? latest.map { $0! } : nil
   }
 
-  /// Records a completion; returns whether the combination is complete.
+  /// Records a completion; returns whether every source has completed.
   mutating func complete(at index: Int) -> Bool {
     isCompleted[index] = true
-    return latest[index] == nil || !isCompleted.contains(false)
+    return !isCompleted.contains(false)
   }
 }

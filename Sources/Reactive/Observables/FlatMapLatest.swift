@@ -4,40 +4,57 @@ extension ObservableType {
   ///
   /// Fails as soon as this sequence, `selector` or the current inner sequence
   /// fails; completes when this sequence and the current inner one have completed.
+  /// An inner sequence's events are checked against the current one when they
+  /// are delivered, so nothing from a replaced inner follows the new one's.
   ///
   ///     tokens.flatMapLatest { token in register(token) }  // a new token cancels the old request
   public func flatMapLatest<Inner: ObservableType>(
     _ selector: @escaping @Sendable (Element) throws -> Inner
   ) -> Observable<Inner.Element> {
-    Observable.create { downstream in
-      let observer = SerializedObserver(downstream)
+    Observable.create { observer in
       let current = SerialDisposable()
       let state = LockedState(FlatMapLatestState())
+      // Every event, outer or inner, is delivered through one drain, in order.
+      let drain = SerialDrain<FlatMapLatestItem<Inner.Element>> { item in
+        switch item {
+        case .inner(let generation, let event):
+          guard state.withLock({ $0.generation == generation }) else { return }
+          guard case .completed = event else { return observer.on(event) }
+          if state.withLock({ $0.finishInner(generation) }) { observer.onCompleted() }
+        case .outerError(let error):
+          observer.onError(error)
+        case .outerCompleted:
+          if state.withLock({ $0.finishOuter() }) { observer.onCompleted() }
+        }
+      }
 
       // Through `asObservable()` so that each sequence is disposed once it completes.
       let outer = self.asObservable().subscribe { event in
         switch event {
         case .next(let element):
           let inner: Inner
-          do { inner = try selector(element) } catch { return observer.onError(error) }
+          do { inner = try selector(element) } catch { return drain.submit(.outerError(error)) }
           let generation = state.withLock { $0.startInner() }
           let innerSubscription = SingleAssignmentDisposable()
           current.setDisposable(innerSubscription)
           innerSubscription.setDisposable(
-            inner.asObservable().subscribe { innerEvent in
-              guard state.withLock({ $0.generation == generation }) else { return }
-              guard case .completed = innerEvent else { return observer.on(innerEvent) }
-              if state.withLock({ $0.finishInner(generation) }) { observer.onCompleted() }
-            })
+            inner.asObservable().subscribe { drain.submit(.inner(generation, $0)) })
         case .error(let error):
-          observer.onError(error)
+          drain.submit(.outerError(error))
         case .completed:
-          if state.withLock({ $0.finishOuter() }) { observer.onCompleted() }
+          drain.submit(.outerCompleted)
         }
       }
       return Disposables.create(outer, current)
     }
   }
+}
+
+/// What the drain of one `flatMapLatest` delivers.
+private enum FlatMapLatestItem<Element: Sendable>: Sendable {
+  case inner(UInt64, Event<Element>)
+  case outerError(any Error)
+  case outerCompleted
 }
 
 /// Which inner sequence is current, and what has completed.

@@ -1,18 +1,15 @@
 extension Observable {
-  /// The elements of `sequence` in order, then completion; stops early if the
-  /// subscriber disposes meanwhile.
+  /// The elements of `sequence` in order, then completion, all during the
+  /// subscription (so `take(n)` drops the rest rather than stopping the
+  /// iteration: use it for finite, small sequences).
   ///
   ///     Observable.from([1, 2, 3])  // next(1), next(2), next(3), completed
   public static func from<S: Sequence & Sendable>(_ sequence: S) -> Observable<Element>
   where S.Element == Element {
     create { observer in
-      let cancelled = BooleanDisposable()
-      for element in sequence {
-        if cancelled.isDisposed { return cancelled }
-        observer.onNext(element)
-      }
+      for element in sequence { observer.onNext(element) }
       observer.onCompleted()
-      return cancelled
+      return Disposables.create()
     }
   }
 

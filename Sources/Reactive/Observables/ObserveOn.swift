@@ -27,7 +27,6 @@ private final class ObserveOnQueue<Element: Sendable, Scheduler: ImmediateSchedu
   private let observer: AnyObserver<Element>
   private let scheduler: Scheduler
   private let state = LockedState(State())
-  private let scheduled = SerialDisposable()
 
   init(observer: AnyObserver<Element>, scheduler: Scheduler) {
     self.observer = observer
@@ -42,7 +41,8 @@ private final class ObserveOnQueue<Element: Sendable, Scheduler: ImmediateSchedu
       state.isScheduled = true
       return true
     }
-    if needsDrain { scheduled.setDisposable(scheduler.schedule { self.drain() }) }
+    // Not cancelled on disposal: the drain finds `isDisposed` and returns.
+    if needsDrain { scheduler.schedule { self.drain() } }
   }
 
   private func drain() {
@@ -64,6 +64,5 @@ private final class ObserveOnQueue<Element: Sendable, Scheduler: ImmediateSchedu
       state.isDisposed = true
       state.events = []
     }
-    scheduled.dispose()
   }
 }

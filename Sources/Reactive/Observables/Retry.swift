@@ -24,7 +24,8 @@ extension ObservableType {
     Observable.create { observer in
       let attempt = RetryAttempts(source: self, scheduler: scheduler, observer: observer, decide)
       attempt.subscribe()
-      return attempt.current
+      // Holds the attempts (the timer only refers to them weakly) until disposal.
+      return Disposables.create { attempt.current.dispose() }
     }
   }
 
@@ -65,6 +66,8 @@ private final class RetryAttempts<Source: ObservableType, Scheduler: SchedulerTy
   }
 
   func subscribe() {
+    // A wait that ended just as the subscription was disposed starts nothing.
+    guard !current.isDisposed else { return }
     let attempt = SingleAssignmentDisposable()
     current.setDisposable(attempt)
     attempt.setDisposable(
@@ -76,7 +79,9 @@ private final class RetryAttempts<Source: ObservableType, Scheduler: SchedulerTy
         }
         switch decide(error, failed) {
         case .retry(let delay):
-          current.setDisposable(scheduler.schedule(after: delay) { [self] in subscribe() })
+          // Weak: a cancelled wait must not keep this alive until it would have fired.
+          current.setDisposable(
+            scheduler.schedule(after: delay) { [weak self] in self?.subscribe() })
         case .fail(let finalError):
           observer.onError(finalError)
         }

@@ -47,8 +47,11 @@ private final class ShareReplayConnection<Element: Sendable>: @unchecked Sendabl
       defer { key += 1 }
       return key
     }
-    drain.submit(.subscribe(key, observer))
-    return Disposables.create { [self] in drain.submit(.unsubscribe(key)) }
+    // A sink per subscription: once disposed, queued events no longer reach it.
+    let sink = ObserverSink(observer)
+    drain.submit(.subscribe(key, sink.asObserver()))
+    sink.setUpstream(Disposables.create { [self] in drain.submit(.unsubscribe(key)) })
+    return sink
   }
 
   private func handle(_ command: Command) {

@@ -4,7 +4,10 @@
 /// Events, subscriptions and unsubscriptions are commands handled one at a
 /// time through a ``SerialDrain``: observers never run concurrently, an event
 /// sent from inside an observer is delivered to everyone after the current
-/// one, and no lock is held while observers run.
+/// one, and no lock is held while observers run. The current value and the
+/// stop event are recorded when an event is sent, so `value()` is up to date
+/// as soon as `onNext` returns; each subscription has its own sink, so
+/// nothing reaches it once it is disposed, even events already queued.
 final class SubjectCore<Element: Sendable>: @unchecked Sendable {
   // @unchecked: the `drain*` properties are only touched by `handle`, which the
   // drain runs on one thread at a time; `summary` has its own lock.
@@ -15,7 +18,8 @@ final class SubjectCore<Element: Sendable>: @unchecked Sendable {
     case unsubscribe(UInt64)
   }
 
-  /// What readers outside the drain may see.
+  /// What readers outside the drain may see; `latest` and `stopEvent` are
+  /// set when an event is sent, `observerCount` when the drain handles it.
   struct Summary {
     var latest: Element?
     var stopEvent: Event<Element>?
@@ -48,7 +52,18 @@ final class SubjectCore<Element: Sendable>: @unchecked Sendable {
   }
 
   func on(_ event: Event<Element>) {
-    drain.submit(.event(event))
+    // Queued under the summary lock, so the drain sees events in the order
+    // the summary recorded them; handled after it is released.
+    let becameDrainer = summary.withLock { summary -> Bool in
+      guard summary.stopEvent == nil else { return false }
+      if event.isStopEvent {
+        summary.stopEvent = event
+      } else if replaysLatest, case .next(let element) = event {
+        summary.latest = element
+      }
+      return drain.enqueue(.event(event))
+    }
+    if becameDrainer { drain.drain() }
   }
 
   func subscribe(_ observer: AnyObserver<Element>) -> any Disposable {
@@ -56,8 +71,10 @@ final class SubjectCore<Element: Sendable>: @unchecked Sendable {
       defer { summary.nextKey += 1 }
       return summary.nextKey
     }
-    drain.submit(.subscribe(key, observer))
-    return Disposables.create { [self] in drain.submit(.unsubscribe(key)) }
+    let sink = ObserverSink(observer)
+    drain.submit(.subscribe(key, sink.asObserver()))
+    sink.setUpstream(Disposables.create { [self] in drain.submit(.unsubscribe(key)) })
+    return sink
   }
 
   private func handle(_ command: Command) {
@@ -90,11 +107,7 @@ final class SubjectCore<Element: Sendable>: @unchecked Sendable {
   }
 
   private func publishSummary() {
-    let (latest, stopEvent, count) = (drainLatest, drainStopEvent, drainObservers.count)
-    summary.withLock { summary in
-      summary.latest = latest
-      summary.stopEvent = stopEvent
-      summary.observerCount = count
-    }
+    let count = drainObservers.count
+    summary.withLock { $0.observerCount = count }
   }
 }
