@@ -26,7 +26,10 @@ let package = Package(
 
     // libcurl (Debian libcurl4-openssl-dev), behind typed wrappers of its variadic calls.
     .target(name: "CCurl", linkerSettings: [.linkedLibrary("curl")]),
-    .target(name: "TPNSKit", dependencies: ["Reactive", "CCurl"], swiftSettings: swift6),
+    // What client and emulator share: command names, identifier syntax, the mapsync payload.
+    .target(name: "TPNSProtocol", swiftSettings: swift6),
+    .target(
+      name: "TPNSKit", dependencies: ["Reactive", "TPNSProtocol", "CCurl"], swiftSettings: swift6),
     .testTarget(
       name: "TPNSKitTests",
       dependencies: ["TPNSKit", "ReactiveTesting"],
