@@ -1,4 +1,4 @@
-/// A form parameter of a ``Command``: its wire name and whether it must be sent.
+/// A form parameter of a ``CommandName``: its wire name and whether it must be sent.
 public struct CommandParameter: Sendable, Hashable, CustomStringConvertible {
   /// The name on the wire, e.g. `appid`.
   public let name: String

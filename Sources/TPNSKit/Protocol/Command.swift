@@ -25,7 +25,7 @@ public enum Command: Hashable, Sendable {
   case event(uid: DeviceUID, type: Int, message: String? = nil, time: Int? = nil)
 
   /// The command's wire name.
-  public var name: TPNSProtocol.Command {
+  public var name: CommandName {
     switch self {
     case .client: .client
     case .mapsync: .mapsync

@@ -1,8 +1,8 @@
 /// A TPNS command: the value of the `cmd` form parameter.
 ///
 /// Each command knows its parameters in wire order (`cmd` itself comes first and is
-/// not listed). `Command(rawValue: "rm_mapping")` parses a wire name.
-public enum Command: String, CaseIterable, Sendable, Hashable {
+/// not listed). `CommandName(rawValue: "rm_mapping")` parses a wire name.
+public enum CommandName: String, CaseIterable, Sendable, Hashable {
   /// Registers (or refreshes) a phone's push token.
   case client
   /// Replaces the phone's whole set of mapped device UIDs.
