@@ -30,6 +30,9 @@ let package = Package(
     .target(name: "TPNSProtocol", swiftSettings: swift6),
     .target(
       name: "TPNSKit", dependencies: ["Reactive", "TPNSProtocol", "CCurl"], swiftSettings: swift6),
+    .executableTarget(
+      name: "StoreBenchmark", dependencies: ["TPNSKit"], path: "Benchmarks/StoreBenchmark",
+      swiftSettings: swift6),
     .testTarget(
       name: "TPNSKitTests",
       dependencies: ["TPNSKit", "ReactiveTesting"],

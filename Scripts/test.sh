@@ -36,7 +36,7 @@ if grep -E "(^|: )warning:" "$log" | grep -v "^warning: 'tpns'" >/dev/null; then
 fi
 
 step "format"
-swift format lint --recursive --strict Package.swift Sources Tests
+swift format lint --recursive --strict Package.swift Sources Tests Benchmarks
 
 step "tests"
 swift test -j 2 --skip-build

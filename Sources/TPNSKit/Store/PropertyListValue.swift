@@ -16,15 +16,16 @@ public enum PropertyListValue: Sendable, Equatable {
 extension PropertyListValue: Codable {
   public init(from decoder: any Decoder) throws {
     let container = try decoder.singleValueContainer()
-    // Most specific first: a plist <integer> also decodes as a Double.
-    if let value = try? container.decode(Bool.self) {
+    // Strings first: they are nearly every value, and only a <string>
+    // decodes as one. Then the most specific: an <integer> also decodes as a Double.
+    if let value = try? container.decode(String.self) {
+      self = .string(value)
+    } else if let value = try? container.decode(Bool.self) {
       self = .bool(value)
     } else if let value = try? container.decode(Int.self) {
       self = .integer(value)
     } else if let value = try? container.decode(Double.self) {
       self = .real(value)
-    } else if let value = try? container.decode(String.self) {
-      self = .string(value)
     } else if let value = try? container.decode(Date.self) {
       self = .date(value)
     } else if let value = try? container.decode(Data.self) {
