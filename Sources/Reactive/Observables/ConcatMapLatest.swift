@@ -1,0 +1,95 @@
+extension ObservableType {
+  /// Runs the sequence `selector` makes of each element one at a time, never
+  /// cancelling the one running: elements that arrive meanwhile are coalesced,
+  /// and only the newest of them starts a sequence once the running one
+  /// completes. (The fetch limiter: at most one request in flight, and any
+  /// number of changes during it give exactly one more.)
+  ///
+  /// Fails as soon as this sequence, `selector` or an inner sequence fails;
+  /// completes when this sequence has completed and nothing runs or waits.
+  ///
+  ///     syncRequests.concatMapLatest { _ in syncTheNewestList() }
+  public func concatMapLatest<Inner: ObservableType>(
+    _ selector: @escaping @Sendable (Element) throws -> Inner
+  ) -> Observable<Inner.Element> {
+    Observable.create { downstream in
+      // Inner and outer events may come from different threads.
+      let observer = SerializedObserver(downstream)
+      let current = SerialDisposable()
+      let state = LockedState(ConcatMapLatestState<Element>())
+      let run = RecursiveStart<Element>()
+      run.start = { element in
+        let inner: Inner
+        do { inner = try selector(element) } catch { return observer.onError(error) }
+        let innerSubscription = SingleAssignmentDisposable()
+        current.setDisposable(innerSubscription)
+        innerSubscription.setDisposable(
+          inner.asObservable().subscribe { event in
+            guard case .completed = event else { return observer.on(event) }
+            switch state.withLock({ $0.finishInner() }) {
+            case .startNext(let next): run.start?(next)
+            case .complete: observer.onCompleted()
+            case .idle: break
+            }
+          })
+      }
+      let outer = self.asObservable().subscribe { event in
+        switch event {
+        case .next(let element):
+          if state.withLock({ $0.offer(element) }) { run.start?(element) }
+        case .error(let error):
+          observer.onError(error)
+        case .completed:
+          if state.withLock({ $0.finishOuter() }) { observer.onCompleted() }
+        }
+      }
+      return Disposables.create(outer, current, Disposables.create { run.start = nil })
+    }
+  }
+}
+
+/// Holds the closure that starts an inner sequence, which calls itself when
+/// a coalesced element is waiting.
+private final class RecursiveStart<Element: Sendable>: @unchecked Sendable {
+  // @unchecked: set once before the outer subscription, cleared on disposal.
+  var start: (@Sendable (Element) -> Void)?
+}
+
+/// Whether an inner sequence runs, the newest element waiting, and completion.
+private struct ConcatMapLatestState<Element> {
+  enum AfterInner {
+    case startNext(Element)
+    case complete
+    case idle
+  }
+
+  var isRunning = false
+  var waiting: Element?
+  var isOuterCompleted = false
+
+  /// Returns whether `element` should start now; otherwise it waits (replacing
+  /// whatever waited).
+  mutating func offer(_ element: Element) -> Bool {
+    guard isRunning else {
+      isRunning = true
+      return true
+    }
+    waiting = element
+    return false
+  }
+
+  mutating func finishInner() -> AfterInner {
+    if let next = waiting {
+      waiting = nil
+      return .startNext(next)
+    }
+    isRunning = false
+    return isOuterCompleted ? .complete : .idle
+  }
+
+  /// Returns whether the whole sequence is now complete.
+  mutating func finishOuter() -> Bool {
+    isOuterCompleted = true
+    return !isRunning
+  }
+}
