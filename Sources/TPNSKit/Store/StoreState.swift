@@ -26,9 +26,10 @@ public struct StoreState: Sendable, Equatable {
   /// An empty store: no UIDs, not registered.
   public init() {}
 
-  /// Whether the stored list differs from what the server last acknowledged.
+  /// Whether the stored list differs from what the server last acknowledged
+  /// (a server that never acknowledged a list holds none).
   public var hasPendingChanges: Bool {
-    syncedUIDs != uids
+    (syncedUIDs ?? []) != uids
   }
 }
 

@@ -1,0 +1,60 @@
+import TPNSProtocol
+
+/// What the pipeline did, as a stream of values: errors are outcomes too and
+/// never end the pipeline (the single-source-of-truth article's
+/// `Observable<Event<T>>`).
+public enum Outcome: Sendable, Equatable {
+  /// A UID was stored.
+  case added(DeviceUID)
+  /// A UID was already in the list; nothing changed.
+  case alreadyPresent(DeviceUID)
+  /// An entry was removed from the list; `index` is where it was.
+  case removed(String, index: Int)
+  /// The server acknowledged the token (`client`); `response` is its body.
+  case registered(PushToken, response: String)
+  /// The server acknowledged the list (`mapsync`).
+  case synced([DeviceUID], response: String)
+  /// The list is stored but cannot be sent until a token is registered.
+  case waitingForRegistration([DeviceUID])
+  /// An attempt failed and another follows after `delay`.
+  case retrying(CommandName, attempt: Int, of: Int, delay: Duration, reason: String)
+  /// Something failed; the pipeline goes on.
+  case failed(PipelineFailure)
+}
+
+/// Why a step of the pipeline failed.
+public enum PipelineFailure: Error, Equatable, CustomStringConvertible {
+  /// A UID given by the user is not valid (`input` as typed).
+  case invalidUID(String, IdentifierError)
+  /// A token given by the user is not valid.
+  case invalidToken(IdentifierError)
+  /// An index is not one of the list's (`count` entries).
+  case invalidIndex(Int, count: Int)
+  /// A UID to remove is not in the list.
+  case notInList(DeviceUID)
+  /// An Android phone needs its own ID.
+  case missingUDID
+  /// The store could not be read or written.
+  case store(StoreError)
+  /// The stored list holds something that is not a UID.
+  case storedUIDInvalid(String, IdentifierError)
+  /// A request failed for good.
+  case request(CommandName, RequestFailure)
+
+  public var description: String {
+    switch self {
+    case .invalidUID(let input, let error): "invalid UID '\(input)': \(error)"
+    case .invalidToken(let error): "invalid token: \(error)"
+    case .invalidIndex(let index, let count):
+      count == 0
+        ? "no UID at index \(index): the list is empty"
+        : "no UID at index \(index): the list has indexes 0 to \(count - 1)"
+    case .notInList(let uid): "\(uid) is not in the list"
+    case .missingUDID: "an Android phone needs its own ID: pass --udid"
+    case .store(let error): error.description
+    case .storedUIDInvalid(let text, let error):
+      "the store holds '\(text)', which is not a UID: \(error)"
+    case .request(let command, let failure): "\(command.rawValue) failed: \(failure)"
+    }
+  }
+}

@@ -1,0 +1,107 @@
+import Dispatch
+import Reactive
+
+/// What the pipeline reads and writes the store with (isowords-style: a
+/// struct of closures, with a live value over ``StateStore``).
+public struct StoreClient: Sendable {
+  /// Reads the stored state.
+  public var load: @Sendable () throws -> StoreState
+  /// Changes the stored state under the store's lock; returns the new state.
+  public var update: @Sendable ((inout StoreState) throws -> Void) throws -> StoreState
+
+  /// A client with the given closures.
+  public init(
+    load: @escaping @Sendable () throws -> StoreState,
+    update: @escaping @Sendable ((inout StoreState) throws -> Void) throws -> StoreState
+  ) {
+    self.load = load
+    self.update = update
+  }
+
+  /// The property-list store at `store.path`.
+  public static func live(_ store: StateStore) -> StoreClient {
+    StoreClient(
+      load: { try store.load() },
+      update: { change in
+        try store.update { state -> StoreState in
+          try change(&state)
+          return state
+        }
+      })
+  }
+
+  /// A store in memory, for tests.
+  public static func inMemory(_ state: LockedState<StoreState>) -> StoreClient {
+    StoreClient(
+      load: { state.value },
+      update: { change in
+        try state.withLock { stored in
+          var copy = stored
+          try change(&copy)
+          stored = copy
+          return copy
+        }
+      })
+  }
+}
+
+/// How the pipeline reaches the server: one attempt per subscription.
+public struct ServerClient: Sendable {
+  /// Sends a command once: the 2xx response, or a ``RequestFailure``.
+  public var send: @Sendable (Command) -> Observable<HTTPResponse>
+  /// The server's `/tpns` URL, recorded in the store with the registration.
+  public var server: String
+
+  /// A client with the given closure.
+  public init(server: String, send: @escaping @Sendable (Command) -> Observable<HTTPResponse>) {
+    self.server = server
+    self.send = send
+  }
+
+  /// Sends through `client` on a worker queue (libcurl blocks), delivering the
+  /// result on `scheduler`; disposing cancels the request in flight.
+  public static func live(_ client: TPNSClient, scheduler: some ImmediateSchedulerType)
+    -> ServerClient
+  {
+    let worker = DispatchQueue(label: "tpns.transport")
+    return ServerClient(server: client.server) { command in
+      Observable<HTTPResponse>.create { observer in
+        let cancelled = BooleanDisposable()
+        worker.async {
+          guard !cancelled.isDisposed else { return }
+          do {
+            observer.onNext(try client.send(command) { cancelled.isDisposed })
+            observer.onCompleted()
+          } catch {
+            observer.onError(error)
+          }
+        }
+        return cancelled
+      }
+      .observe(on: scheduler)
+    }
+  }
+}
+
+/// Everything the pipeline depends on.
+public struct PipelineEnvironment: Sendable {
+  /// The store.
+  public var store: StoreClient
+  /// The server.
+  public var server: ServerClient
+  /// Where retries wait (a virtual-time scheduler in tests).
+  public var scheduler: any SchedulerType
+  /// When to retry.
+  public var retryPolicy: RetryPolicy
+
+  /// An environment.
+  public init(
+    store: StoreClient, server: ServerClient, scheduler: any SchedulerType,
+    retryPolicy: RetryPolicy = RetryPolicy()
+  ) {
+    self.store = store
+    self.server = server
+    self.scheduler = scheduler
+    self.retryPolicy = retryPolicy
+  }
+}

@@ -1,0 +1,222 @@
+import Reactive
+import TPNSProtocol
+
+/// The steps of the pipeline, each an observable of outcomes that stores
+/// first, then asks the server, and turns every failure into an outcome.
+struct Context: Sendable {
+  let environment: PipelineEnvironment
+  let registration: Registration
+  let list: BehaviorSubject<[String]>
+
+  private var store: StoreClient { environment.store }
+
+  /// Stores the token and registers it; on success, triggers a sync of what is pending.
+  func register(
+    _ result: Result<PushToken, IdentifierError>, triggers: PublishSubject<SyncTrigger>
+  ) -> Observable<Outcome> {
+    Observable<Outcome>.deferred {
+      let token: PushToken
+      switch result {
+      case .success(let valid): token = valid
+      case .failure(let error): throw PipelineFailure.invalidToken(error)
+      }
+      guard let udid = registration.udid ?? (token.os == .ios ? token.rawValue : nil) else {
+        throw PipelineFailure.missingUDID
+      }
+      let server = environment.server.server
+      let phone = Phone(os: token.os, appID: registration.appID, udid: udid)
+      try update { state in
+        let samePhone =
+          state.token == token.rawValue && state.server == server && state.phone == phone
+        state.token = token.rawValue
+        state.os = token.os.rawValue
+        state.appID = phone.appID
+        state.udid = phone.udid
+        state.server = server
+        if !samePhone {
+          // A new phone identity: the server knows nothing of it yet.
+          state.registered = false
+          state.syncedUIDs = nil
+        }
+      }
+      let command = Command.client(
+        phone, token: token, language: registration.language, sandbox: registration.sandbox)
+      return request(command) { response in
+        try update { state in
+          if state.token == token.rawValue, state.server == server { state.registered = true }
+        }
+        return .registered(token, response: response.body)
+      }
+      // After `registered` is out: now what is pending can be sent.
+      .do(onCompleted: { triggers.onNext(.changed) })
+    }
+    .catchingFailures(.client)
+  }
+
+  /// Validates every UID, then stores the new ones (all or nothing); triggers a sync if any was new.
+  func add(_ texts: [String], triggers: PublishSubject<SyncTrigger>) -> Observable<Outcome> {
+    Observable<Outcome>.deferred {
+      var uids: [DeviceUID] = []
+      for text in texts {
+        uids.append(try parseUID(text))
+      }
+      var outcomes: [Outcome] = []
+      try update { state in
+        outcomes = []
+        var present = Set(state.uids)
+        for uid in uids {
+          if present.insert(uid.rawValue).inserted {
+            state.uids.append(uid.rawValue)
+            outcomes.append(.added(uid))
+          } else {
+            outcomes.append(.alreadyPresent(uid))
+          }
+        }
+      }
+      let changed = outcomes.contains { if case .added = $0 { true } else { false } }
+      // The outcomes first, then the sync they cause.
+      return Observable.from(outcomes).do(onCompleted: { if changed { triggers.onNext(.changed) } })
+    }
+    .catchingFailures(nil)
+  }
+
+  /// Checks every target against the list, then removes them all (or none);
+  /// triggers a sync.
+  func remove(
+    _ removals: [SyncViewModel.Removal], triggers: PublishSubject<SyncTrigger>
+  ) -> Observable<Outcome> {
+    Observable<Outcome>.deferred {
+      var removed: [(index: Int, uid: String)] = []
+      try update { state in
+        var indexes = Set<Int>()
+        for removal in removals {
+          switch removal {
+          case .index(let index):
+            guard state.uids.indices.contains(index) else {
+              throw PipelineFailure.invalidIndex(index, count: state.uids.count)
+            }
+            indexes.insert(index)
+          case .uid(let text):
+            let uid = try parseUID(text)
+            guard let index = state.uids.firstIndex(of: uid.rawValue) else {
+              throw PipelineFailure.notInList(uid)
+            }
+            indexes.insert(index)
+          }
+        }
+        removed = indexes.sorted().map { ($0, state.uids[$0]) }
+        state.uids = state.uids.enumerated().filter { !indexes.contains($0.offset) }.map(\.element)
+      }
+      let changed = !removed.isEmpty
+      return Observable.from(removed.map { Outcome.removed($0.uid, index: $0.index) })
+        .do(onCompleted: { if changed { triggers.onNext(.changed) } })
+    }
+    .catchingFailures(nil)
+  }
+
+  /// A store change from outside: publishes the list, triggers a sync if pending.
+  func storeChanged(
+    _ state: StoreState, triggers: PublishSubject<SyncTrigger>
+  ) -> Observable<Outcome> {
+    list.onNext(state.uids)
+    if state.hasPendingChanges { triggers.onNext(.changed) }
+    return .empty()
+  }
+
+  /// Sends a trigger; no outcome of its own.
+  func trigger(
+    _ trigger: SyncTrigger, on triggers: PublishSubject<SyncTrigger>
+  ) -> Observable<Outcome> {
+    triggers.onNext(trigger)
+    return .empty()
+  }
+
+  /// Reads the newest list from the store and sends it, if there is a
+  /// registration to send it for and it is pending (or the sync is forced).
+  func sync(_ trigger: SyncTrigger) -> Observable<Outcome> {
+    Observable<Outcome>.deferred {
+      let state: StoreState
+      do { state = try store.load() } catch let error as StoreError {
+        throw PipelineFailure.store(error)
+      }
+      list.onNext(state.uids)
+      let uids = try state.deviceUIDs()
+      guard trigger == .forced || state.hasPendingChanges else { return .empty() }
+      guard state.registered, let phone = state.phone else {
+        return .just(.waitingForRegistration(uids))
+      }
+      return request(.mapsync(phone, uids: uids)) { response in
+        try update { stored in
+          // Only if the registration it was sent for still holds.
+          if stored.token == state.token, stored.server == state.server, stored.registered {
+            stored.syncedUIDs = state.uids
+          }
+        }
+        return .synced(uids, response: response.body)
+      }
+    }
+    .catchingFailures(.mapsync)
+  }
+
+  /// Sends `command` with the retry policy on the scheduler: a `retrying`
+  /// outcome before each new attempt, then what `onSuccess` makes of the response.
+  private func request(
+    _ command: Command, onSuccess: @escaping @Sendable (HTTPResponse) throws -> Outcome
+  ) -> Observable<Outcome> {
+    let policy = environment.retryPolicy
+    return Observable<Outcome>.create { observer in
+      environment.server.send(command)
+        .map { try onSuccess($0) }
+        .retry(on: environment.scheduler) { error, attempt in
+          guard let failure = error as? RequestFailure else { return .fail(error) }
+          let decision = policy.decide(failure, attempt: attempt)
+          if case .retry(let delay) = decision {
+            observer.onNext(
+              .retrying(
+                command.name, attempt: attempt + 1, of: policy.maxAttempts, delay: delay,
+                reason: failure.description))
+          }
+          return decision
+        }
+        .subscribe(observer)
+    }
+  }
+
+  /// Changes the store (mapping its errors) and publishes the new list.
+  private func update(_ change: (inout StoreState) throws -> Void) throws {
+    let state: StoreState
+    do {
+      state = try withoutActuallyEscaping(change) { change in try store.update(change) }
+    } catch let error as StoreError {
+      throw PipelineFailure.store(error)
+    }
+    list.onNext(state.uids)
+  }
+}
+
+extension ObservableType where Element == Outcome {
+  /// Turns an error into a `failed` outcome and completes: errors are values here.
+  func catchingFailures(_ command: CommandName?) -> Observable<Outcome> {
+    materialize().compactMap { event -> Outcome? in
+      switch event {
+      case .next(let outcome): return outcome
+      case .error(let error as PipelineFailure): return .failed(error)
+      case .error(let error as RequestFailure):
+        return .failed(.request(command ?? .client, error))
+      case .error(let error as StoreError): return .failed(.store(error))
+      case .error(let error):
+        return .failed(.request(command ?? .client, .transport(.failed(reason: "\(error)"))))
+      case .completed: return nil
+      }
+    }
+  }
+}
+
+/// A UID typed by the user, or the failure that names the input.
+private func parseUID(_ text: String) throws(PipelineFailure) -> DeviceUID {
+  do {
+    return try DeviceUID(text)
+  } catch {
+    throw .invalidUID(text, error)
+  }
+}

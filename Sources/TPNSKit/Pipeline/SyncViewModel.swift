@@ -1,0 +1,125 @@
+import Reactive
+import TPNSProtocol
+
+/// The quickstart's ViewModel, as the heart of tpns: inputs from a View (the
+/// command line, `watch`, a test), outputs it binds to.
+///
+/// - A valid token is stored, then registered (`flatMapLatest`: a newer token
+///   cancels the older registration).
+/// - A list change is stored first, then sent; a `mapsync` waits until the
+///   token is registered, so it never carries an empty or stale `udid`.
+/// - At most one `mapsync` is in flight (`concatMapLatest`, the fetch
+///   limiter); changes meanwhile coalesce into one more sync of the newest list.
+/// - Retries wait on the environment's scheduler; every failure is an
+///   ``Outcome/failed(_:)`` value, and the pipeline goes on.
+///
+/// When every input has completed and no work is left, `outcomes` completes:
+/// a one-shot command feeds finite inputs and reads the outcomes to the end.
+///
+///     let output = SyncViewModel(environment: env).transform(.init(addBatches: .just(["…"])))
+///     let outcomes = try output.outcomes.toBlocking(timeout: .seconds(120)).toArray()
+public struct SyncViewModel: Sendable {
+  /// What a View feeds in. Every input defaults to empty (completed).
+  public struct Input: Sendable {
+    /// Token text, as typed or received (the quickstart's `rx_deviceToken`).
+    public var token: Observable<String>
+    /// UID text (the quickstart's text field).
+    public var uidText: Observable<String>
+    /// Taps of the Bind button: add the UID text of that moment.
+    public var addTaps: Observable<Void>
+    /// UIDs to add at once (a command line, a file).
+    public var addBatches: Observable<[String]>
+    /// Entries to remove at once, by index in the list or by UID.
+    public var removals: Observable<[Removal]>
+    /// Requests to send the stored list again, changed or not.
+    public var syncRequests: Observable<Void>
+    /// The store as changed by anyone (`watch`).
+    public var storeChanges: Observable<StoreState>
+
+    /// Inputs; those not given are empty.
+    public init(
+      token: Observable<String> = .empty(), uidText: Observable<String> = .empty(),
+      addTaps: Observable<Void> = .empty(), addBatches: Observable<[String]> = .empty(),
+      removals: Observable<[Removal]> = .empty(), syncRequests: Observable<Void> = .empty(),
+      storeChanges: Observable<StoreState> = .empty()
+    ) {
+      self.token = token
+      self.uidText = uidText
+      self.addTaps = addTaps
+      self.addBatches = addBatches
+      self.removals = removals
+      self.syncRequests = syncRequests
+      self.storeChanges = storeChanges
+    }
+  }
+
+  /// What to remove.
+  public enum Removal: Sendable, Equatable {
+    /// The entry at this index of the list, as `tpns list` prints it.
+    case index(Int)
+    /// This UID.
+    case uid(String)
+  }
+
+  /// What a View binds to.
+  public struct Output: Sendable {
+    /// Whether the UID text and the token are both valid (the Bind button).
+    public var canAdd: Observable<Bool>
+    /// The stored list, read from the store after each change.
+    public var list: Observable<[String]>
+    /// Every outcome, in order; completes when the inputs have and all work is done.
+    public var outcomes: Observable<Outcome>
+  }
+
+  private let environment: PipelineEnvironment
+  private let registration: Registration
+
+  /// A pipeline over `environment`; `registration` says how tokens are registered.
+  public init(environment: PipelineEnvironment, registration: Registration = Registration()) {
+    self.environment = environment
+    self.registration = registration
+  }
+
+  /// Wires `input` to the outputs. Nothing runs until `outcomes` is subscribed.
+  public func transform(_ input: Input) -> Output {
+    let stored = (try? environment.store.load()) ?? StoreState()
+    let list = BehaviorSubject(value: stored.uids)
+    let context = Context(environment: environment, registration: registration, list: list)
+
+    let tokenValid = input.token.map { (try? PushToken($0, os: registration.os)) != nil }
+      .startWith(stored.pushToken != nil)
+    let uidValid = input.uidText.map { (try? DeviceUID($0)) != nil }.startWith(false)
+    let canAdd = Observable.combineLatest(uidValid, tokenValid) { $0 && $1 }
+      .distinctUntilChanged()
+
+    let outcomes = Observable<Outcome>.deferred {
+      // Sync triggers from the changes below; the sync branch subscribes first
+      // so that no trigger sent while the changes are subscribed is missed.
+      let triggers = PublishSubject<SyncTrigger>()
+      let tapped = input.addTaps.flatMapLatest { _ in input.uidText.take(1).map { [$0] } }
+      let changes = Observable.merge([
+        input.token.map { text -> Result<PushToken, IdentifierError> in
+          Result { () throws(IdentifierError) in try PushToken(text, os: registration.os) }
+        }
+        .distinctUntilChanged()
+        .flatMapLatest { result in context.register(result, triggers: triggers) },
+        Observable.merge(tapped, input.addBatches).flatMap { context.add($0, triggers: triggers) },
+        input.removals.flatMap { context.remove($0, triggers: triggers) },
+        input.syncRequests.flatMap { _ in context.trigger(.forced, on: triggers) },
+        input.storeChanges.flatMap { context.storeChanged($0, triggers: triggers) },
+      ])
+      .do(onCompleted: { triggers.onCompleted() })
+      let syncs = triggers.concatMapLatest { context.sync($0) }
+      return Observable.merge([syncs, changes])
+    }
+    return Output(canAdd: canAdd, list: list.distinctUntilChanged(), outcomes: outcomes)
+  }
+}
+
+/// Why a sync was asked for.
+enum SyncTrigger: Sendable {
+  /// The list changed, or a registration completed: send if anything is pending.
+  case changed
+  /// Send the list whether or not it is pending (`tpns sync`).
+  case forced
+}

@@ -1,0 +1,103 @@
+import Reactive
+import ReactiveTesting
+import TPNSProtocol
+
+@testable import TPNSKit
+
+/// A pipeline on a virtual clock, with an in-memory store and a scripted
+/// server that records, with times, every store write and every request.
+final class PipelineHarness: Sendable {
+  static let server = "http://tpns.test/tpns"
+  static let okResponse = HTTPResponse(status: 200, body: "ok")
+
+  let scheduler = TestScheduler()
+  let state: LockedState<StoreState>
+  /// "store …" and "send …" lines with their virtual times, in order.
+  let log = LockedState<[Recorded<String>]>([])
+  /// What each attempt of a command gets, in order; when empty, `defaultResponse`.
+  let scripted = LockedState<[CommandName: [Observable<HTTPResponse>]]>([:])
+  let defaultDelay: TestTime
+
+  init(state: StoreState = StoreState(), responseDelay: TestTime = 50) {
+    self.state = LockedState(state)
+    defaultDelay = responseDelay
+  }
+
+  /// A store that is registered at the test server, holding `uids`.
+  static func registered(token: PushToken, uids: [String] = []) -> StoreState {
+    var state = StoreState()
+    state.token = token.rawValue
+    state.udid = token.rawValue
+    state.os = "ios"
+    state.appID = Phone.defaultAppID
+    state.server = server
+    state.registered = true
+    state.uids = uids
+    state.syncedUIDs = uids
+    return state
+  }
+
+  /// Queues the responses to the next attempts of `command`.
+  func script(_ command: CommandName, _ responses: [Observable<HTTPResponse>]) {
+    scripted.withLock { $0[command, default: []] += responses }
+  }
+
+  /// A response after `delay` ticks.
+  func ok(after delay: TestTime? = nil) -> Observable<HTTPResponse> {
+    scheduler.createColdObservable([
+      .next(delay ?? defaultDelay, Self.okResponse), .completed(delay ?? defaultDelay),
+    ]).asObservable()
+  }
+
+  /// A failure after `delay` ticks.
+  func failure(_ failure: RequestFailure, after delay: TestTime = 0) -> Observable<HTTPResponse> {
+    scheduler.createColdObservable([.error(delay, failure, HTTPResponse.self)]).asObservable()
+  }
+
+  func record(_ line: String) {
+    let time = scheduler.clock
+    log.withLock { $0.append(Recorded(time: time, value: line)) }
+  }
+
+  var environment: PipelineEnvironment {
+    let store = StoreClient.inMemory(state)
+    let loggingStore = StoreClient(
+      load: store.load,
+      update: { [self] change in
+        let before = state.value
+        let after = try store.update(change)
+        if after.uids != before.uids { record("store \(after.uids.joined(separator: ","))") }
+        return after
+      })
+    let server = ServerClient(server: Self.server) { [self] command in
+      Observable.deferred { [self] in
+        record("send \(command.name.rawValue) \(summary(command))")
+        let next = scripted.withLock { scripted -> Observable<HTTPResponse>? in
+          guard var queue = scripted[command.name], !queue.isEmpty else { return nil }
+          let first = queue.removeFirst()
+          scripted[command.name] = queue
+          return first
+        }
+        return next ?? ok()
+      }
+    }
+    return PipelineEnvironment(
+      store: loggingStore, server: server, scheduler: scheduler,
+      retryPolicy: RetryPolicy(random: { 1 }))
+  }
+
+  /// The part of a command the tests look at: the mapsync list, the client's udid.
+  private func summary(_ command: Command) -> String {
+    switch command {
+    case .mapsync(let phone, let uids):
+      "udid=\(phone.udid.prefix(4)) [\(uids.map(\.rawValue).joined(separator: ","))]"
+    case .client(let phone, let token, _, _, _):
+      "udid=\(phone.udid.prefix(4)) token=\(token.rawValue.prefix(4))"
+    default: ""
+    }
+  }
+
+  var sends: [Recorded<String>] {
+    log.value.filter { $0.value.hasPrefix("send") }
+  }
+}
