@@ -10,6 +10,8 @@ let package = Package(
     .library(name: "Reactive", targets: ["Reactive"]),
     .library(name: "ReactiveTesting", targets: ["ReactiveTesting"]),
     .library(name: "TPNSKit", targets: ["TPNSKit"]),
+    .library(name: "ArgumentParsing", targets: ["ArgumentParsing"]),
+    .executable(name: "tpns", targets: ["tpns"]),
   ],
   targets: [
     // MARK: Reactive core
@@ -30,6 +32,12 @@ let package = Package(
     .target(name: "TPNSProtocol", swiftSettings: swift6),
     .target(
       name: "TPNSKit", dependencies: ["Reactive", "TPNSProtocol", "CCurl"], swiftSettings: swift6),
+    // MARK: Command line
+
+    .target(name: "ArgumentParsing", swiftSettings: swift6),
+    .target(
+      name: "TPNSCommandLine", dependencies: ["ArgumentParsing", "TPNSKit"], swiftSettings: swift6),
+    .executableTarget(name: "tpns", dependencies: ["TPNSCommandLine"], swiftSettings: swift6),
     .executableTarget(
       name: "StoreBenchmark", dependencies: ["TPNSKit"], path: "Benchmarks/StoreBenchmark",
       swiftSettings: swift6),

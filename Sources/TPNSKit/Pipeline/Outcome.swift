@@ -12,6 +12,8 @@ public enum Outcome: Sendable, Equatable {
   case removed(String, index: Int)
   /// The server acknowledged the token (`client`); `response` is its body.
   case registered(PushToken, response: String)
+  /// The server acknowledged another command (`event`, say).
+  case sent(CommandName, response: String)
   /// The server acknowledged the list (`mapsync`).
   case synced([DeviceUID], response: String)
   /// The list is stored but cannot be sent until a token is registered.

@@ -7,6 +7,7 @@ struct Context: Sendable {
   let environment: PipelineEnvironment
   let registration: Registration
   let list: BehaviorSubject<[String]>
+  let syncsChanges: Bool
 
   private var store: StoreClient { environment.store }
 
@@ -48,7 +49,7 @@ struct Context: Sendable {
         return .registered(token, response: response.body)
       }
       // After `registered` is out: now what is pending can be sent.
-      .do(onCompleted: { triggers.onNext(.changed) })
+      .do(onCompleted: { if syncsChanges { triggers.onNext(.changed) } })
     }
     .catchingFailures(.client)
   }
@@ -75,7 +76,9 @@ struct Context: Sendable {
       }
       let changed = outcomes.contains { if case .added = $0 { true } else { false } }
       // The outcomes first, then the sync they cause.
-      return Observable.from(outcomes).do(onCompleted: { if changed { triggers.onNext(.changed) } })
+      return Observable.from(outcomes).do(onCompleted: {
+        if changed, syncsChanges { triggers.onNext(.changed) }
+      })
     }
     .catchingFailures(nil)
   }
@@ -109,7 +112,7 @@ struct Context: Sendable {
       }
       let changed = !removed.isEmpty
       return Observable.from(removed.map { Outcome.removed($0.uid, index: $0.index) })
-        .do(onCompleted: { if changed { triggers.onNext(.changed) } })
+        .do(onCompleted: { if changed, syncsChanges { triggers.onNext(.changed) } })
     }
     .catchingFailures(nil)
   }
@@ -119,7 +122,7 @@ struct Context: Sendable {
     _ state: StoreState, triggers: PublishSubject<SyncTrigger>
   ) -> Observable<Outcome> {
     list.onNext(state.uids)
-    if state.hasPendingChanges { triggers.onNext(.changed) }
+    if state.hasPendingChanges, syncsChanges { triggers.onNext(.changed) }
     return .empty()
   }
 
@@ -158,28 +161,10 @@ struct Context: Sendable {
     .catchingFailures(.mapsync)
   }
 
-  /// Sends `command` with the retry policy on the scheduler: a `retrying`
-  /// outcome before each new attempt, then what `onSuccess` makes of the response.
   private func request(
     _ command: Command, onSuccess: @escaping @Sendable (HTTPResponse) throws -> Outcome
   ) -> Observable<Outcome> {
-    let policy = environment.retryPolicy
-    return Observable<Outcome>.create { observer in
-      environment.server.send(command)
-        .map { try onSuccess($0) }
-        .retry(on: environment.scheduler) { error, attempt in
-          guard let failure = error as? RequestFailure else { return .fail(error) }
-          let decision = policy.decide(failure, attempt: attempt)
-          if case .retry(let delay) = decision {
-            observer.onNext(
-              .retrying(
-                command.name, attempt: attempt + 1, of: policy.maxAttempts, delay: delay,
-                reason: failure.description))
-          }
-          return decision
-        }
-        .subscribe(observer)
-    }
+    environment.request(command, onSuccess: onSuccess)
   }
 
   /// Changes the store (mapping its errors) and publishes the new list.
@@ -196,7 +181,7 @@ struct Context: Sendable {
 
 extension ObservableType where Element == Outcome {
   /// Turns an error into a `failed` outcome and completes: errors are values here.
-  func catchingFailures(_ command: CommandName?) -> Observable<Outcome> {
+  public func catchingFailures(_ command: CommandName?) -> Observable<Outcome> {
     materialize().compactMap { event -> Outcome? in
       switch event {
       case .next(let outcome): return outcome

@@ -73,18 +73,27 @@ public struct SyncViewModel: Sendable {
 
   private let environment: PipelineEnvironment
   private let registration: Registration
+  private let syncsChanges: Bool
 
-  /// A pipeline over `environment`; `registration` says how tokens are registered.
-  public init(environment: PipelineEnvironment, registration: Registration = Registration()) {
+  /// A pipeline over `environment`; `registration` says how tokens are
+  /// registered. With `syncsChanges` false, list changes are only stored
+  /// (`--no-sync`): they stay pending until a sync request.
+  public init(
+    environment: PipelineEnvironment, registration: Registration = Registration(),
+    syncsChanges: Bool = true
+  ) {
     self.environment = environment
     self.registration = registration
+    self.syncsChanges = syncsChanges
   }
 
   /// Wires `input` to the outputs. Nothing runs until `outcomes` is subscribed.
   public func transform(_ input: Input) -> Output {
     let stored = (try? environment.store.load()) ?? StoreState()
     let list = BehaviorSubject(value: stored.uids)
-    let context = Context(environment: environment, registration: registration, list: list)
+    let context = Context(
+      environment: environment, registration: registration, list: list,
+      syncsChanges: syncsChanges)
 
     let tokenValid = input.token.map { (try? PushToken($0, os: registration.os)) != nil }
       .startWith(stored.pushToken != nil)

@@ -1,0 +1,48 @@
+import ArgumentParsing
+import TPNSKit
+
+/// `tpns list`: the stored UIDs with their indexes.
+struct List: ParsableCommand {
+  static var configuration: CommandConfiguration {
+    CommandConfiguration(
+      commandName: "list", abstract: "Show the stored UIDs with their indexes.",
+      options: GlobalOptions.options)
+  }
+
+  let options: GlobalOptions
+
+  init(_ values: ParsedValues) throws {
+    options = try GlobalOptions(values, environment: ProcessEnvironment.current)
+  }
+
+  func run() throws {
+    let runner = Runner(command: "list", options: options)
+    let uids = try runner.loadStore().uids
+    if options.json {
+      Output.line(
+        JSONValue.object([
+          ("command", .string("list")), ("store", .string(options.storePath)),
+          (
+            "uids",
+            .array(
+              uids.enumerated().map {
+                .object([("index", .number($0.offset)), ("uid", .string($0.element))])
+              })
+          ),
+        ]).rendered)
+      return
+    }
+    if uids.isEmpty {
+      if !options.quiet { Output.error("no UIDs stored; add one with 'tpns add <uid>'") }
+      return
+    }
+    let width = String(uids.count - 1).count
+    var text = ""
+    text.reserveCapacity(uids.count * (width + 24))
+    for (index, uid) in uids.enumerated() {
+      let number = String(index)
+      text += String(repeating: " ", count: width - number.count) + number + "  " + uid + "\n"
+    }
+    Output.line(String(text.dropLast()))
+  }
+}

@@ -1,0 +1,22 @@
+import ArgumentParsing
+import TPNSKit
+
+/// `tpns sync`: sends the stored list again.
+struct Sync: ParsableCommand {
+  static var configuration: CommandConfiguration {
+    CommandConfiguration(
+      commandName: "sync",
+      abstract: "Send the stored list to the server again (after a failure, or to repair it).",
+      options: GlobalOptions.options)
+  }
+
+  let options: GlobalOptions
+
+  init(_ values: ParsedValues) throws {
+    options = try GlobalOptions(values, environment: ProcessEnvironment.current)
+  }
+
+  func run() throws {
+    try Runner(command: "sync", options: options).run(.init(syncRequests: .just(())))
+  }
+}

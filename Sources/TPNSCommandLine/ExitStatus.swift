@@ -1,0 +1,66 @@
+import ArgumentParsing
+import TPNSKit
+
+/// sysexits codes, as DESIGN.md assigns them.
+enum ExitStatus {
+  static let dataError = ExitCode(65)
+  static let unavailable = ExitCode(69)
+  static let cannotCreate = ExitCode(73)
+  static let temporary = ExitCode(75)
+  static let rejected = ExitCode(76)
+
+  /// The exit status and a line of what to do next for a failure.
+  static func of(_ failure: PipelineFailure) -> (code: ExitCode, hint: String?) {
+    switch failure {
+    case .invalidUID:
+      return (dataError, "A UID is 20 characters of A-Z and 0-9, as printed on the device.")
+    case .invalidToken:
+      return (
+        dataError,
+        "An iOS token is 64 hex characters; an Android token is up to 4096 of A-Z a-z 0-9 _ : . -"
+      )
+    case .invalidIndex:
+      return (dataError, "Run 'tpns list' to see the indexes.")
+    case .notInList:
+      return (dataError, "Run 'tpns list' to see the stored UIDs.")
+    case .missingUDID:
+      return (ExitCode.usage, nil)
+    case .storedUIDInvalid:
+      return (dataError, "Fix the UIDs array of the store file.")
+    case .store(let error):
+      return (of(error), error.suggestion)
+    case .request(_, let request):
+      return of(request)
+    }
+  }
+
+  static func of(_ error: StoreError) -> ExitCode {
+    switch error {
+    case .corrupt: dataError
+    case .lockTimeout: temporary
+    case .untrustedSymlink, .io: cannotCreate
+    }
+  }
+
+  static func of(_ failure: RequestFailure) -> (code: ExitCode, hint: String?) {
+    let pending = "The change is stored and pending; run 'tpns sync' to send it again."
+    switch failure.underlying {
+    case .transport(.invalidURL):
+      return (ExitCode.usage, "Pass an http:// or https:// URL with --server or TPNS_SERVER.")
+    case .transport(.tls):
+      return (
+        unavailable, "Pass the server's CA certificate with --cacert if it is not a public one."
+      )
+    case .transport:
+      return (unavailable, pending)
+    case .retryAfterTooLong:
+      return (temporary, pending)
+    case .status(let status, _, _) where failure.underlying.isTransient || status >= 500:
+      return (temporary, pending)
+    case .status:
+      return (rejected, nil)
+    case .exhausted:
+      return (temporary, pending)
+    }
+  }
+}

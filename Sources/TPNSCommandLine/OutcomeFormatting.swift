@@ -1,0 +1,100 @@
+import TPNSKit
+import TPNSProtocol
+
+/// How outcomes read, as text lines and as JSON.
+struct OutcomeFormatting {
+  let options: GlobalOptions
+
+  /// The line for an outcome, or nil for one reported elsewhere (failures).
+  func line(_ outcome: Outcome) -> String? {
+    switch outcome {
+    case .added(let uid): return "added \(uid)"
+    case .alreadyPresent(let uid): return "\(uid) is already in the list"
+    case .removed(let uid, let index): return "removed \(index)  \(uid)"
+    case .registered(let token, _):
+      return "registered \(options.show(token.rawValue)) at \(options.server)"
+    case .synced(let uids, _):
+      return "synced \(uids.count) UID\(uids.count == 1 ? "" : "s") to \(options.server)"
+    case .sent(let command, let response):
+      let body = response.trimmingSpaces
+      return "sent \(command.rawValue)\(body.isEmpty ? "" : ": \(body)")"
+    case .waitingForRegistration(let uids):
+      return
+        "stored \(uids.count) UID\(uids.count == 1 ? "" : "s"); they are sent once a token is "
+        + "registered (tpns register <token>)"
+    case .retrying(let command, let attempt, let of, let delay, let reason):
+      return
+        "retrying \(command.rawValue) in \(Self.seconds(delay)) (attempt \(attempt)/\(of)): \(reason)"
+    case .failed:
+      return nil
+    }
+  }
+
+  /// The JSON object for an outcome.
+  func json(_ outcome: Outcome) -> JSONValue {
+    switch outcome {
+    case .added(let uid):
+      return .object([("event", .string("added")), ("uid", .string(uid.rawValue))])
+    case .alreadyPresent(let uid):
+      return .object([("event", .string("already_present")), ("uid", .string(uid.rawValue))])
+    case .removed(let uid, let index):
+      return .object([
+        ("event", .string("removed")), ("index", .number(index)), ("uid", .string(uid)),
+      ])
+    case .registered(let token, let response):
+      return .object([
+        ("event", .string("registered")), ("token", .string(options.show(token.rawValue))),
+        ("response", .string(response)),
+      ])
+    case .synced(let uids, let response):
+      return .object([
+        ("event", .string("synced")), ("uids", .array(uids.map { .string($0.rawValue) })),
+        ("response", .string(response)),
+      ])
+    case .sent(let command, let response):
+      return .object([
+        ("event", .string("sent")), ("cmd", .string(command.rawValue)),
+        ("response", .string(response)),
+      ])
+    case .waitingForRegistration(let uids):
+      return .object([
+        ("event", .string("waiting_for_registration")),
+        ("uids", .array(uids.map { .string($0.rawValue) })),
+      ])
+    case .retrying(let command, let attempt, let of, let delay, let reason):
+      return .object([
+        ("event", .string("retrying")), ("cmd", .string(command.rawValue)),
+        ("attempt", .number(attempt)), ("max_attempts", .number(of)),
+        (
+          "delay_ms",
+          .number(
+            Int(
+              delay.components.seconds * 1000 + delay.components.attoseconds / 1_000_000_000_000_000
+            ))
+        ),
+        ("reason", .string(reason)),
+      ])
+    case .failed(let failure):
+      return .object([("event", .string("failed")), ("error", .string(failure.description))])
+    }
+  }
+
+  /// "1.2 s": a delay for people.
+  static func seconds(_ duration: Duration) -> String {
+    let tenths = Int(
+      (Double(duration.components.seconds) * 10 + Double(duration.components.attoseconds) / 1e17)
+        .rounded())
+    return tenths % 10 == 0 ? "\(tenths / 10) s" : "\(tenths / 10).\(tenths % 10) s"
+  }
+}
+
+extension String {
+  /// Without surrounding white space.
+  var trimmingSpaces: String {
+    let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\n" || $0 == "\r" || $0 == "\t" }
+    guard let first = firstIndex(where: { !isSpace($0) }),
+      let last = lastIndex(where: { !isSpace($0) })
+    else { return "" }
+    return String(self[first...last])
+  }
+}

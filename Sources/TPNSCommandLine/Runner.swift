@@ -1,0 +1,108 @@
+import ArgumentParsing
+import Reactive
+import TPNSKit
+import TPNSProtocol
+
+/// Runs one command's inputs through the pipeline to the end, printing each
+/// outcome as it comes, then the result: the View of a one-shot command.
+struct Runner {
+  let command: String
+  let options: GlobalOptions
+
+  var store: StateStore { StateStore(path: options.storePath) }
+
+  /// The live environment: the plist store, libcurl, a serial queue for the pipeline.
+  func environment() throws -> PipelineEnvironment {
+    let scheduler = SerialDispatchQueueScheduler(label: "tpns.pipeline")
+    let transport: CurlTransport
+    do {
+      transport = try CurlTransport(
+        options: TransportOptions(
+          timeout: options.timeout, caCertificatePath: options.caCertificate))
+    } catch {
+      throw CommandFailure("\(error)", exitCode: ExitStatus.unavailable)
+    }
+    let client = TPNSClient(server: options.server, method: options.method, transport: transport)
+    return PipelineEnvironment(
+      store: .live(store), server: .live(client, scheduler: scheduler), scheduler: scheduler)
+  }
+
+  /// Checks that the store can be read before anything else happens.
+  func loadStore() throws -> StoreState {
+    do {
+      return try store.load()
+    } catch {
+      throw failure(.store(error))
+    }
+  }
+
+  /// Feeds `input` to a pipeline and waits until all its work is done.
+  func run(
+    _ input: SyncViewModel.Input, registration: Registration = Registration(),
+    syncsChanges: Bool = true
+  ) throws {
+    _ = try loadStore()
+    let environment = try environment()
+    let viewModel = SyncViewModel(
+      environment: environment, registration: registration, syncsChanges: syncsChanges)
+    try finish(viewModel.transform(input).outcomes)
+  }
+
+  /// Reads `outcomes` to the end, printing them; then prints the result and
+  /// throws the exit status of the first failure, if any.
+  func finish(_ outcomes: Observable<Outcome>) throws {
+    let formatting = OutcomeFormatting(options: options)
+    let live = outcomes.do(onNext: { outcome in
+      guard !options.json, let line = formatting.line(outcome) else { return }
+      if case .retrying = outcome {
+        if !options.quiet { Output.error(line) }
+      } else if !options.quiet {
+        Output.line(line)
+      }
+    })
+    // Every attempt may take the whole timeout, and each wait up to the 20 s cap.
+    let limit = options.timeout * 3 + .seconds(60)
+    let all: [Outcome]
+    do {
+      all = try live.toBlocking(timeout: limit).toArray()
+    } catch {
+      throw CommandFailure("\(command) did not finish: \(error)", exitCode: ExitStatus.temporary)
+    }
+    let failures = all.compactMap { outcome -> PipelineFailure? in
+      if case .failed(let failure) = outcome { return failure }
+      return nil
+    }
+    if options.json {
+      Output.line(document(all, failures: failures).rendered)
+    }
+    guard let first = failures.first else { return }
+    for other in failures.dropFirst() { Output.error("Error: \(other)") }
+    let (code, hint) = ExitStatus.of(first)
+    throw CommandFailure(first.description, hint: hint, exitCode: code)
+  }
+
+  /// The failure for a pipeline failure found before the pipeline ran.
+  func failure(_ failure: PipelineFailure) -> CommandFailure {
+    let (code, hint) = ExitStatus.of(failure)
+    return CommandFailure(failure.description, hint: hint, exitCode: code)
+  }
+
+  /// The `--json` document of a command that went through the pipeline.
+  func document(_ outcomes: [Outcome], failures: [PipelineFailure]) -> JSONValue {
+    let formatting = OutcomeFormatting(options: options)
+    let state = try? store.load()
+    let code = failures.first.map { ExitStatus.of($0).code.rawValue } ?? 0
+    return .object([
+      ("command", .string(command)),
+      ("ok", .bool(failures.isEmpty)),
+      ("exit_code", .number(Int(code))),
+      ("server", .string(options.server)),
+      ("store", .string(options.storePath)),
+      ("outcomes", .array(outcomes.map(formatting.json))),
+      ("errors", .array(failures.map { .string($0.description) })),
+      ("uids", .array((state?.uids ?? []).map(JSONValue.string))),
+      ("registered", .bool(state?.registered ?? false)),
+      ("pending", .bool(state?.hasPendingChanges ?? false)),
+    ])
+  }
+}

@@ -1,0 +1,33 @@
+import Reactive
+import TPNSProtocol
+
+extension PipelineEnvironment {
+  /// Sends `command` with the retry policy, waiting on the scheduler: a
+  /// `retrying` outcome before each new attempt, then what `onSuccess` makes of
+  /// the response; the last failure ends the sequence as a ``RequestFailure``.
+  ///
+  ///     environment.request(.event(uid: uid, type: 1)) { .sent(.event, response: $0.body) }
+  public func request(
+    _ command: Command, onSuccess: @escaping @Sendable (HTTPResponse) throws -> Outcome
+  ) -> Observable<Outcome> {
+    let policy = retryPolicy
+    let scheduler = scheduler
+    let send = server.send
+    return Observable<Outcome>.create { observer in
+      send(command)
+        .map { try onSuccess($0) }
+        .retry(on: scheduler) { error, attempt in
+          guard let failure = error as? RequestFailure else { return .fail(error) }
+          let decision = policy.decide(failure, attempt: attempt)
+          if case .retry(let delay) = decision {
+            observer.onNext(
+              .retrying(
+                command.name, attempt: attempt + 1, of: policy.maxAttempts, delay: delay,
+                reason: failure.description))
+          }
+          return decision
+        }
+        .subscribe(observer)
+    }
+  }
+}

@@ -1,0 +1,3 @@
+import TPNSCommandLine
+
+TPNS.main()
