@@ -145,7 +145,9 @@ struct Context: Sendable {
       list.onNext(state.uids)
       let uids = try state.deviceUIDs()
       guard trigger == .forced || state.hasPendingChanges else { return .empty() }
-      guard state.registered, let phone = state.phone else {
+      // Registered means acknowledged by this server; another one knows nothing of it.
+      guard state.registered, state.server == environment.server.server, let phone = state.phone
+      else {
         return .just(.waitingForRegistration(uids))
       }
       return request(.mapsync(phone, uids: uids)) { response in
