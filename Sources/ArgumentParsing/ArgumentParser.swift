@@ -1,0 +1,146 @@
+/// Parses a command line against a tree of ``ParsableCommand`` types.
+///
+/// Rules, as swift-argument-parser: a subcommand is selected by the first argument;
+/// `help [subcommand...]` as the first argument, or `-h`/`--help` anywhere before
+/// `--`, asks for help; options are `--name value`, `--name=value` or `-n value`; a
+/// value may not start with `-` (then it is missing); `--` ends the options.
+enum ArgumentParser {
+  /// What a command line asks for.
+  enum Outcome {
+    case command(path: [any ParsableCommand.Type], values: ParsedValues)
+    case help(path: [any ParsableCommand.Type])
+  }
+
+  static func parse(_ arguments: [String], root: any ParsableCommand.Type) throws(UsageError)
+    -> Outcome
+  {
+    var path: [any ParsableCommand.Type] = [root]
+    var index = 0
+
+    if arguments.first == "help" {
+      for name in arguments.dropFirst() {
+        guard
+          let subcommand = path[path.count - 1].configuration.subcommands.first(where: {
+            $0.configuration.commandName == name
+          })
+        else {
+          throw error(UsageError.unexpectedArgument(name), path)
+        }
+        path.append(subcommand)
+      }
+      return .help(path: path)
+    }
+    while index < arguments.count,
+      let subcommand = path[path.count - 1].configuration.subcommands.first(where: {
+        $0.configuration.commandName == arguments[index]
+      })
+    {
+      path.append(subcommand)
+      index += 1
+    }
+
+    let configuration = path[path.count - 1].configuration
+    var values = ParsedValues()
+    for option in configuration.options {
+      if let value = option.defaultValue { values.defaults[option.name] = value }
+    }
+    var positionals: [String] = []
+    var afterTerminator: [String]?
+
+    // Help wins over every other problem, as in swift-argument-parser.
+    let beforeTerminator = arguments[index...].prefix { $0 != "--" }
+    if beforeTerminator.contains("--help") || beforeTerminator.contains("-h") {
+      return .help(path: path)
+    }
+
+    while index < arguments.count {
+      let argument = arguments[index]
+      index += 1
+      if argument == "--" {
+        afterTerminator = Array(arguments[index...])
+        break
+      }
+      guard argument.hasPrefix("-"), argument != "-" else {
+        positionals.append(argument)
+        continue
+      }
+      var name = argument
+      var inlineValue: String?
+      if argument.hasPrefix("--"), let equals = argument.firstIndex(of: "=") {
+        name = String(argument[..<equals])
+        inlineValue = String(argument[argument.index(after: equals)...])
+      }
+      guard let option = configuration.option(named: name) else {
+        throw error(UsageError.unknownOption(name), path)
+      }
+      if option.isFlag {
+        guard inlineValue == nil else {
+          throw error(UsageError.unexpectedArgument(argument), path)
+        }
+        values.flags.insert(option.name)
+        continue
+      }
+      let value: String
+      if let inlineValue {
+        value = inlineValue
+      } else if index < arguments.count, !arguments[index].hasPrefix("-") {
+        value = arguments[index]
+        index += 1
+      } else {
+        throw error(UsageError.missingValue(option), path)
+      }
+      guard option.validate(value) else {
+        throw error(UsageError.invalidValue(value, option.synopsis), path)
+      }
+      values.options[option.name] = value
+    }
+
+    for option in configuration.options where option.isRequired {
+      guard values.options[option.name] != nil else {
+        throw error(UsageError.missingValue(option), path)
+      }
+    }
+    try assign(positionals, afterTerminator, to: configuration.arguments, in: &values, path)
+    return .command(path: path, values: values)
+  }
+
+  /// Distributes positional values over the declared arguments.
+  private static func assign(
+    _ positionals: [String], _ afterTerminator: [String]?, to declared: [Argument],
+    in values: inout ParsedValues, _ path: [any ParsableCommand.Type]
+  ) throws(UsageError) {
+    var remaining = positionals[...]
+    var terminated = afterTerminator
+    for argument in declared {
+      var taken: [String]
+      switch argument.parsing {
+      case .single:
+        taken = remaining.first.map { [$0] } ?? []
+        remaining = remaining.dropFirst(taken.count)
+      case .remaining:
+        taken = Array(remaining) + (terminated ?? [])
+        remaining = []
+        terminated = nil
+      case .postTerminator:
+        taken = terminated ?? []
+        terminated = nil
+      }
+      if taken.isEmpty && !argument.isOptional {
+        throw error(UsageError.missingArgument(argument.synopsis), path)
+      }
+      for value in taken where !argument.validate(value) {
+        throw error(UsageError.invalidValue(value, argument.synopsis), path)
+      }
+      if !taken.isEmpty { values.arguments[argument.name] = taken }
+    }
+    if let extra = remaining.first ?? terminated?.first {
+      throw error(UsageError.unexpectedArgument(extra), path)
+    }
+  }
+
+  private static func error(_ message: String, _ path: [any ParsableCommand.Type]) -> UsageError {
+    UsageError(
+      message: message, commandPath: path.map { $0.configuration.commandName },
+      usage: HelpGenerator.usage(for: path))
+  }
+}

@@ -1,0 +1,72 @@
+/// A usage error: printed as `Error: <message>`, the usage line and a pointer to
+/// `--help`, with exit status 64 (`EX_USAGE`).
+public struct UsageError: Error, Sendable, Equatable, CustomStringConvertible {
+  /// The first line, without `Error: `.
+  public var message: String
+  /// The command names from the root (`["tpns-server", "exec"]`).
+  public var commandPath: [String]
+  /// The command's usage, without `Usage: `.
+  public var usage: String
+
+  public var description: String { message }
+
+  /// The three lines written to stderr.
+  public var rendered: String {
+    "Error: \(message)\nUsage: \(usage)\n"
+      + "  See '\(commandPath.joined(separator: " ")) --help' for more information.\n"
+  }
+
+  static func unknownOption(_ name: String) -> String { "Unknown option '\(name)'" }
+  static func missingValue(_ option: Option) -> String { "Missing value for '\(option.synopsis)'" }
+  static func invalidValue(_ value: String, _ name: String) -> String {
+    "The value '\(value)' is invalid for '\(name)'"
+  }
+  static func missingArgument(_ name: String) -> String { "Missing expected argument '\(name)'" }
+  static func unexpectedArgument(_ value: String) -> String { "Unexpected argument '\(value)'" }
+}
+
+/// Thrown by a command's `init` when values parse but do not make sense together;
+/// reported as a usage error (exit 64).
+public struct ValidationError: Error, Sendable, Equatable, CustomStringConvertible {
+  public var message: String
+
+  public init(_ message: String) {
+    self.message = message
+  }
+
+  public var description: String { message }
+}
+
+/// Thrown to end the program with a status, silently (e.g. a child's exit status).
+public struct ExitCode: Error, Sendable, Equatable, RawRepresentable {
+  public var rawValue: Int32
+
+  public init(rawValue: Int32) {
+    self.rawValue = rawValue
+  }
+
+  public init(_ rawValue: Int32) {
+    self.rawValue = rawValue
+  }
+
+  public static let success = ExitCode(0)
+  public static let failure = ExitCode(1)
+  /// `EX_USAGE`.
+  public static let usage = ExitCode(64)
+}
+
+/// A failure to report as `Error: <message>` (and an optional second line saying
+/// what to do next) with an exit status.
+public struct CommandFailure: Error, Sendable, Equatable, CustomStringConvertible {
+  public var message: String
+  public var hint: String?
+  public var exitCode: ExitCode
+
+  public init(_ message: String, hint: String? = nil, exitCode: ExitCode = .failure) {
+    self.message = message
+    self.hint = hint
+    self.exitCode = exitCode
+  }
+
+  public var description: String { message }
+}

@@ -1,0 +1,87 @@
+/// One `/tpns` request as received: what was sent, decoded, and what was answered.
+struct RequestLogEntry: Sendable, Equatable {
+  /// 1 for the first request since start (or reset).
+  var sequence: Int
+  /// Milliseconds since 1970.
+  var time: Int64
+  var method: String
+  var path: String
+  /// The decoded parameters in the order sent; nil when they could not be decoded.
+  var parameters: [FormParameters.Pair]?
+  /// The raw form text, kept only when it could not be decoded (to show what was sent).
+  var raw: String?
+  var status: Int
+  /// The one-line reason of a refusal.
+  var error: String?
+
+  /// Approximate heap bytes, for the log's memory budget.
+  var cost: Int {
+    var bytes = 160 + method.utf8.count + path.utf8.count + (raw?.utf8.count ?? 0)
+    bytes += error?.utf8.count ?? 0
+    for pair in parameters ?? [] { bytes += 32 + pair.name.utf8.count + pair.value.utf8.count }
+    return bytes
+  }
+}
+
+/// The newest `/tpns` requests, in a bounded ring.
+///
+/// Holds at most ``capacity`` entries and about ``byteBudget`` bytes of them (a few
+/// 1 MiB `mapsync` bodies would otherwise pin hundreds of megabytes); older ones are
+/// dropped and counted, so memory stays flat however long the emulator runs.
+/// Thread-safe.
+final class RequestLog: @unchecked Sendable {
+  // @unchecked: every stored property is only touched with `lock` held.
+
+  /// Most entries kept.
+  static let capacity = 10_000
+  /// Most bytes of entries kept (approximately).
+  static let byteBudget = 8 << 20
+
+  private let lock = Lock()
+  private var entries: [RequestLogEntry] = []
+  /// Index of the oldest live entry in `entries` (the ring's head).
+  private var head = 0
+  private var bytes = 0
+  private var total = 0
+
+  /// Records `entry`, numbering it; returns its sequence number.
+  @discardableResult
+  func append(_ entry: RequestLogEntry) -> Int {
+    lock.withLock {
+      total += 1
+      var entry = entry
+      entry.sequence = total
+      entries.append(entry)
+      bytes += entry.cost
+      while entries.count - head > Self.capacity
+        || (bytes > Self.byteBudget && entries.count - head > 1)
+      {
+        bytes -= entries[head].cost
+        head += 1
+      }
+      if head >= Self.capacity / 2 {
+        entries.removeFirst(head)
+        head = 0
+      }
+      return total
+    }
+  }
+
+  /// The entries kept (oldest first), how many were received, and how many dropped.
+  func snapshot() -> (entries: [RequestLogEntry], total: Int, dropped: Int) {
+    lock.withLock {
+      let kept = Array(entries[head...])
+      return (kept, total, total - kept.count)
+    }
+  }
+
+  /// Forgets everything, counters included.
+  func reset() {
+    lock.withLock {
+      entries = []
+      head = 0
+      bytes = 0
+      total = 0
+    }
+  }
+}

@@ -1,0 +1,21 @@
+/// The wire syntax of an Android (FCM) token: 1 to 4096 characters of `[A-Za-z0-9_:.-]`.
+public enum AndroidTokenSyntax {
+  /// The allowed lengths.
+  public static let lengths = 1...4096
+
+  /// Whether `text` is a valid Android token.
+  public static func isValid(_ text: String) -> Bool { violation(in: text) == nil }
+
+  /// What is wrong with `text`, or nil when it is a valid Android token.
+  public static func violation(in text: String) -> SyntaxViolation? {
+    SyntaxViolation.first(in: text, length: lengths) { scalar in
+      isAllowed(scalar)
+    }
+  }
+
+  /// Whether `scalar` may appear in an Android token (`[A-Za-z0-9_:.-]`).
+  static func isAllowed(_ scalar: Unicode.Scalar) -> Bool {
+    ("A"..."Z").contains(scalar) || ("a"..."z").contains(scalar) || ("0"..."9").contains(scalar)
+      || scalar == "_" || scalar == ":" || scalar == "." || scalar == "-"
+  }
+}

@@ -1,0 +1,80 @@
+/// Standard base64 (RFC 4648 §4, padded), with errors that say what is wrong.
+///
+/// Foundation's decoder only answers nil; a server must tell a client which byte it
+/// did not accept.
+enum Base64 {
+  private static let alphabet = Array(
+    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
+
+  /// The padded encoding of `bytes`.
+  static func encode(_ bytes: some Collection<UInt8>) -> String {
+    var output: [UInt8] = []
+    output.reserveCapacity((bytes.count + 2) / 3 * 4)
+    var iterator = bytes.makeIterator()
+    while let first = iterator.next() {
+      let second = iterator.next()
+      let third = iterator.next()
+      let group = UInt32(first) << 16 | UInt32(second ?? 0) << 8 | UInt32(third ?? 0)
+      output.append(alphabet[Int(group >> 18 & 0x3F)])
+      output.append(alphabet[Int(group >> 12 & 0x3F)])
+      output.append(second == nil ? UInt8(ascii: "=") : alphabet[Int(group >> 6 & 0x3F)])
+      output.append(third == nil ? UInt8(ascii: "=") : alphabet[Int(group & 0x3F)])
+    }
+    return String(decoding: output, as: UTF8.self)
+  }
+
+  /// The bytes `text` encodes; throws a reason for anything but padded standard base64.
+  static func decode(_ text: String) throws(MapPayloadError) -> [UInt8] {
+    let input = Array(text.utf8)
+    guard input.count % 4 == 0 else {
+      throw .base64("its length \(input.count) is not a multiple of 4")
+    }
+    var output: [UInt8] = []
+    output.reserveCapacity(input.count / 4 * 3)
+    var index = 0
+    while index < input.count {
+      var group: UInt32 = 0
+      var padding = 0
+      for offset in 0..<4 {
+        let byte = input[index + offset]
+        let value: UInt32
+        if byte == UInt8(ascii: "=") {
+          // Padding only in the last two places of the last group.
+          guard index + 4 == input.count, offset >= 2 else {
+            throw .base64("'=' at offset \(index + offset) is not at the end")
+          }
+          padding += 1
+          value = 0
+        } else {
+          guard padding == 0, let decoded = sextet(byte) else {
+            throw .base64("\(shown(byte)) at offset \(index + offset) is not a base64 character")
+          }
+          value = decoded
+        }
+        group = group << 6 | value
+      }
+      output.append(UInt8(group >> 16 & 0xFF))
+      if padding < 2 { output.append(UInt8(group >> 8 & 0xFF)) }
+      if padding < 1 { output.append(UInt8(group & 0xFF)) }
+      index += 4
+    }
+    return output
+  }
+
+  private static func sextet(_ byte: UInt8) -> UInt32? {
+    switch byte {
+    case UInt8(ascii: "A")...UInt8(ascii: "Z"): return UInt32(byte - UInt8(ascii: "A"))
+    case UInt8(ascii: "a")...UInt8(ascii: "z"): return UInt32(byte - UInt8(ascii: "a") + 26)
+    case UInt8(ascii: "0")...UInt8(ascii: "9"): return UInt32(byte - UInt8(ascii: "0") + 52)
+    case UInt8(ascii: "+"): return 62
+    case UInt8(ascii: "/"): return 63
+    default: return nil
+    }
+  }
+
+  private static func shown(_ byte: UInt8) -> String {
+    byte >= 0x20 && byte < 0x7F
+      ? "'\(Character(Unicode.Scalar(byte)))'"
+      : "byte 0x\(String(byte, radix: 16, uppercase: true))"
+  }
+}

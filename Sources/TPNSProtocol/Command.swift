@@ -1,0 +1,45 @@
+/// A TPNS command: the value of the `cmd` form parameter.
+///
+/// Each command knows its parameters in wire order (`cmd` itself comes first and is
+/// not listed). `Command(rawValue: "rm_mapping")` parses a wire name.
+public enum Command: String, CaseIterable, Sendable, Hashable {
+  /// Registers (or refreshes) a phone's push token.
+  case client
+  /// Replaces the phone's whole set of mapped device UIDs.
+  case mapsync
+  /// Maps one device UID to the phone.
+  case mapping
+  /// Removes one mapping.
+  case rmMapping = "rm_mapping"
+  /// Removes one mapping, or all of the phone's mappings when `uid` is absent.
+  case unregMapping = "unreg_mapping"
+  /// Sent by a device to announce itself.
+  case device
+  /// Sent by a device: an event to push to every phone mapped to it.
+  case event
+
+  /// The command's parameters, in the order a client sends them after `cmd`.
+  public var parameters: [CommandParameter] {
+    switch self {
+    case .client:
+      return [.os, .appid, .udid, .token, .lang.optional, .dev.optional, .bgfetch.optional]
+    case .mapsync:
+      return [.os, .appid, .udid, .map]
+    case .mapping:
+      return [.os, .appid, .udid, .uid, .interval.optional, .format.optional]
+    case .rmMapping:
+      return [.os, .appid, .udid, .uid]
+    case .unregMapping:
+      return [.os, .appid, .udid, .uid.optional]
+    case .device:
+      return [.uid]
+    case .event:
+      return [.uid, .eventType, .msg.optional, .eventTime.optional]
+    }
+  }
+
+  /// The parameter named `name` in this command, if it has one.
+  public func parameter(named name: String) -> CommandParameter? {
+    parameters.first { $0.name == name }
+  }
+}

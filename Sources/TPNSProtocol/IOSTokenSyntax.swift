@@ -1,0 +1,18 @@
+/// The wire syntax of an iOS (APNs) token: exactly 64 hex characters.
+///
+/// Either case is accepted; servers compare tokens case-insensitively and clients
+/// send lower case.
+public enum IOSTokenSyntax {
+  /// The number of characters of a token (32 bytes in hex).
+  public static let length = 64
+
+  /// Whether `text` is a valid iOS token.
+  public static func isValid(_ text: String) -> Bool { violation(in: text) == nil }
+
+  /// What is wrong with `text`, or nil when it is a valid iOS token.
+  public static func violation(in text: String) -> SyntaxViolation? {
+    SyntaxViolation.first(in: text, length: length...length) { scalar in
+      ("0"..."9").contains(scalar) || ("a"..."f").contains(scalar) || ("A"..."F").contains(scalar)
+    }
+  }
+}

@@ -1,0 +1,37 @@
+/// What makes an identifier (a device UID, a token) syntactically invalid.
+///
+/// Positions are 1-based and count Unicode scalars, as a user would count characters.
+public enum SyntaxViolation: Sendable, Hashable, CustomStringConvertible {
+  /// The identifier has `actual` characters where `expected` are allowed.
+  case length(actual: Int, expected: ClosedRange<Int>)
+  /// The character at `position` is not allowed.
+  case character(Unicode.Scalar, position: Int)
+
+  public var description: String {
+    switch self {
+    case .length(let actual, let expected):
+      let wanted =
+        expected.lowerBound == expected.upperBound
+        ? "\(expected.lowerBound)" : "\(expected.lowerBound) to \(expected.upperBound)"
+      return "has \(actual) characters, expected \(wanted)"
+    case .character(let scalar, let position):
+      let shown =
+        scalar.isASCII && scalar.value >= 0x20 && scalar.value < 0x7F
+        ? "'\(Character(scalar))'" : "U+\(String(scalar.value, radix: 16, uppercase: true))"
+      return "has \(shown) at position \(position), which is not allowed"
+    }
+  }
+
+  /// The first violation of `text` against a length range and an allowed-scalar test:
+  /// a disallowed character (the first one) before a bad length.
+  public static func first(
+    in text: String, length: ClosedRange<Int>, allows: (Unicode.Scalar) -> Bool
+  ) -> SyntaxViolation? {
+    var count = 0
+    for scalar in text.unicodeScalars {
+      count += 1
+      if !allows(scalar) { return .character(scalar, position: count) }
+    }
+    return length.contains(count) ? nil : .length(actual: count, expected: length)
+  }
+}
