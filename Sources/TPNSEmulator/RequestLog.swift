@@ -1,4 +1,7 @@
-/// One `/tpns` request as received: what was sent, decoded, and what was answered.
+/// One `/tpns` request as received: what was sent, and what was answered.
+///
+/// The parameters are kept as the raw form bytes (one allocation) and decoded again
+/// when the log is read, which keeps a full log to a few megabytes.
 struct RequestLogEntry: Sendable, Equatable {
   /// 1 for the first request since start (or reset).
   var sequence: Int
@@ -6,21 +9,26 @@ struct RequestLogEntry: Sendable, Equatable {
   var time: Int64
   var method: String
   var path: String
-  /// The decoded parameters in the order sent; nil when they could not be decoded.
-  var parameters: [FormParameters.Pair]?
-  /// The raw form text, kept only when it could not be decoded (to show what was sent).
-  var raw: String?
+  /// The form text as received: the query, then `&` and the body when both are present.
+  var form: [UInt8]
+  /// Whether `form` decoded (then ``parameters`` shows it; else ``raw`` does).
+  var isDecoded: Bool
   var status: Int
   /// The one-line reason of a refusal.
   var error: String?
 
-  /// Approximate heap bytes, for the log's memory budget.
-  var cost: Int {
-    var bytes = 160 + method.utf8.count + path.utf8.count + (raw?.utf8.count ?? 0)
-    bytes += error?.utf8.count ?? 0
-    for pair in parameters ?? [] { bytes += 32 + pair.name.utf8.count + pair.value.utf8.count }
-    return bytes
+  /// The decoded parameters in the order sent; nil when they could not be decoded.
+  var parameters: [FormParameters.Pair]? {
+    isDecoded ? (try? FormParameters(decoding: form))?.pairs : nil
   }
+
+  /// What was sent when it could not be decoded (at most 4 KiB, invalid UTF-8 replaced).
+  var raw: String? {
+    isDecoded ? nil : String(decoding: form.prefix(4096), as: UTF8.self)
+  }
+
+  /// Approximate heap bytes, for the log's memory budget.
+  var cost: Int { 96 + form.count + (error?.utf8.count ?? 0) }
 }
 
 /// The newest `/tpns` requests, in a bounded ring.

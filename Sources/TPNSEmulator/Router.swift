@@ -50,19 +50,17 @@ struct Router: Sendable {
   private func handleService(_ request: HTTPRequest) -> (HTTPResponse, String?) {
     let now = Clock.nowMilliseconds()
     var entry = RequestLogEntry(
-      sequence: 0, time: now, method: request.method, path: request.path, parameters: nil,
-      raw: nil, status: 0, error: nil)
+      sequence: 0, time: now, method: request.method, path: request.path,
+      form: Self.formBytes(request), isDecoded: false, status: 0, error: nil)
     let isAllowed = request.method == "GET" || request.method == "POST"
 
     // Decoded first, so that even a refused or faulted request shows what it carried.
-    var decoded: Result<FormParameters, RequestError>?
-    if isAllowed && !request.isBodyTooLarge {
+    var decoded: Result<FormParameters, RequestError> = .success(FormParameters())
+    if !request.isBodyTooLarge {
       do {
-        let form = try FormDecoding.parameters(of: request)
-        entry.parameters = form.pairs
-        decoded = .success(form)
+        decoded = .success(try FormDecoding.parameters(of: request))
+        entry.isDecoded = true
       } catch {
-        entry.raw = Self.raw(request)
         decoded = .failure(error)
       }
     }
@@ -82,8 +80,7 @@ struct Router: Sendable {
       guard !request.isBodyTooLarge else {
         throw RequestError(413, "the body is larger than \(HTTPServer.maximumBodySize) bytes")
       }
-      let form = try (decoded ?? .success(FormParameters())).get()
-      let commandRequest = try CommandRequest(form)
+      let commandRequest = try CommandRequest(try decoded.get())
       let handler = try commandRequest.command.handler.init(commandRequest)
       let text = try run { try registry.write { try handler.apply(to: $0, now: now) } }
       response = .text(200, text + "\n")
@@ -93,7 +90,8 @@ struct Router: Sendable {
     }
     entry.status = response.status
     log.append(entry)
-    return (response, entry.parameters?.first { $0.name == "cmd" }?.value)
+    let command = try? decoded.get()[CommandParameter.cmd.name]
+    return (response, command)
   }
 
   /// Runs a registry write, keeping a command's refusal and turning a database
@@ -108,14 +106,14 @@ struct Router: Sendable {
     }
   }
 
-  /// What was sent, for a request whose parameters could not be decoded (at most 4 KiB).
-  private static func raw(_ request: HTTPRequest) -> String {
+  /// The form text of a request: its query, then `&` and its body.
+  private static func formBytes(_ request: HTTPRequest) -> [UInt8] {
     var bytes = Array((request.query ?? "").utf8)
     if !request.body.isEmpty {
       if !bytes.isEmpty { bytes.append(UInt8(ascii: "&")) }
       bytes += request.body
     }
-    return String(decoding: bytes.prefix(4096), as: UTF8.self)
+    return bytes
   }
 }
 

@@ -45,8 +45,7 @@ struct ChildProcess {
     let argv = arguments.map { strdup($0) } + [nil]
     let envp = variables.map { strdup($0) } + [nil]
     defer {
-      argv.forEach { free($0) }
-      envp.forEach { free($0) }
+      for pointer in argv + envp { free(pointer) }
     }
     var pid: pid_t = 0
     let code = posix_spawnp(&pid, arguments[0], nil, &attributes, argv, envp)

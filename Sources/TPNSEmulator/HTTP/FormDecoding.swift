@@ -14,11 +14,7 @@ enum FormDecoding {
       try form.append(decoding: query.utf8)
     }
     if !request.body.isEmpty {
-      let mediaType = request.contentType.map { type in
-        String(type.split(separator: ";", maxSplits: 1).first ?? "")
-          .trimmingSpaces().lowercased()
-      }
-      guard mediaType == formMediaType else {
+      guard let contentType = request.contentType, isForm(contentType) else {
         throw RequestError(
           415,
           "the body must be \(formMediaType), not "
@@ -28,12 +24,18 @@ enum FormDecoding {
     }
     return form
   }
-}
 
-extension String {
-  /// The string without leading and trailing spaces and tabs.
-  fileprivate func trimmingSpaces() -> String {
-    let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" }
-    return String(drop(while: isSpace).reversed().drop(while: isSpace).reversed())
+  /// Whether a `Content-Type` names the form media type (any case, parameters such
+  /// as `charset` allowed). Works on bytes: it runs for every POST.
+  static func isForm(_ contentType: String) -> Bool {
+    let isSpace = { (byte: UInt8) in byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
+    var mediaType = contentType.utf8.prefix { $0 != UInt8(ascii: ";") }.drop(while: isSpace)
+    while let last = mediaType.last, isSpace(last) { mediaType = mediaType.dropLast() }
+    let expected = formMediaType.utf8
+    guard mediaType.count == expected.count else { return false }
+    return zip(mediaType, expected).allSatisfy { byte, wanted in
+      let lower = (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte | 0x20 : byte
+      return lower == wanted
+    }
   }
 }

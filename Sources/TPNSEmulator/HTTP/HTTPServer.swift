@@ -30,9 +30,11 @@ final class HTTPServer: @unchecked Sendable {
   /// Seconds a connection may stay idle.
   static let connectionTimeout: UInt32 = 30
 
-  /// Per-connection memory for headers and the request line (a long GET query
-  /// must fit in it; libmicrohttpd answers 414/431 when it does not).
-  static let connectionMemoryLimit = 128 * 1024
+  /// Per-connection memory for headers and the request line: a GET query must fit
+  /// in it (libmicrohttpd answers 414 or 431 when it does not; a POST body has no
+  /// such limit). libmicrohttpd clears this pool after every request and keeps it
+  /// per connection, so it is kept at libmicrohttpd's default for speed and memory.
+  static let connectionMemoryLimit = 32 * 1024
 
   /// Simultaneous connections.
   static let connectionLimit: UInt32 = 1000

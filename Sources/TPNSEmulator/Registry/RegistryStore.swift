@@ -83,9 +83,8 @@ final class RegistryStore {
 
   // MARK: Clients
 
-  private static let clientColumns =
-    "os, appid, udid, token, lang, dev, bgfetch, registered_at, last_seen"
-
+  /// A client from a row of `os, appid, udid, token, lang, dev, bgfetch, registered_at,
+  /// last_seen`.
   private static func client(_ row: SQLiteStatement) -> ClientRecord {
     ClientRecord(
       os: row.text(0) ?? "", appid: row.text(1) ?? "", udid: row.text(2) ?? "",
@@ -96,14 +95,14 @@ final class RegistryStore {
   /// The phone registered as (appid, udid), if any.
   func client(appid: String, udid: String) throws -> ClientRecord? {
     try database.statement(
-      "SELECT \(Self.clientColumns) FROM clients WHERE appid = ?1 AND udid = ?2"
+      "SELECT os, appid, udid, token, lang, dev, bgfetch, registered_at, last_seen FROM clients WHERE appid = ?1 AND udid = ?2"
     ).rows([.text(appid), .text(udid)], Self.client).first
   }
 
   /// Every phone, oldest registration first.
   func clients() throws -> [ClientRecord] {
     try database.statement(
-      "SELECT \(Self.clientColumns) FROM clients ORDER BY registered_at, rowid"
+      "SELECT os, appid, udid, token, lang, dev, bgfetch, registered_at, last_seen FROM clients ORDER BY registered_at, rowid"
     ).rows([], Self.client)
   }
 
@@ -122,7 +121,7 @@ final class RegistryStore {
     ).run([.text(tokenKey), .text(record.appid), .text(record.udid)])
     try database.statement(
       """
-      INSERT INTO clients (\(Self.clientColumns), token_key)
+      INSERT INTO clients (os, appid, udid, token, lang, dev, bgfetch, registered_at, last_seen, token_key)
       VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?8, ?9)
       ON CONFLICT (appid, udid) DO UPDATE SET
         os = excluded.os, token = excluded.token, token_key = excluded.token_key,
@@ -145,8 +144,7 @@ final class RegistryStore {
 
   // MARK: Mappings
 
-  private static let mappingColumns = "appid, udid, uid, push_interval, format, created_at"
-
+  /// A mapping from a row of `appid, udid, uid, push_interval, format, created_at`.
   private static func mapping(_ row: SQLiteStatement) -> MappingRecord {
     MappingRecord(
       appid: row.text(0) ?? "", udid: row.text(1) ?? "", uid: row.text(2) ?? "",
@@ -157,7 +155,7 @@ final class RegistryStore {
   func mappings(appid: String, udid: String) throws -> [MappingRecord] {
     try database.statement(
       """
-      SELECT \(Self.mappingColumns) FROM mappings
+      SELECT appid, udid, uid, push_interval, format, created_at FROM mappings
       WHERE appid = ?1 AND udid = ?2 ORDER BY position
       """
     ).rows([.text(appid), .text(udid)], Self.mapping)

@@ -6,7 +6,9 @@ import CSQLite
 /// `":memory:"` opens a private in-memory database.
 final class SQLiteConnection {
   private var handle: OpaquePointer?
-  private var statements: [String: SQLiteStatement] = [:]
+  /// Prepared statements by the address of their SQL text (a `StaticString` lives
+  /// for the whole program): a lookup hashes one integer, not the text.
+  private var statements: [UInt: SQLiteStatement] = [:]
 
   /// Opens (creating if needed) the database at `path`.
   init(path: String) throws(SQLiteError) {
@@ -46,11 +48,12 @@ final class SQLiteConnection {
   }
 
   /// The prepared statement for `sql`, compiled on first use and reused afterwards.
-  func statement(_ sql: String) throws(SQLiteError) -> SQLiteStatement {
-    if let cached = statements[sql] { return cached }
+  func statement(_ sql: StaticString) throws(SQLiteError) -> SQLiteStatement {
+    let key = UInt(bitPattern: sql.utf8Start)
+    if let cached = statements[key] { return cached }
     guard let handle else { throw SQLiteError(code: SQLITE_MISUSE, message: "database is closed") }
     let statement = try SQLiteStatement(sql: sql, connection: handle)
-    statements[sql] = statement
+    statements[key] = statement
     return statement
   }
 

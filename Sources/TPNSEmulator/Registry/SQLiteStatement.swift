@@ -7,10 +7,13 @@ final class SQLiteStatement {
   private let handle: OpaquePointer
   private let connection: OpaquePointer
 
-  init(sql: String, connection: OpaquePointer) throws(SQLiteError) {
+  init(sql: StaticString, connection: OpaquePointer) throws(SQLiteError) {
     var statement: OpaquePointer?
-    let code = sqlite3_prepare_v3(
-      connection, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil)
+    let code = sql.utf8Start.withMemoryRebound(to: CChar.self, capacity: sql.utf8CodeUnitCount) {
+      sqlite3_prepare_v3(
+        connection, $0, Int32(sql.utf8CodeUnitCount), UInt32(SQLITE_PREPARE_PERSISTENT),
+        &statement, nil)
+    }
     guard code == SQLITE_OK, let statement else {
       throw SQLiteError(code: code, message: String(cString: sqlite3_errmsg(connection)))
     }
