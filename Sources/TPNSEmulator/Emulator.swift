@@ -8,8 +8,10 @@
 /// emulator.stop()
 /// ```
 ///
-/// Requests are served on libmicrohttpd's threads (a pool of two), concurrently with
-/// the caller. `stop()` waits for requests in progress, then closes the database.
+/// Requests are served on libmicrohttpd's epoll thread (one by default: it is
+/// event-driven, so a slow client never holds it, and on a two-core machine a second
+/// one lost a fifth of the throughput to lock hand-offs), concurrently with the
+/// caller. `stop()` waits for requests in progress, then closes the database.
 public final class Emulator: @unchecked Sendable {
   // @unchecked: `running` is only touched with `lock` held; the rest is immutable.
 
@@ -36,10 +38,10 @@ public final class Emulator: @unchecked Sendable {
   deinit { stop() }
 
   /// Opens the registry (`database`: a file, in WAL mode; nil: in memory) and listens
-  /// on `host`:`port` (0: any free port, see ``port``).
-  public func start(host: String = "127.0.0.1", port: UInt16 = 0, database: String? = nil)
-    throws(EmulatorError)
-  {
+  /// on `host`:`port` (0: any free port, see ``port``) with `threads` serving threads.
+  public func start(
+    host: String = "127.0.0.1", port: UInt16 = 0, database: String? = nil, threads: Int = 1
+  ) throws(EmulatorError) {
     try lock.withLock { () throws(EmulatorError) in
       guard running == nil else { throw EmulatorError.alreadyRunning }
       let registry: Registry
@@ -58,7 +60,7 @@ public final class Emulator: @unchecked Sendable {
       let server = HTTPServer { router.handle($0) }
       let bound: UInt16
       do throws(EmulatorError) {
-        bound = try server.start(host: host, port: port)
+        bound = try server.start(host: host, port: port, threads: threads)
       } catch {
         registry.close()
         throw error

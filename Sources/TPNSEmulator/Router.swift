@@ -51,14 +51,15 @@ struct Router: Sendable {
     let now = Clock.nowMilliseconds()
     var entry = RequestLogEntry(
       sequence: 0, time: now, method: request.method, path: request.path,
-      form: Self.formBytes(request), isDecoded: false, status: 0, error: nil)
+      form: FormDecoding.formBytes(of: request), isDecoded: false, status: 0, error: nil)
     let isAllowed = request.method == "GET" || request.method == "POST"
 
     // Decoded first, so that even a refused or faulted request shows what it carried.
     var decoded: Result<FormParameters, RequestError> = .success(FormParameters())
     if !request.isBodyTooLarge {
       do {
-        decoded = .success(try FormDecoding.parameters(of: request))
+        try FormDecoding.checkContentType(of: request)
+        decoded = .success(try FormParameters(decoding: entry.form))
         entry.isDecoded = true
       } catch {
         decoded = .failure(error)
@@ -82,7 +83,12 @@ struct Router: Sendable {
       }
       let commandRequest = try CommandRequest(try decoded.get())
       let handler = try commandRequest.command.handler.init(commandRequest)
-      let text = try run { try registry.write { try handler.apply(to: $0, now: now) } }
+      let text: String
+      if handler.isAtomic {
+        text = try run { try registry.read { try handler.apply(to: $0, now: now) } }
+      } else {
+        text = try run { try registry.write { try handler.apply(to: $0, now: now) } }
+      }
       response = .text(200, text + "\n")
     } catch {
       entry.error = error.reason
@@ -104,16 +110,6 @@ struct Router: Sendable {
     } catch {
       throw RequestError(500, "database: \(error)")
     }
-  }
-
-  /// The form text of a request: its query, then `&` and its body.
-  private static func formBytes(_ request: HTTPRequest) -> [UInt8] {
-    var bytes = Array((request.query ?? "").utf8)
-    if !request.body.isEmpty {
-      if !bytes.isEmpty { bytes.append(UInt8(ascii: "&")) }
-      bytes += request.body
-    }
-    return bytes
   }
 }
 

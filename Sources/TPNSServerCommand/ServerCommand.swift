@@ -34,6 +34,9 @@ public struct ServerCommand: ParsableCommand {
           "port-file", valueName: "file",
           help: "Write the port listened on to this file once listening.",
           validate: { !$0.isEmpty }),
+        .option(
+          "threads", valueName: "n", help: "Threads serving requests (1 to 64).",
+          defaultValue: "1", validate: { Int($0).map { (1...64).contains($0) } ?? false }),
         .flag("quiet", help: "Do not log a line per request."),
       ],
       subcommands: [Exec.self])
@@ -43,6 +46,7 @@ public struct ServerCommand: ParsableCommand {
   public var port: UInt16
   public var database: String?
   public var portFile: String?
+  public var threads: Int
   public var quiet: Bool
 
   public init(_ values: ParsedValues) throws {
@@ -50,6 +54,7 @@ public struct ServerCommand: ParsableCommand {
     port = values.value("port", as: UInt16.self) ?? 7380
     database = values.value("db")
     portFile = values.value("port-file")
+    threads = values.value("threads", as: Int.self) ?? 1
     quiet = values.flag("quiet")
   }
 
@@ -57,7 +62,7 @@ public struct ServerCommand: ParsableCommand {
     let signals = Signals(blocking: [SIGINT, SIGTERM])
     let logger: Emulator.Logger? = quiet ? nil : { @Sendable line in Output.line(line) }
     let emulator = Emulator(logger: logger)
-    try Self.start(emulator, host: host, port: port, database: database)
+    try Self.start(emulator, host: host, port: port, database: database, threads: threads)
     if let portFile {
       do {
         try PortFile.write(emulator.port, to: portFile)
@@ -74,9 +79,11 @@ public struct ServerCommand: ParsableCommand {
   }
 
   /// Starts `emulator`, turning a failure into a reported error.
-  static func start(_ emulator: Emulator, host: String, port: UInt16, database: String?) throws {
+  static func start(
+    _ emulator: Emulator, host: String, port: UInt16, database: String?, threads: Int = 1
+  ) throws {
     do throws(EmulatorError) {
-      try emulator.start(host: host, port: port, database: database)
+      try emulator.start(host: host, port: port, database: database, threads: threads)
     } catch {
       switch error {
       case .cannotListen:

@@ -23,8 +23,9 @@ struct Signals {
   /// with `kill` (rather than the terminal or the kernel).
   func wait() -> (signal: Int32, isFromProcess: Bool) {
     var info = siginfo_t()
+    var set = set
     while true {
-      let signal = sigwaitinfo(withUnsafePointer(to: set) { $0 }, &info)
+      let signal = sigwaitinfo(&set, &info)
       if signal > 0 { return (signal, info.si_code <= 0) }
     }
   }

@@ -25,6 +25,9 @@ struct ClientCommand: CommandHandler {
     tokenKey = os == .ios ? token.lowercased() : token
   }
 
+  /// ``RegistryStore/upsert(_:tokenKey:)`` is atomic by itself.
+  var isAtomic: Bool { true }
+
   func apply(to store: RegistryStore, now: Int64) throws -> String {
     var record = record
     record.registeredAt = now

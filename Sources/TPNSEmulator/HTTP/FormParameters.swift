@@ -32,60 +32,81 @@ struct FormParameters: Sendable, Equatable {
 
   /// The first name given more than once, if any.
   var firstDuplicateName: String? {
-    var seen: Set<String> = []
-    for pair in pairs where !seen.insert(pair.name).inserted {
-      return pair.name
+    // A request has a handful of parameters: comparing pairs beats hashing them.
+    for index in pairs.indices.dropFirst() {
+      let name = pairs[index].name
+      for earlier in pairs[..<index] where earlier.name == name {
+        return name
+      }
     }
     return nil
   }
 
   /// Decodes `bytes` and appends its pairs.
   mutating func append(decoding bytes: some Collection<UInt8>) throws(RequestError) {
-    for segment in bytes.split(separator: UInt8(ascii: "&"), omittingEmptySubsequences: true) {
-      guard let equals = segment.firstIndex(of: UInt8(ascii: "=")) else {
-        let name = (try? Self.decodeComponent(segment, what: "a parameter name")) ?? ""
-        throw .badRequest("parameter '\(Printable(name))' has no '=' and no value")
+    let contiguous = Array(bytes)
+    try contiguous.withUnsafeBufferPointer { buffer throws(RequestError) in
+      var start = 0
+      while start < buffer.count {
+        var end = start
+        while end < buffer.count && buffer[end] != UInt8(ascii: "&") { end += 1 }
+        if end > start { try appendPair(buffer[start..<end]) }
+        start = end + 1
       }
-      let name = try Self.decodeComponent(segment[..<equals], what: "a parameter name")
-      guard !name.isEmpty else {
-        throw .badRequest("a parameter has an empty name")
-      }
-      let value = try Self.decodeComponent(
-        segment[segment.index(after: equals)...], what: "parameter '\(Printable(name))'")
-      pairs.append(Pair(name: name, value: value))
     }
+  }
+
+  /// Decodes one `name=value` segment.
+  private mutating func appendPair(_ segment: Slice<UnsafeBufferPointer<UInt8>>)
+    throws(RequestError)
+  {
+    guard let equals = segment.firstIndex(of: UInt8(ascii: "=")) else {
+      let name = (try? Self.decodeComponent(segment, what: { "" })) ?? ""
+      throw .badRequest("parameter '\(Printable(name))' has no '=' and no value")
+    }
+    let name = try Self.decodeComponent(segment[..<equals], what: { "a parameter name" })
+    guard !name.isEmpty else {
+      throw .badRequest("a parameter has an empty name")
+    }
+    let value = try Self.decodeComponent(
+      segment[(equals + 1)...], what: { "parameter '\(Printable(name))'" })
+    pairs.append(Pair(name: name, value: value))
   }
 
   /// Percent-decodes one name or value; `what` names it in errors.
   private static func decodeComponent(
-    _ bytes: some Collection<UInt8>, what: String
+    _ bytes: Slice<UnsafeBufferPointer<UInt8>>, what: () -> String
   ) throws(RequestError) -> String {
+    // Fast path: plain ASCII needs neither decoding nor UTF-8 validation.
+    if !bytes.contains(where: { $0 == UInt8(ascii: "%") || $0 == UInt8(ascii: "+") || $0 >= 0x80 })
+    {
+      return String(decoding: UnsafeBufferPointer(rebasing: bytes), as: UTF8.self)
+    }
     var decoded: [UInt8] = []
     decoded.reserveCapacity(bytes.count)
     var index = bytes.startIndex
-    while index != bytes.endIndex {
+    while index < bytes.endIndex {
       let byte = bytes[index]
       switch byte {
       case UInt8(ascii: "+"):
         decoded.append(UInt8(ascii: " "))
       case UInt8(ascii: "%"):
-        let high = bytes.index(after: index)
-        let low = high == bytes.endIndex ? high : bytes.index(after: high)
-        guard high != bytes.endIndex, low != bytes.endIndex,
-          let first = hexValue(bytes[high]), let second = hexValue(bytes[low])
+        guard index + 2 < bytes.endIndex,
+          let high = hexValue(bytes[index + 1]), let low = hexValue(bytes[index + 2])
         else {
-          let escape = String(decoding: bytes[index...].prefix(3), as: UTF8.self)
-          throw .badRequest("\(what) has a bad percent-escape '\(Printable(escape))'")
+          let escape = String(
+            decoding: bytes[index..<min(index + 3, bytes.endIndex)], as: UTF8.self)
+          throw .badRequest("\(what()) has a bad percent-escape '\(Printable(escape))'")
         }
-        decoded.append(first << 4 | second)
-        index = low
+        decoded.append(high << 4 | low)
+        index += 2
       default:
         decoded.append(byte)
       }
-      index = bytes.index(after: index)
+      index += 1
     }
     guard let text = String(validating: decoded, as: UTF8.self) else {
-      throw .badRequest("\(what) is not valid UTF-8")
+      throw .badRequest("\(what()) is not valid UTF-8")
     }
     return text
   }

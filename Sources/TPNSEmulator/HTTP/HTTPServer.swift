@@ -9,8 +9,8 @@ import CMicroHTTPD
 /// An HTTP/1.1 server over GNU libmicrohttpd that hands each complete request to a
 /// handler and sends back what it returns.
 ///
-/// libmicrohttpd runs one epoll thread per worker of a small pool; `handler` is called
-/// on those threads, concurrently, so it must be thread-safe. Request bodies are
+/// libmicrohttpd runs one epoll thread (or one per worker of a pool); `handler` is
+/// called on those threads, concurrently, so it must be thread-safe. Request bodies are
 /// accumulated up to ``maximumBodySize``; a larger one is read and dropped, and the
 /// handler sees ``HTTPRequest/isBodyTooLarge``.
 ///
@@ -23,9 +23,6 @@ final class HTTPServer: @unchecked Sendable {
 
   /// Largest body accepted: 1 MiB.
   static let maximumBodySize = 1 << 20
-
-  /// Threads serving connections.
-  static let threadPoolSize: UInt32 = 2
 
   /// Seconds a connection may stay idle.
   static let connectionTimeout: UInt32 = 30
@@ -51,8 +48,9 @@ final class HTTPServer: @unchecked Sendable {
 
   deinit { stop() }
 
-  /// Starts listening on `host`:`port` (0: a free port) and returns the bound port.
-  func start(host: String, port: UInt16) throws(EmulatorError) -> UInt16 {
+  /// Starts listening on `host`:`port` (0: a free port) with `threads` epoll threads,
+  /// and returns the bound port.
+  func start(host: String, port: UInt16, threads: Int) throws(EmulatorError) -> UInt16 {
     try lock.withLock { () throws(EmulatorError) -> UInt16 in
       guard daemon == nil else { throw EmulatorError.alreadyRunning }
       var code: Int32 = 0
@@ -61,7 +59,7 @@ final class HTTPServer: @unchecked Sendable {
       guard
         let started = tpns_mhd_start(
           host, port, accessHandler, uriCallback, completedCallback, context,
-          Self.threadPoolSize, Self.connectionTimeout, Self.connectionMemoryLimit,
+          UInt32(max(1, threads)), Self.connectionTimeout, Self.connectionMemoryLimit,
           Self.connectionLimit, &code)
       else {
         throw EmulatorError.cannotListen(

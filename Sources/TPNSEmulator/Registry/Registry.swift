@@ -19,7 +19,8 @@ final class Registry: @unchecked Sendable {
     }
   }
 
-  /// Runs `body` with the lock held, outside any transaction (reads).
+  /// Runs `body` with the lock held, outside any transaction (reads, and writes that
+  /// are atomic by themselves).
   func read<T>(_ body: (RegistryStore) throws -> T) throws -> T {
     try lock.withLock { () throws -> T in try body(store) }
   }

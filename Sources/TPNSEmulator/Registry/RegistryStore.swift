@@ -18,6 +18,7 @@ final class RegistryStore {
       bgfetch INTEGER,
       registered_at INTEGER NOT NULL,
       last_seen INTEGER NOT NULL,
+      updates INTEGER NOT NULL DEFAULT 0,
       PRIMARY KEY (appid, udid)
     );
     CREATE TABLE IF NOT EXISTS mappings (
@@ -111,29 +112,48 @@ final class RegistryStore {
   /// `tokenKey` is the token as compared for uniqueness (iOS tokens lower-cased). A token
   /// held by another udid moves to this one: the other phone keeps its registration
   /// and mappings but has no token left, so nothing is pushed to it.
+  ///
+  /// Atomic on its own; call it outside a transaction. The common case is one
+  /// autocommitted statement (the emulator's hottest path); only when the insert hits
+  /// the token's UNIQUE constraint (which changes nothing) are the move and the insert
+  /// run together in a transaction.
   func upsert(_ record: ClientRecord, tokenKey: String) throws -> Bool {
-    let isNew = try client(appid: record.appid, udid: record.udid) == nil
-    try database.statement(
+    let values: [SQLiteStatement.Value] = [
+      .text(record.os), .text(record.appid), .text(record.udid), optional(record.token),
+      optional(record.lang), optional(record.dev), optional(record.bgfetch),
+      .integer(record.lastSeen), .text(tokenKey),
+    ]
+    let insert = try database.statement(
       """
-      UPDATE clients SET token = NULL, token_key = NULL
-      WHERE token_key = ?1 AND NOT (appid = ?2 AND udid = ?3)
-      """
-    ).run([.text(tokenKey), .text(record.appid), .text(record.udid)])
-    try database.statement(
-      """
-      INSERT INTO clients (os, appid, udid, token, lang, dev, bgfetch, registered_at, last_seen, token_key)
+      INSERT INTO clients
+        (os, appid, udid, token, lang, dev, bgfetch, registered_at, last_seen, token_key)
       VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?8, ?9)
       ON CONFLICT (appid, udid) DO UPDATE SET
         os = excluded.os, token = excluded.token, token_key = excluded.token_key,
         lang = excluded.lang, dev = excluded.dev, bgfetch = excluded.bgfetch,
-        last_seen = excluded.last_seen
-      """
-    ).run([
-      .text(record.os), .text(record.appid), .text(record.udid), optional(record.token),
-      optional(record.lang), optional(record.dev), optional(record.bgfetch),
-      .integer(record.lastSeen), .text(tokenKey),
-    ])
-    return isNew
+        last_seen = excluded.last_seen, updates = updates + 1
+      RETURNING updates
+      """)
+    do {
+      return try insert.rows(values) { $0.integer(0) }.first == 0
+    } catch {
+      guard error.isUniqueConstraint else { throw error }
+    }
+    try database.statement("BEGIN IMMEDIATE").run()
+    do {
+      try database.statement(
+        """
+        UPDATE clients SET token = NULL, token_key = NULL
+        WHERE token_key = ?1 AND NOT (appid = ?2 AND udid = ?3)
+        """
+      ).run([.text(tokenKey), .text(record.appid), .text(record.udid)])
+      let isNew = try insert.rows(values) { $0.integer(0) }.first == 0
+      try database.statement("COMMIT").run()
+      return isNew
+    } catch {
+      try? database.statement("ROLLBACK").run()
+      throw error
+    }
   }
 
   /// Records that the phone sent a command at `now`.

@@ -10,8 +10,14 @@ final class SQLiteConnection {
   /// for the whole program): a lookup hashes one integer, not the text.
   private var statements: [UInt: SQLiteStatement] = [:]
 
+  /// Memory statistics off, once per process, before the first connection.
+  private static let configured: Void = {
+    _ = tpns_sqlite3_disable_memory_statistics()
+  }()
+
   /// Opens (creating if needed) the database at `path`.
   init(path: String) throws(SQLiteError) {
+    Self.configured
     var connection: OpaquePointer?
     let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
     let code = sqlite3_open_v2(path, &connection, flags, nil)

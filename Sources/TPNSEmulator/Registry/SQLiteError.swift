@@ -6,4 +6,7 @@ public struct SQLiteError: Error, Sendable, Hashable, CustomStringConvertible {
   public let message: String
 
   public var description: String { "SQLite error \(code): \(message)" }
+
+  /// Whether a UNIQUE constraint refused the statement (`SQLITE_CONSTRAINT_UNIQUE`).
+  var isUniqueConstraint: Bool { code == 2067 }
 }
