@@ -8,7 +8,8 @@ enum ParameterRules {
   /// Why `value` is not acceptable for `parameter` (for `os`, the request's), or nil.
   /// `token` is checked against `os` by the `client` command, which knows both.
   static func violation(of parameter: CommandParameter, value: String) -> String? {
-    switch parameter {
+    // Matched by name: `CommandParameter`'s equality also compares `isRequired`.
+    switch CommandParameter(parameter.name) {
     case .os:
       return OperatingSystem(rawValue: value) == nil
         ? "must be 'ios' or 'android', not '\(Printable(value))'" : nil

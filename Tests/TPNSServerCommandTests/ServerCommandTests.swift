@@ -1,0 +1,155 @@
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Runs the built `tpns-server` binary (next to this test bundle in the build
+/// directory) and compares stdout, stderr and the exit status.
+@Suite("ServerCommand: the tpns-server binary")
+struct ServerCommandTests {
+  struct Result {
+    var status: Int32
+    var stdout: String
+    var stderr: String
+  }
+
+  static var binary: URL {
+    let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+    return executable.deletingLastPathComponent().appendingPathComponent("tpns-server")
+  }
+
+  static func run(_ arguments: [String]) throws -> Result {
+    let process = Process()
+    process.executableURL = binary
+    process.arguments = arguments
+    let stdout = Pipe()
+    let stderr = Pipe()
+    process.standardOutput = stdout
+    process.standardError = stderr
+    try process.run()
+    let output = stdout.fileHandleForReading.readDataToEndOfFile()
+    let errors = stderr.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return Result(
+      status: process.terminationStatus, stdout: String(decoding: output, as: UTF8.self),
+      stderr: String(decoding: errors, as: UTF8.self))
+  }
+
+  @Test("the binary is next to the tests")
+  func binaryExists() {
+    #expect(FileManager.default.isExecutableFile(atPath: Self.binary.path))
+  }
+
+  @Test("--help prints the help to stdout and exits 0", arguments: [["--help"], ["-h"]])
+  func help(arguments: [String]) throws {
+    let result = try Self.run(arguments)
+    #expect(result.status == 0)
+    #expect(result.stderr == "")
+    #expect(
+      result.stdout.hasPrefix(
+        "OVERVIEW: A local emulator of the TUTK Push Notification Service (TPNS).\n"))
+    #expect(
+      result.stdout.contains(
+        "USAGE: tpns-server [--host <host>] [--port <port>] [--db <path>] [--port-file <file>] "
+          + "[--threads <n>] [--quiet]\n"))
+    #expect(result.stdout.contains("\n  --port <port>           The port to listen on;"))
+    #expect(result.stdout.contains("\nSUBCOMMANDS:\n  exec "))
+  }
+
+  @Test(
+    "a usage error is three lines on stderr and exit 64",
+    arguments: [
+      (["--foo"], "Error: Unknown option '--foo'"),
+      (["--port", "http"], "Error: The value 'http' is invalid for '--port <port>'"),
+      (["--port"], "Error: Missing value for '--port <port>'"),
+      (["exec"], "Error: Missing expected argument '<command>'"),
+    ])
+  func usageError(arguments: [String], first: String) throws {
+    let result = try Self.run(arguments)
+    #expect(result.status == 64)
+    #expect(result.stdout == "")
+    let lines = result.stderr.split(separator: "\n", omittingEmptySubsequences: false)
+    #expect(lines.count == 4)  // three lines and the final newline
+    #expect(lines.first.map(String.init) == first)
+    #expect(lines.dropFirst().first?.hasPrefix("Usage: tpns-server") == true)
+    #expect(lines.dropFirst(2).first?.hasPrefix("  See 'tpns-server") == true)
+  }
+
+  @Test("exec runs the command with TPNS_SERVER set and exits with its status")
+  func exec() throws {
+    let script = """
+      echo "$TPNS_SERVER"
+      curl -s -d cmd=device -d uid=ABCDEFGHJKLMNPRSTUVW "$TPNS_SERVER"
+      curl -s "${TPNS_SERVER%/tpns}/_emulator/requests" | grep -c '"status" : 200'
+      exit 3
+      """
+    let result = try Self.run(["exec", "--quiet", "--", "sh", "-c", script])
+    #expect(result.status == 3)
+    let lines = result.stdout.split(separator: "\n").map(String.init)
+    #expect(lines.count == 3)
+    #expect(
+      lines.first?.range(of: #"^http://127\.0\.0\.1:[0-9]+/tpns$"#, options: .regularExpression)
+        != nil)
+    #expect(lines.dropFirst().first == "ok: device ABCDEFGHJKLMNPRSTUVW announced")
+    #expect(lines.last == "1")
+  }
+
+  @Test("exec reports a command that cannot be found with 127")
+  func execNotFound() throws {
+    let result = try Self.run(["exec", "--", "no-such-command-tpns"])
+    #expect(result.status == 127)
+    #expect(result.stderr.hasPrefix("Error: cannot run 'no-such-command-tpns'"))
+  }
+
+  @Test("exec reports a command killed by signal N as 128+N")
+  func execSignal() throws {
+    let result = try Self.run(["exec", "--quiet", "--", "sh", "-c", "kill -TERM $$"])
+    #expect(result.status == 128 + SIGTERM)
+  }
+
+  @Test("SIGTERM stops the server cleanly: exit 0, port file removed")
+  func sigterm() throws {
+    let directory = FileManager.default.temporaryDirectory
+      .appendingPathComponent("tpns-server-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let portFile = directory.appendingPathComponent("port").path
+    let database = directory.appendingPathComponent("registry.sqlite").path
+
+    let process = Process()
+    process.executableURL = Self.binary
+    process.arguments = ["--port", "0", "--port-file", portFile, "--db", database]
+    let stdout = Pipe()
+    process.standardOutput = stdout
+    try process.run()
+
+    let deadline = Date().addingTimeInterval(10)
+    var port: String?
+    while port == nil && Date() < deadline {
+      port = (try? String(contentsOfFile: portFile, encoding: .utf8))?
+        .trimmingCharacters(in: .whitespacesAndNewlines)
+      if port == nil { usleep(10_000) }
+    }
+    let chosen = try #require(port)
+    let health = Process()
+    health.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
+    health.arguments = ["-fsS", "-o", "/dev/null", "http://127.0.0.1:\(chosen)/_emulator/health"]
+    try health.run()
+    health.waitUntilExit()
+    #expect(health.terminationStatus == 0)
+
+    process.terminate()
+    let output = String(decoding: stdout.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    process.waitUntilExit()
+    #expect(process.terminationReason == .exit)
+    #expect(process.terminationStatus == 0)
+    let lines = output.split(separator: "\n").map(String.init)
+    #expect(lines.first == "listening on http://127.0.0.1:\(chosen)/tpns")
+    #expect(lines.contains { $0.contains("GET /_emulator/health 200") })
+    #expect(lines.last == "stopped")
+    #expect(!FileManager.default.fileExists(atPath: portFile))
+    #expect(FileManager.default.fileExists(atPath: database))
+  }
+}
