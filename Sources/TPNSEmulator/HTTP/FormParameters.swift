@@ -32,12 +32,20 @@ struct FormParameters: Sendable, Equatable {
 
   /// The first name given more than once, if any.
   var firstDuplicateName: String? {
-    // A request has a handful of parameters: comparing pairs beats hashing them.
-    for index in pairs.indices.dropFirst() {
-      let name = pairs[index].name
-      for earlier in pairs[..<index] where earlier.name == name {
-        return name
+    // A request has a handful of parameters: comparing pairs beats hashing them. A
+    // body may hold thousands, though, so past a few a set keeps this linear.
+    if pairs.count <= 16 {
+      for index in pairs.indices.dropFirst() {
+        let name = pairs[index].name
+        for earlier in pairs[..<index] where earlier.name == name {
+          return name
+        }
       }
+      return nil
+    }
+    var seen: Set<String> = []
+    for pair in pairs where !seen.insert(pair.name).inserted {
+      return pair.name
     }
     return nil
   }
