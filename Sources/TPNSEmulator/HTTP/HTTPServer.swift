@@ -27,11 +27,12 @@ final class HTTPServer: @unchecked Sendable {
   /// Seconds a connection may stay idle.
   static let connectionTimeout: UInt32 = 30
 
-  /// Per-connection memory for headers and the request line: a GET query must fit
-  /// in it (libmicrohttpd answers 414 or 431 when it does not; a POST body has no
-  /// such limit). libmicrohttpd clears this pool after every request and keeps it
-  /// per connection, so it is kept at libmicrohttpd's default for speed and memory.
-  static let connectionMemoryLimit = 32 * 1024
+  /// Per-connection memory for the request line and headers: a GET query must fit in
+  /// it (libmicrohttpd answers 414 or 431 when it does not; a POST body has no such
+  /// limit, see ``maximumBodySize``). libmicrohttpd clears this pool after every
+  /// request, so it is kept small: 16 KiB holds any real GET (the quickstart's
+  /// `mapsync` of a few UIDs is well under 1 KiB).
+  static let connectionMemoryLimit = 16 * 1024
 
   /// Simultaneous connections.
   static let connectionLimit: UInt32 = 1000

@@ -18,7 +18,6 @@ final class RegistryStore {
       bgfetch INTEGER,
       registered_at INTEGER NOT NULL,
       last_seen INTEGER NOT NULL,
-      updates INTEGER NOT NULL DEFAULT 0,
       PRIMARY KEY (appid, udid)
     );
     CREATE TABLE IF NOT EXISTS mappings (
@@ -131,11 +130,10 @@ final class RegistryStore {
       ON CONFLICT (appid, udid) DO UPDATE SET
         os = excluded.os, token = excluded.token, token_key = excluded.token_key,
         lang = excluded.lang, dev = excluded.dev, bgfetch = excluded.bgfetch,
-        last_seen = excluded.last_seen, updates = updates + 1
-      RETURNING updates
+        last_seen = excluded.last_seen
       """)
     do {
-      return try insert.rows(values) { $0.integer(0) }.first == 0
+      return try upsert(with: insert, values)
     } catch {
       guard error.isUniqueConstraint else { throw error }
     }
@@ -147,13 +145,25 @@ final class RegistryStore {
         WHERE token_key = ?1 AND NOT (appid = ?2 AND udid = ?3)
         """
       ).run([.text(tokenKey), .text(record.appid), .text(record.udid)])
-      let isNew = try insert.rows(values) { $0.integer(0) }.first == 0
+      let isNew = try upsert(with: insert, values)
       try database.statement("COMMIT").run()
       return isNew
     } catch {
       try? database.statement("ROLLBACK").run()
       throw error
     }
+  }
+
+  /// Runs the upsert; true when it inserted. An upsert that updates leaves the last
+  /// inserted rowid alone, so it is cleared first (rowids start at 1); cheaper than
+  /// `RETURNING`, which buffers its rows in a temporary table.
+  private func upsert(with insert: SQLiteStatement, _ values: [SQLiteStatement.Value])
+    throws(SQLiteError)
+    -> Bool
+  {
+    database.lastInsertedRowID = 0
+    try insert.run(values)
+    return database.lastInsertedRowID != 0
   }
 
   /// Records that the phone sent a command at `now`.

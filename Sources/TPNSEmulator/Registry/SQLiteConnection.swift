@@ -63,8 +63,11 @@ final class SQLiteConnection {
     return statement
   }
 
-  /// The rowid of the last row inserted.
-  var lastInsertedRowID: Int64 { handle.map { sqlite3_last_insert_rowid($0) } ?? 0 }
+  /// The rowid of the last row inserted (settable, to tell an insert from an update).
+  var lastInsertedRowID: Int64 {
+    get { handle.map { sqlite3_last_insert_rowid($0) } ?? 0 }
+    set { handle.map { sqlite3_set_last_insert_rowid($0, newValue) } }
+  }
 
   /// Number of rows changed by the last statement.
   var changes: Int { handle.map { Int(sqlite3_changes($0)) } ?? 0 }
