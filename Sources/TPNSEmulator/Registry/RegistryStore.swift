@@ -117,6 +117,20 @@ final class RegistryStore {
   /// the token's UNIQUE constraint (which changes nothing) are the move and the insert
   /// run together in a transaction.
   func upsert(_ record: ClientRecord, tokenKey: String) throws -> Bool {
+    // A phone refreshing its registration with the same token (the usual case) is
+    // one update that leaves the token index alone.
+    try database.statement(
+      """
+      UPDATE clients SET os = ?1, token = ?4, lang = ?5, dev = ?6, bgfetch = ?7, last_seen = ?8
+      WHERE appid = ?2 AND udid = ?3 AND token_key = ?9
+      """
+    ).run([
+      .text(record.os), .text(record.appid), .text(record.udid), optional(record.token),
+      optional(record.lang), optional(record.dev), optional(record.bgfetch),
+      .integer(record.lastSeen), .text(tokenKey),
+    ])
+    if database.changes > 0 { return false }
+
     let values: [SQLiteStatement.Value] = [
       .text(record.os), .text(record.appid), .text(record.udid), optional(record.token),
       optional(record.lang), optional(record.dev), optional(record.bgfetch),
