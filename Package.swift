@@ -7,11 +7,14 @@ let swift6: [SwiftSetting] = [.swiftLanguageMode(.v6)]
 let package = Package(
   name: "tpns",
   products: [
+    .executable(name: "tpns", targets: ["tpns"]),
+    .executable(name: "tpns-server", targets: ["tpns-server"]),
+    .library(name: "TPNSKit", targets: ["TPNSKit"]),
+    .library(name: "TPNSEmulator", targets: ["TPNSEmulator"]),
+    .library(name: "TPNSProtocol", targets: ["TPNSProtocol"]),
     .library(name: "Reactive", targets: ["Reactive"]),
     .library(name: "ReactiveTesting", targets: ["ReactiveTesting"]),
-    .library(name: "TPNSKit", targets: ["TPNSKit"]),
     .library(name: "ArgumentParsing", targets: ["ArgumentParsing"]),
-    .executable(name: "tpns", targets: ["tpns"]),
   ],
   targets: [
     // MARK: Reactive core
@@ -24,26 +27,94 @@ let package = Package(
       swiftSettings: swift6
     ),
 
+    // MARK: C shims (Debian -dev packages, behind typed wrappers of variadic calls)
+
+    .target(name: "CCurl", linkerSettings: [.linkedLibrary("curl")]),
+    .target(name: "CMicroHTTPD", linkerSettings: [.linkedLibrary("microhttpd")]),
+    .target(name: "CSQLite", linkerSettings: [.linkedLibrary("sqlite3")]),
+
+    // MARK: Protocol (what the client library and the emulator share)
+
+    .target(name: "TPNSProtocol", swiftSettings: swift6),
+    .testTarget(name: "TPNSProtocolTests", dependencies: ["TPNSProtocol"], swiftSettings: swift6),
+
     // MARK: Client library
 
-    // libcurl (Debian libcurl4-openssl-dev), behind typed wrappers of its variadic calls.
-    .target(name: "CCurl", linkerSettings: [.linkedLibrary("curl")]),
-    // What client and emulator share: command names, identifier syntax, the mapsync payload.
-    .target(name: "TPNSProtocol", swiftSettings: swift6),
     .target(
-      name: "TPNSKit", dependencies: ["Reactive", "TPNSProtocol", "CCurl"], swiftSettings: swift6),
-    // MARK: Command line
-
-    .target(name: "ArgumentParsing", swiftSettings: swift6),
-    .target(
-      name: "TPNSCommandLine", dependencies: ["ArgumentParsing", "TPNSKit"], swiftSettings: swift6),
-    .executableTarget(name: "tpns", dependencies: ["TPNSCommandLine"], swiftSettings: swift6),
-    .executableTarget(
-      name: "StoreBenchmark", dependencies: ["TPNSKit"], path: "Benchmarks/StoreBenchmark",
-      swiftSettings: swift6),
+      name: "TPNSKit",
+      dependencies: ["Reactive", "TPNSProtocol", "CCurl"],
+      swiftSettings: swift6
+    ),
     .testTarget(
       name: "TPNSKitTests",
-      dependencies: ["TPNSKit", "ReactiveTesting"],
+      dependencies: ["TPNSKit", "ReactiveTesting", "TPNSTestSupport"],
+      swiftSettings: swift6
+    ),
+    // What the client's suites share: temp directories, a running emulator, a silent port.
+    .target(
+      name: "TPNSTestSupport",
+      dependencies: ["TPNSKit", "TPNSEmulator"],
+      path: "Tests/TPNSTestSupport",
+      swiftSettings: swift6
+    ),
+
+    // MARK: Command-line argument parsing
+
+    .target(name: "ArgumentParsing", swiftSettings: swift6),
+    .testTarget(
+      name: "ArgumentParsingTests",
+      dependencies: ["ArgumentParsing"],
+      swiftSettings: swift6
+    ),
+
+    // MARK: tpns
+
+    .target(
+      name: "TPNSCommandLine",
+      dependencies: ["ArgumentParsing", "TPNSKit"],
+      swiftSettings: swift6
+    ),
+    .executableTarget(name: "tpns", dependencies: ["TPNSCommandLine"], swiftSettings: swift6),
+    .testTarget(
+      name: "TPNSCommandLineTests",
+      dependencies: ["TPNSKit", "TPNSEmulator", "TPNSTestSupport"],
+      swiftSettings: swift6
+    ),
+
+    // MARK: The emulator, tpns-server
+
+    .target(
+      name: "TPNSEmulator",
+      dependencies: ["CMicroHTTPD", "CSQLite", "TPNSProtocol"],
+      swiftSettings: swift6
+    ),
+    .target(
+      name: "TPNSServerCommand",
+      dependencies: ["TPNSEmulator", "ArgumentParsing"],
+      swiftSettings: swift6
+    ),
+    .executableTarget(
+      name: "tpns-server",
+      dependencies: ["TPNSServerCommand"],
+      swiftSettings: swift6
+    ),
+    .testTarget(
+      name: "TPNSEmulatorTests",
+      dependencies: ["TPNSEmulator", "TPNSProtocol"],
+      swiftSettings: swift6
+    ),
+    .testTarget(
+      name: "TPNSServerCommandTests",
+      dependencies: ["TPNSServerCommand"],
+      swiftSettings: swift6
+    ),
+
+    // MARK: Benchmarks
+
+    .executableTarget(
+      name: "StoreBenchmark",
+      dependencies: ["TPNSKit"],
+      path: "Benchmarks/StoreBenchmark",
       swiftSettings: swift6
     ),
   ]

@@ -109,6 +109,18 @@ enum ArgumentParser {
     _ positionals: [String], _ afterTerminator: [String]?, to declared: [Argument],
     in values: inout ParsedValues, _ path: [any ParsableCommand.Type]
   ) throws(UsageError) {
+    // A value no argument can take is reported before a missing one.
+    let singles = declared.filter { $0.parsing == .single }.count
+    if !declared.contains(where: { $0.parsing == .remaining }) {
+      if positionals.count > singles {
+        throw error(UsageError.unexpectedArgument(positionals[singles]), path)
+      }
+      if let extra = afterTerminator?.first,
+        !declared.contains(where: { $0.parsing == .postTerminator })
+      {
+        throw error(UsageError.unexpectedArgument(extra), path)
+      }
+    }
     var remaining = positionals[...]
     var terminated = afterTerminator
     for argument in declared {

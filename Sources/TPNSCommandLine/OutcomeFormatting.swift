@@ -16,7 +16,7 @@ struct OutcomeFormatting {
     case .synced(let uids, _):
       return "synced \(uids.count) UID\(uids.count == 1 ? "" : "s") to \(options.server)"
     case .sent(let command, let response):
-      let body = response.trimmingSpaces
+      let body = response.trimmingWhitespace()
       return "sent \(command.rawValue)\(body.isEmpty ? "" : ": \(body)")"
     case .waitingForRegistration(let uids):
       return
@@ -85,16 +85,5 @@ struct OutcomeFormatting {
       (Double(duration.components.seconds) * 10 + Double(duration.components.attoseconds) / 1e17)
         .rounded())
     return tenths % 10 == 0 ? "\(tenths / 10) s" : "\(tenths / 10).\(tenths % 10) s"
-  }
-}
-
-extension String {
-  /// Without surrounding white space.
-  var trimmingSpaces: String {
-    let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\n" || $0 == "\r" || $0 == "\t" }
-    guard let first = firstIndex(where: { !isSpace($0) }),
-      let last = lastIndex(where: { !isSpace($0) })
-    else { return "" }
-    return String(self[first...last])
   }
 }

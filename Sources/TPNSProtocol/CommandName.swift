@@ -21,22 +21,32 @@ public enum CommandName: String, CaseIterable, Sendable, Hashable {
   /// The command's parameters, in the order a client sends them after `cmd`.
   public var parameters: [CommandParameter] {
     switch self {
-    case .client:
-      return [.os, .appid, .udid, .token, .lang.optional, .dev.optional, .bgfetch.optional]
-    case .mapsync:
-      return [.os, .appid, .udid, .map]
-    case .mapping:
-      return [.os, .appid, .udid, .uid, .interval.optional, .format.optional]
-    case .rmMapping:
-      return [.os, .appid, .udid, .uid]
-    case .unregMapping:
-      return [.os, .appid, .udid, .uid.optional]
-    case .device:
-      return [.uid]
-    case .event:
-      return [.uid, .eventType, .msg.optional, .eventTime.optional]
+    case .client: return Self.clientParameters
+    case .mapsync: return Self.mapsyncParameters
+    case .mapping: return Self.mappingParameters
+    case .rmMapping: return Self.rmMappingParameters
+    case .unregMapping: return Self.unregMappingParameters
+    case .device: return Self.deviceParameters
+    case .event: return Self.eventParameters
     }
   }
+
+  // Built once: the emulator looks them up on every request.
+  private static let clientParameters: [CommandParameter] = [
+    .os, .appid, .udid, .token, .lang.optional, .dev.optional, .bgfetch.optional,
+  ]
+  private static let mapsyncParameters: [CommandParameter] = [.os, .appid, .udid, .map]
+  private static let mappingParameters: [CommandParameter] = [
+    .os, .appid, .udid, .uid, .interval.optional, .format.optional,
+  ]
+  private static let rmMappingParameters: [CommandParameter] = [.os, .appid, .udid, .uid]
+  private static let unregMappingParameters: [CommandParameter] = [
+    .os, .appid, .udid, .uid.optional,
+  ]
+  private static let deviceParameters: [CommandParameter] = [.uid]
+  private static let eventParameters: [CommandParameter] = [
+    .uid, .eventType, .msg.optional, .eventTime.optional,
+  ]
 
   /// The parameter named `name` in this command, if it has one.
   public func parameter(named name: String) -> CommandParameter? {

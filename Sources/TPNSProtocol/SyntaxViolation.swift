@@ -24,8 +24,24 @@ public enum SyntaxViolation: Sendable, Hashable, CustomStringConvertible {
 
   /// The first violation of `text` against a length range and an allowed-scalar test:
   /// a disallowed character (the first one) before a bad length.
+  @inlinable
   public static func first(
     in text: String, length: ClosedRange<Int>, allows: (Unicode.Scalar) -> Bool
+  ) -> SyntaxViolation? {
+    // ASCII, the common case, is checked byte by byte (a byte is a scalar there).
+    var count = 0
+    for byte in text.utf8 {
+      guard byte < 0x80 else { return firstInScalars(of: text, length: length, allows: allows) }
+      count += 1
+      let scalar = Unicode.Scalar(byte)
+      if !allows(scalar) { return .character(scalar, position: count) }
+    }
+    return length.contains(count) ? nil : .length(actual: count, expected: length)
+  }
+
+  @usableFromInline
+  static func firstInScalars(
+    of text: String, length: ClosedRange<Int>, allows: (Unicode.Scalar) -> Bool
   ) -> SyntaxViolation? {
     var count = 0
     for scalar in text.unicodeScalars {

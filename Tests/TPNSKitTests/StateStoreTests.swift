@@ -1,4 +1,5 @@
 import Foundation
+import TPNSTestSupport
 import Testing
 
 @testable import TPNSKit

@@ -73,7 +73,7 @@ struct Add: ParsableCommand {
     }
     return String(decoding: bytes, as: UTF8.self)
       .split(whereSeparator: { $0 == "\n" || $0 == "\r\n" })
-      .map { String($0).trimmingSpaces }
+      .map { $0.trimmingWhitespace() }
       .filter { !$0.isEmpty && !$0.hasPrefix("#") }
   }
 }

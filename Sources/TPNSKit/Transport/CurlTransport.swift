@@ -201,11 +201,10 @@ extension Duration {
 }
 
 extension StringProtocol {
-  /// The text without surrounding spaces, tabs, CR and LF.
-  func trimmingWhitespace() -> String {
-    let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\r" || $0 == "\n" }
-    guard let first = firstIndex(where: { !isSpace($0) }),
-      let last = lastIndex(where: { !isSpace($0) })
+  /// The text without surrounding white space (CR LF, a single character, included).
+  public func trimmingWhitespace() -> String {
+    guard let first = firstIndex(where: { !$0.isWhitespace }),
+      let last = lastIndex(where: { !$0.isWhitespace })
     else { return "" }
     return String(self[first...last])
   }

@@ -1,0 +1,51 @@
+// Typed wrappers over GNU libmicrohttpd for Swift.
+//
+// `MHD_start_daemon` and `MHD_get_daemon_info` are variadic, which Swift cannot
+// call; the functions here take typed parameters only.
+#ifndef TPNS_CMICROHTTPD_H
+#define TPNS_CMICROHTTPD_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+#include <sys/select.h>
+#include <sys/socket.h>
+#include <microhttpd.h>
+
+/// Called with the raw request URI (path and query, still percent-encoded) before
+/// MHD parses it; the returned pointer becomes the request's `*con_cls`.
+typedef void *_Nullable (*tpns_mhd_uri_callback)(void *_Nullable context, const char *_Nonnull uri,
+                                                 struct MHD_Connection *_Nullable connection);
+
+/// Starts a daemon with an internal epoll thread, or a pool of `thread_pool_size`
+/// epoll threads when it is more than 1.
+///
+/// - `host`: numeric IPv4/IPv6 address or name to bind (resolved with getaddrinfo).
+/// - `port`: 0 lets the kernel pick a free port (see `tpns_mhd_bound_port`).
+/// - `handler`, `uri_callback`, `completed` all receive `context`.
+/// - `error_out`: on failure, an errno-style code (EADDRINUSE, EINVAL for a bad host, ...).
+///
+/// Returns NULL on failure.
+struct MHD_Daemon *_Nullable tpns_mhd_start(const char *_Nonnull host, uint16_t port,
+                                            MHD_AccessHandlerCallback _Nonnull handler,
+                                            tpns_mhd_uri_callback _Nonnull uri_callback,
+                                            MHD_RequestCompletedCallback _Nonnull completed,
+                                            void *_Nullable context,
+                                            unsigned int thread_pool_size,
+                                            unsigned int connection_timeout_s,
+                                            size_t connection_memory_limit,
+                                            unsigned int connection_limit,
+                                            int *_Nonnull error_out);
+
+/// The port the daemon is bound to (the kernel's choice when started with port 0).
+uint16_t tpns_mhd_bound_port(struct MHD_Daemon *_Nonnull daemon);
+
+/// Queues a response with a copy of `body`, a `Content-Type` and, when non-NULL,
+/// one extra header. Returns MHD_YES when queued.
+enum MHD_Result tpns_mhd_respond(struct MHD_Connection *_Nonnull connection, unsigned int status,
+                                 const char *_Nonnull content_type,
+                                 const char *_Nullable header_name,
+                                 const char *_Nullable header_value, const void *_Nullable body,
+                                 size_t body_length);
+
+#endif

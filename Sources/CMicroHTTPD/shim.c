@@ -1,0 +1,75 @@
+#include "CMicroHTTPD.h"
+
+#include <errno.h>
+#include <netdb.h>
+#include <string.h>
+
+struct MHD_Daemon *tpns_mhd_start(const char *host, uint16_t port,
+                                  MHD_AccessHandlerCallback handler,
+                                  tpns_mhd_uri_callback uri_callback,
+                                  MHD_RequestCompletedCallback completed, void *context,
+                                  unsigned int thread_pool_size, unsigned int connection_timeout_s,
+                                  size_t connection_memory_limit, unsigned int connection_limit,
+                                  int *error_out) {
+  struct addrinfo hints;
+  memset(&hints, 0, sizeof hints);
+  hints.ai_family = AF_UNSPEC;
+  hints.ai_socktype = SOCK_STREAM;
+  hints.ai_flags = AI_PASSIVE;
+  struct addrinfo *found = NULL;
+  if (getaddrinfo(host, NULL, &hints, &found) != 0 || found == NULL) {
+    *error_out = EINVAL;
+    return NULL;
+  }
+  struct sockaddr_storage address;
+  memset(&address, 0, sizeof address);
+  memcpy(&address, found->ai_addr, found->ai_addrlen);
+  freeaddrinfo(found);
+
+  unsigned int flags = MHD_USE_EPOLL_INTERNAL_THREAD | MHD_USE_TURBO;
+  if (address.ss_family == AF_INET6) {
+    ((struct sockaddr_in6 *)&address)->sin6_port = htons(port);
+    flags |= MHD_USE_IPv6;
+  } else {
+    ((struct sockaddr_in *)&address)->sin_port = htons(port);
+  }
+
+  errno = 0;
+  struct MHD_Daemon *daemon = MHD_start_daemon(
+      flags, port, NULL, NULL, handler, context,
+      MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&address,
+      MHD_OPTION_URI_LOG_CALLBACK, uri_callback, context,
+      MHD_OPTION_NOTIFY_COMPLETED, completed, context,
+      MHD_OPTION_THREAD_POOL_SIZE, thread_pool_size,
+      MHD_OPTION_CONNECTION_TIMEOUT, connection_timeout_s,
+      MHD_OPTION_CONNECTION_MEMORY_LIMIT, connection_memory_limit,
+      MHD_OPTION_CONNECTION_LIMIT, connection_limit,
+      MHD_OPTION_LISTEN_BACKLOG_SIZE, 1024u,
+      MHD_OPTION_END);
+  if (daemon == NULL) {
+    *error_out = errno != 0 ? errno : EADDRINUSE;
+  }
+  return daemon;
+}
+
+uint16_t tpns_mhd_bound_port(struct MHD_Daemon *daemon) {
+  const union MHD_DaemonInfo *info = MHD_get_daemon_info(daemon, MHD_DAEMON_INFO_BIND_PORT);
+  return info == NULL ? 0 : info->port;
+}
+
+enum MHD_Result tpns_mhd_respond(struct MHD_Connection *connection, unsigned int status,
+                                 const char *content_type, const char *header_name,
+                                 const char *header_value, const void *body, size_t body_length) {
+  struct MHD_Response *response =
+      MHD_create_response_from_buffer(body_length, (void *)body, MHD_RESPMEM_MUST_COPY);
+  if (response == NULL) {
+    return MHD_NO;
+  }
+  MHD_add_response_header(response, MHD_HTTP_HEADER_CONTENT_TYPE, content_type);
+  if (header_name != NULL && header_value != NULL) {
+    MHD_add_response_header(response, header_name, header_value);
+  }
+  enum MHD_Result queued = MHD_queue_response(connection, status, response);
+  MHD_destroy_response(response);
+  return queued;
+}

@@ -1,0 +1,103 @@
+/// The TPNS emulator: an HTTP server on `/tpns` speaking the TPNS protocol, with an
+/// SQLite registry and inspection endpoints under `/_emulator/`.
+///
+/// ```swift
+/// let emulator = Emulator()
+/// try emulator.start(port: 0)        // a free port on 127.0.0.1, registry in memory
+/// print(emulator.baseURL)            // http://127.0.0.1:40123/tpns
+/// emulator.stop()
+/// ```
+///
+/// Requests are served on libmicrohttpd's epoll thread (one by default: it is
+/// event-driven, so a slow client never holds it, and on a two-core machine a second
+/// one lost a fifth of the throughput to lock hand-offs), concurrently with the
+/// caller. `stop()` waits for requests in progress, then closes the database.
+public final class Emulator: @unchecked Sendable {
+  // @unchecked: `running` is only touched with `lock` held; the rest is immutable.
+
+  /// Receives one line per request served (time, method, path, cmd, status, duration).
+  public typealias Logger = @Sendable (String) -> Void
+
+  private struct Running {
+    var server: HTTPServer
+    var registry: Registry
+    var host: String
+    var port: UInt16
+  }
+
+  private let lock = Lock()
+  private let logger: Logger?
+  private var running: Running?
+
+  /// An emulator that is not yet listening; `logger`, when given, receives a line per
+  /// request.
+  public init(logger: Logger? = nil) {
+    self.logger = logger
+  }
+
+  deinit { stop() }
+
+  /// Opens the registry (`database`: a file, in WAL mode; nil: in memory) and listens
+  /// on `host`:`port` (0: any free port, see ``port``) with `threads` serving threads.
+  public func start(
+    host: String = "127.0.0.1", port: UInt16 = 0, database: String? = nil, threads: Int = 1
+  ) throws(EmulatorError) {
+    try lock.withLock { () throws(EmulatorError) in
+      guard running == nil else { throw EmulatorError.alreadyRunning }
+      let registry: Registry
+      do {
+        registry = try Registry(path: database)
+      } catch {
+        throw EmulatorError.database(path: database ?? ":memory:", reason: "\(error)")
+      }
+      let log = RequestLog()
+      let faults = FaultInjector()
+      let router = Router(
+        registry: registry, log: log, faults: faults,
+        inspector: Inspector(
+          registry: registry, log: log, faults: faults, databaseName: database ?? ":memory:"),
+        logger: logger)
+      let server = HTTPServer { router.handle($0) }
+      let bound: UInt16
+      do throws(EmulatorError) {
+        bound = try server.start(host: host, port: port, threads: threads)
+      } catch {
+        registry.close()
+        throw error
+      }
+      running = Running(server: server, registry: registry, host: host, port: bound)
+    }
+  }
+
+  /// Stops listening, waits for the requests in progress and closes the database
+  /// (idempotent).
+  public func stop() {
+    guard
+      let stopped = lock.withLock({ () -> Running? in
+        defer { running = nil }
+        return running
+      })
+    else { return }
+    stopped.server.stop()
+    stopped.registry.close()
+  }
+
+  /// Whether the emulator is listening.
+  public var isRunning: Bool { lock.withLock { running != nil } }
+
+  /// The port listened on; 0 when not running.
+  public var port: UInt16 { lock.withLock { running?.port ?? 0 } }
+
+  /// The address listened on, e.g. `127.0.0.1`; nil when not running.
+  public var host: String? { lock.withLock { running?.host } }
+
+  /// The service URL, `http://HOST:PORT/tpns` (what `TPNS_SERVER` is set to); nil when
+  /// not running. An IPv6 host is written in brackets.
+  public var baseURL: String? {
+    lock.withLock {
+      guard let running else { return nil }
+      let host = running.host.contains(":") ? "[\(running.host)]" : running.host
+      return "http://\(host):\(running.port)\(Router.servicePath)"
+    }
+  }
+}

@@ -1,0 +1,20 @@
+/// Why the emulator could not start.
+public enum EmulatorError: Error, Sendable, Equatable, CustomStringConvertible {
+  /// `start` was called on an emulator that is running.
+  case alreadyRunning
+  /// The address could not be bound (in use, not local, not an address).
+  case cannotListen(host: String, port: UInt16, reason: String)
+  /// The registry database could not be opened.
+  case database(path: String, reason: String)
+
+  public var description: String {
+    switch self {
+    case .alreadyRunning:
+      return "the emulator is already running"
+    case .cannotListen(let host, let port, let reason):
+      return "cannot listen on \(host):\(port): \(reason)"
+    case .database(let path, let reason):
+      return "cannot open the registry database '\(path)': \(reason)"
+    }
+  }
+}

@@ -1,0 +1,37 @@
+/// Fault injection: the next `count` `/tpns` requests are answered with `status`
+/// (and `Retry-After` when set) instead of being run, to test clients' retries.
+///
+/// Thread-safe; arming again replaces the previous fault.
+final class FaultInjector: @unchecked Sendable {
+  // @unchecked: `fault` is only touched with `lock` held.
+
+  /// An armed fault.
+  struct Fault: Sendable, Equatable {
+    var status: Int
+    /// Requests still to fail.
+    var remaining: Int
+    /// Seconds for the `Retry-After` header.
+    var retryAfter: Int?
+  }
+
+  private let lock = Lock()
+  private var fault: Fault?
+
+  /// The armed fault, if any.
+  var current: Fault? { lock.withLock { fault } }
+
+  /// Arms a fault (or disarms with a `remaining` of 0).
+  func arm(_ newFault: Fault) {
+    lock.withLock { fault = newFault.remaining > 0 ? newFault : nil }
+  }
+
+  /// Consumes one failure; the fault to answer with, or nil to run the request.
+  func take() -> Fault? {
+    lock.withLock {
+      guard var armed = fault else { return nil }
+      armed.remaining -= 1
+      fault = armed.remaining > 0 ? armed : nil
+      return armed
+    }
+  }
+}

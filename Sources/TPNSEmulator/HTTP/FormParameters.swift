@@ -1,0 +1,130 @@
+/// Form parameters (`application/x-www-form-urlencoded`), decoded, in the order sent.
+///
+/// Decoding is strict: `%` must be followed by two hex digits, names and values must
+/// be UTF-8 after decoding, and a name without `=` is refused. `+` is a space. Empty
+/// segments (`a=1&&b=2`, a trailing `&`) are skipped, as browsers do.
+///
+/// ```swift
+/// let form = try FormParameters(decoding: Array("cmd=client&os=ios".utf8))
+/// form["cmd"]  // "client"
+/// ```
+struct FormParameters: Sendable, Equatable {
+  /// One `name=value` pair.
+  struct Pair: Sendable, Equatable {
+    var name: String
+    var value: String
+  }
+
+  /// Every pair in order, duplicates included.
+  private(set) var pairs: [Pair] = []
+
+  init() {}
+
+  /// Decodes `bytes` (a query string or a form body).
+  init(decoding bytes: some Collection<UInt8>) throws(RequestError) {
+    try append(decoding: bytes)
+  }
+
+  /// The first value of `name`.
+  subscript(name: String) -> String? {
+    pairs.first { $0.name == name }?.value
+  }
+
+  /// The first name given more than once, if any.
+  var firstDuplicateName: String? {
+    // A request has a handful of parameters: comparing pairs beats hashing them. A
+    // body may hold thousands, though, so past a few a set keeps this linear.
+    if pairs.count <= 16 {
+      for index in pairs.indices.dropFirst() {
+        let name = pairs[index].name
+        for earlier in pairs[..<index] where earlier.name == name {
+          return name
+        }
+      }
+      return nil
+    }
+    var seen: Set<String> = []
+    for pair in pairs where !seen.insert(pair.name).inserted {
+      return pair.name
+    }
+    return nil
+  }
+
+  /// Decodes `bytes` and appends its pairs.
+  mutating func append(decoding bytes: some Collection<UInt8>) throws(RequestError) {
+    let contiguous = Array(bytes)
+    try contiguous.withUnsafeBufferPointer { buffer throws(RequestError) in
+      var start = 0
+      while start < buffer.count {
+        var end = start
+        while end < buffer.count && buffer[end] != UInt8(ascii: "&") { end += 1 }
+        if end > start { try appendPair(buffer[start..<end]) }
+        start = end + 1
+      }
+    }
+  }
+
+  /// Decodes one `name=value` segment.
+  private mutating func appendPair(_ segment: Slice<UnsafeBufferPointer<UInt8>>)
+    throws(RequestError)
+  {
+    guard let equals = segment.firstIndex(of: UInt8(ascii: "=")) else {
+      let name = (try? Self.decodeComponent(segment, what: { "" })) ?? ""
+      throw .badRequest("parameter '\(Printable(name))' has no '=' and no value")
+    }
+    let name = try Self.decodeComponent(segment[..<equals], what: { "a parameter name" })
+    guard !name.isEmpty else {
+      throw .badRequest("a parameter has an empty name")
+    }
+    let value = try Self.decodeComponent(
+      segment[(equals + 1)...], what: { "parameter '\(Printable(name))'" })
+    pairs.append(Pair(name: name, value: value))
+  }
+
+  /// Percent-decodes one name or value; `what` names it in errors.
+  private static func decodeComponent(
+    _ bytes: Slice<UnsafeBufferPointer<UInt8>>, what: () -> String
+  ) throws(RequestError) -> String {
+    // Fast path: plain ASCII needs neither decoding nor UTF-8 validation.
+    if !bytes.contains(where: { $0 == UInt8(ascii: "%") || $0 == UInt8(ascii: "+") || $0 >= 0x80 })
+    {
+      return String(decoding: UnsafeBufferPointer(rebasing: bytes), as: UTF8.self)
+    }
+    var decoded: [UInt8] = []
+    decoded.reserveCapacity(bytes.count)
+    var index = bytes.startIndex
+    while index < bytes.endIndex {
+      let byte = bytes[index]
+      switch byte {
+      case UInt8(ascii: "+"):
+        decoded.append(UInt8(ascii: " "))
+      case UInt8(ascii: "%"):
+        guard index + 2 < bytes.endIndex,
+          let high = hexValue(bytes[index + 1]), let low = hexValue(bytes[index + 2])
+        else {
+          let escape = String(
+            decoding: bytes[index..<min(index + 3, bytes.endIndex)], as: UTF8.self)
+          throw .badRequest("\(what()) has a bad percent-escape '\(Printable(escape))'")
+        }
+        decoded.append(high << 4 | low)
+        index += 2
+      default:
+        decoded.append(byte)
+      }
+      index += 1
+    }
+    guard let text = String(validating: decoded, as: UTF8.self) else {
+      throw .badRequest("\(what()) is not valid UTF-8")
+    }
+    return text
+  }
+
+  private static func hexValue(_ byte: UInt8) -> UInt8? {
+    switch byte {
+    case UInt8(ascii: "0")...UInt8(ascii: "9"): return byte - UInt8(ascii: "0")
+    case UInt8(ascii: "a")...UInt8(ascii: "f"): return byte - UInt8(ascii: "a") + 10
+    case UInt8(ascii: "A")...UInt8(ascii: "F"): return byte - UInt8(ascii: "A") + 10
+    default: return nil
+    }
+  }
+}

@@ -1,0 +1,21 @@
+/// One HTTP request as the emulator's router sees it.
+struct HTTPRequest: Sendable {
+  /// The method, as sent (`GET`, `POST`, ...).
+  var method: String
+  /// The path, still percent-encoded, without the query (`/tpns`).
+  var path: String
+  /// The raw query after `?`, or nil when there is none.
+  var query: String?
+  /// The `Content-Type` header, if any.
+  var contentType: String?
+  /// The body; empty when it went over ``HTTPServer/maximumBodySize``.
+  var body: [UInt8]
+  /// Whether the body was larger than ``HTTPServer/maximumBodySize`` (and dropped).
+  var isBodyTooLarge: Bool
+
+  /// Splits a request target (`/tpns?cmd=client`) into path and query.
+  static func split(target: String) -> (path: String, query: String?) {
+    guard let mark = target.utf8.firstIndex(of: UInt8(ascii: "?")) else { return (target, nil) }
+    return (String(target[..<mark]), String(target[target.utf8.index(after: mark)...]))
+  }
+}

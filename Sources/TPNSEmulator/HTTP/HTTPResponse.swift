@@ -1,0 +1,44 @@
+import FoundationEssentials
+
+/// A response: status, content type, at most one extra header, body.
+struct HTTPResponse: Sendable {
+  var status: Int
+  var contentType: String
+  /// One extra header (`Allow`, `Retry-After`), when needed.
+  var header: HTTPHeader?
+  var body: [UInt8]
+
+  /// A `text/plain` response.
+  static func text(_ status: Int, _ text: String) -> HTTPResponse {
+    HTTPResponse(
+      status: status, contentType: "text/plain; charset=utf-8", header: nil,
+      body: Array(text.utf8))
+  }
+
+  /// The one-line error body every rejection carries: `error: <reason>\n`.
+  static func error(_ failure: RequestError) -> HTTPResponse {
+    var response = text(failure.status, "error: \(failure.reason)\n")
+    response.header = failure.header
+    return response
+  }
+
+  /// A JSON response (pretty-printed, keys sorted, so that `curl` output reads well).
+  static func json(_ value: some Encodable, status: Int = 200) -> HTTPResponse {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+    do {
+      var body = Array(try encoder.encode(value))
+      body.append(UInt8(ascii: "\n"))
+      return HTTPResponse(
+        status: status, contentType: "application/json", header: nil, body: body)
+    } catch {
+      return .error(RequestError(500, "cannot encode the answer: \(error)"))
+    }
+  }
+}
+
+/// One response header.
+struct HTTPHeader: Sendable, Equatable {
+  var name: String
+  var value: String
+}

@@ -1,0 +1,23 @@
+/// A request the emulator refuses: the status to answer and a one-line reason.
+struct RequestError: Error, Sendable, Equatable {
+  var status: Int
+  var reason: String
+  /// An extra header to send with the error (`Allow` on a 405).
+  var header: HTTPHeader?
+
+  init(_ status: Int, _ reason: String, header: HTTPHeader? = nil) {
+    self.status = status
+    self.reason = reason
+    self.header = header
+  }
+
+  /// 400 Bad Request.
+  static func badRequest(_ reason: String) -> RequestError { RequestError(400, reason) }
+
+  /// 405 Method Not Allowed, naming the methods allowed.
+  static func methodNotAllowed(_ method: String, allowed: [String]) -> RequestError {
+    RequestError(
+      405, "method \(method) is not allowed here (allowed: \(allowed.joined(separator: ", ")))",
+      header: HTTPHeader(name: "Allow", value: allowed.joined(separator: ", ")))
+  }
+}

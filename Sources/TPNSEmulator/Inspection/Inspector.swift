@@ -1,0 +1,128 @@
+/// The `/_emulator/` endpoints: what tests and users look at to see what the emulator
+/// received and would have pushed, and the knobs they turn (reset, faults).
+///
+/// | path | method | answer |
+/// |---|---|---|
+/// | `health` | GET | `{"status": "ok", ...}` |
+/// | `registry` | GET | clients, mappings, devices |
+/// | `notifications?udid=&appid=` | GET | recorded notifications (all without `udid`) |
+/// | `requests` | GET | the log of `/tpns` requests |
+/// | `reset` | POST | empties the registry, the log and the faults |
+/// | `faults?status=&count=&retry_after=` | POST (GET shows) | arms a fault |
+struct Inspector: Sendable {
+  /// The path prefix of every inspection endpoint.
+  static let prefix = "/_emulator/"
+
+  let registry: Registry
+  let log: RequestLog
+  let faults: FaultInjector
+  let databaseName: String
+
+  func handle(_ request: HTTPRequest) throws(RequestError) -> HTTPResponse {
+    let name = String(request.path.dropFirst(Self.prefix.count))
+    switch name {
+    case "health":
+      try only(["GET"], request)
+      _ = try form(request, allowed: [])
+      return .json(HealthJSON(database: databaseName))
+    case "registry":
+      try only(["GET"], request)
+      _ = try form(request, allowed: [])
+      return .json(
+        try database {
+          try registry.read { store in
+            RegistryJSON(
+              clients: try store.clients().map(ClientJSON.init),
+              mappings: try store.mappings().map(MappingJSON.init),
+              devices: try store.devices().map(DeviceJSON.init))
+          }
+        })
+    case "notifications":
+      try only(["GET"], request)
+      let query = try form(request, allowed: ["udid", "appid"])
+      let records = try database {
+        try registry.read { try $0.notifications(udid: query["udid"], appid: query["appid"]) }
+      }
+      return .json(NotificationsJSON(notifications: records.map(NotificationJSON.init)))
+    case "requests":
+      try only(["GET"], request)
+      _ = try form(request, allowed: [])
+      let snapshot = log.snapshot()
+      return .json(
+        RequestsJSON(
+          total: snapshot.total, dropped: snapshot.dropped,
+          requests: snapshot.entries.map(RequestJSON.init)))
+    case "reset":
+      try only(["POST"], request)
+      _ = try form(request, allowed: [])
+      try database { try registry.write { try $0.reset() } }
+      log.reset()
+      faults.arm(FaultInjector.Fault(status: 500, remaining: 0))
+      return .json(ResetJSON())
+    case "faults":
+      try only(["GET", "POST"], request)
+      if request.method == "GET" {
+        _ = try form(request, allowed: [])
+        return .json(FaultJSON(fault: faults.current))
+      }
+      let query = try form(request, allowed: ["status", "count", "retry_after"])
+      guard let status = try integer(query, "status", 400...599, default: nil) else {
+        throw .badRequest("missing parameter 'status' (400 to 599)")
+      }
+      let count = try integer(query, "count", 0...1_000_000, default: 1) ?? 1
+      let retryAfter = try integer(query, "retry_after", 0...86_400, default: nil)
+      faults.arm(FaultInjector.Fault(status: status, remaining: count, retryAfter: retryAfter))
+      return .json(FaultJSON(fault: faults.current))
+    default:
+      throw RequestError(
+        404,
+        "no such path '\(Printable(request.path))' (try \(Self.prefix)health, registry, "
+          + "notifications, requests, reset, faults)")
+    }
+  }
+
+  private func only(_ methods: [String], _ request: HTTPRequest) throws(RequestError) {
+    guard methods.contains(request.method) else {
+      throw .methodNotAllowed(request.method, allowed: methods)
+    }
+  }
+
+  /// The query (and a form body) of an inspection request, refusing unknown names.
+  private func form(_ request: HTTPRequest, allowed: Set<String>) throws(RequestError)
+    -> FormParameters
+  {
+    let form = try FormDecoding.parameters(of: request)
+    if let duplicate = form.firstDuplicateName {
+      throw .badRequest("parameter '\(Printable(duplicate))' is given more than once")
+    }
+    for pair in form.pairs where !allowed.contains(pair.name) {
+      throw .badRequest("unknown parameter '\(Printable(pair.name))' for \(request.path)")
+    }
+    return form
+  }
+
+  private func integer(
+    _ form: FormParameters, _ name: String, _ range: ClosedRange<Int>, default: Int?
+  ) throws(RequestError) -> Int? {
+    guard let text = form[name] else { return `default` }
+    guard text.utf8.allSatisfy({ (0x30...0x39).contains($0) }), let value = Int(text),
+      range.contains(value)
+    else {
+      throw .badRequest(
+        "parameter '\(name)' must be an integer from \(range.lowerBound) to "
+          + "\(range.upperBound), not '\(Printable(text))'")
+    }
+    return value
+  }
+
+  /// Runs a registry access, turning a database failure into a 500.
+  private func database<T>(_ body: () throws -> T) throws(RequestError) -> T {
+    do {
+      return try body()
+    } catch let error as RequestError {
+      throw error
+    } catch {
+      throw RequestError(500, "database: \(error)")
+    }
+  }
+}

@@ -1,0 +1,54 @@
+/// A phone registered by `cmd=client`, keyed by (appid, udid).
+struct ClientRecord: Equatable, Sendable {
+  var os: String
+  var appid: String
+  var udid: String
+  /// Nil once another udid has claimed the token.
+  var token: String?
+  var lang: String?
+  var dev: Int64?
+  var bgfetch: Int64?
+  /// Milliseconds since 1970.
+  var registeredAt: Int64
+  var lastSeen: Int64
+}
+
+/// A device UID mapped to a phone, in the phone's list order.
+struct MappingRecord: Equatable, Sendable {
+  var appid: String
+  var udid: String
+  var uid: String
+  var interval: Int64?
+  var format: String?
+  var createdAt: Int64
+}
+
+/// A device that announced itself with `cmd=device`.
+struct DeviceRecord: Equatable, Sendable {
+  var uid: String
+  var firstSeen: Int64
+  var lastSeen: Int64
+  var announcements: Int64
+}
+
+/// What would have been pushed to one phone for one `cmd=event`.
+struct NotificationRecord: Equatable, Sendable {
+  var id: Int64
+  var appid: String
+  var udid: String
+  var os: String
+  var token: String
+  var uid: String
+  var eventType: Int64
+  var msg: String?
+  var eventTime: Int64?
+  var createdAt: Int64
+}
+
+/// The parameters of one `cmd=event`.
+struct EventRecord: Sendable {
+  var uid: String
+  var eventType: Int64
+  var msg: String?
+  var eventTime: Int64?
+}

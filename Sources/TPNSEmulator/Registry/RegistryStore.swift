@@ -1,0 +1,360 @@
+/// The registry's tables and queries over one SQLite connection.
+///
+/// Not thread-safe: reached only through ``Registry``, which holds its lock and wraps
+/// each command in a transaction.
+final class RegistryStore {
+  private let database: SQLiteConnection
+
+  /// The schema, created on first open of a file and at every in-memory start.
+  private static let schema = """
+    CREATE TABLE IF NOT EXISTS clients (
+      appid TEXT NOT NULL,
+      udid TEXT NOT NULL,
+      os TEXT NOT NULL,
+      token TEXT,
+      token_key TEXT UNIQUE,
+      lang TEXT,
+      dev INTEGER,
+      bgfetch INTEGER,
+      registered_at INTEGER NOT NULL,
+      last_seen INTEGER NOT NULL,
+      PRIMARY KEY (appid, udid)
+    );
+    CREATE TABLE IF NOT EXISTS mappings (
+      appid TEXT NOT NULL,
+      udid TEXT NOT NULL,
+      uid TEXT NOT NULL,
+      position INTEGER NOT NULL,
+      push_interval INTEGER,
+      format TEXT,
+      created_at INTEGER NOT NULL,
+      PRIMARY KEY (appid, udid, uid),
+      FOREIGN KEY (appid, udid) REFERENCES clients (appid, udid) ON DELETE CASCADE
+    );
+    CREATE INDEX IF NOT EXISTS mappings_by_uid ON mappings (uid);
+    CREATE TABLE IF NOT EXISTS devices (
+      uid TEXT PRIMARY KEY,
+      first_seen INTEGER NOT NULL,
+      last_seen INTEGER NOT NULL,
+      announcements INTEGER NOT NULL
+    );
+    CREATE TABLE IF NOT EXISTS notifications (
+      id INTEGER PRIMARY KEY,
+      appid TEXT NOT NULL,
+      udid TEXT NOT NULL,
+      os TEXT NOT NULL,
+      token TEXT NOT NULL,
+      uid TEXT NOT NULL,
+      event_type INTEGER NOT NULL,
+      msg TEXT,
+      event_time INTEGER,
+      created_at INTEGER NOT NULL
+    );
+    CREATE INDEX IF NOT EXISTS notifications_by_udid ON notifications (udid);
+    PRAGMA user_version = 1;
+    """
+
+  /// Opens the registry in `path`, or in memory when `path` is nil.
+  ///
+  /// A file database uses WAL with `synchronous=NORMAL`: each command's commit is
+  /// durable across a crash of the emulator, and cheap.
+  init(path: String?) throws {
+    database = try SQLiteConnection(path: path ?? ":memory:")
+    do {
+      if path != nil {
+        try database.execute(
+          "PRAGMA busy_timeout = 5000; PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;")
+      }
+      try database.execute("PRAGMA foreign_keys = ON;")
+      try database.execute(Self.schema)
+    } catch {
+      database.close()
+      throw error
+    }
+  }
+
+  /// Closes the database (idempotent).
+  func close() { database.close() }
+
+  /// Runs `body` in one transaction.
+  func transaction<T>(_ body: () throws -> T) throws -> T {
+    try database.transaction(body)
+  }
+
+  // MARK: Clients
+
+  /// A client from a row of `os, appid, udid, token, lang, dev, bgfetch, registered_at,
+  /// last_seen`.
+  private static func client(_ row: SQLiteStatement) -> ClientRecord {
+    ClientRecord(
+      os: row.text(0) ?? "", appid: row.text(1) ?? "", udid: row.text(2) ?? "",
+      token: row.text(3), lang: row.text(4), dev: row.integer(5), bgfetch: row.integer(6),
+      registeredAt: row.integer(7) ?? 0, lastSeen: row.integer(8) ?? 0)
+  }
+
+  /// The phone registered as (appid, udid), if any.
+  func client(appid: String, udid: String) throws -> ClientRecord? {
+    try database.statement(
+      "SELECT os, appid, udid, token, lang, dev, bgfetch, registered_at, last_seen FROM clients WHERE appid = ?1 AND udid = ?2"
+    ).rows([.text(appid), .text(udid)], Self.client).first
+  }
+
+  /// Every phone, oldest registration first.
+  func clients() throws -> [ClientRecord] {
+    try database.statement(
+      "SELECT os, appid, udid, token, lang, dev, bgfetch, registered_at, last_seen FROM clients ORDER BY registered_at, rowid"
+    ).rows([], Self.client)
+  }
+
+  /// Inserts or updates the phone keyed by (appid, udid); true when it is new.
+  ///
+  /// `tokenKey` is the token as compared for uniqueness (iOS tokens lower-cased). A token
+  /// held by another udid moves to this one: the other phone keeps its registration
+  /// and mappings but has no token left, so nothing is pushed to it.
+  ///
+  /// Atomic on its own; call it outside a transaction. The common case is one
+  /// autocommitted statement (the emulator's hottest path); only when the insert hits
+  /// the token's UNIQUE constraint (which changes nothing) are the move and the insert
+  /// run together in a transaction.
+  func upsert(_ record: ClientRecord, tokenKey: String) throws -> Bool {
+    // A phone refreshing its registration with the same token (the usual case) is
+    // one update that leaves the token index alone.
+    try database.statement(
+      """
+      UPDATE clients SET os = ?1, token = ?4, lang = ?5, dev = ?6, bgfetch = ?7, last_seen = ?8
+      WHERE appid = ?2 AND udid = ?3 AND token_key = ?9
+      """
+    ).run([
+      .text(record.os), .text(record.appid), .text(record.udid), optional(record.token),
+      optional(record.lang), optional(record.dev), optional(record.bgfetch),
+      .integer(record.lastSeen), .text(tokenKey),
+    ])
+    if database.changes > 0 { return false }
+
+    let values: [SQLiteStatement.Value] = [
+      .text(record.os), .text(record.appid), .text(record.udid), optional(record.token),
+      optional(record.lang), optional(record.dev), optional(record.bgfetch),
+      .integer(record.lastSeen), .text(tokenKey),
+    ]
+    let insert = try database.statement(
+      """
+      INSERT INTO clients
+        (os, appid, udid, token, lang, dev, bgfetch, registered_at, last_seen, token_key)
+      VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?8, ?9)
+      ON CONFLICT (appid, udid) DO UPDATE SET
+        os = excluded.os, token = excluded.token, token_key = excluded.token_key,
+        lang = excluded.lang, dev = excluded.dev, bgfetch = excluded.bgfetch,
+        last_seen = excluded.last_seen
+      """)
+    do {
+      return try upsert(with: insert, values)
+    } catch {
+      guard error.isUniqueConstraint else { throw error }
+    }
+    try database.statement("BEGIN IMMEDIATE").run()
+    do {
+      try database.statement(
+        """
+        UPDATE clients SET token = NULL, token_key = NULL
+        WHERE token_key = ?1 AND NOT (appid = ?2 AND udid = ?3)
+        """
+      ).run([.text(tokenKey), .text(record.appid), .text(record.udid)])
+      let isNew = try upsert(with: insert, values)
+      try database.statement("COMMIT").run()
+      return isNew
+    } catch {
+      try? database.statement("ROLLBACK").run()
+      throw error
+    }
+  }
+
+  /// Runs the upsert; true when it inserted. An upsert that updates leaves the last
+  /// inserted rowid alone, so it is cleared first (rowids start at 1); cheaper than
+  /// `RETURNING`, which buffers its rows in a temporary table.
+  private func upsert(with insert: SQLiteStatement, _ values: [SQLiteStatement.Value])
+    throws(SQLiteError)
+    -> Bool
+  {
+    database.lastInsertedRowID = 0
+    try insert.run(values)
+    return database.lastInsertedRowID != 0
+  }
+
+  /// Records that the phone sent a command at `now`.
+  func touch(appid: String, udid: String, now: Int64) throws {
+    try database.statement("UPDATE clients SET last_seen = ?3 WHERE appid = ?1 AND udid = ?2")
+      .run([.text(appid), .text(udid), .integer(now)])
+  }
+
+  // MARK: Mappings
+
+  /// A mapping from a row of `appid, udid, uid, push_interval, format, created_at`.
+  private static func mapping(_ row: SQLiteStatement) -> MappingRecord {
+    MappingRecord(
+      appid: row.text(0) ?? "", udid: row.text(1) ?? "", uid: row.text(2) ?? "",
+      interval: row.integer(3), format: row.text(4), createdAt: row.integer(5) ?? 0)
+  }
+
+  /// The phone's mappings in list order.
+  func mappings(appid: String, udid: String) throws -> [MappingRecord] {
+    try database.statement(
+      """
+      SELECT appid, udid, uid, push_interval, format, created_at FROM mappings
+      WHERE appid = ?1 AND udid = ?2 ORDER BY position
+      """
+    ).rows([.text(appid), .text(udid)], Self.mapping)
+  }
+
+  /// Every mapping, grouped by phone in registration order, each in list order.
+  func mappings() throws -> [MappingRecord] {
+    try database.statement(
+      """
+      SELECT m.appid, m.udid, m.uid, m.push_interval, m.format, m.created_at
+      FROM mappings m JOIN clients c ON c.appid = m.appid AND c.udid = m.udid
+      ORDER BY c.registered_at, c.rowid, m.position
+      """
+    ).rows([], Self.mapping)
+  }
+
+  /// Replaces the phone's set with `uids` (already deduplicated), in that order. A UID
+  /// that stays keeps its `interval` and `format`.
+  func replaceMappings(appid: String, udid: String, uids: [String], now: Int64) throws {
+    var kept: [String: MappingRecord] = [:]
+    for record in try mappings(appid: appid, udid: udid) { kept[record.uid] = record }
+    try database.statement("DELETE FROM mappings WHERE appid = ?1 AND udid = ?2")
+      .run([.text(appid), .text(udid)])
+    let insert = try database.statement(
+      """
+      INSERT INTO mappings (appid, udid, uid, position, push_interval, format, created_at)
+      VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)
+      """)
+    for (position, uid) in uids.enumerated() {
+      let old = kept[uid]
+      try insert.run([
+        .text(appid), .text(udid), .text(uid), .integer(Int64(position)),
+        optional(old?.interval), optional(old?.format), .integer(old?.createdAt ?? now),
+      ])
+    }
+  }
+
+  /// Adds `uid` at the end of the phone's list, or updates its `interval`/`format`
+  /// when already mapped; true when it is new.
+  func addMapping(
+    appid: String, udid: String, uid: String, interval: Int64?, format: String?, now: Int64
+  ) throws -> Bool {
+    let existing = try mappings(appid: appid, udid: udid)
+    if let old = existing.first(where: { $0.uid == uid }) {
+      try database.statement(
+        """
+        UPDATE mappings SET push_interval = ?4, format = ?5
+        WHERE appid = ?1 AND udid = ?2 AND uid = ?3
+        """
+      ).run([
+        .text(appid), .text(udid), .text(uid), optional(interval ?? old.interval),
+        optional(format ?? old.format),
+      ])
+      return false
+    }
+    try database.statement(
+      """
+      INSERT INTO mappings (appid, udid, uid, position, push_interval, format, created_at)
+      VALUES (?1, ?2, ?3,
+        (SELECT COALESCE(MAX(position), -1) + 1 FROM mappings WHERE appid = ?1 AND udid = ?2),
+        ?4, ?5, ?6)
+      """
+    ).run([
+      .text(appid), .text(udid), .text(uid), optional(interval), optional(format), .integer(now),
+    ])
+    return true
+  }
+
+  /// Removes one mapping; true when there was one.
+  func removeMapping(appid: String, udid: String, uid: String) throws -> Bool {
+    try database.statement("DELETE FROM mappings WHERE appid = ?1 AND udid = ?2 AND uid = ?3")
+      .run([.text(appid), .text(udid), .text(uid)])
+    return database.changes > 0
+  }
+
+  /// Removes every mapping of the phone; the number removed.
+  func removeMappings(appid: String, udid: String) throws -> Int {
+    try database.statement("DELETE FROM mappings WHERE appid = ?1 AND udid = ?2")
+      .run([.text(appid), .text(udid)])
+    return database.changes
+  }
+
+  // MARK: Devices and notifications
+
+  /// Records a `cmd=device` announcement.
+  func announce(uid: String, now: Int64) throws {
+    try database.statement(
+      """
+      INSERT INTO devices (uid, first_seen, last_seen, announcements) VALUES (?1, ?2, ?2, 1)
+      ON CONFLICT (uid) DO UPDATE SET
+        last_seen = excluded.last_seen, announcements = announcements + 1
+      """
+    ).run([.text(uid), .integer(now)])
+  }
+
+  /// Every announced device, in order of first announcement.
+  func devices() throws -> [DeviceRecord] {
+    try database.statement(
+      "SELECT uid, first_seen, last_seen, announcements FROM devices ORDER BY first_seen, rowid"
+    ).rows([]) { row in
+      DeviceRecord(
+        uid: row.text(0) ?? "", firstSeen: row.integer(1) ?? 0, lastSeen: row.integer(2) ?? 0,
+        announcements: row.integer(3) ?? 0)
+    }
+  }
+
+  /// Records one notification for every phone with a token mapped to the event's UID;
+  /// the number recorded.
+  func fanOut(_ event: EventRecord, now: Int64) throws -> Int {
+    try database.statement(
+      """
+      INSERT INTO notifications
+        (appid, udid, os, token, uid, event_type, msg, event_time, created_at)
+      SELECT c.appid, c.udid, c.os, c.token, m.uid, ?2, ?3, ?4, ?5
+      FROM mappings m JOIN clients c ON c.appid = m.appid AND c.udid = m.udid
+      WHERE m.uid = ?1 AND c.token IS NOT NULL
+      ORDER BY c.registered_at, c.rowid
+      """
+    ).run([
+      .text(event.uid), .integer(event.eventType), optional(event.msg),
+      optional(event.eventTime), .integer(now),
+    ])
+    return database.changes
+  }
+
+  /// Recorded notifications, oldest first, for one phone (`udid`, optionally `appid`)
+  /// or for every phone when `udid` is nil.
+  func notifications(udid: String?, appid: String?) throws -> [NotificationRecord] {
+    try database.statement(
+      """
+      SELECT id, appid, udid, os, token, uid, event_type, msg, event_time, created_at
+      FROM notifications
+      WHERE (?1 IS NULL OR udid = ?1) AND (?2 IS NULL OR appid = ?2)
+      ORDER BY id
+      """
+    ).rows([optional(udid), optional(appid)]) { row in
+      NotificationRecord(
+        id: row.integer(0) ?? 0, appid: row.text(1) ?? "", udid: row.text(2) ?? "",
+        os: row.text(3) ?? "", token: row.text(4) ?? "", uid: row.text(5) ?? "",
+        eventType: row.integer(6) ?? 0, msg: row.text(7), eventTime: row.integer(8),
+        createdAt: row.integer(9) ?? 0)
+    }
+  }
+
+  /// Deletes everything.
+  func reset() throws {
+    try database.execute(
+      "DELETE FROM notifications; DELETE FROM mappings; DELETE FROM devices; DELETE FROM clients;")
+  }
+
+  private func optional(_ text: String?) -> SQLiteStatement.Value {
+    text.map { .text($0) } ?? .null
+  }
+
+  private func optional(_ number: Int64?) -> SQLiteStatement.Value {
+    number.map { .integer($0) } ?? .null
+  }
+}

@@ -1,0 +1,103 @@
+import CSQLite
+
+/// A prepared SQLite statement, reused across executions.
+///
+/// Not thread-safe: owned by a ``SQLiteConnection``, used under its owner's lock.
+final class SQLiteStatement {
+  private let handle: OpaquePointer
+  private let connection: OpaquePointer
+
+  init(sql: StaticString, connection: OpaquePointer) throws(SQLiteError) {
+    var statement: OpaquePointer?
+    let code = sql.utf8Start.withMemoryRebound(to: CChar.self, capacity: sql.utf8CodeUnitCount) {
+      sqlite3_prepare_v3(
+        connection, $0, Int32(sql.utf8CodeUnitCount), UInt32(SQLITE_PREPARE_PERSISTENT),
+        &statement, nil)
+    }
+    guard code == SQLITE_OK, let statement else {
+      throw SQLiteError(code: code, message: String(cString: sqlite3_errmsg(connection)))
+    }
+    self.handle = statement
+    self.connection = connection
+  }
+
+  deinit { sqlite3_finalize(handle) }
+
+  /// A value to bind to a `?` parameter.
+  enum Value {
+    case text(String)
+    case integer(Int64)
+    case null
+  }
+
+  /// Binds `values` to parameters 1…n after resetting the statement.
+  func bind(_ values: [Value]) throws(SQLiteError) {
+    sqlite3_reset(handle)
+    sqlite3_clear_bindings(handle)
+    for (offset, value) in values.enumerated() {
+      let index = Int32(offset + 1)
+      let code: Int32
+      switch value {
+      case .text(let text):
+        var text = text
+        code = text.withUTF8 { bytes in
+          bytes.withMemoryRebound(to: CChar.self) { chars in
+            guard let base = chars.baseAddress else {
+              return tpns_sqlite3_bind_text(handle, index, "", 0)
+            }
+            return tpns_sqlite3_bind_text(handle, index, base, Int32(chars.count))
+          }
+        }
+      case .integer(let number):
+        code = sqlite3_bind_int64(handle, index, number)
+      case .null:
+        code = sqlite3_bind_null(handle, index)
+      }
+      guard code == SQLITE_OK else { throw error(code) }
+    }
+  }
+
+  /// Advances to the next row; false when done.
+  func step() throws(SQLiteError) -> Bool {
+    let code = sqlite3_step(handle)
+    switch code {
+    case SQLITE_ROW: return true
+    case SQLITE_DONE: return false
+    default: throw error(code)
+    }
+  }
+
+  /// Binds `values`, runs the statement to completion, and resets it.
+  func run(_ values: [Value] = []) throws(SQLiteError) {
+    try bind(values)
+    while try step() {}
+    sqlite3_reset(handle)
+  }
+
+  /// Binds `values` and collects every row through `row`.
+  func rows<T>(_ values: [Value] = [], _ row: (SQLiteStatement) -> T) throws(SQLiteError) -> [T] {
+    try bind(values)
+    var result: [T] = []
+    while try step() { result.append(row(self)) }
+    sqlite3_reset(handle)
+    return result
+  }
+
+  /// The text in column `index` of the current row; nil for NULL.
+  func text(_ index: Int32) -> String? {
+    guard let bytes = sqlite3_column_text(handle, index) else { return nil }
+    let count = Int(sqlite3_column_bytes(handle, index))
+    return String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self)
+  }
+
+  /// The integer in column `index` of the current row; nil for NULL.
+  func integer(_ index: Int32) -> Int64? {
+    sqlite3_column_type(handle, index) == SQLITE_NULL ? nil : sqlite3_column_int64(handle, index)
+  }
+
+  private func error(_ code: Int32) -> SQLiteError {
+    let failure = SQLiteError(code: code, message: String(cString: sqlite3_errmsg(connection)))
+    sqlite3_reset(handle)
+    return failure
+  }
+}

@@ -1,0 +1,127 @@
+import TPNSProtocol
+
+/// Routes each HTTP request: `/tpns` to the protocol commands, `/_emulator/` to the
+/// inspector, anything else to a 404. Every `/tpns` request is recorded in the log.
+///
+/// Called concurrently from libmicrohttpd's threads; everything it holds is
+/// thread-safe.
+struct Router: Sendable {
+  /// The path of the service.
+  static let servicePath = "/tpns"
+
+  let registry: Registry
+  let log: RequestLog
+  let faults: FaultInjector
+  let inspector: Inspector
+  let logger: Emulator.Logger?
+
+  func handle(_ request: HTTPRequest) -> HTTPResponse {
+    let started = logger == nil ? 0 : Clock.monotonicNanoseconds()
+    let response: HTTPResponse
+    var command: String?
+    if request.path == Self.servicePath {
+      (response, command) = handleService(request)
+    } else if request.path.hasPrefix(Inspector.prefix) {
+      do {
+        response = try inspector.handle(request)
+      } catch {
+        response = .error(error)
+      }
+    } else {
+      response = .error(
+        RequestError(
+          404, "no such path '\(Printable(request.path))' (the service is at \(Self.servicePath))"))
+    }
+    if let logger {
+      let elapsed = Double(Clock.monotonicNanoseconds() - started) / 1_000_000
+      var line = "\(Clock.iso8601(milliseconds: Clock.nowMilliseconds())) \(request.method) "
+      line += "\(Printable(request.path))"
+      if let command { line += " cmd=\(Printable(command))" }
+      line += " \(response.status) \(String(format: elapsed))ms"
+      if response.status >= 400, response.contentType.hasPrefix("text/plain") {
+        line += " " + String(decoding: response.body, as: UTF8.self).trimmingNewline()
+      }
+      logger(line)
+    }
+    return response
+  }
+
+  /// Answers a `/tpns` request and logs it; also returns its `cmd` for the log line.
+  private func handleService(_ request: HTTPRequest) -> (HTTPResponse, String?) {
+    let now = Clock.nowMilliseconds()
+    var entry = RequestLogEntry(
+      sequence: 0, time: now, method: request.method, path: request.path,
+      form: FormDecoding.formBytes(of: request), isDecoded: false, status: 0, error: nil)
+    let isAllowed = request.method == "GET" || request.method == "POST"
+
+    // Decoded first, so that even a refused or faulted request shows what it carried.
+    var decoded: Result<FormParameters, RequestError> = .success(FormParameters())
+    if !request.isBodyTooLarge {
+      do {
+        try FormDecoding.checkContentType(of: request)
+        decoded = .success(try FormParameters(decoding: entry.form))
+        entry.isDecoded = true
+      } catch {
+        decoded = .failure(error)
+      }
+    }
+
+    let response: HTTPResponse
+    do throws(RequestError) {
+      if let fault = faults.take() {
+        var failure = RequestError(fault.status, "injected fault (\(fault.remaining) more)")
+        if let retryAfter = fault.retryAfter {
+          failure.header = HTTPHeader(name: "Retry-After", value: String(retryAfter))
+        }
+        throw failure
+      }
+      guard isAllowed else {
+        throw RequestError.methodNotAllowed(request.method, allowed: ["GET", "POST"])
+      }
+      guard !request.isBodyTooLarge else {
+        throw RequestError(413, "the body is larger than \(HTTPServer.maximumBodySize) bytes")
+      }
+      let commandRequest = try CommandRequest(try decoded.get())
+      let handler = try commandRequest.command.handler.init(commandRequest)
+      let text: String
+      if handler.isAtomic {
+        text = try run { try registry.read { try handler.apply(to: $0, now: now) } }
+      } else {
+        text = try run { try registry.write { try handler.apply(to: $0, now: now) } }
+      }
+      response = .text(200, text + "\n")
+    } catch {
+      entry.error = error.reason
+      response = .error(error)
+    }
+    entry.status = response.status
+    log.append(entry)
+    let command = try? decoded.get()[CommandParameter.cmd.name]
+    return (response, command)
+  }
+
+  /// Runs a registry write, keeping a command's refusal and turning a database
+  /// failure into a 500.
+  private func run<T>(_ body: () throws -> T) throws(RequestError) -> T {
+    do {
+      return try body()
+    } catch let error as RequestError {
+      throw error
+    } catch {
+      throw RequestError(500, "database: \(error)")
+    }
+  }
+}
+
+extension String {
+  /// A duration in milliseconds with two decimals.
+  fileprivate init(format milliseconds: Double) {
+    let hundredths = Int((milliseconds * 100).rounded())
+    let fraction = hundredths % 100
+    self = "\(hundredths / 100).\(fraction < 10 ? "0" : "")\(fraction)"
+  }
+
+  fileprivate func trimmingNewline() -> String {
+    hasSuffix("\n") ? String(dropLast()) : self
+  }
+}

@@ -1,0 +1,80 @@
+import ArgumentParsing
+import TPNSEmulator
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
+
+extension ServerCommand {
+  /// `tpns-server exec -- COMMAND [ARGS...]`: runs a command against a fresh emulator
+  /// on a free port, then stops it and exits with the command's status.
+  public struct Exec: ParsableCommand {
+    public static var configuration: CommandConfiguration {
+      CommandConfiguration(
+        commandName: "exec",
+        abstract: "Run a command against an emulator on a free port, then stop it.",
+        discussion: """
+          Starts the emulator on 127.0.0.1 and a free port, runs COMMAND with \
+          TPNS_SERVER set to its URL (http://127.0.0.1:PORT/tpns), forwards SIGINT and \
+          SIGTERM to it, then stops and exits with its status (128+N if signal N \
+          killed it, 127 if it cannot be found). Request lines go to stderr.
+          """,
+        options: [
+          .option(
+            "db", valueName: "path",
+            help: "Keep the registry in this SQLite file (default: in memory).",
+            validate: { !$0.isEmpty }),
+          .flag("quiet", help: "Do not log a line per request."),
+        ],
+        arguments: [
+          Argument(
+            "command", help: "The command to run, and its arguments.", parsing: .postTerminator)
+        ])
+    }
+
+    /// The environment variable that carries the emulator's URL to the command.
+    public static let environmentVariable = "TPNS_SERVER"
+
+    public var command: [String]
+    public var database: String?
+    public var quiet: Bool
+
+    public init(_ values: ParsedValues) throws {
+      command = values.argument("command")
+      database = values.value("db")
+      quiet = values.flag("quiet")
+    }
+
+    public func run() throws {
+      let signals = Signals(blocking: [SIGINT, SIGTERM, SIGCHLD])
+      let logger: Emulator.Logger? =
+        quiet ? nil : { @Sendable line in Output.line(line, to: STDERR_FILENO) }
+      let emulator = Emulator(logger: logger)
+      try ServerCommand.start(emulator, host: "127.0.0.1", port: 0, database: database)
+      defer { emulator.stop() }
+
+      let child: ChildProcess
+      do throws(ChildProcess.SpawnError) {
+        child = try ChildProcess(
+          command, environment: [Self.environmentVariable: emulator.baseURL ?? ""])
+      } catch {
+        let notFound = error.code == ENOENT
+        throw CommandFailure(
+          "cannot run '\(error.command)': \(String(cString: strerror(error.code)))",
+          hint: notFound ? "Check the command's name and PATH." : nil,
+          exitCode: ExitCode(notFound ? 127 : 126))
+      }
+      while true {
+        if let status = child.poll() {
+          emulator.stop()
+          throw ExitCode(status)
+        }
+        let (signal, isFromProcess) = signals.wait()
+        // A terminal's Ctrl-C already reached the child (same process group).
+        if signal != SIGCHLD && isFromProcess { child.send(signal) }
+      }
+    }
+  }
+}

@@ -1,0 +1,102 @@
+import ArgumentParsing
+import TPNSEmulator
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
+
+/// `tpns-server`: runs the emulator until SIGINT or SIGTERM.
+public struct ServerCommand: ParsableCommand {
+  public static var configuration: CommandConfiguration {
+    CommandConfiguration(
+      commandName: "tpns-server",
+      abstract: "A local emulator of the TUTK Push Notification Service (TPNS).",
+      discussion: """
+        Serves the TPNS protocol at http://HOST:PORT/tpns (GET query or POST form), \
+        keeps its registry in SQLite, and answers inspection requests under \
+        /_emulator/ (health, registry, notifications, requests, reset, faults). \
+        SIGINT or SIGTERM stops it.
+        """,
+      options: [
+        .option(
+          "host", valueName: "host", help: "The address to listen on.",
+          defaultValue: "127.0.0.1", validate: { !$0.isEmpty }),
+        .option(
+          "port", valueName: "port", help: "The port to listen on; 0 picks a free port.",
+          defaultValue: "7380", validate: { UInt16($0) != nil }),
+        .option(
+          "db", valueName: "path",
+          help: "Keep the registry in this SQLite file (default: in memory).",
+          validate: { !$0.isEmpty }),
+        .option(
+          "port-file", valueName: "file",
+          help: "Write the port listened on to this file once listening.",
+          validate: { !$0.isEmpty }),
+        .option(
+          "threads", valueName: "n", help: "Threads serving requests (1 to 64).",
+          defaultValue: "1", validate: { Int($0).map { (1...64).contains($0) } ?? false }),
+        .flag("quiet", help: "Do not log a line per request."),
+      ],
+      subcommands: [Exec.self])
+  }
+
+  public var host: String
+  public var port: UInt16
+  public var database: String?
+  public var portFile: String?
+  public var threads: Int
+  public var quiet: Bool
+
+  public init(_ values: ParsedValues) throws {
+    host = values.value("host") ?? "127.0.0.1"
+    port = values.value("port", as: UInt16.self) ?? 7380
+    database = values.value("db")
+    portFile = values.value("port-file")
+    threads = values.value("threads", as: Int.self) ?? 1
+    quiet = values.flag("quiet")
+  }
+
+  public func run() throws {
+    let signals = Signals(blocking: [SIGINT, SIGTERM])
+    let logger: Emulator.Logger? = quiet ? nil : { @Sendable line in Output.line(line) }
+    let emulator = Emulator(logger: logger)
+    try Self.start(emulator, host: host, port: port, database: database, threads: threads)
+    if let portFile {
+      do {
+        try PortFile.write(emulator.port, to: portFile)
+      } catch {
+        emulator.stop()
+        throw error
+      }
+    }
+    Output.line("listening on \(emulator.baseURL ?? "")")
+    _ = signals.wait()
+    emulator.stop()
+    if let portFile { unlink(portFile) }
+    if !quiet { Output.line("stopped") }
+  }
+
+  /// Starts `emulator`, turning a failure into a reported error.
+  static func start(
+    _ emulator: Emulator, host: String, port: UInt16, database: String?, threads: Int = 1
+  ) throws {
+    do throws(EmulatorError) {
+      try emulator.start(host: host, port: port, database: database, threads: threads)
+    } catch {
+      switch error {
+      case .cannotListen:
+        throw CommandFailure(
+          error.description, hint: "Choose another --port (0 picks a free one) or --host.",
+          exitCode: ExitCode(69))
+      case .database:
+        throw CommandFailure(
+          error.description, hint: "Check that the directory exists and is writable.",
+          exitCode: ExitCode(73))
+      case .alreadyRunning:
+        throw CommandFailure(error.description)
+      }
+    }
+  }
+}

@@ -1,0 +1,3 @@
+import TPNSServerCommand
+
+ServerCommand.main()

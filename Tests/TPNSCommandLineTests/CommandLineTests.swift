@@ -1,0 +1,185 @@
+import Foundation
+import TPNSEmulator
+import TPNSTestSupport
+import Testing
+
+@testable import TPNSKit
+
+/// Runs the built `tpns` binary, as a user would, with its own store.
+struct TPNSProcess {
+  let store: String
+  var server: String
+
+  /// The build directory: the test runner lives beside the executables.
+  static let binary = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+    .deletingLastPathComponent().appendingPathComponent("tpns").path
+
+  struct Result: Equatable {
+    var status: Int32
+    var stdout: String
+    var stderr: String
+  }
+
+  func run(_ arguments: [String], stdin: String? = nil) throws -> Result {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: Self.binary)
+    process.arguments = arguments
+    process.environment = [
+      "TPNS_STORE": store, "TPNS_SERVER": server, "HOME": "/nonexistent", "PATH": "/usr/bin:/bin",
+    ]
+    let output = Pipe()
+    let errors = Pipe()
+    let input = Pipe()
+    process.standardOutput = output
+    process.standardError = errors
+    process.standardInput = input
+    try process.run()
+    if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
+    try input.fileHandleForWriting.close()
+    let out = output.fileHandleForReading.readDataToEndOfFile()
+    let err = errors.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return Result(
+      status: process.terminationStatus, stdout: String(decoding: out, as: UTF8.self),
+      stderr: String(decoding: err, as: UTF8.self))
+  }
+}
+
+/// An emulator, a fresh store and the `tpns` binary pointed at both.
+final class EndToEnd {
+  let emulator = RunningEmulator.self
+  let server: RunningEmulator
+  let directory: TemporaryDirectory
+  let tpns: TPNSProcess
+  static let token = String(repeating: "0f", count: 32)
+
+  init() throws {
+    server = try RunningEmulator()
+    directory = try TemporaryDirectory()
+    tpns = TPNSProcess(store: directory.file("state.plist"), server: server.server)
+  }
+
+  var store: StateStore { StateStore(path: tpns.store) }
+
+  /// The UIDs the emulator maps to this phone, and those the store holds.
+  func replicaMatchesStore() throws -> Bool {
+    try server.mappedUIDs(udid: Self.token).sorted() == store.load().uids.sorted()
+  }
+}
+
+@Suite struct CommandLineTests {
+  static let a = "ABCDEFGHJKLMNPRSTUVW"
+  static let b = "0123456789ABCDEFGHJK"
+
+  @Test(
+    "the whole flow: each command's output and status, the registry equal to the store after every step"
+  )
+  func flow() throws {
+    let e2e = try EndToEnd()
+    let server = e2e.server.server
+    var result = try e2e.tpns.run(["add", Self.a])
+    #expect(result.status == 0)
+    #expect(
+      result.stdout
+        == "added \(Self.a)\nstored 1 UID; they are sent once a token is registered (tpns register <token>)\n"
+    )
+    #expect(try e2e.server.requests().isEmpty)
+
+    result = try e2e.tpns.run(["register", EndToEnd.token])
+    #expect(
+      result
+        == .init(
+          status: 0, stdout: "registered …0f0f0f at \(server)\nsynced 1 UID to \(server)\n",
+          stderr: ""))
+    #expect(try e2e.replicaMatchesStore())
+
+    result = try e2e.tpns.run(["add", Self.b.lowercased(), Self.a])
+    #expect(result.status == 0)
+    #expect(
+      result.stdout
+        == "added \(Self.b)\n\(Self.a) is already in the list\nsynced 2 UIDs to \(server)\n")
+    #expect(try e2e.replicaMatchesStore())
+
+    result = try e2e.tpns.run(["list"])
+    #expect(result == .init(status: 0, stdout: "0  \(Self.a)\n1  \(Self.b)\n", stderr: ""))
+
+    result = try e2e.tpns.run(["remove", "0"])
+    #expect(result.stdout == "removed 0  \(Self.a)\nsynced 1 UID to \(server)\n")
+    #expect(try e2e.replicaMatchesStore())
+
+    result = try e2e.tpns.run(["event", Self.b, "--message", "motion"])
+    #expect(result.status == 0)
+    #expect(result.stdout.hasPrefix("sent event"))
+    let notifications =
+      try e2e.server.inspect("notifications?udid=\(EndToEnd.token)")["notifications"]
+      as? [[String: Any]]
+    #expect(notifications?.count == 1)
+    #expect(notifications?.first?["msg"] as? String == "motion")
+
+    result = try e2e.tpns.run(["status"])
+    #expect(result.status == 0)
+    #expect(result.stdout.contains("registered  yes"))
+    #expect(result.stdout.contains("pending     no, the server has the list"))
+  }
+
+  @Test("server down: exit 69, the change stored and pending; server back and sync: in sync")
+  func serverDown() throws {
+    let directory = try TemporaryDirectory()
+    let database = directory.file("registry.db")
+    let first = Emulator()
+    try first.start(port: 0, database: database)
+    let port = first.port
+    let tpns = TPNSProcess(store: directory.file("state.plist"), server: first.baseURL ?? "")
+    #expect(try tpns.run(["register", EndToEnd.token]).status == 0)
+    first.stop()
+
+    var result = try tpns.run(["add", Self.a])
+    #expect(result.status == 69)
+    #expect(result.stdout == "added \(Self.a)\n")
+    #expect(result.stderr.contains("Error: mapsync failed: cannot reach"))
+    #expect(result.stderr.contains("The change is stored and pending; run 'tpns sync'"))
+    #expect(try StateStore(path: tpns.store).load().uids == [Self.a])
+    #expect(try tpns.run(["status"]).stdout.contains("pending     yes: 1 to add, 0 to remove"))
+
+    let second = Emulator()
+    try second.start(port: port, database: database)
+    defer { second.stop() }
+    result = try tpns.run(["sync"])
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(try tpns.run(["status"]).stdout.contains("pending     no, the server has the list"))
+  }
+
+  @Test(
+    "bad input exits 65 (or 64 for usage), sends nothing and leaves the store byte-identical",
+    arguments: [
+      (["add", "ABC"], Int32(65)),
+      (["add", Self.a, "ABCDEFGHJKLMNPRSTUV&"], 65),
+      (["add", "ABCDEFGHJKLMNPRSTUV\n"], 65),
+      (["add", "ABCDEFGHJKLMNPRSTU\u{00C9}"], 65),
+      (["register", "1234"], 65),
+      (["register", "{length = 32, bytes = 0x0f0f0f0f 0f0f0f0f ... 0f0f0f0f }"], 65),
+      (["remove", "7"], 65),
+      (["remove", "x"], 64),
+      (["remove", "-1"], 64),
+      (["remove", "--uid", "ZZZZZZZZZZZZZZZZZZZZ"], 65),
+      (["event", "short"], 65),
+      (["add"], 64),
+      (["frobnicate"], 64),
+      (["add", Self.a, "--timeout", "-1"], 64),
+      (["add", Self.a, "--server", "ftp://x"], 64),
+    ] as [([String], Int32)])
+  func badInput(arguments: [String], status: Int32) throws {
+    let e2e = try EndToEnd()
+    #expect(try e2e.tpns.run(["register", EndToEnd.token]).status == 0)
+    #expect(try e2e.tpns.run(["add", Self.b]).status == 0)
+    let before = contents(of: e2e.tpns.store)
+    let requestsBefore = try e2e.server.requests().count
+    let result = try e2e.tpns.run(arguments)
+    #expect(result.status == status, "\(result.stderr)")
+    if status != 0 {
+      #expect(result.stderr.hasPrefix("Error: "))
+      #expect(try e2e.server.requests().count == requestsBefore)
+      #expect(contents(of: e2e.tpns.store) == before)
+    }
+  }
+}

@@ -1,0 +1,88 @@
+import Foundation
+import Testing
+
+@testable import TPNSEmulator
+
+@Suite("Emulator: lifecycle and persistence")
+struct EmulatorTests {
+  @Test("start on port 0 picks a free port and reports the service URL")
+  func freePort() throws {
+    let emulator = Emulator()
+    try emulator.start(port: 0)
+    defer { emulator.stop() }
+    #expect(emulator.port != 0)
+    #expect(emulator.baseURL == "http://127.0.0.1:\(emulator.port)/tpns")
+    #expect(emulator.isRunning)
+  }
+
+  @Test("two emulators run side by side on different ports")
+  func sideBySide() throws {
+    let first = try TestEmulator()
+    let second = try TestEmulator()
+    #expect(first.port != second.port)
+    try first.registerIOS()
+    #expect(try first.clients().count == 1)
+    #expect(try second.clients().isEmpty)
+  }
+
+  @Test("stop closes the port and is idempotent")
+  func stop() throws {
+    let emulator = Emulator()
+    try emulator.start(port: 0)
+    let port = emulator.port
+    emulator.stop()
+    emulator.stop()
+    #expect(emulator.port == 0)
+    #expect(emulator.baseURL == nil)
+    #expect(throws: (any Error).self) { try RawHTTPClient.send(port: port, target: "/tpns") }
+  }
+
+  @Test("starting twice, or on a port in use, fails with a reason")
+  func startFailures() throws {
+    let emulator = Emulator()
+    try emulator.start(port: 0)
+    defer { emulator.stop() }
+    #expect(throws: EmulatorError.alreadyRunning) { try emulator.start(port: 0) }
+    let other = Emulator()
+    #expect(throws: EmulatorError.self) { try other.start(port: emulator.port) }
+    #expect(!other.isRunning)
+  }
+
+  @Test("a database that cannot be opened is reported")
+  func badDatabase() {
+    let emulator = Emulator()
+    #expect(throws: EmulatorError.self) {
+      try emulator.start(port: 0, database: "/nonexistent/dir/registry.sqlite")
+    }
+  }
+
+  @Test("--db: the registry survives a restart on the same file")
+  func persistence() throws {
+    let directory = FileManager.default.temporaryDirectory
+      .appendingPathComponent("tpns-emulator-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let path = directory.appendingPathComponent("registry.sqlite").path
+
+    let uids = [TestEmulator.uid(3), TestEmulator.uid(1)]
+    let before: String
+    do {
+      let server = try TestEmulator(database: path)
+      let token = try server.registerIOS()
+      let reply = try server.post(
+        "cmd=mapsync&os=ios&appid=\(TestEmulator.appid)&udid=\(token)&map=\(TestEmulator.map(uids))"
+      )
+      #expect(reply.status == 200)
+      _ = try server.get("cmd=event&uid=\(uids[0])&event_type=1")
+      before = try server.registryText()
+      server.emulator.stop()
+    }
+    let server = try TestEmulator(database: path)
+    #expect(try server.registryText() == before)
+    #expect(try server.uids(of: TestEmulator.token(1)) == uids)
+    let notifications = try server.inspect("notifications").json as? [String: Any]
+    #expect((notifications?["notifications"] as? [Any])?.count == 1)
+    let health = try server.inspect("health").json as? [String: Any]
+    #expect(health?["database"] as? String == path)
+  }
+}

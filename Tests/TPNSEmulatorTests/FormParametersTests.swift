@@ -1,0 +1,63 @@
+import Testing
+
+@testable import TPNSEmulator
+
+@Suite("FormParameters: strict form decoding")
+struct FormParametersTests {
+  @Test(
+    "decodes names and values",
+    arguments: [
+      ("a=1&b=2", [["a", "1"], ["b", "2"]]),
+      ("a=x+y", [["a", "x y"]]),
+      ("a=%2B%2F%3D", [["a", "+/="]]),
+      ("a=%e6%97%a5", [["a", "日"]]),
+      ("a=", [["a", ""]]),
+      ("a=1&&b=2&", [["a", "1"], ["b", "2"]]),
+      ("a=1=2", [["a", "1=2"]]),
+      ("", []),
+    ])
+  func decodes(input: String, expected: [[String]]) throws {
+    let form = try FormParameters(decoding: Array(input.utf8))
+    #expect(form.pairs.map { [$0.name, $0.value] } == expected)
+  }
+
+  @Test(
+    "refuses what is not a well-formed form",
+    arguments: [
+      ("a=%", "parameter 'a' has a bad percent-escape '%'"),
+      ("a=%4", "parameter 'a' has a bad percent-escape '%4'"),
+      ("a=%G1", "parameter 'a' has a bad percent-escape '%G1'"),
+      ("a=%FF", "parameter 'a' is not valid UTF-8"),
+      ("%FF=1", "a parameter name is not valid UTF-8"),
+      ("=1", "a parameter has an empty name"),
+      ("flag", "parameter 'flag' has no '=' and no value"),
+    ])
+  func refuses(input: String, reason: String) {
+    let error = #expect(throws: RequestError.self) {
+      try FormParameters(decoding: Array(input.utf8))
+    }
+    #expect(error?.status == 400)
+    #expect(error?.reason == reason)
+  }
+
+  @Test("reports the first duplicated name")
+  func duplicates() throws {
+    let form = try FormParameters(decoding: Array("a=1&b=2&a=3".utf8))
+    #expect(form.firstDuplicateName == "a")
+    #expect(form["a"] == "1")
+  }
+
+  @Test(
+    "recognises the form media type",
+    arguments: [
+      ("application/x-www-form-urlencoded", true),
+      ("Application/X-WWW-Form-URLEncoded; charset=UTF-8", true),
+      ("  application/x-www-form-urlencoded ;charset=utf-8", true),
+      ("application/json", false),
+      ("multipart/form-data; boundary=x", false),
+      ("", false),
+    ])
+  func mediaType(contentType: String, isForm: Bool) {
+    #expect(FormDecoding.isForm(contentType) == isForm)
+  }
+}

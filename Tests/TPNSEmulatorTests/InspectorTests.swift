@@ -1,0 +1,119 @@
+import Foundation
+import Testing
+
+@testable import TPNSEmulator
+
+@Suite("Inspector: the /_emulator/ endpoints")
+struct InspectorTests {
+  @Test("health answers JSON")
+  func health() throws {
+    let server = try TestEmulator()
+    let reply = try server.inspect("health")
+    #expect(reply.status == 200)
+    #expect(reply.headers["content-type"] == "application/json")
+    let json = try #require(reply.json as? [String: Any])
+    #expect(json["status"] as? String == "ok")
+    #expect(json["database"] as? String == ":memory:")
+  }
+
+  @Test("requests logs every /tpns request: method, decoded parameters, status")
+  func requests() throws {
+    let server = try TestEmulator()
+    let token = try server.registerIOS()
+    _ = try server.post("cmd=device&uid=\(TestEmulator.uid(1))&bogus=1")
+    _ = try RawHTTPClient.send(port: server.port, target: "/tpns?cmd=x&lang=%zz")
+    _ = try server.inspect("health")  // not logged: not /tpns
+
+    let json = try #require(try server.inspect("requests").json as? [String: Any])
+    #expect(json["total"] as? Int == 3)
+    #expect(json["dropped"] as? Int == 0)
+    let entries = try #require(json["requests"] as? [[String: Any]])
+    #expect(entries.map { $0["method"] as? String } == ["GET", "POST", "GET"])
+    #expect(entries.map { $0["status"] as? Int } == [200, 400, 400])
+    #expect(entries.map { $0["seq"] as? Int } == [1, 2, 3])
+    let first = try #require(entries.first?["params"] as? [String: String])
+    #expect(
+      first == [
+        "cmd": "client", "os": "ios", "appid": TestEmulator.appid, "udid": token, "token": token,
+      ])
+    #expect(entries.first?["error"] is NSNull)
+    #expect((entries[1]["error"] as? String)?.contains("unknown parameter 'bogus'") == true)
+    #expect(entries[2]["params"] is NSNull)
+    #expect(entries[2]["raw"] as? String == "cmd=x&lang=%zz")
+  }
+
+  @Test("faults: the next N requests answer the status, with Retry-After")
+  func faults() throws {
+    let server = try TestEmulator()
+    let armed = try server.inspect("faults?status=503&count=2&retry_after=1", method: "POST")
+    #expect(armed.status == 200)
+    let fault = (armed.json as? [String: Any])?["fault"] as? [String: Any]
+    #expect(fault?["status"] as? Int == 503)
+    #expect(fault?["remaining"] as? Int == 2)
+
+    let query = "cmd=device&uid=\(TestEmulator.uid(1))"
+    for _ in 0..<2 {
+      let reply = try server.get(query)
+      #expect(reply.status == 503)
+      #expect(reply.headers["retry-after"] == "1")
+      #expect(reply.body.hasPrefix("error: injected fault"))
+    }
+    #expect(try server.get(query).status == 200)
+    let log = try server.inspect("requests").json as? [String: Any]
+    let statuses = (log?["requests"] as? [[String: Any]])?.map { $0["status"] as? Int }
+    #expect(statuses == [503, 503, 200])
+    // The faulted requests changed nothing: only the last one announced the device.
+    let devices =
+      (try server.inspect("registry").json as? [String: Any])?["devices"] as? [[String: Any]]
+    #expect(devices?.first?["announcements"] as? Int == 1)
+  }
+
+  @Test("a fault without retry_after sends no Retry-After")
+  func faultWithoutRetryAfter() throws {
+    let server = try TestEmulator()
+    _ = try server.inspect("faults?status=500", method: "POST")
+    let reply = try server.get("cmd=device&uid=\(TestEmulator.uid(1))")
+    #expect(reply.status == 500)
+    #expect(reply.headers["retry-after"] == nil)
+  }
+
+  @Test("faults refuses a status outside 400-599", arguments: ["200", "600", "abc", ""])
+  func badFault(status: String) throws {
+    let server = try TestEmulator()
+    let reply = try server.inspect("faults?status=\(status)", method: "POST")
+    #expect(reply.status == 400)
+    #expect(try server.get("cmd=device&uid=\(TestEmulator.uid(1))").status == 200)
+  }
+
+  @Test("reset empties the registry, the log and the faults")
+  func reset() throws {
+    let server = try TestEmulator()
+    try server.registerIOS()
+    _ = try server.inspect("faults?status=503&count=5", method: "POST")
+    let reply = try server.inspect("reset", method: "POST")
+    #expect(reply.status == 200)
+    #expect(try server.clients().isEmpty)
+    let log = try server.inspect("requests").json as? [String: Any]
+    #expect(log?["total"] as? Int == 0)
+    #expect(try server.get("cmd=device&uid=\(TestEmulator.uid(1))").status == 200)
+  }
+
+  @Test(
+    "each endpoint refuses other methods with 405 and Allow",
+    arguments: [
+      ("health", "POST", "GET"), ("registry", "DELETE", "GET"), ("requests", "POST", "GET"),
+      ("notifications", "PUT", "GET"), ("reset", "GET", "POST"), ("faults", "DELETE", "GET, POST"),
+    ])
+  func methods(endpoint: String, method: String, allowed: String) throws {
+    let server = try TestEmulator()
+    let reply = try server.inspect(endpoint, method: method)
+    #expect(reply.status == 405)
+    #expect(reply.headers["allow"] == allowed)
+  }
+
+  @Test("notifications refuses an unknown filter")
+  func notificationsFilter() throws {
+    let server = try TestEmulator()
+    #expect(try server.inspect("notifications?uid=X").status == 400)
+  }
+}

@@ -1,0 +1,110 @@
+import Foundation
+import TPNSEmulator
+import TPNSKit
+import Testing
+
+/// A fresh directory under the system's temp directory, removed when the test is done.
+public final class TemporaryDirectory {
+  public let path: String
+
+  public init() throws {
+    var template = Array("\(NSTemporaryDirectory())/tpns-test-XXXXXX".utf8CString)
+    guard let created = mkdtemp(&template) else { throw POSIXError(.EIO) }
+    path = String(cString: created)
+  }
+
+  deinit {
+    try? FileManager.default.removeItem(atPath: path)
+  }
+
+  public func file(_ name: String) -> String {
+    "\(path)/\(name)"
+  }
+}
+
+/// The mode bits of a file.
+public func permissions(of path: String) -> mode_t {
+  var status = stat()
+  return stat(path, &status) == 0 ? status.st_mode & 0o777 : 0
+}
+
+/// The bytes of a file, or nil.
+public func contents(of path: String) -> Data? {
+  FileManager.default.contents(atPath: path)
+}
+
+/// An emulator on a free port for one test, and a way to read its inspection JSON.
+public final class RunningEmulator {
+  public let emulator = Emulator()
+  public let transport: CurlTransport
+
+  public init() throws {
+    try emulator.start(port: 0)
+    transport = try CurlTransport(options: TransportOptions(timeout: .seconds(10)))
+  }
+
+  deinit {
+    emulator.stop()
+  }
+
+  public var server: String { emulator.baseURL ?? "" }
+
+  /// `http://127.0.0.1:PORT/_emulator/<path>` answered as JSON.
+  public func inspect(_ path: String, method: HTTPRequest.Method = .get) throws -> [String: Any] {
+    let url = server.replacingOccurrences(of: "/tpns", with: "/_emulator/\(path)")
+    let response = try transport.perform(HTTPRequest(method: method, url: url))
+    #expect(response.isSuccess, "\(url): \(response.status) \(response.body)")
+    let object = try JSONSerialization.jsonObject(with: Data(response.body.utf8))
+    return object as? [String: Any] ?? [:]
+  }
+
+  /// The `/tpns` requests the emulator received: method, raw form text, status.
+  public func requests() throws -> [(method: String, raw: String, status: Int)] {
+    let log = try inspect("requests")["requests"] as? [[String: Any]] ?? []
+    return log.map {
+      ($0["method"] as? String ?? "", $0["raw"] as? String ?? "", $0["status"] as? Int ?? 0)
+    }
+  }
+
+  /// The UIDs mapped to `udid`, in registry order.
+  public func mappedUIDs(udid: String) throws -> [String] {
+    let mappings = try inspect("registry")["mappings"] as? [[String: Any]] ?? []
+    return mappings.filter { $0["udid"] as? String == udid }.compactMap { $0["uid"] as? String }
+  }
+}
+
+/// A TCP socket on 127.0.0.1 that listens and never accepts or answers: the
+/// kernel completes connections into its backlog, so clients wait forever.
+public final class SilentListener {
+  public let descriptor: Int32
+  public let port: Int
+
+  public init() throws {
+    let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    address.sin_port = 0
+    let bound = withUnsafePointer(to: &address) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+        bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+      }
+    }
+    guard bound == 0, listen(descriptor, 16) == 0 else {
+      close(descriptor)
+      throw POSIXError(.EADDRINUSE)
+    }
+    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+    _ = withUnsafeMutablePointer(to: &address) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+        getsockname(descriptor, $0, &length)
+      }
+    }
+    self.descriptor = descriptor
+    port = Int(UInt16(bigEndian: address.sin_port))
+  }
+
+  deinit {
+    close(descriptor)
+  }
+}
