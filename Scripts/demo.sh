@@ -18,9 +18,9 @@ work=$(mktemp -d "${TMPDIR:-/tmp}/tpns-demo.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 export TPNS_STORE="$work/state.plist"
 
-tpns-server --quiet exec -- bash -euo pipefail -c '
+tpns-server exec --quiet -- bash -euo pipefail -c '
   token=0f1e2d3c4b5a69788796a5b4c3d2e1f00f1e2d3c4b5a69788796a5b4c3d2e1f0
-  show() { printf "\n\$ %s\n" "$*"; "$@"; }
+  show() { printf "\n\$ %s\n" "$*"; "$@" 2>&1; }
   echo "emulator: $TPNS_SERVER"
   show tpns add 7A3KX9P2QW4M8N6B5C1D
   show tpns register "$token"
