@@ -41,7 +41,7 @@ struct Runner {
     _ input: SyncViewModel.Input, registration: Registration = Registration(),
     syncsChanges: Bool = true
   ) throws {
-    _ = try loadStore()
+    // No read of the store here: the step that changes it reads it, under its lock.
     let environment = try environment()
     let viewModel = SyncViewModel(
       environment: environment, registration: registration, syncsChanges: syncsChanges)

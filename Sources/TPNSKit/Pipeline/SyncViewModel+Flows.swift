@@ -6,7 +6,7 @@ import TPNSProtocol
 struct Context: Sendable {
   let environment: PipelineEnvironment
   let registration: Registration
-  let list: BehaviorSubject<[String]>
+  let list: PublishSubject<[String]>
   let syncsChanges: Bool
 
   private var store: StoreClient { environment.store }

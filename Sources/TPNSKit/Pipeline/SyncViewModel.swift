@@ -89,14 +89,19 @@ public struct SyncViewModel: Sendable {
 
   /// Wires `input` to the outputs. Nothing runs until `outcomes` is subscribed.
   public func transform(_ input: Input) -> Output {
-    let stored = (try? environment.store.load()) ?? StoreState()
-    let list = BehaviorSubject(value: stored.uids)
+    // The store is read only when an output is subscribed: a one-shot
+    // command reads it once, in the step that changes it.
+    let store = environment.store
+    let list = PublishSubject<[String]>()
     let context = Context(
       environment: environment, registration: registration, list: list,
       syncsChanges: syncsChanges)
 
-    let tokenValid = input.token.map { (try? PushToken($0, os: registration.os)) != nil }
-      .startWith(stored.pushToken != nil)
+    let storedTokenValid = Observable<Bool>.deferred {
+      .just((try? store.load())?.pushToken != nil)
+    }
+    let tokenValid = Observable.merge(
+      storedTokenValid, input.token.map { (try? PushToken($0, os: registration.os)) != nil })
     let uidValid = input.uidText.map { (try? DeviceUID($0)) != nil }.startWith(false)
     let canAdd = Observable.combineLatest(uidValid, tokenValid) { $0 && $1 }
       .distinctUntilChanged()
@@ -121,7 +126,11 @@ public struct SyncViewModel: Sendable {
       let syncs = triggers.concatMapLatest { context.sync($0) }
       return Observable.merge([syncs, changes])
     }
-    return Output(canAdd: canAdd, list: list.distinctUntilChanged(), outcomes: outcomes)
+    let storedList = Observable<[String]>.deferred { .just((try? store.load())?.uids ?? []) }
+    return Output(
+      canAdd: canAdd,
+      list: Observable.merge(storedList, list.asObservable()).distinctUntilChanged(),
+      outcomes: outcomes)
   }
 }
 

@@ -66,7 +66,7 @@ public struct StateStore: Sendable {
   public static func encode(_ state: StoreState) throws -> Data {
     let encoder = PropertyListEncoder()
     encoder.outputFormat = .xml
-    return try encoder.encode(state.propertyList)
+    return try encoder.encode(StoreDocument(state))
   }
 
   private func write(_ state: StoreState) throws {
@@ -80,21 +80,12 @@ public struct StateStore: Sendable {
   }
 
   private func decode(_ data: Data) throws(StoreError) -> StoreState {
-    let list: [String: PropertyListValue]
     do {
-      switch try PropertyListDecoder().decode(PropertyListValue.self, from: data) {
-      case .dictionary(let dictionary): list = dictionary
-      default: throw StoreError.corrupt(path: path, reason: .notADictionary)
-      }
-    } catch let error as StoreError {
-      throw error
+      return try PropertyListDecoder().decode(StoreDocument.self, from: data).state
+    } catch let error as StoreFormatError {
+      throw .corrupt(path: path, reason: error)
     } catch {
       throw .corrupt(path: path, reason: .notAPropertyList(reason: Self.reason(error)))
-    }
-    do {
-      return try StoreState(propertyList: list)
-    } catch {
-      throw .corrupt(path: path, reason: error)
     }
   }
 
