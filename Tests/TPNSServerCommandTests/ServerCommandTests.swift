@@ -98,7 +98,7 @@ struct ServerCommandTests {
 
   @Test("exec reports a command that cannot be found with 127")
   func execNotFound() throws {
-    let result = try Self.run(["exec", "--", "no-such-command-tpns"])
+    let result = try Self.run(["exec", "--quiet", "--", "no-such-command-tpns"])
     #expect(result.status == 127)
     #expect(result.stderr.hasPrefix("Error: cannot run 'no-such-command-tpns'"))
   }
