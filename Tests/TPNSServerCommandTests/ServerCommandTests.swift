@@ -109,6 +109,30 @@ struct ServerCommandTests {
     #expect(result.status == 128 + SIGTERM)
   }
 
+  @Test("exec forwards SIGTERM to the command and exits with its status")
+  func execForwardsSignals() throws {
+    let process = Process()
+    process.executableURL = Self.binary
+    process.arguments = [
+      "exec", "--quiet", "--", "sh", "-c",
+      "trap 'exit 42' TERM; echo ready; while :; do sleep 0.05; done",
+    ]
+    let stdout = Pipe()
+    process.standardOutput = stdout
+    try process.run()
+    // Wait (with a deadline) until the command has set its trap.
+    let deadline = Date().addingTimeInterval(10)
+    var output = Data()
+    while !String(decoding: output, as: UTF8.self).contains("ready") && Date() < deadline {
+      output += stdout.fileHandleForReading.availableData
+    }
+    #expect(String(decoding: output, as: UTF8.self) == "ready\n")
+    process.terminate()
+    process.waitUntilExit()
+    #expect(process.terminationReason == .exit)
+    #expect(process.terminationStatus == 42)
+  }
+
   @Test("SIGTERM stops the server cleanly: exit 0, port file removed")
   func sigterm() throws {
     let directory = FileManager.default.temporaryDirectory
