@@ -16,10 +16,12 @@ public struct Argument: Sendable {
   public var help: String
   /// Whether it may be left out.
   public var isOptional: Bool
+  /// How values are taken from the command line.
   public var parsing: Parsing
   /// Whether a value is acceptable; a refused value is a usage error.
   public var validate: @Sendable (String) -> Bool
 
+  /// An argument shown as `<name>`.
   public init(
     _ name: String, help: String, isOptional: Bool = false, parsing: Parsing = .single,
     validate: @escaping @Sendable (String) -> Bool = { _ in true }

@@ -21,6 +21,7 @@ public struct CommandConfiguration {
   /// Subcommands, selected by the first argument.
   public var subcommands: [any ParsableCommand.Type]
 
+  /// A command named `commandName`; everything else is optional.
   public init(
     commandName: String, abstract: String = "", discussion: String = "", options: [Option] = [],
     arguments: [Argument] = [], subcommands: [any ParsableCommand.Type] = []

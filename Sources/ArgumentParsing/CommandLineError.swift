@@ -28,8 +28,10 @@ public struct UsageError: Error, Sendable, Equatable, CustomStringConvertible {
 /// Thrown by a command's `init` when values parse but do not make sense together;
 /// reported as a usage error (exit 64).
 public struct ValidationError: Error, Sendable, Equatable, CustomStringConvertible {
+  /// The first line of the report, without `Error: `.
   public var message: String
 
+  /// A validation error saying `message`.
   public init(_ message: String) {
     self.message = message
   }
@@ -39,17 +41,22 @@ public struct ValidationError: Error, Sendable, Equatable, CustomStringConvertib
 
 /// Thrown to end the program with a status, silently (e.g. a child's exit status).
 public struct ExitCode: Error, Sendable, Equatable, RawRepresentable {
+  /// The process's exit status.
   public var rawValue: Int32
 
+  /// The exit status `rawValue`.
   public init(rawValue: Int32) {
     self.rawValue = rawValue
   }
 
+  /// The exit status `rawValue`.
   public init(_ rawValue: Int32) {
     self.rawValue = rawValue
   }
 
+  /// 0.
   public static let success = ExitCode(0)
+  /// 1, for a failure without a more specific status.
   public static let failure = ExitCode(1)
   /// `EX_USAGE`.
   public static let usage = ExitCode(64)
@@ -58,10 +65,14 @@ public struct ExitCode: Error, Sendable, Equatable, RawRepresentable {
 /// A failure to report as `Error: <message>` (and an optional second line saying
 /// what to do next) with an exit status.
 public struct CommandFailure: Error, Sendable, Equatable, CustomStringConvertible {
+  /// What went wrong, without `Error: `.
   public var message: String
+  /// One line saying what to do next.
   public var hint: String?
+  /// The exit status to end with.
   public var exitCode: ExitCode
 
+  /// A failure reported as `message` (and `hint`), ending with `exitCode`.
   public init(_ message: String, hint: String? = nil, exitCode: ExitCode = .failure) {
     self.message = message
     self.hint = hint

@@ -18,7 +18,7 @@ struct MHD_Daemon *tpns_mhd_start(const char *host, uint16_t port,
   hints.ai_flags = AI_PASSIVE;
   struct addrinfo *found = NULL;
   if (getaddrinfo(host, NULL, &hints, &found) != 0 || found == NULL) {
-    *error_out = EINVAL;
+    *error_out = EADDRNOTAVAIL;  // not an address, or not a name that resolves
     return NULL;
   }
   struct sockaddr_storage address;

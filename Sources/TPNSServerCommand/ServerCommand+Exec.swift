@@ -37,16 +37,21 @@ extension ServerCommand {
     /// The environment variable that carries the emulator's URL to the command.
     public static let environmentVariable = "TPNS_SERVER"
 
+    /// The command to run and its arguments.
     public var command: [String]
+    /// `--db`: the registry's SQLite file; nil keeps it in memory.
     public var database: String?
+    /// `--quiet`: no line per request (on stderr).
     public var quiet: Bool
 
+    /// The command from its parsed options and arguments.
     public init(_ values: ParsedValues) throws {
       command = values.argument("command")
       database = values.value("db")
       quiet = values.flag("quiet")
     }
 
+    /// Runs the command against a fresh emulator; throws ``ExitCode`` with its status.
     public func run() throws {
       let signals = Signals(blocking: [SIGINT, SIGTERM, SIGCHLD])
       let logger: Emulator.Logger? =
@@ -54,6 +59,7 @@ extension ServerCommand {
       let emulator = Emulator(logger: logger)
       try ServerCommand.start(emulator, host: "127.0.0.1", port: 0, database: database)
       defer { emulator.stop() }
+      if !quiet { Output.line("listening on \(emulator.baseURL ?? "")", to: STDERR_FILENO) }
 
       let child: ChildProcess
       do throws(ChildProcess.SpawnError) {

@@ -42,13 +42,20 @@ public struct ServerCommand: ParsableCommand {
       subcommands: [Exec.self])
   }
 
+  /// `--host`: the address to listen on.
   public var host: String
+  /// `--port`: 0 picks a free port.
   public var port: UInt16
+  /// `--db`: the registry's SQLite file; nil keeps it in memory.
   public var database: String?
+  /// `--port-file`: where to write the chosen port.
   public var portFile: String?
+  /// `--threads`: threads serving requests.
   public var threads: Int
+  /// `--quiet`: no line per request.
   public var quiet: Bool
 
+  /// The command from its parsed options.
   public init(_ values: ParsedValues) throws {
     host = values.value("host") ?? "127.0.0.1"
     port = values.value("port", as: UInt16.self) ?? 7380
@@ -58,6 +65,7 @@ public struct ServerCommand: ParsableCommand {
     quiet = values.flag("quiet")
   }
 
+  /// Serves until SIGINT or SIGTERM, then stops and closes the database.
   public func run() throws {
     let signals = Signals(blocking: [SIGINT, SIGTERM])
     let logger: Emulator.Logger? = quiet ? nil : { @Sendable line in Output.line(line) }

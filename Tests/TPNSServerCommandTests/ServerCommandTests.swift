@@ -98,7 +98,7 @@ struct ServerCommandTests {
 
   @Test("exec reports a command that cannot be found with 127")
   func execNotFound() throws {
-    let result = try Self.run(["exec", "--", "no-such-command-tpns"])
+    let result = try Self.run(["exec", "--quiet", "--", "no-such-command-tpns"])
     #expect(result.status == 127)
     #expect(result.stderr.hasPrefix("Error: cannot run 'no-such-command-tpns'"))
   }
@@ -107,6 +107,30 @@ struct ServerCommandTests {
   func execSignal() throws {
     let result = try Self.run(["exec", "--quiet", "--", "sh", "-c", "kill -TERM $$"])
     #expect(result.status == 128 + SIGTERM)
+  }
+
+  @Test("exec forwards SIGTERM to the command and exits with its status")
+  func execForwardsSignals() throws {
+    let process = Process()
+    process.executableURL = Self.binary
+    process.arguments = [
+      "exec", "--quiet", "--", "sh", "-c",
+      "trap 'exit 42' TERM; echo ready; while :; do sleep 0.05; done",
+    ]
+    let stdout = Pipe()
+    process.standardOutput = stdout
+    try process.run()
+    // Wait (with a deadline) until the command has set its trap.
+    let deadline = Date().addingTimeInterval(10)
+    var output = Data()
+    while !String(decoding: output, as: UTF8.self).contains("ready") && Date() < deadline {
+      output += stdout.fileHandleForReading.availableData
+    }
+    #expect(String(decoding: output, as: UTF8.self) == "ready\n")
+    process.terminate()
+    process.waitUntilExit()
+    #expect(process.terminationReason == .exit)
+    #expect(process.terminationStatus == 42)
   }
 
   @Test("SIGTERM stops the server cleanly: exit 0, port file removed")

@@ -23,7 +23,8 @@ typedef void *_Nullable (*tpns_mhd_uri_callback)(void *_Nullable context, const 
 /// - `host`: numeric IPv4/IPv6 address or name to bind (resolved with getaddrinfo).
 /// - `port`: 0 lets the kernel pick a free port (see `tpns_mhd_bound_port`).
 /// - `handler`, `uri_callback`, `completed` all receive `context`.
-/// - `error_out`: on failure, an errno-style code (EADDRINUSE, EINVAL for a bad host, ...).
+/// - `error_out`: on failure, an errno-style code (EADDRINUSE; EADDRNOTAVAIL for a host
+///   that is not an address or does not resolve; ...).
 ///
 /// Returns NULL on failure.
 struct MHD_Daemon *_Nullable tpns_mhd_start(const char *_Nonnull host, uint16_t port,
