@@ -17,13 +17,17 @@ let package = Package(
     .library(name: "ArgumentParsing", targets: ["ArgumentParsing"]),
   ],
   targets: [
+    // MARK: Locking (the pthread lock every module shares; ThreadSanitizer sees it)
+
+    .target(name: "Locking", swiftSettings: swift6),
+
     // MARK: Reactive core
 
-    .target(name: "Reactive", swiftSettings: swift6),
-    .target(name: "ReactiveTesting", dependencies: ["Reactive"], swiftSettings: swift6),
+    .target(name: "Reactive", dependencies: ["Locking"], swiftSettings: swift6),
+    .target(name: "ReactiveTesting", dependencies: ["Reactive", "Locking"], swiftSettings: swift6),
     .testTarget(
       name: "ReactiveTests",
-      dependencies: ["Reactive", "ReactiveTesting"],
+      dependencies: ["Reactive", "ReactiveTesting", "Locking"],
       swiftSettings: swift6
     ),
 
@@ -42,12 +46,12 @@ let package = Package(
 
     .target(
       name: "TPNSKit",
-      dependencies: ["Reactive", "TPNSProtocol", "CCurl"],
+      dependencies: ["Locking", "Reactive", "TPNSProtocol", "CCurl"],
       swiftSettings: swift6
     ),
     .testTarget(
       name: "TPNSKitTests",
-      dependencies: ["TPNSKit", "ReactiveTesting", "TPNSTestSupport"],
+      dependencies: ["TPNSKit", "Locking", "ReactiveTesting", "TPNSTestSupport"],
       swiftSettings: swift6
     ),
     // What the client's suites share: temp directories, a running emulator, a silent port.
@@ -77,7 +81,7 @@ let package = Package(
     .executableTarget(name: "tpns", dependencies: ["TPNSCommandLine"], swiftSettings: swift6),
     .testTarget(
       name: "TPNSCommandLineTests",
-      dependencies: ["TPNSKit", "TPNSEmulator", "TPNSTestSupport"],
+      dependencies: ["TPNSKit", "TPNSEmulator", "TPNSTestSupport", "Locking"],
       swiftSettings: swift6
     ),
 
@@ -85,7 +89,7 @@ let package = Package(
 
     .target(
       name: "TPNSEmulator",
-      dependencies: ["CMicroHTTPD", "CSQLite", "TPNSProtocol"],
+      dependencies: ["CMicroHTTPD", "CSQLite", "Locking", "TPNSProtocol"],
       swiftSettings: swift6
     ),
     .target(
@@ -100,7 +104,7 @@ let package = Package(
     ),
     .testTarget(
       name: "TPNSEmulatorTests",
-      dependencies: ["TPNSEmulator", "TPNSProtocol"],
+      dependencies: ["TPNSEmulator", "TPNSProtocol", "Locking"],
       swiftSettings: swift6
     ),
     .testTarget(

@@ -1,3 +1,4 @@
+import Locking
 import Reactive
 
 /// A virtual-time scheduler for marble tests, shaped like RxTest's: it makes

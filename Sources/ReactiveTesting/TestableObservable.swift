@@ -1,3 +1,4 @@
+import Locking
 import Reactive
 
 /// An observable that sends recorded events at set virtual times and records

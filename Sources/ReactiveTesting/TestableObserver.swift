@@ -1,3 +1,4 @@
+import Locking
 import Reactive
 
 /// An observer that records every event it receives with the virtual time

@@ -1,3 +1,5 @@
+import Locking
+
 /// The TPNS emulator: an HTTP server on `/tpns` speaking the TPNS protocol, with an
 /// SQLite registry and inspection endpoints under `/_emulator/`.
 ///

@@ -1,3 +1,5 @@
+import Locking
+
 /// Fault injection: the next `count` `/tpns` requests are answered with `status`
 /// (and `Retry-After` when set) instead of being run, to test clients' retries.
 ///

@@ -1,3 +1,5 @@
+import Locking
+
 /// One `/tpns` request as received: what was sent, and what was answered.
 ///
 /// The parameters are kept as the raw form bytes (one allocation) and decoded again

@@ -1,4 +1,5 @@
 import Dispatch
+import Locking
 import Reactive
 import ReactiveTesting
 import Testing

@@ -1,5 +1,6 @@
 import Dispatch
 import Glibc
+import Locking
 import Reactive
 import Testing
 

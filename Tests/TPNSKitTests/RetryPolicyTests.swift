@@ -1,4 +1,5 @@
 import FoundationEssentials
+import Locking
 import Reactive
 import ReactiveTesting
 import Testing

@@ -1,4 +1,5 @@
 import Dispatch
+import Locking
 
 /// A sequence read by blocking the calling thread until it ends (or a
 /// timeout passes): for one-shot callers such as a command-line `main`, as

@@ -1,3 +1,5 @@
+import Locking
+
 /// Serialises work submitted from any thread without holding a lock while
 /// the work runs.
 ///

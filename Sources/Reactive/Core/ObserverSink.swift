@@ -1,3 +1,5 @@
+import Locking
+
 /// Stands between a producer and its observer for one subscription: drops
 /// events after the sequence ended or was disposed, and disposes the producer
 /// once it has ended. The producer's disposable may arrive after the end

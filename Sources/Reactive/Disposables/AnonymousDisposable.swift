@@ -1,3 +1,5 @@
+import Locking
+
 /// Runs an action once, on the first `dispose()`.
 final class AnonymousDisposable: Disposable {
   private let action: LockedState<(@Sendable () -> Void)?>

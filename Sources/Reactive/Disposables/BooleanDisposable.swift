@@ -1,3 +1,5 @@
+import Locking
+
 /// A disposable that only records whether it was disposed: a cancellation flag.
 public final class BooleanDisposable: Disposable {
   private let disposed = LockedState(false)

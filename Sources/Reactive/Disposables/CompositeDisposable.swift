@@ -1,3 +1,5 @@
+import Locking
+
 /// A group of disposables disposed together. Members can be removed (and
 /// disposed) one by one, as `flatMap` does when an inner sequence ends.
 public final class CompositeDisposable: Disposable {

@@ -1,3 +1,5 @@
+import Locking
+
 /// Owns subscriptions and disposes them all when it is deinitialised (or
 /// `dispose()` is called), tying their lifetime to an owner's.
 ///

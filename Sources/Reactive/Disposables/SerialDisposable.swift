@@ -1,3 +1,5 @@
+import Locking
+
 /// Holds one disposable at a time: setting a new one disposes the previous;
 /// once this is disposed, whatever is set is disposed at once.
 /// (`flatMapLatest`'s inner subscription, `retry`'s attempt or timer.)

@@ -1,3 +1,5 @@
+import Locking
+
 /// Holds a disposable that is set once, possibly after this one was disposed
 /// (it is then disposed at once). Lets a subscription be handed out before the
 /// work it stands for has started.

@@ -1,3 +1,5 @@
+import Locking
+
 extension Observable {
   /// Once every source has sent an element, sends the latest element of each
   /// (in source order) whenever any of them sends one.

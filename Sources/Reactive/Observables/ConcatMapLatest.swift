@@ -1,3 +1,5 @@
+import Locking
+
 extension ObservableType {
   /// Runs the sequence `selector` makes of each element one at a time, never
   /// cancelling the one running: elements that arrive meanwhile are coalesced,

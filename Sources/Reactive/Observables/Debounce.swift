@@ -1,3 +1,5 @@
+import Locking
+
 extension ObservableType {
   /// Sends an element only once `dueTime` has passed on `scheduler`'s clock
   /// without a newer one; a burst becomes its last element.

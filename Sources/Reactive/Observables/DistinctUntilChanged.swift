@@ -1,3 +1,5 @@
+import Locking
+
 extension ObservableType {
   /// Drops each element that `isEquivalent` says is the same as the one passed
   /// on before it; an error it throws ends the sequence with that error.

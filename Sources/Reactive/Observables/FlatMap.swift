@@ -1,3 +1,5 @@
+import Locking
+
 extension ObservableType {
   /// Subscribes to the sequence `selector` makes of each element and sends
   /// the elements of all of them as they arrive, one at a time.

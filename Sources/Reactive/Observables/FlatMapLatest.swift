@@ -1,3 +1,5 @@
+import Locking
+
 extension ObservableType {
   /// Subscribes to the sequence `selector` makes of each element, disposing
   /// the previous one: only the newest inner sequence is heard.

@@ -1,3 +1,5 @@
+import Locking
+
 extension Observable {
   /// The elements of all `sources`, as they arrive, one at a time.
   ///

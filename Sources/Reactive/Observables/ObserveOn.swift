@@ -1,3 +1,5 @@
+import Locking
+
 extension ObservableType {
   /// Delivers every event on `scheduler`, in the order they were sent.
   ///

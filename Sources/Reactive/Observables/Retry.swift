@@ -1,3 +1,5 @@
+import Locking
+
 /// What `retry(on:_:)` does after a failed attempt.
 public enum RetryDecision: Sendable {
   /// Subscribe again once `delay` has passed on the scheduler.

@@ -1,3 +1,5 @@
+import Locking
+
 extension ObservableType {
   /// Shares one subscription to this sequence among all subscribers, and
   /// replays the newest `replay` elements to each new one.

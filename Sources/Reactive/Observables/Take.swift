@@ -1,3 +1,5 @@
+import Locking
+
 extension ObservableType {
   /// Passes on the first `count` elements, then completes and disposes this
   /// sequence. `take(0)` completes without subscribing.

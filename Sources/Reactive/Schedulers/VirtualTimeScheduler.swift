@@ -1,3 +1,5 @@
+import Locking
+
 /// A scheduler whose clock only moves when it is told to: actions run in the
 /// order of their due time (then of scheduling), and time jumps from one due
 /// action to the next. Single-threaded and deterministic; the basis of

@@ -1,3 +1,5 @@
+import Locking
+
 /// The machinery shared by ``PublishSubject`` and ``BehaviorSubject``: the
 /// observer list, the stop event, and the optional latest element.
 ///

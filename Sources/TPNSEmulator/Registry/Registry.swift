@@ -1,3 +1,5 @@
+import Locking
+
 /// The emulator's registry: phones, mappings, devices and notifications, in SQLite.
 ///
 /// Thread-safe: one lock serialises every use of the single connection, and each

@@ -1,4 +1,5 @@
 import Dispatch
+import Locking
 import Reactive
 
 /// What the pipeline reads and writes the store with (isowords-style: a

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import Locking
 
 #if canImport(Glibc)
   import Glibc

@@ -1,4 +1,5 @@
 import CCurl
+import Locking
 import Reactive
 
 /// Sends HTTP requests through libcurl, one at a time, over one reused easy

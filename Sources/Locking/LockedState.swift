@@ -13,8 +13,10 @@ public final class LockedState<State>: @unchecked Sendable {
   }
 
   /// Runs `body` with exclusive access to the state.
-  public func withLock<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
-    try lock.withLock { try body(&state) }
+  public func withLock<Result, Failure: Error>(
+    _ body: (inout State) throws(Failure) -> Result
+  ) throws(Failure) -> Result {
+    try lock.withLock { () throws(Failure) -> Result in try body(&state) }
   }
 
   /// A copy of the current state.
