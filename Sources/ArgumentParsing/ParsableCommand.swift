@@ -75,7 +75,7 @@ extension ParsableCommand {
     do {
       switch try parse(arguments) {
       case .help(let text):
-        writeAll(text, to: STDOUT_FILENO)
+        Console.write(text, to: STDOUT_FILENO)
         exit(0)
       case .run(let command):
         try command.run()
@@ -83,22 +83,8 @@ extension ParsableCommand {
       }
     } catch {
       let (message, code) = report(error)
-      writeAll(message, to: STDERR_FILENO)
+      Console.write(message, to: STDERR_FILENO)
       exit(code)
-    }
-  }
-}
-
-/// Writes all of `text` to `descriptor`, unbuffered.
-func writeAll(_ text: String, to descriptor: Int32) {
-  var text = text
-  text.withUTF8 { bytes in
-    var offset = 0
-    while offset < bytes.count {
-      let written = write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
-      if written < 0 && errno == EINTR { continue }
-      guard written > 0 else { return }
-      offset += written
     }
   }
 }

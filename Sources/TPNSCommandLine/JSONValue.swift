@@ -1,3 +1,5 @@
+import TPNSProtocol
+
 /// A JSON value with object keys in a fixed order, so that `--json` output
 /// is stable byte for byte (README documents it).
 enum JSONValue: Equatable {
@@ -15,32 +17,15 @@ enum JSONValue: Equatable {
   /// Compact JSON text.
   var rendered: String {
     switch self {
-    case .string(let text): return Self.quote(text)
+    case .string(let text): return JSONString.quoted(text)
     case .number(let value): return String(value)
     case .bool(let value): return value ? "true" : "false"
     case .null: return "null"
     case .array(let items): return "[" + items.map(\.rendered).joined(separator: ",") + "]"
     case .object(let members):
-      return "{" + members.map { Self.quote($0.0) + ":" + $0.1.rendered }.joined(separator: ",")
+      return "{"
+        + members.map { JSONString.quoted($0.0) + ":" + $0.1.rendered }.joined(separator: ",")
         + "}"
     }
-  }
-
-  private static func quote(_ text: String) -> String {
-    var output = "\""
-    for scalar in text.unicodeScalars {
-      switch scalar {
-      case "\"": output += "\\\""
-      case "\\": output += "\\\\"
-      case "\n": output += "\\n"
-      case "\r": output += "\\r"
-      case "\t": output += "\\t"
-      case _ where scalar.value < 0x20 || scalar.value == 0x7F:
-        let hex = String(scalar.value, radix: 16)
-        output += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-      default: output.unicodeScalars.append(scalar)
-      }
-    }
-    return output + "\""
   }
 }

@@ -55,9 +55,9 @@ struct Runner {
     let live = outcomes.do(onNext: { outcome in
       guard !options.json, let line = formatting.line(outcome) else { return }
       if case .retrying = outcome {
-        if !options.quiet { Output.error(line) }
+        if !options.quiet { Console.error(line) }
       } else if !options.quiet {
-        Output.line(line)
+        Console.line(line)
       }
     })
     // Every attempt may take the whole timeout, and each wait up to the 20 s cap.
@@ -73,10 +73,10 @@ struct Runner {
       return nil
     }
     if options.json {
-      Output.line(document(all, failures: failures).rendered)
+      Console.line(document(all, failures: failures).rendered)
     }
     guard let first = failures.first else { return }
-    for other in failures.dropFirst() { Output.error("Error: \(other)") }
+    for other in failures.dropFirst() { Console.error("Error: \(other)") }
     let (code, hint) = ExitStatus.of(first)
     throw CommandFailure(first.description, hint: hint, exitCode: code)
   }

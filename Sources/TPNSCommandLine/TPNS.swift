@@ -26,11 +26,11 @@ public struct TPNS: ParsableCommand {
 
   public func run() throws {
     if version {
-      Output.line(TPNSVersion.current)
+      Console.line(TPNSVersion.current)
     } else {
       // Like a command group without a default subcommand: the help.
       guard case .help(let text) = try Self.parse(["--help"]) else { return }
-      Output.line(String(text.dropLast()))
+      Console.line(String(text.dropLast()))
     }
   }
 }

@@ -14,7 +14,7 @@ public enum MapPayload {
     var json = "["
     for (index, uid) in uids.enumerated() {
       if index > 0 { json += "," }
-      json += "{\"uid\":" + jsonString(uid) + "}"
+      json += "{\"uid\":" + JSONString.quoted(uid) + "}"
     }
     json += "]"
     return Base64.encode(json.utf8)
@@ -79,24 +79,5 @@ public enum MapPayload {
         throw ShapeError(reason: "\(MapPayload.expected), found a \"uid\" that is not a string")
       }
     }
-  }
-
-  /// `text` as a JSON string literal.
-  private static func jsonString(_ text: String) -> String {
-    var output = "\""
-    for scalar in text.unicodeScalars {
-      switch scalar {
-      case "\"": output += "\\\""
-      case "\\": output += "\\\\"
-      case "\n": output += "\\n"
-      case "\r": output += "\\r"
-      case "\t": output += "\\t"
-      case _ where scalar.value < 0x20:
-        let hex = String(scalar.value, radix: 16)
-        output += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-      default: output.unicodeScalars.append(scalar)
-      }
-    }
-    return output + "\""
   }
 }

@@ -13,7 +13,7 @@ enum PortFile {
     let temporary = "\(path).\(getpid()).tmp"
     let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
     guard descriptor >= 0 else { throw failure(path) }
-    Output.line(String(port), to: descriptor)
+    Console.write(String(port) + "\n", to: descriptor)
     close(descriptor)
     guard rename(temporary, path) == 0 else {
       let error = failure(path)

@@ -55,11 +55,11 @@ extension ServerCommand {
     public func run() throws {
       let signals = Signals(blocking: [SIGINT, SIGTERM, SIGCHLD])
       let logger: Emulator.Logger? =
-        quiet ? nil : { @Sendable line in Output.line(line, to: STDERR_FILENO) }
+        quiet ? nil : { @Sendable line in Console.error(line) }
       let emulator = Emulator(logger: logger)
       try ServerCommand.start(emulator, host: "127.0.0.1", port: 0, database: database)
       defer { emulator.stop() }
-      if !quiet { Output.line("listening on \(emulator.baseURL ?? "")", to: STDERR_FILENO) }
+      if !quiet { Console.error("listening on \(emulator.baseURL ?? "")") }
 
       let child: ChildProcess
       do throws(ChildProcess.SpawnError) {

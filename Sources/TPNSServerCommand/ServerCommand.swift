@@ -68,7 +68,7 @@ public struct ServerCommand: ParsableCommand {
   /// Serves until SIGINT or SIGTERM, then stops and closes the database.
   public func run() throws {
     let signals = Signals(blocking: [SIGINT, SIGTERM])
-    let logger: Emulator.Logger? = quiet ? nil : { @Sendable line in Output.line(line) }
+    let logger: Emulator.Logger? = quiet ? nil : { @Sendable line in Console.line(line) }
     let emulator = Emulator(logger: logger)
     try Self.start(emulator, host: host, port: port, database: database, threads: threads)
     if let portFile {
@@ -79,11 +79,11 @@ public struct ServerCommand: ParsableCommand {
         throw error
       }
     }
-    Output.line("listening on \(emulator.baseURL ?? "")")
+    Console.line("listening on \(emulator.baseURL ?? "")")
     _ = signals.wait()
     emulator.stop()
     if let portFile { unlink(portFile) }
-    if !quiet { Output.line("stopped") }
+    if !quiet { Console.line("stopped") }
   }
 
   /// Starts `emulator`, turning a failure into a reported error.

@@ -19,7 +19,7 @@ struct List: ParsableCommand {
     let runner = Runner(command: "list", options: options)
     let uids = try runner.loadStore().uids
     if options.json {
-      Output.line(
+      Console.line(
         JSONValue.object([
           ("command", .string("list")), ("store", .string(options.storePath)),
           (
@@ -33,7 +33,7 @@ struct List: ParsableCommand {
       return
     }
     if uids.isEmpty {
-      if !options.quiet { Output.error("no UIDs stored; add one with 'tpns add <uid>'") }
+      if !options.quiet { Console.error("no UIDs stored; add one with 'tpns add <uid>'") }
       return
     }
     let width = String(uids.count - 1).count
@@ -43,6 +43,6 @@ struct List: ParsableCommand {
       let number = String(index)
       text += String(repeating: " ", count: width - number.count) + number + "  " + uid + "\n"
     }
-    Output.line(String(text.dropLast()))
+    Console.line(String(text.dropLast()))
   }
 }

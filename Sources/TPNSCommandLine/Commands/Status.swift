@@ -23,7 +23,7 @@ struct Status: ParsableCommand {
     let toRemove = synced.filter { !state.uids.contains($0) }.count
     let registeredHere = state.registered && state.server == options.server
     if options.json {
-      Output.line(
+      Console.line(
         JSONValue.object([
           ("command", .string("status")),
           ("server", .string(options.server)),
@@ -53,7 +53,7 @@ struct Status: ParsableCommand {
       ("server", options.server), ("store", options.storePath), ("token", token),
       ("registered", registered), ("uids", String(state.uids.count)), ("pending", pending),
     ]
-    Output.line(rows.map { $0.0.padding(to: 12) + $0.1 }.joined(separator: "\n"))
+    Console.line(rows.map { $0.0.padding(to: 12) + $0.1 }.joined(separator: "\n"))
   }
 }
 

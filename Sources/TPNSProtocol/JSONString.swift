@@ -1,0 +1,25 @@
+/// JSON string literals, written by hand where the exact bytes matter (the
+/// `mapsync` payload, `--json` output) rather than through `JSONEncoder`.
+public enum JSONString {
+  /// `text` as a JSON string literal: quotes, backslashes and control
+  /// characters escaped, everything else as is.
+  ///
+  ///     JSONString.quoted("a\"b")  // "\"a\\\"b\""
+  public static func quoted(_ text: String) -> String {
+    var output = "\""
+    for scalar in text.unicodeScalars {
+      switch scalar {
+      case "\"": output += "\\\""
+      case "\\": output += "\\\\"
+      case "\n": output += "\\n"
+      case "\r": output += "\\r"
+      case "\t": output += "\\t"
+      case _ where scalar.value < 0x20 || scalar.value == 0x7F:
+        let hex = String(scalar.value, radix: 16)
+        output += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+      default: output.unicodeScalars.append(scalar)
+      }
+    }
+    return output + "\""
+  }
+}
