@@ -11,20 +11,18 @@ struct Runner {
 
   var store: StateStore { StateStore(path: options.storePath) }
 
-  /// The live environment: the plist store, libcurl, a serial queue for the pipeline.
-  func environment() throws -> PipelineEnvironment {
+  /// The live environment: the plist store, libcurl (made at the first
+  /// request), a serial queue for the pipeline.
+  func environment() -> PipelineEnvironment {
     let scheduler = SerialDispatchQueueScheduler(label: "tpns.pipeline")
-    let transport: CurlTransport
-    do {
-      transport = try CurlTransport(
+    let options = options
+    let server = ServerClient.live(server: options.server, scheduler: scheduler) {
+      let transport = try CurlTransport(
         options: TransportOptions(
           timeout: options.timeout, caCertificatePath: options.caCertificate))
-    } catch {
-      throw CommandFailure("\(error)", exitCode: ExitStatus.unavailable)
+      return TPNSClient(server: options.server, method: options.method, transport: transport)
     }
-    let client = TPNSClient(server: options.server, method: options.method, transport: transport)
-    return PipelineEnvironment(
-      store: .live(store), server: .live(client, scheduler: scheduler), scheduler: scheduler)
+    return PipelineEnvironment(store: .live(store), server: server, scheduler: scheduler)
   }
 
   /// Checks that the store can be read before anything else happens.
@@ -42,7 +40,7 @@ struct Runner {
     syncsChanges: Bool = true
   ) throws {
     // No read of the store here: the step that changes it reads it, under its lock.
-    let environment = try environment()
+    let environment = environment()
     let viewModel = SyncViewModel(
       environment: environment, registration: registration, syncsChanges: syncsChanges)
     try finish(viewModel.transform(input).outcomes)

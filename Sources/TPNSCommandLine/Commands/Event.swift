@@ -38,7 +38,7 @@ struct Event: ParsableCommand {
     let runner = Runner(command: "event", options: options)
     let device: DeviceUID
     do { device = try DeviceUID(uid) } catch { throw runner.failure(.invalidUID(uid, error)) }
-    let environment = try runner.environment()
+    let environment = runner.environment()
     let outcomes = environment.request(
       .event(uid: device, type: type, message: message, time: time)
     ) { .sent(.event, response: $0.body) }

@@ -64,14 +64,37 @@ public struct ServerClient: Sendable {
   public static func live(_ client: TPNSClient, scheduler: some ImmediateSchedulerType)
     -> ServerClient
   {
+    live(server: client.server, scheduler: scheduler) { client }
+  }
+
+  /// Like ``live(_:scheduler:)``, but the client (and so libcurl and its TLS
+  /// library) is only made for the first request: a command that sends
+  /// nothing (`--no-sync`, a list waiting for registration) never pays for it.
+  public static func live(
+    server: String, scheduler: some ImmediateSchedulerType,
+    makeClient: @escaping @Sendable () throws -> TPNSClient
+  ) -> ServerClient {
     let worker = DispatchQueue(label: "tpns.transport")
-    return ServerClient(server: client.server) { command in
+    let made = LockedState<TPNSClient?>(nil)
+    let client = { @Sendable () throws -> TPNSClient in
+      try made.withLock { made in
+        if let made { return made }
+        do {
+          let client = try makeClient()
+          made = client
+          return client
+        } catch let error as TransportError {
+          throw RequestFailure.transport(error)
+        }
+      }
+    }
+    return ServerClient(server: server) { command in
       Observable<HTTPResponse>.create { observer in
         let cancelled = BooleanDisposable()
         worker.async {
           guard !cancelled.isDisposed else { return }
           do {
-            observer.onNext(try client.send(command) { cancelled.isDisposed })
+            observer.onNext(try client().send(command) { cancelled.isDisposed })
             observer.onCompleted()
           } catch {
             observer.onError(error)
