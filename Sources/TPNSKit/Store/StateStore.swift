@@ -64,29 +64,28 @@ public struct StateStore: Sendable {
   }
 
   /// The bytes `state` is stored as: an XML property list.
-  public static func encode(_ state: StoreState) throws -> Data {
-    let encoder = PropertyListEncoder()
-    encoder.outputFormat = .xml
-    return try encoder.encode(StoreDocument(state))
+  public static func encode(_ state: StoreState) -> Data {
+    Data(PropertyListXML.serialize(.dictionary(state.propertyList)))
   }
 
   private func write(_ state: StoreState) throws {
-    let data: Data
-    do {
-      data = try Self.encode(state)
-    } catch {
-      throw StoreError.io(operation: "encode", path: path, errno: EINVAL)
-    }
-    try AtomicFile.write(data, to: path)
+    try AtomicFile.write(Self.encode(state), to: path)
   }
 
   private func decode(_ data: Data) throws(StoreError) -> StoreState {
+    let value: PropertyListValue
     do {
-      return try PropertyListDecoder().decode(StoreDocument.self, from: data).state
-    } catch let error as StoreFormatError {
-      throw .corrupt(path: path, reason: error)
+      value = try PropertyListXML.parse(Array(data))
     } catch {
-      throw .corrupt(path: path, reason: .notAPropertyList(reason: Self.reason(error)))
+      throw .corrupt(path: path, reason: .notAPropertyList(reason: error.description))
+    }
+    guard case .dictionary(let list) = value else {
+      throw .corrupt(path: path, reason: .notADictionary)
+    }
+    do {
+      return try StoreState(propertyList: list)
+    } catch {
+      throw .corrupt(path: path, reason: error)
     }
   }
 
@@ -139,18 +138,4 @@ public struct StateStore: Sendable {
     }
   }
 
-  /// The parser's own words, without Foundation's decoration.
-  private static func reason(_ error: any Error) -> String {
-    if case DecodingError.dataCorrupted(let context) = error {
-      if let underlying = context.underlyingError {
-        let text = String(describing: underlying)
-        if let start = text.firstRange(of: "\"NSDebugDescription\": \"") {
-          let rest = text[start.upperBound...]
-          if let end = rest.firstIndex(of: "\"") { return String(rest[..<end]) }
-        }
-      }
-      return context.debugDescription
-    }
-    return String(describing: error)
-  }
 }

@@ -46,6 +46,68 @@ extension StoreState {
     static let syncedUIDs = "SyncedUIDs"
     static let all: Set<String> = [uids, token, udid, os, appID, server, registered, syncedUIDs]
   }
+
+  /// Reads a top-level plist dictionary; `reason` says which key has the wrong type.
+  init(propertyList: [String: PropertyListValue]) throws(StoreFormatError) {
+    var remaining = propertyList
+    func take(_ key: String) -> PropertyListValue? { remaining.removeValue(forKey: key) }
+
+    uids = try Self.strings(take(Key.uids), key: Key.uids) ?? []
+    token = try Self.string(take(Key.token), key: Key.token)
+    udid = try Self.string(take(Key.udid), key: Key.udid)
+    os = try Self.string(take(Key.os), key: Key.os)
+    appID = try Self.string(take(Key.appID), key: Key.appID)
+    server = try Self.string(take(Key.server), key: Key.server)
+    switch take(Key.registered) {
+    case nil: registered = false
+    case .bool(let value): registered = value
+    case let other?: throw .wrongType(key: Key.registered, expected: "boolean", found: other)
+    }
+    syncedUIDs = try Self.strings(take(Key.syncedUIDs), key: Key.syncedUIDs)
+    otherKeys = remaining
+  }
+
+  /// The top-level plist dictionary for this state.
+  var propertyList: [String: PropertyListValue] {
+    var list = otherKeys
+    list[Key.uids] = .array(uids.map(PropertyListValue.string))
+    list[Key.token] = token.map(PropertyListValue.string)
+    list[Key.udid] = udid.map(PropertyListValue.string)
+    list[Key.os] = os.map(PropertyListValue.string)
+    list[Key.appID] = appID.map(PropertyListValue.string)
+    list[Key.server] = server.map(PropertyListValue.string)
+    list[Key.registered] = .bool(registered)
+    list[Key.syncedUIDs] = syncedUIDs.map { .array($0.map(PropertyListValue.string)) }
+    return list
+  }
+
+  private static func string(
+    _ value: PropertyListValue?, key: String
+  ) throws(StoreFormatError) -> String? {
+    switch value {
+    case nil: return nil
+    case .string(let text): return text
+    case let other?: throw .wrongType(key: key, expected: "string", found: other)
+    }
+  }
+
+  private static func strings(
+    _ value: PropertyListValue?, key: String
+  ) throws(StoreFormatError) -> [String]? {
+    switch value {
+    case nil: return nil
+    case .array(let items):
+      var texts: [String] = []
+      for (index, item) in items.enumerated() {
+        guard case .string(let text) = item else {
+          throw .wrongElementType(key: key, index: index, found: item)
+        }
+        texts.append(text)
+      }
+      return texts
+    case let other?: throw .wrongType(key: key, expected: "array of strings", found: other)
+    }
+  }
 }
 
 /// Why a store file's contents are not a valid store.

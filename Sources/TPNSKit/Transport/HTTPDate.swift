@@ -20,18 +20,8 @@ enum HTTPDate {
       let second = Int(time[2]), (0..<24).contains(hour), (0..<60).contains(minute),
       (0...60).contains(second)
     else { return nil }
-    let days = daysSinceEpoch(year: year, month: monthIndex + 1, day: day)
+    let days = CivilDate.daysSinceEpoch(year: year, month: monthIndex + 1, day: day)
     let seconds = ((days * 24 + hour) * 60 + minute) * 60 + second
     return Date(timeIntervalSince1970: Double(seconds))
-  }
-
-  /// Days from 1970-01-01 to a civil date (Howard Hinnant's algorithm).
-  private static func daysSinceEpoch(year: Int, month: Int, day: Int) -> Int {
-    let shiftedYear = month <= 2 ? year - 1 : year
-    let era = (shiftedYear >= 0 ? shiftedYear : shiftedYear - 399) / 400
-    let yearOfEra = shiftedYear - era * 400
-    let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
-    let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-    return era * 146_097 + dayOfEra - 719_468
   }
 }

@@ -1,0 +1,128 @@
+import Foundation
+import Testing
+
+@testable import TPNSKit
+
+@Suite struct PropertyListXMLTests {
+  static let sample = PropertyListValue.dictionary([
+    "UIDs": .array([.string("ABCDEFGHJKLMNPRSTUVW"), .string("0123456789ABCDEFGHJK")]),
+    "Registered": .bool(true),
+    "Off": .bool(false),
+    "Count": .integer(-42),
+    "Ratio": .real(1.5),
+    "When": .date(Date(timeIntervalSince1970: 1_700_000_000)),
+    "Blob": .data(Data([0, 1, 2, 250])),
+    "Text": .string("a < b & c > d \"quoted\" 'single' é 日本"),
+    "Empty": .string(""),
+    "Nested": .dictionary(["list": .array([]), "inner": .dictionary([:])]),
+  ])
+
+  @Test("what it writes, it reads back as the same values")
+  func roundTrip() throws {
+    let bytes = PropertyListXML.serialize(Self.sample)
+    #expect(try PropertyListXML.parse(bytes) == Self.sample)
+  }
+
+  @Test("Foundation's PropertyListDecoder reads what it writes")
+  func foundationReadsIt() throws {
+    struct Mirror: Decodable, Equatable {
+      let UIDs: [String]
+      let Registered: Bool
+      let Count: Int
+      let Ratio: Double
+      let When: Date
+      let Blob: Data
+      let Text: String
+      let Empty: String
+    }
+    let decoded = try PropertyListDecoder().decode(
+      Mirror.self, from: Data(PropertyListXML.serialize(Self.sample)))
+    #expect(decoded.UIDs == ["ABCDEFGHJKLMNPRSTUVW", "0123456789ABCDEFGHJK"])
+    #expect(decoded.Registered)
+    #expect(decoded.Count == -42)
+    #expect(decoded.Ratio == 1.5)
+    #expect(decoded.When == Date(timeIntervalSince1970: 1_700_000_000))
+    #expect(decoded.Blob == Data([0, 1, 2, 250]))
+    #expect(decoded.Text == "a < b & c > d \"quoted\" 'single' é 日本")
+    #expect(decoded.Empty == "")
+  }
+
+  @Test("it reads what Foundation's PropertyListEncoder writes")
+  func readsFoundation() throws {
+    struct Document: Encodable {
+      let UIDs = ["ABCDEFGHJKLMNPRSTUVW"]
+      let Registered = false
+      let Count = 7
+      let Text = "x & y"
+      let When = Date(timeIntervalSince1970: 0)
+    }
+    let encoder = PropertyListEncoder()
+    encoder.outputFormat = .xml
+    let bytes = Array(try encoder.encode(Document()))
+    #expect(
+      try PropertyListXML.parse(bytes)
+        == .dictionary([
+          "UIDs": .array([.string("ABCDEFGHJKLMNPRSTUVW")]), "Registered": .bool(false),
+          "Count": .integer(7), "Text": .string("x & y"),
+          "When": .date(Date(timeIntervalSince1970: 0)),
+        ]))
+  }
+
+  @Test(
+    "XML it must accept: BOM, comments, CDATA, entities, character references, empty elements",
+    arguments: [
+      ("\u{FEFF}<plist><string>a</string></plist>", PropertyListValue.string("a")),
+      (
+        "<!-- c --><plist version=\"1.0\"><!-- c --><string>a<!-- c -->b</string></plist>",
+        .string("ab")
+      ),
+      ("<plist><string><![CDATA[<&>]]></string></plist>", .string("<&>")),
+      ("<plist><string>&lt;&gt;&amp;&quot;&apos;&#65;&#x42;</string></plist>", .string("<>&\"'AB")),
+      ("<plist><string/></plist>", .string("")),
+      ("<plist><array/></plist>", .array([])),
+      ("<plist><dict/></plist>", .dictionary([:])),
+      (
+        "<plist>\n  <dict>\n    <key>k</key>\n    <integer> 0x1F </integer>\n  </dict>\n</plist>\n",
+        .dictionary(["k": .integer(31)])
+      ),
+      ("<plist><true/></plist>", .bool(true)),
+      ("<plist><real>-2.5e3</real></plist>", .real(-2500)),
+      (
+        "<plist><date>2020-02-29T23:59:59Z</date></plist>",
+        .date(Date(timeIntervalSince1970: 1_583_020_799))
+      ),
+      ("<plist><data>AA\n  EC</data></plist>", .data(Data([0, 1, 2]))),
+    ])
+  func accepts(text: String, expected: PropertyListValue) throws {
+    #expect(try PropertyListXML.parse(Array(text.utf8)) == expected)
+  }
+
+  @Test(
+    "XML it must refuse, with a line number",
+    arguments: [
+      "",
+      "<plist>",
+      "<plist><string>a</plist>",
+      "<plist><dict><key>a</key></dict></plist>",
+      "<plist><dict><string>a</string></dict></plist>",
+      "<plist><dict><key>a</key><true/><key>a</key><true/></dict></plist>",
+      "<plist><integer>12x</integer></plist>",
+      "<plist><foo/></plist>",
+      "<plist><string>a &bogus; b</string></plist>",
+      "<plist><string>a</string></plist>junk",
+      "<array><string>a</string></array>",
+      "<plist><date>yesterday</date></plist>",
+    ])
+  func refuses(text: String) {
+    #expect(throws: PropertyListXML.ParseError.self) { try PropertyListXML.parse(Array(text.utf8)) }
+  }
+
+  @Test("dates keep whole seconds across years, before and after 1970")
+  func dates() {
+    for seconds in [-86_400 * 365, 0, 951_782_400, 1_700_000_000, 4_102_444_799] {
+      let date = Date(timeIntervalSince1970: Double(seconds))
+      #expect(ISO8601.parse(ISO8601.format(date)) == date, "\(seconds)")
+    }
+    #expect(ISO8601.format(Date(timeIntervalSince1970: 1_583_020_799)) == "2020-02-29T23:59:59Z")
+  }
+}
