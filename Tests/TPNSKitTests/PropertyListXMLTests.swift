@@ -26,35 +26,54 @@ import Testing
   @Test("Foundation's PropertyListDecoder reads what it writes")
   func foundationReadsIt() throws {
     struct Mirror: Decodable, Equatable {
-      let UIDs: [String]
-      let Registered: Bool
-      let Count: Int
-      let Ratio: Double
-      let When: Date
-      let Blob: Data
-      let Text: String
-      let Empty: String
+      let uids: [String]
+      let registered: Bool
+      let count: Int
+      let ratio: Double
+      let when: Date
+      let blob: Data
+      let text: String
+      let empty: String
+
+      enum CodingKeys: String, CodingKey {
+        case uids = "UIDs"
+        case registered = "Registered"
+        case count = "Count"
+        case ratio = "Ratio"
+        case when = "When"
+        case blob = "Blob"
+        case text = "Text"
+        case empty = "Empty"
+      }
     }
     let decoded = try PropertyListDecoder().decode(
       Mirror.self, from: Data(PropertyListXML.serialize(Self.sample)))
-    #expect(decoded.UIDs == ["ABCDEFGHJKLMNPRSTUVW", "0123456789ABCDEFGHJK"])
-    #expect(decoded.Registered)
-    #expect(decoded.Count == -42)
-    #expect(decoded.Ratio == 1.5)
-    #expect(decoded.When == Date(timeIntervalSince1970: 1_700_000_000))
-    #expect(decoded.Blob == Data([0, 1, 2, 250]))
-    #expect(decoded.Text == "a < b & c > d \"quoted\" 'single' é 日本")
-    #expect(decoded.Empty == "")
+    #expect(decoded.uids == ["ABCDEFGHJKLMNPRSTUVW", "0123456789ABCDEFGHJK"])
+    #expect(decoded.registered)
+    #expect(decoded.count == -42)
+    #expect(decoded.ratio == 1.5)
+    #expect(decoded.when == Date(timeIntervalSince1970: 1_700_000_000))
+    #expect(decoded.blob == Data([0, 1, 2, 250]))
+    #expect(decoded.text == "a < b & c > d \"quoted\" 'single' é 日本")
+    #expect(decoded.empty == "")
   }
 
   @Test("it reads what Foundation's PropertyListEncoder writes")
   func readsFoundation() throws {
     struct Document: Encodable {
-      let UIDs = ["ABCDEFGHJKLMNPRSTUVW"]
-      let Registered = false
-      let Count = 7
-      let Text = "x & y"
-      let When = Date(timeIntervalSince1970: 0)
+      let uids = ["ABCDEFGHJKLMNPRSTUVW"]
+      let registered = false
+      let count = 7
+      let text = "x & y"
+      let when = Date(timeIntervalSince1970: 0)
+
+      enum CodingKeys: String, CodingKey {
+        case uids = "UIDs"
+        case registered = "Registered"
+        case count = "Count"
+        case text = "Text"
+        case when = "When"
+      }
     }
     let encoder = PropertyListEncoder()
     encoder.outputFormat = .xml
