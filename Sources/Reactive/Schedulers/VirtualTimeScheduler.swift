@@ -123,6 +123,8 @@ open class VirtualTimeScheduler: SchedulerType, @unchecked Sendable {
 
   private func nextItem(until limit: Int?) -> Item? {
     state.withLock { state in
+      // A cancelled action neither runs nor moves the clock.
+      state.items.removeAll { $0.cancelled.isDisposed }
       guard state.isRunning, let first = state.items.first else {
         state.isRunning = false
         return nil
