@@ -25,6 +25,8 @@ struct OutcomeFormatting {
     case .retrying(let command, let attempt, let of, let delay, let reason):
       return
         "retrying \(command.rawValue) in \(Self.seconds(delay)) (attempt \(attempt)/\(of)): \(reason)"
+    case .storeDeleted:
+      return "the store \(options.storePath) was deleted; waiting for it to come back"
     case .failed:
       return nil
     }
@@ -74,6 +76,8 @@ struct OutcomeFormatting {
         ),
         ("reason", .string(reason)),
       ])
+    case .storeDeleted:
+      return .object([("event", .string("store_deleted")), ("store", .string(options.storePath))])
     case .failed(let failure):
       return .object([("event", .string("failed")), ("error", .string(failure.description))])
     }

@@ -18,6 +18,8 @@ public enum Outcome: Sendable, Equatable {
   case synced([DeviceUID], response: String)
   /// The list is stored but cannot be sent until a token is registered.
   case waitingForRegistration([DeviceUID])
+  /// The store file was deleted; the last good state stands (`watch`).
+  case storeDeleted
   /// An attempt failed and another follows after `delay`.
   case retrying(CommandName, attempt: Int, of: Int, delay: Duration, reason: String)
   /// Something failed; the pipeline goes on.

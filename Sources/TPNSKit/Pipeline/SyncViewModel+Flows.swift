@@ -8,6 +8,7 @@ struct Context: Sendable {
   let registration: Registration
   let list: PublishSubject<[String]>
   let syncsChanges: Bool
+  let registersFromStore: Bool
 
   private var store: StoreClient { environment.store }
 
@@ -52,6 +53,22 @@ struct Context: Sendable {
       .do(onCompleted: { if syncsChanges { triggers.onNext(.changed) } })
     }
     .catchingFailures(.client)
+  }
+
+  /// Registers the token the store holds at this server (`watch`).
+  private func registerStored(_ token: PushToken, phone: Phone) -> Observable<Outcome> {
+    let server = environment.server.server
+    return request(
+      .client(phone, token: token, language: registration.language, sandbox: registration.sandbox)
+    ) { response in
+      try update { state in
+        guard state.token == token.rawValue else { return }
+        if state.server != server { state.syncedUIDs = nil }
+        state.server = server
+        state.registered = true
+      }
+      return .registered(token, response: response.body)
+    }
   }
 
   /// Validates every UID, then stores the new ones (all or nothing); triggers a sync if any was new.
@@ -117,13 +134,29 @@ struct Context: Sendable {
     .catchingFailures(nil)
   }
 
-  /// A store change from outside: publishes the list, triggers a sync if pending.
+  /// A store change from outside: publishes the list and triggers a sync if
+  /// something is pending; reports a store that cannot be read, or is gone.
   func storeChanged(
-    _ state: StoreState, triggers: PublishSubject<SyncTrigger>
+    _ event: StoreEvent, triggers: PublishSubject<SyncTrigger>
   ) -> Observable<Outcome> {
-    list.onNext(state.uids)
-    if state.hasPendingChanges, syncsChanges { triggers.onNext(.changed) }
-    return .empty()
+    switch event {
+    case .changed(let state):
+      list.onNext(state.uids)
+      if syncsChanges, state.hasPendingChanges || needsRegistration(state) {
+        triggers.onNext(.changed)
+      }
+      return .empty()
+    case .unreadable(let error):
+      return .just(.failed(.store(error)))
+    case .deleted:
+      return .just(.storeDeleted)
+    }
+  }
+
+  /// Whether `watch` should register the stored token at this server first.
+  private func needsRegistration(_ state: StoreState) -> Bool {
+    registersFromStore && state.pushToken != nil && state.phone != nil
+      && !(state.registered && state.server == environment.server.server)
   }
 
   /// Sends a trigger; no outcome of its own.
@@ -136,7 +169,7 @@ struct Context: Sendable {
 
   /// Reads the newest list from the store and sends it, if there is a
   /// registration to send it for and it is pending (or the sync is forced).
-  func sync(_ trigger: SyncTrigger) -> Observable<Outcome> {
+  func sync(_ trigger: SyncTrigger, triggers: PublishSubject<SyncTrigger>) -> Observable<Outcome> {
     Observable<Outcome>.deferred {
       let state: StoreState
       do { state = try store.load() } catch let error as StoreError {
@@ -144,6 +177,11 @@ struct Context: Sendable {
       }
       list.onNext(state.uids)
       let uids = try state.deviceUIDs()
+      if needsRegistration(state), let token = state.pushToken, let phone = state.phone {
+        return registerStored(token, phone: phone)
+          // Then sync again, now registered.
+          .do(onCompleted: { triggers.onNext(.changed) })
+      }
       guard trigger == .forced || state.hasPendingChanges else { return .empty() }
       // Registered means acknowledged by this server; another one knows nothing of it.
       guard state.registered, state.server == environment.server.server, let phone = state.phone

@@ -34,14 +34,16 @@ public struct SyncViewModel: Sendable {
     /// Requests to send the stored list again, changed or not.
     public var syncRequests: Observable<Void>
     /// The store as changed by anyone (`watch`).
-    public var storeChanges: Observable<StoreState>
+    public var storeChanges: Observable<StoreEvent>
+    /// Moments to send what is still pending (`watch --interval`).
+    public var periodicChecks: Observable<Void>
 
     /// Inputs; those not given are empty.
     public init(
       token: Observable<String> = .empty(), uidText: Observable<String> = .empty(),
       addTaps: Observable<Void> = .empty(), addBatches: Observable<[String]> = .empty(),
       removals: Observable<[Removal]> = .empty(), syncRequests: Observable<Void> = .empty(),
-      storeChanges: Observable<StoreState> = .empty()
+      storeChanges: Observable<StoreEvent> = .empty(), periodicChecks: Observable<Void> = .empty()
     ) {
       self.token = token
       self.uidText = uidText
@@ -50,6 +52,7 @@ public struct SyncViewModel: Sendable {
       self.removals = removals
       self.syncRequests = syncRequests
       self.storeChanges = storeChanges
+      self.periodicChecks = periodicChecks
     }
   }
 
@@ -74,17 +77,21 @@ public struct SyncViewModel: Sendable {
   private let environment: PipelineEnvironment
   private let registration: Registration
   private let syncsChanges: Bool
+  private let registersFromStore: Bool
 
   /// A pipeline over `environment`; `registration` says how tokens are
   /// registered. With `syncsChanges` false, list changes are only stored
-  /// (`--no-sync`): they stay pending until a sync request.
+  /// (`--no-sync`): they stay pending until a sync request. With
+  /// `registersFromStore` (`watch`), a sync first registers the stored token
+  /// if this server has not acknowledged it.
   public init(
     environment: PipelineEnvironment, registration: Registration = Registration(),
-    syncsChanges: Bool = true
+    syncsChanges: Bool = true, registersFromStore: Bool = false
   ) {
     self.environment = environment
     self.registration = registration
     self.syncsChanges = syncsChanges
+    self.registersFromStore = registersFromStore
   }
 
   /// Wires `input` to the outputs. Nothing runs until `outcomes` is subscribed.
@@ -95,7 +102,7 @@ public struct SyncViewModel: Sendable {
     let list = PublishSubject<[String]>()
     let context = Context(
       environment: environment, registration: registration, list: list,
-      syncsChanges: syncsChanges)
+      syncsChanges: syncsChanges, registersFromStore: registersFromStore)
 
     let storedTokenValid = Observable<Bool>.deferred {
       .just((try? store.load())?.pushToken != nil)
@@ -121,9 +128,10 @@ public struct SyncViewModel: Sendable {
         input.removals.flatMap { context.remove($0, triggers: triggers) },
         input.syncRequests.flatMap { _ in context.trigger(.forced, on: triggers) },
         input.storeChanges.flatMap { context.storeChanged($0, triggers: triggers) },
+        input.periodicChecks.flatMap { _ in context.trigger(.changed, on: triggers) },
       ])
       .do(onCompleted: { triggers.onCompleted() })
-      let syncs = triggers.concatMapLatest { context.sync($0) }
+      let syncs = triggers.concatMapLatest { context.sync($0, triggers: triggers) }
       return Observable.merge([syncs, changes])
     }
     let storedList = Observable<[String]>.deferred { .just((try? store.load())?.uids ?? []) }

@@ -37,6 +37,14 @@ public struct StateStore: Sendable {
     return nil
   }
 
+  /// Whether the store file exists (a link to it counts).
+  public func exists() throws(StoreError) -> Bool {
+    var status = stat()
+    if lstat(path, &status) == 0 { return true }
+    if errno == ENOENT { return false }
+    throw .io(operation: "read", path: path, errno: errno)
+  }
+
   /// The stored state; an empty one if the file does not exist yet.
   ///
   /// Needs no lock: writes replace the file by rename, so a reader sees a

@@ -1,0 +1,9 @@
+/// What a watched store file holds after a change.
+public enum StoreEvent: Sendable, Equatable {
+  /// The file parsed: its contents.
+  case changed(StoreState)
+  /// The file cannot be read or does not parse; the last good state stands.
+  case unreadable(StoreError)
+  /// The file is gone.
+  case deleted
+}
