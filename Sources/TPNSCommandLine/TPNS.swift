@@ -15,6 +15,7 @@ public struct TPNS: ParsableCommand {
       options: [.flag("version", help: "Show the version.")],
       subcommands: [
         Register.self, Add.self, Remove.self, List.self, Sync.self, Status.self, Event.self,
+        Watch.self,
       ])
   }
 
