@@ -53,10 +53,10 @@ struct Watch: ParsableCommand {
     let viewModel = SyncViewModel(environment: environment, registersFromStore: true)
     let formatting = OutcomeFormatting(options: options)
     let options = options
-    let subscription = viewModel.transform(.init(storeChanges: events, periodicChecks: checks))
-      .outcomes
-      .subscribe(onNext: { outcome in Self.print(outcome, formatting: formatting, options: options)
-        })
+    let outcomes = viewModel.transform(.init(storeChanges: events, periodicChecks: checks)).outcomes
+    let subscription = outcomes.subscribe(onNext: { outcome in
+      Self.print(outcome, formatting: formatting, options: options)
+    })
     if !options.quiet, !options.json {
       Console.error("watching \(options.storePath) for \(options.server)")
     }
