@@ -36,7 +36,7 @@ enum ExitStatus {
 
   static func of(_ error: StoreError) -> ExitCode {
     switch error {
-    case .corrupt: dataError
+    case .corrupt, .unwritable: dataError
     case .lockTimeout: temporary
     case .untrustedSymlink, .io: cannotCreate
     }

@@ -131,9 +131,23 @@ import Testing
       "<plist><string>a</string></plist>junk",
       "<array><string>a</string></array>",
       "<plist><date>yesterday</date></plist>",
+      "<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?><plist><string>a</string></plist>",
     ])
   func refuses(text: String) {
     #expect(throws: PropertyListXML.ParseError.self) { try PropertyListXML.parse(Array(text.utf8)) }
+  }
+
+  @Test("bytes that are not UTF-8 are refused, not read garbled")
+  func notUTF8() {
+    let latin1: [UInt8] =
+      Array("<plist><string>caf".utf8) + [0xE9] + Array("</string></plist>".utf8)
+    #expect(throws: PropertyListXML.ParseError.self) { try PropertyListXML.parse(latin1) }
+  }
+
+  @Test("a value with control characters is refused before anything is written")
+  func controlCharacters() throws {
+    #expect(!PropertyListXML.isWritable("a\u{1}b"))
+    #expect(PropertyListXML.isWritable("tab\tand\nnewline"))
   }
 
   @Test("dates keep whole seconds across years, before and after 1970")

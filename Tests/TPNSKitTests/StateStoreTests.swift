@@ -206,6 +206,23 @@ import Testing
     #expect(throws: StoreError.untrustedSymlink(path: link)) { try StateStore(path: link).load() }
   }
 
+  @Test("a store that is this user's symbolic link stays a link; both names share one lock")
+  func ownSymlink() throws {
+    let directory = try TemporaryDirectory()
+    mkdir(directory.file("dotfiles"), 0o700)
+    let target = directory.file("dotfiles/state.plist")
+    let link = directory.file("state.plist")
+    #expect(symlink("dotfiles/state.plist", link) == 0)
+    let store = StateStore(path: link)
+    try store.update { $0.uids = ["ABCDEFGHJKLMNPRSTUVW"] }
+    var status = stat()
+    #expect(lstat(link, &status) == 0)
+    #expect(status.st_mode & S_IFMT == S_IFLNK)
+    #expect(try StateStore(path: target).load().uids == ["ABCDEFGHJKLMNPRSTUVW"])
+    #expect(store.lockPath == target + ".lock")
+    #expect(StateStore(path: target).lockPath == target + ".lock")
+  }
+
   @Test(
     "the default path follows TPNS_STORE, then XDG_CONFIG_HOME, then HOME",
     arguments: [
@@ -227,4 +244,18 @@ final class LockedCounter: @unchecked Sendable {
 
   func increment() { lock.withLock { count += 1 } }
   var value: Int { lock.withLock { count } }
+}
+
+@Suite struct StateStoreRefusalTests {
+  @Test("a value a property list cannot hold is refused and the file is left as it was")
+  func unwritable() throws {
+    let directory = try TemporaryDirectory()
+    let store = StateStore(path: directory.file("state.plist"))
+    try store.update { $0.uids = ["ABCDEFGHJKLMNPRSTUVW"] }
+    let before = contents(of: store.path)
+    #expect(throws: StoreError.unwritable(path: store.path, text: "a\u{1}b")) {
+      try store.update { $0.udid = "a\u{1}b" }
+    }
+    #expect(contents(of: store.path) == before)
+  }
 }

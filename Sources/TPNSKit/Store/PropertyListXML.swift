@@ -17,10 +17,21 @@ enum PropertyListXML {
     var description: String { "line \(line): \(message)" }
   }
 
-  /// The value at the top of the property list in `bytes`.
+  /// The value at the top of the property list in `bytes`, which must be
+  /// UTF-8 (a file in another encoding is refused, never rewritten garbled).
   static func parse(_ bytes: [UInt8]) throws(ParseError) -> PropertyListValue {
+    guard String(validating: bytes, as: UTF8.self) != nil else {
+      throw ParseError(line: 1, message: "the file is not UTF-8")
+    }
     var parser = Parser(bytes: bytes)
     return try parser.document()
+  }
+
+  /// Whether `text` can be written: XML 1.0 cannot hold C0 control characters
+  /// other than tab, line feed and carriage return.
+  static func isWritable(_ text: String) -> Bool {
+    text.unicodeScalars.allSatisfy { $0.value >= 0x20 || $0 == "\t" || $0 == "\n" || $0 == "\r" }
+      && !text.unicodeScalars.contains { $0.value == 0xFFFE || $0.value == 0xFFFF }
   }
 
   /// `value` as an XML property list, in Apple's layout (tabs, sorted keys).
@@ -319,6 +330,15 @@ extension PropertyListXML {
         } else if at(index, Self.declarationOpen) {
           guard let end = find(Self.declarationClose, from: index) else {
             throw error("unexpected end of file in <?...?>")
+          }
+          // Only UTF-8 (the default) is read: another encoding is refused.
+          let declaration = String(decoding: bytes[index..<end], as: UTF8.self).lowercased()
+          if let range = declaration.firstRange(of: "encoding=") {
+            let value = declaration[range.upperBound...].dropFirst()
+              .prefix { $0 != "\"" && $0 != "'" }
+            guard value == "utf-8" || value == "utf8" else {
+              throw error("the file declares the encoding '\(value)'; only UTF-8 is read")
+            }
           }
           index = end + 2
         } else if at(index, Self.doctypeOpen) {

@@ -14,16 +14,39 @@ import Locking
 public struct StateStore: Sendable {
   /// The store file.
   public let path: String
-  /// The file locked during a read-modify-write, next to the store.
-  public let lockPath: String
   /// How long `update` waits for another process's lock.
   public let lockTimeout: Duration
 
   /// A store at `path` (which need not exist yet).
   public init(path: String, lockTimeout: Duration = .seconds(10)) {
     self.path = path
-    lockPath = path + ".lock"
     self.lockTimeout = lockTimeout
+  }
+
+  /// The file locked during a read-modify-write: next to the store (for a
+  /// symbolic link, next to its target, so that both names share one lock).
+  public var lockPath: String {
+    ((try? target()) ?? path) + ".lock"
+  }
+
+  /// Where writes go: `path`, or for a symbolic link this user owns, its
+  /// target, so that the link stays a link. A link owned by another user is
+  /// refused: it could point the write anywhere.
+  func target(depth: Int = 0) throws(StoreError) -> String {
+    var status = stat()
+    guard lstat(path, &status) == 0, status.st_mode & S_IFMT == S_IFLNK else { return path }
+    guard status.st_uid == geteuid() else { throw .untrustedSymlink(path: path) }
+    guard depth < 8 else { throw .io(operation: "follow", path: path, errno: ELOOP) }
+    var buffer = [UInt8](repeating: 0, count: Int(PATH_MAX) + 1)
+    let count = buffer.withUnsafeMutableBytes {
+      readlink(path, $0.baseAddress!.assumingMemoryBound(to: CChar.self), $0.count - 1)
+    }
+    guard count > 0 else { throw .io(operation: "read the link", path: path, errno: errno) }
+    let destination = String(decoding: buffer[..<count], as: UTF8.self)
+    let absolute =
+      destination.hasPrefix("/")
+      ? destination : AtomicFile.parentDirectory(of: path) + "/" + destination
+    return try StateStore(path: absolute).target(depth: depth + 1)
   }
 
   /// Where the store lives: `TPNS_STORE`, else `$XDG_CONFIG_HOME/tpns/state.plist`,
@@ -61,23 +84,25 @@ public struct StateStore: Sendable {
   public func update<Result>(
     _ change: (inout StoreState) throws -> Result
   ) throws -> Result {
-    try createDirectory()
-    let lock = try Lock(path: lockPath, timeout: lockTimeout)
+    let target = try target()
+    try createDirectory(for: target)
+    let lock = try Lock(path: target + ".lock", timeout: lockTimeout)
     defer { lock.release() }
     let before = try load()
     var after = before
     let result = try change(&after)
-    if after != before { try write(after) }
+    if after != before {
+      if let text = after.unwritableText {
+        throw StoreError.unwritable(path: path, text: text)
+      }
+      try AtomicFile.write(Self.encode(after), to: target)
+    }
     return result
   }
 
   /// The bytes `state` is stored as: an XML property list.
   public static func encode(_ state: StoreState) -> Data {
     Data(PropertyListXML.serialize(.dictionary(state.propertyList)))
-  }
-
-  private func write(_ state: StoreState) throws {
-    try AtomicFile.write(Self.encode(state), to: path)
   }
 
   private func decode(_ data: Data) throws(StoreError) -> StoreState {
@@ -128,9 +153,9 @@ public struct StateStore: Sendable {
   }
 
   /// Creates the store's directory (and its parents) with mode 0700 if missing.
-  private func createDirectory() throws(StoreError) {
+  private func createDirectory(for file: String) throws(StoreError) {
     var missing: [String] = []
-    var directory = AtomicFile.parentDirectory(of: path)
+    var directory = AtomicFile.parentDirectory(of: file)
     var status = stat()
     while stat(directory, &status) != 0 {
       guard errno == ENOENT else { throw .io(operation: "open", path: directory, errno: errno) }

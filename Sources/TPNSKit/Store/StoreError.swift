@@ -11,6 +11,8 @@ public enum StoreError: Error, Equatable, CustomStringConvertible {
   case lockTimeout(lockPath: String, seconds: Int)
   /// The path is a symbolic link that this user does not own.
   case untrustedSymlink(path: String)
+  /// A value holds characters a property list cannot (C0 controls); nothing was written.
+  case unwritable(path: String, text: String)
   /// A file or directory could not be read, created or written.
   case io(operation: String, path: String, errno: Int32)
 
@@ -24,6 +26,8 @@ public enum StoreError: Error, Equatable, CustomStringConvertible {
       "the store \(path) is a symbolic link owned by another user; refusing to follow it"
     case .io(let operation, let path, let code):
       "cannot \(operation) \(path): \(String(cString: strerror(code)))"
+    case .unwritable(let path, let text):
+      "cannot store \(text.debugDescription) in \(path): a property list cannot hold control characters"
     }
   }
 
@@ -38,6 +42,8 @@ public enum StoreError: Error, Equatable, CustomStringConvertible {
       "Remove the link, or pass a store path you own with --store."
     case .io:
       "Check the permissions and free space there, or pass another path with --store."
+    case .unwritable:
+      "Give the value without control characters."
     }
   }
 }

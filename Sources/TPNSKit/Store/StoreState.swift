@@ -26,6 +26,12 @@ public struct StoreState: Sendable, Equatable {
   /// An empty store: no UIDs, not registered.
   public init() {}
 
+  /// The first string that a property list cannot hold, if any.
+  var unwritableText: String? {
+    let texts = uids + (syncedUIDs ?? []) + [token, udid, os, appID, server].compactMap { $0 }
+    return texts.first { !PropertyListXML.isWritable($0) }
+  }
+
   /// Whether the stored list differs from what the server last acknowledged
   /// (a server that never acknowledged a list holds none).
   public var hasPendingChanges: Bool {
