@@ -60,3 +60,11 @@ CURLcode tpns_curl_set_post_body(CURL *handle, const char *body, long length) {
 CURLcode tpns_curl_get_response_code(CURL *handle, long *code) {
   return curl_easy_getinfo(handle, CURLINFO_RESPONSE_CODE, code);
 }
+
+CURLcode tpns_curl_allow_http_only(CURL *handle) {
+#if LIBCURL_VERSION_NUM >= 0x075500
+  return curl_easy_setopt(handle, CURLOPT_PROTOCOLS_STR, "http,https");
+#else
+  return curl_easy_setopt(handle, CURLOPT_PROTOCOLS, (long)(CURLPROTO_HTTP | CURLPROTO_HTTPS));
+#endif
+}

@@ -57,8 +57,11 @@ enum ExitStatus {
       return (temporary, pending)
     case .status(let status, _, _) where failure.underlying.isTransient || status >= 500:
       return (temporary, pending)
-    case .status:
+    case .status(let status, _, _) where (400..<500).contains(status):
       return (rejected, nil)
+    case .status:
+      // A redirect (not followed) or another unexpected answer.
+      return (unavailable, "Pass the server's final /tpns URL with --server. \(pending)")
     case .exhausted:
       return (temporary, pending)
     }

@@ -58,8 +58,12 @@ struct Runner {
         Console.line(line)
       }
     })
-    // Every attempt may take the whole timeout, and each wait up to the 20 s cap.
-    let limit = options.timeout * 3 + .seconds(60)
+    // The worst case the policy allows: every attempt takes the whole timeout,
+    // every wait the cap, the store lock its limit; `register` chains two commands.
+    let policy = RetryPolicy()
+    let perCommand =
+      options.timeout * policy.maxAttempts + policy.cap * (policy.maxAttempts - 1) + .seconds(10)
+    let limit = perCommand * 2
     let all: [Outcome]
     do {
       all = try live.toBlocking(timeout: limit).toArray()

@@ -59,6 +59,20 @@ import Testing
     #expect((Self.delay(policy.decide(failure, attempt: 1)) != nil) == retried)
   }
 
+  @Test(
+    "a request that must not be repeated (an event) is not retried after a timeout or a broken connection",
+    arguments: [
+      (RequestFailure.transport(.timedOut(url: url, after: .seconds(2))), false),
+      (.transport(.connectionLost(url: url, reason: "reset")), false),
+      (unreachable, true),
+      (.status(503, body: "", retryAfter: nil), true),
+      (.status(429, body: "", retryAfter: nil), true),
+    ])
+  func notIdempotent(failure: RequestFailure, retried: Bool) {
+    let decision = RetryPolicy(random: { 0.5 }).decide(failure, attempt: 1, idempotent: false)
+    #expect((Self.delay(decision) != nil) == retried)
+  }
+
   @Test("a failure that is not retried comes back unchanged")
   func rejectedUnchanged() {
     let rejected = RequestFailure.status(400, body: "bad uid", retryAfter: nil)

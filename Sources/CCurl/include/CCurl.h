@@ -32,4 +32,8 @@ CURLcode tpns_curl_set_post_body(CURL *handle, const char *body, long length);
 
 CURLcode tpns_curl_get_response_code(CURL *handle, long *code);
 
+/// Allows only http and https (CURLOPT_PROTOCOLS_STR from libcurl 7.85,
+/// CURLOPT_PROTOCOLS before it).
+CURLcode tpns_curl_allow_http_only(CURL *handle);
+
 #endif

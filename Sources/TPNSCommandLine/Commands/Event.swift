@@ -40,7 +40,9 @@ struct Event: ParsableCommand {
     do { device = try DeviceUID(uid) } catch { throw runner.failure(.invalidUID(uid, error)) }
     let environment = runner.environment()
     let outcomes = environment.request(
-      .event(uid: device, type: type, message: message, time: time)
+      .event(uid: device, type: type, message: message, time: time),
+      // An event pushes: never sent twice after a timeout.
+      idempotent: false
     ) { .sent(.event, response: $0.body) }
     .catchingFailures(.event)
     try runner.finish(outcomes)

@@ -8,7 +8,8 @@ extension PipelineEnvironment {
   ///
   ///     environment.request(.event(uid: uid, type: 1)) { .sent(.event, response: $0.body) }
   public func request(
-    _ command: Command, onSuccess: @escaping @Sendable (HTTPResponse) throws -> Outcome
+    _ command: Command, idempotent: Bool = true,
+    onSuccess: @escaping @Sendable (HTTPResponse) throws -> Outcome
   ) -> Observable<Outcome> {
     let policy = retryPolicy
     let scheduler = scheduler
@@ -18,7 +19,7 @@ extension PipelineEnvironment {
         .map { try onSuccess($0) }
         .retry(on: scheduler) { error, attempt in
           guard let failure = error as? RequestFailure else { return .fail(error) }
-          let decision = policy.decide(failure, attempt: attempt)
+          let decision = policy.decide(failure, attempt: attempt, idempotent: idempotent)
           if case .retry(let delay) = decision {
             observer.onNext(
               .retrying(

@@ -1,3 +1,4 @@
+import Locking
 import Reactive
 import TPNSProtocol
 
@@ -9,6 +10,9 @@ struct Context: Sendable {
   let list: PublishSubject<[String]>
   let syncsChanges: Bool
   let registersFromStore: Bool
+  /// A forced sync asked for while another waits: the coalesced trigger that
+  /// runs may be a plain change, and must still send.
+  let forcedPending = LockedState(false)
 
   private var store: StoreClient { environment.store }
 
@@ -45,7 +49,10 @@ struct Context: Sendable {
         phone, token: token, language: registration.language, sandbox: registration.sandbox)
       return request(command) { response in
         try update { state in
-          if state.token == token.rawValue, state.server == server { state.registered = true }
+          // Only if the registration it was sent for still holds, phone included.
+          if state.token == token.rawValue, state.server == server, state.phone == phone {
+            state.registered = true
+          }
         }
         return .registered(token, response: response.body)
       }
@@ -62,7 +69,7 @@ struct Context: Sendable {
       .client(phone, token: token, language: registration.language, sandbox: registration.sandbox)
     ) { response in
       try update { state in
-        guard state.token == token.rawValue else { return }
+        guard state.token == token.rawValue, state.phone == phone else { return }
         if state.server != server { state.syncedUIDs = nil }
         state.server = server
         state.registered = true
@@ -163,6 +170,7 @@ struct Context: Sendable {
   func trigger(
     _ trigger: SyncTrigger, on triggers: PublishSubject<SyncTrigger>
   ) -> Observable<Outcome> {
+    if trigger == .forced { forcedPending.withLock { $0 = true } }
     triggers.onNext(trigger)
     return .empty()
   }
@@ -182,7 +190,11 @@ struct Context: Sendable {
           // Then sync again, now registered.
           .do(onCompleted: { triggers.onNext(.changed) })
       }
-      guard trigger == .forced || state.hasPendingChanges else { return .empty() }
+      let forced = forcedPending.withLock { pending in
+        defer { pending = false }
+        return pending || trigger == .forced
+      }
+      guard forced || state.hasPendingChanges else { return .empty() }
       // Registered means acknowledged by this server; another one knows nothing of it.
       guard state.registered, state.server == environment.server.server, let phone = state.phone
       else {
@@ -191,7 +203,9 @@ struct Context: Sendable {
       return request(.mapsync(phone, uids: uids)) { response in
         try update { stored in
           // Only if the registration it was sent for still holds.
-          if stored.token == state.token, stored.server == state.server, stored.registered {
+          if stored.token == state.token, stored.server == state.server, stored.phone == phone,
+            stored.registered
+          {
             stored.syncedUIDs = state.uids
           }
         }

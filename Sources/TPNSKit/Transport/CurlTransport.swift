@@ -60,7 +60,7 @@ public final class CurlTransport: @unchecked Sendable {
       var setup = CURLE_OK
       func set(_ result: CURLcode) { if setup == CURLE_OK { setup = result } }
       set(tpns_curl_set_string(handle, CURLOPT_URL, request.url))
-      set(tpns_curl_set_string(handle, CURLOPT_PROTOCOLS_STR, "http,https"))
+      set(tpns_curl_allow_http_only(handle))
       set(tpns_curl_set_long(handle, CURLOPT_NOSIGNAL, 1))
       set(
         tpns_curl_set_long(handle, CURLOPT_CONNECTTIMEOUT_MS, options.connectTimeout.milliseconds))
@@ -92,7 +92,8 @@ public final class CurlTransport: @unchecked Sendable {
         set(tpns_curl_set_slist(handle, CURLOPT_HTTPHEADER, headers))
       }
       guard setup == CURLE_OK else { return setup }
-      return curl_easy_perform(handle)
+      // The callbacks reach `transfer` through an unretained pointer.
+      return withExtendedLifetime(transfer) { curl_easy_perform(handle) }
     }
     // The handle must not keep pointing at the buffer that goes away now.
     _ = tpns_curl_set_pointer(handle, CURLOPT_ERRORBUFFER, nil)

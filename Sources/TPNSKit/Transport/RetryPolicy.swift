@@ -42,9 +42,21 @@ public struct RetryPolicy: Sendable {
     self.now = now
   }
 
-  /// What to do after attempt number `attempt` (1 for the first) failed with `failure`.
-  public func decide(_ failure: RequestFailure, attempt: Int) -> RetryDecision {
+  /// What to do after attempt number `attempt` (1 for the first) failed with
+  /// `failure`. A request that must not be repeated once the server may have
+  /// acted on it (`idempotent` false: an event, which pushes) is retried only
+  /// when it surely did not arrive (no connection) or was turned away (408,
+  /// 429, 5xx), not after a timeout or a broken connection.
+  public func decide(
+    _ failure: RequestFailure, attempt: Int, idempotent: Bool = true
+  ) -> RetryDecision {
     guard failure.isTransient else { return .fail(failure) }
+    if !idempotent {
+      switch failure {
+      case .transport(.timedOut), .transport(.connectionLost): return .fail(failure)
+      default: break
+      }
+    }
     if case .status(let status, _, let retryAfter?) = failure,
       let requested = retryAfterDelay(retryAfter)
     {
