@@ -1,4 +1,5 @@
 import Foundation
+import Locking
 import TPNSEmulator
 import TPNSTestSupport
 import Testing
@@ -6,7 +7,7 @@ import Testing
 @testable import TPNSKit
 
 /// Runs the built `tpns` binary, as a user would, with its own store.
-struct TPNSProcess {
+struct TPNSProcess: Sendable {
   let store: String
   var server: String
 
@@ -147,6 +148,23 @@ final class EndToEnd {
     result = try tpns.run(["sync"])
     #expect(result.status == 0, "\(result.stderr)")
     #expect(try tpns.run(["status"]).stdout.contains("pending     no, the server has the list"))
+  }
+
+  @Test("processes adding at once: the server ends with the stored list, and nothing is pending")
+  func concurrentProcesses() throws {
+    let e2e = try EndToEnd()
+    #expect(try e2e.tpns.run(["register", EndToEnd.token]).status == 0)
+    let uids = (0..<6).map { "CONCURRENT\(String(format: "%010d", $0))" }
+    let results = LockedState<[Int32]>([])
+    let tpns = e2e.tpns
+    DispatchQueue.concurrentPerform(iterations: uids.count) { index in
+      let status = (try? tpns.run(["add", uids[index]]).status) ?? -1
+      results.withLock { $0.append(status) }
+    }
+    #expect(results.value == Array(repeating: 0, count: uids.count))
+    #expect(Set(try e2e.store.load().uids) == Set(uids))
+    #expect(try e2e.replicaMatchesStore())
+    #expect(try e2e.tpns.run(["status"]).stdout.contains("pending     no"))
   }
 
   @Test(

@@ -9,14 +9,19 @@ public struct StoreClient: Sendable {
   public var load: @Sendable () throws -> StoreState
   /// Changes the stored state under the store's lock; returns the new state.
   public var update: @Sendable ((inout StoreState) throws -> Void) throws -> StoreState
+  /// Takes the store's send lock (one request in flight per store, across
+  /// processes) until the result is disposed.
+  public var lockForSending: @Sendable () throws -> any Disposable
 
-  /// A client with the given closures.
+  /// A client with the given closures (no send lock unless given).
   public init(
     load: @escaping @Sendable () throws -> StoreState,
-    update: @escaping @Sendable ((inout StoreState) throws -> Void) throws -> StoreState
+    update: @escaping @Sendable ((inout StoreState) throws -> Void) throws -> StoreState,
+    lockForSending: @escaping @Sendable () throws -> any Disposable = { Disposables.create() }
   ) {
     self.load = load
     self.update = update
+    self.lockForSending = lockForSending
   }
 
   /// The property-list store at `store.path`.
@@ -28,7 +33,8 @@ public struct StoreClient: Sendable {
           try change(&state)
           return state
         }
-      })
+      },
+      lockForSending: { try store.lockForSending() })
   }
 
   /// A store in memory, for tests.

@@ -178,6 +178,25 @@ struct Context: Sendable {
   /// Reads the newest list from the store and sends it, if there is a
   /// registration to send it for and it is pending (or the sync is forced).
   func sync(_ trigger: SyncTrigger, triggers: PublishSubject<SyncTrigger>) -> Observable<Outcome> {
+    // The newest list is read only once the store's send lock is held, and the
+    // lock is kept until the answer is recorded.
+    Observable<Outcome>.create { observer in
+      let held: any Disposable
+      do {
+        held = try store.lockForSending()
+      } catch {
+        observer.onError(error)
+        return Disposables.create()
+      }
+      return Disposables.create(send(trigger, triggers: triggers).subscribe(observer), held)
+    }
+    .catchingFailures(.mapsync)
+  }
+
+  /// The sync itself, under the send lock.
+  private func send(_ trigger: SyncTrigger, triggers: PublishSubject<SyncTrigger>) -> Observable<
+    Outcome
+  > {
     Observable<Outcome>.deferred {
       let state: StoreState
       do { state = try store.load() } catch let error as StoreError {

@@ -9,7 +9,9 @@ extension StateStore {
   ///
   /// Each acquisition opens the lock file anew, so threads of one process
   /// exclude each other as processes do.
-  final class Lock {
+  final class Lock: @unchecked Sendable {
+    // @unchecked: `descriptor` changes only in `release()`, which the holder
+    // calls once (a second call finds it closed).
     private var descriptor: Int32
 
     /// Waits for the lock at `path` (creating the file, mode 0600) for at most

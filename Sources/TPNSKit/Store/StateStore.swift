@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Locking
+import Reactive
 
 #if canImport(Glibc)
   import Glibc
@@ -98,6 +99,18 @@ public struct StateStore: Sendable {
       try AtomicFile.write(Self.encode(after), to: target)
     }
     return result
+  }
+
+  /// Holds the store's send lock (`state.plist.sync.lock`) until the result is
+  /// disposed: at most one request is in flight per store across processes,
+  /// so that two processes can never leave the server holding an older list
+  /// than the one recorded as acknowledged.
+  public func lockForSending(timeout: Duration = .seconds(300)) throws(StoreError) -> any Disposable
+  {
+    let target = try target()
+    try createDirectory(for: target)
+    let lock = try Lock(path: target + ".sync.lock", timeout: timeout)
+    return Disposables.create { lock.release() }
   }
 
   /// The bytes `state` is stored as: an XML property list.
