@@ -107,9 +107,9 @@ import Testing
 
   @Test("a closed port fails as unreachable, which is transient")
   func closedPort() throws {
-    let port = try SilentListener().port  // bound, then closed when released here
+    let closed = try SilentListener(listening: false)  // bound, not listening: refused
     let transport = try CurlTransport()
-    let url = "http://127.0.0.1:\(port)/tpns"
+    let url = "http://127.0.0.1:\(closed.port)/tpns"
     #expect {
       try transport.perform(HTTPRequest(method: .post, url: url))
     } throws: { error in

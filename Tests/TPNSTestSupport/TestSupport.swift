@@ -79,7 +79,9 @@ public final class SilentListener {
   public let descriptor: Int32
   public let port: Int
 
-  public init() throws {
+  /// A socket bound to a free port; `listening` false keeps the port taken
+  /// but refuses connections (a "closed port" no other test can reuse).
+  public init(listening: Bool = true) throws {
     let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     var address = sockaddr_in()
     address.sin_family = sa_family_t(AF_INET)
@@ -90,7 +92,7 @@ public final class SilentListener {
         bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
       }
     }
-    guard bound == 0, listen(descriptor, 16) == 0 else {
+    guard bound == 0, !listening || listen(descriptor, 16) == 0 else {
       close(descriptor)
       throw POSIXError(.EADDRINUSE)
     }
