@@ -21,28 +21,39 @@ struct TPNSProcess: Sendable {
     var stderr: String
   }
 
-  func run(_ arguments: [String], stdin: String? = nil) throws -> Result {
+  /// Runs `tpns` to its end. Output goes to files, not pipes: a pipe's end
+  /// inherited by a long-lived process another test spawned at the same
+  /// moment (a `tpns watch`) would keep its reader waiting for EOF forever.
+  func run(_ arguments: [String]) throws -> Result {
+    let directory = try TemporaryDirectory()
+    let outPath = directory.file("stdout")
+    let errPath = directory.file("stderr")
+    _ = FileManager.default.createFile(atPath: outPath, contents: nil)
+    _ = FileManager.default.createFile(atPath: errPath, contents: nil)
+    let output = try FileHandle(forWritingTo: URL(fileURLWithPath: outPath))
+    let errors = try FileHandle(forWritingTo: URL(fileURLWithPath: errPath))
+    defer {
+      try? output.close()
+      try? errors.close()
+    }
     let process = Process()
     process.executableURL = URL(fileURLWithPath: Self.binary)
     process.arguments = arguments
-    process.environment = [
-      "TPNS_STORE": store, "TPNS_SERVER": server, "HOME": "/nonexistent", "PATH": "/usr/bin:/bin",
-    ]
-    let output = Pipe()
-    let errors = Pipe()
-    let input = Pipe()
+    process.environment = Self.environment(store: store, server: server)
     process.standardOutput = output
     process.standardError = errors
-    process.standardInput = input
+    process.standardInput = FileHandle.nullDevice
     try process.run()
-    if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
-    try input.fileHandleForWriting.close()
-    let out = output.fileHandleForReading.readDataToEndOfFile()
-    let err = errors.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()
     return Result(
-      status: process.terminationStatus, stdout: String(decoding: out, as: UTF8.self),
-      stderr: String(decoding: err, as: UTF8.self))
+      status: process.terminationStatus,
+      stdout: String(decoding: contents(of: outPath) ?? Data(), as: UTF8.self),
+      stderr: String(decoding: contents(of: errPath) ?? Data(), as: UTF8.self))
+  }
+
+  /// The environment `tpns` runs with in the tests.
+  static func environment(store: String, server: String) -> [String: String] {
+    ["TPNS_STORE": store, "TPNS_SERVER": server, "HOME": "/nonexistent", "PATH": "/usr/bin:/bin"]
   }
 }
 

@@ -32,12 +32,11 @@ import Testing
     let watch = Process()
     watch.executableURL = URL(fileURLWithPath: TPNSProcess.binary)
     watch.arguments = ["watch", "--debounce", "50", "--interval", "1"]
-    watch.environment = [
-      "TPNS_STORE": tpns.store, "TPNS_SERVER": tpns.server, "HOME": "/nonexistent",
-    ]
-    let output = Pipe()
-    watch.standardOutput = output
-    watch.standardError = output
+    watch.environment = TPNSProcess.environment(store: tpns.store, server: tpns.server)
+    // Not a pipe: nobody reads it, and a pipe end it inherited must not keep a reader waiting.
+    watch.standardOutput = FileHandle.nullDevice
+    watch.standardError = FileHandle.nullDevice
+    watch.standardInput = FileHandle.nullDevice
     try watch.run()
     defer { if watch.isRunning { watch.terminate() } }
 
