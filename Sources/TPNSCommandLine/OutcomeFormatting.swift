@@ -24,7 +24,7 @@ struct OutcomeFormatting {
         + "registered (tpns register <token>)"
     case .retrying(let command, let attempt, let of, let delay, let reason):
       return
-        "retrying \(command.rawValue) in \(Self.seconds(delay)) (attempt \(attempt)/\(of)): \(reason)"
+        "retrying in \(Self.seconds(delay)) (attempt \(attempt)/\(of)): \(command.rawValue): \(reason)"
     case .storeDeleted:
       return "the store \(options.storePath) was deleted; waiting for it to come back"
     case .failed:

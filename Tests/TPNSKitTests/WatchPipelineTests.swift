@@ -111,6 +111,33 @@ import Testing
     #expect(harness.state.value == PipelineHarness.registered(token: Self.token))
   }
 
+  @Test("a deleted store is reported; a recreated one is picked up and synced")
+  func deletedThenRecreated() {
+    let harness = PipelineHarness(state: PipelineHarness.registered(token: Self.token))
+    let recreated = {
+      var state = PipelineHarness.registered(token: Self.token)
+      state.uids = Self.uids(2)
+      return state
+    }()
+    let reads = LockedState<[StoreEvent]>([
+      .changed(PipelineHarness.registered(token: Self.token)), .deleted, .changed(recreated),
+    ])
+    let read: @Sendable () -> StoreEvent = {
+      reads.withLock { $0.count > 1 ? $0.removeFirst() : $0[0] }
+    }
+    harness.scheduler.scheduleAt(700) { [state = harness.state] in state.withLock { $0 = recreated }
+    }
+    let changes = harness.scheduler.createHotObservable([.next(300, ()), .next(600, ())])
+    let viewModel = SyncViewModel(environment: harness.environment, registersFromStore: true)
+    let res = harness.scheduler.start(disposed: 3000) {
+      viewModel.transform(.init(storeChanges: Self.events(harness, changes: changes, read: read)))
+        .outcomes
+    }
+    #expect(res.events.first == .next(500, .storeDeleted))
+    #expect(harness.sends.map(\.time) == [800])
+    #expect(harness.state.value.syncedUIDs == Self.uids(2))
+  }
+
   @Test("watch registers a stored token this server has not acknowledged, then syncs")
   func registersStoredToken() {
     var state = PipelineHarness.registered(token: Self.token, uids: [])
