@@ -24,7 +24,7 @@ struct TPNSProcess: Sendable {
   /// Runs `tpns` to its end. Output goes to files, not pipes: a pipe's end
   /// inherited by a long-lived process another test spawned at the same
   /// moment (a `tpns watch`) would keep its reader waiting for EOF forever.
-  func run(_ arguments: [String]) throws -> Result {
+  func run(_ arguments: [String], timeout: Duration = .seconds(120)) throws -> Result {
     let directory = try TemporaryDirectory()
     let outPath = directory.file("stdout")
     let errPath = directory.file("stderr")
@@ -44,7 +44,14 @@ struct TPNSProcess: Sendable {
     process.standardError = errors
     process.standardInput = FileHandle.nullDevice
     try process.run()
-    process.waitUntilExit()
+    // A command that outlives its limit is a failure, not a hung suite.
+    let deadline = ContinuousClock.now + timeout
+    while process.isRunning, ContinuousClock.now < deadline { usleep(10_000) }
+    if process.isRunning {
+      process.terminate()
+      process.waitUntilExit()
+      Issue.record("tpns \(arguments.joined(separator: " ")) ran longer than \(timeout)")
+    }
     return Result(
       status: process.terminationStatus,
       stdout: String(decoding: contents(of: outPath) ?? Data(), as: UTF8.self),

@@ -40,8 +40,15 @@ import Testing
     try watch.run()
     defer { if watch.isRunning { watch.terminate() } }
 
-    // A second watch of the same store is refused, naming the first.
-    let second = try tpns.run(["watch"])
+    // Once the first holds the lock (its pid in the lock file), a second
+    // watch of the same store is refused, naming the first.
+    let lockFile = tpns.store + ".watch.lock"
+    #expect(
+      Self.eventually(within: .seconds(10)) {
+        String(decoding: contents(of: lockFile) ?? Data(), as: UTF8.self)
+          == "\(watch.processIdentifier)\n"
+      })
+    let second = try tpns.run(["watch"], timeout: .seconds(10))
     #expect(second.status == 75)
     #expect(second.stderr.contains("(pid \(watch.processIdentifier))"))
 
