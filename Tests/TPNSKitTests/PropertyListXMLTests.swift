@@ -147,7 +147,9 @@ import Testing
   @Test("a value with control characters is refused before anything is written")
   func controlCharacters() throws {
     #expect(!PropertyListXML.isWritable("a\u{1}b"))
-    #expect(PropertyListXML.isWritable("tab\tand\nnewline"))
+    #expect(PropertyListXML.isWritable("tab\tand\nnewline and é 日本"))
+    #expect(!PropertyListXML.isWritable("x\u{FFFE}"))
+    #expect(!PropertyListXML.isWritable("\u{FFFF}"))
   }
 
   @Test("dates keep whole seconds across years, before and after 1970")

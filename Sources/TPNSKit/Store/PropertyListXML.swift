@@ -30,8 +30,15 @@ enum PropertyListXML {
   /// Whether `text` can be written: XML 1.0 cannot hold C0 control characters
   /// other than tab, line feed and carriage return.
   static func isWritable(_ text: String) -> Bool {
-    text.unicodeScalars.allSatisfy { $0.value >= 0x20 || $0 == "\t" || $0 == "\n" || $0 == "\r" }
-      && !text.unicodeScalars.contains { $0.value == 0xFFFE || $0.value == 0xFFFF }
+    // On UTF-8 bytes (this runs for every stored UID on every write): C0
+    // controls are single bytes; U+FFFE and U+FFFF are EF BF BE and EF BF BF.
+    var previous: (UInt8, UInt8) = (0, 0)
+    for byte in text.utf8 {
+      if byte < 0x20, byte != 0x09, byte != 0x0A, byte != 0x0D { return false }
+      if previous == (0xEF, 0xBF), byte == 0xBE || byte == 0xBF { return false }
+      previous = (previous.1, byte)
+    }
+    return true
   }
 
   /// `value` as an XML property list, in Apple's layout (tabs, sorted keys).
