@@ -84,8 +84,11 @@ struct Runner {
   }
 
   /// The failure for a pipeline failure found before the pipeline ran.
+  /// With `--json`, the document (with the error) is printed here, so that a
+  /// script always gets one.
   func failure(_ failure: PipelineFailure) -> CommandFailure {
     let (code, hint) = ExitStatus.of(failure)
+    if options.json { Console.line(document([.failed(failure)], failures: [failure]).rendered) }
     return CommandFailure(failure.description, hint: hint, exitCode: code)
   }
 

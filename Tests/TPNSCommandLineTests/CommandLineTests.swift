@@ -168,6 +168,18 @@ final class EndToEnd {
     #expect(try tpns.run(["status"]).stdout.contains("pending     no, the server has the list"))
   }
 
+  @Test("--json prints one document even when the input is refused before anything runs")
+  func jsonOnBadInput() throws {
+    let e2e = try EndToEnd()
+    let result = try e2e.tpns.run(["add", "BAD&", "--json"])
+    #expect(result.status == 65)
+    let document =
+      try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
+    #expect(document?["ok"] as? Bool == false)
+    #expect(document?["exit_code"] as? Int == 65)
+    #expect((document?["errors"] as? [String])?.first?.hasPrefix("invalid UID 'BAD&'") == true)
+  }
+
   @Test("processes adding at once: the server ends with the stored list, and nothing is pending")
   func concurrentProcesses() throws {
     let e2e = try EndToEnd()
