@@ -25,7 +25,7 @@ struct Runner {
     return PipelineEnvironment(store: .live(store), server: server, scheduler: scheduler)
   }
 
-  /// Checks that the store can be read before anything else happens.
+  /// The stored state, for the commands that only read it (`list`, `status`).
   func loadStore() throws -> StoreState {
     do {
       return try store.load()

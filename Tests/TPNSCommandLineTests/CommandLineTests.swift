@@ -66,7 +66,6 @@ struct TPNSProcess: Sendable {
 
 /// An emulator, a fresh store and the `tpns` binary pointed at both.
 final class EndToEnd {
-  let emulator = RunningEmulator.self
   let server: RunningEmulator
   let directory: TemporaryDirectory
   let tpns: TPNSProcess

@@ -65,17 +65,11 @@ public struct ServerClient: Sendable {
     self.send = send
   }
 
-  /// Sends through `client` on a worker queue (libcurl blocks), delivering the
-  /// result on `scheduler`; disposing cancels the request in flight.
-  public static func live(_ client: TPNSClient, scheduler: some ImmediateSchedulerType)
-    -> ServerClient
-  {
-    live(server: client.server, scheduler: scheduler) { client }
-  }
-
-  /// Like ``live(_:scheduler:)``, but the client (and so libcurl and its TLS
-  /// library) is only made for the first request: a command that sends
-  /// nothing (`--no-sync`, a list waiting for registration) never pays for it.
+  /// Sends through the client `makeClient` makes on a worker queue (libcurl
+  /// blocks), delivering the result on `scheduler`; disposing cancels the
+  /// request in flight. The client (and so libcurl and its TLS library) is
+  /// only made for the first request: a command that sends nothing
+  /// (`--no-sync`, a list waiting for registration) never pays for it.
   public static func live(
     server: String, scheduler: some ImmediateSchedulerType,
     makeClient: @escaping @Sendable () throws -> TPNSClient

@@ -201,13 +201,3 @@ extension Duration {
     max(1, Int(components.seconds) * 1000 + Int(components.attoseconds / 1_000_000_000_000_000))
   }
 }
-
-extension StringProtocol {
-  /// The text without surrounding white space (CR LF, a single character, included).
-  public func trimmingWhitespace() -> String {
-    guard let first = firstIndex(where: { !$0.isWhitespace }),
-      let last = lastIndex(where: { !$0.isWhitespace })
-    else { return "" }
-    return String(self[first...last])
-  }
-}
