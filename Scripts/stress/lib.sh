@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# Shared by the Scripts/stress/*.sh sections; sourced, never run.
+#
+# Every check ends in exactly one line, `PASS name: figure` or
+# `FAIL name: what happened`, on stdout; Scripts/stress.sh counts them.
+# The caller sets TPNS_BIN (the directory holding tpns and tpns-server).
+
+: "${TPNS_BIN:?TPNS_BIN must name the directory holding tpns and tpns-server}"
+tpns=$TPNS_BIN/tpns
+tpns_server=$TPNS_BIN/tpns-server
+stress_dir=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+
+failures=0
+pass() { printf 'PASS %s: %s\n' "$1" "$2"; }
+fail() {
+  printf 'FAIL %s: %s\n' "$1" "$2"
+  failures=$((failures + 1))
+}
+
+# A scratch directory for this section, removed on exit along with every
+# emulator it started.
+work=$(mktemp -d "${TMPDIR:-/tmp}/tpns-stress.XXXXXX")
+emulator_pids=()
+cleanup_section() {
+  local pid
+  for pid in "${emulator_pids[@]}"; do
+    kill "$pid" 2>/dev/null && wait "$pid" 2>/dev/null
+  done
+  rm -rf "$work"
+}
+trap cleanup_section EXIT
+
+# Waits until file $1 exists and is not empty, at most $2 seconds (default 10).
+wait_for_file() {
+  local deadline=$((SECONDS + ${2:-10}))
+  until [[ -s $1 ]]; do
+    ((SECONDS < deadline)) || return 1
+    sleep 0.05
+  done
+}
+
+# Starts tpns-server on a free port with extra arguments "$@"; sets
+# emulator_pid, emulator_url (the /tpns URL) and emulator_base (its root).
+start_emulator() {
+  local port_file
+  port_file=$(mktemp "$work/port.XXXXXX")
+  rm -f "$port_file"
+  "$tpns_server" --port 0 --port-file "$port_file" --quiet "$@" >"$work/emulator.$$.log" 2>&1 &
+  emulator_pid=$!
+  emulator_pids+=("$emulator_pid")
+  if ! wait_for_file "$port_file"; then
+    echo "stress: tpns-server did not start:" >&2
+    cat "$work/emulator.$$.log" >&2
+    return 1
+  fi
+  emulator_base="http://127.0.0.1:$(cat "$port_file")"
+  emulator_url="$emulator_base/tpns"
+}
+
+# Stops the emulator start_emulator started last.
+stop_emulator() {
+  kill "$emulator_pid" 2>/dev/null && wait "$emulator_pid" 2>/dev/null
+  return 0
+}
+
+# GETs (or with -X POST, POSTs) an inspection endpoint: inspect PATH [curl args].
+inspect() {
+  local path=$1
+  shift
+  curl -fsS "$@" "$emulator_base/_emulator/$path"
+}
+
+# The number of /tpns requests the emulator has logged.
+requests_seen() {
+  inspect requests | python3 -c 'import json, sys; print(len(json.load(sys.stdin)["requests"]))'
+}
+
+# Milliseconds since the epoch, for figures.
+now_ms() { date +%s%3N; }
