@@ -62,7 +62,7 @@ enum ExitStatus {
     case .status:
       // A redirect (not followed) or another unexpected answer.
       return (unavailable, "Pass the server's final /tpns URL with --server. \(pending)")
-    case .exhausted:
+    case .exhausted, .timeLimitReached:
       return (temporary, pending)
     }
   }

@@ -29,7 +29,9 @@ struct GlobalOptions: Sendable {
     .flag("json", help: "Print one JSON document instead of text."),
     .flag("quiet", short: "q", help: "Print nothing but errors."),
     .option(
-      "timeout", valueName: "seconds", help: "The limit for each request.", defaultValue: "30",
+      "timeout", valueName: "seconds",
+      help: "Give up on a request after this long, retries and their waits included.",
+      defaultValue: "30",
       validate: { Double($0).map { $0 > 0 && $0 <= 3600 } ?? false }),
     .option(
       "method", valueName: "method", help: "post (a form body) or get (a query).",

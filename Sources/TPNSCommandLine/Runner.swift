@@ -22,7 +22,9 @@ struct Runner {
           timeout: options.timeout, caCertificatePath: options.caCertificate))
       return TPNSClient(server: options.server, method: options.method, transport: transport)
     }
-    return PipelineEnvironment(store: .live(store), server: server, scheduler: scheduler)
+    return PipelineEnvironment(
+      store: .live(store), server: server, scheduler: scheduler,
+      retryPolicy: RetryPolicy(timeLimit: options.timeout))
   }
 
   /// The stored state, for the commands that only read it (`list`, `status`).
@@ -58,12 +60,9 @@ struct Runner {
         Console.line(line)
       }
     })
-    // The worst case the policy allows: every attempt takes the whole timeout,
-    // every wait the cap, the store lock its limit; `register` chains two commands.
-    let policy = RetryPolicy()
-    let perCommand =
-      options.timeout * policy.maxAttempts + policy.cap * (policy.maxAttempts - 1) + .seconds(10)
-    let limit = perCommand * 2
+    // The worst case: each request takes its whole time limit, the store lock
+    // its 10 s, the send lock is waited for; `register` chains two requests.
+    let limit = (options.timeout + .seconds(10)) * 2 + .seconds(300)
     let all: [Outcome]
     do {
       all = try live.toBlocking(timeout: limit).toArray()

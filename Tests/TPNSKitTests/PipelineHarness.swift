@@ -18,10 +18,15 @@ final class PipelineHarness: Sendable {
   /// What each attempt of a command gets, in order; when empty, `defaultResponse`.
   let scripted = LockedState<[CommandName: [Observable<HTTPResponse>]]>([:])
   let defaultDelay: TestTime
+  /// The retry policy's time limit for one request.
+  let timeLimit: Duration?
+  /// The time each attempt was given, in order.
+  let attemptTimeouts = LockedState<[Duration?]>([])
 
-  init(state: StoreState = StoreState(), responseDelay: TestTime = 50) {
+  init(state: StoreState = StoreState(), responseDelay: TestTime = 50, timeLimit: Duration? = nil) {
     self.state = LockedState(state)
     defaultDelay = responseDelay
+    self.timeLimit = timeLimit
   }
 
   /// A store that is registered at the test server, holding `uids`.
@@ -70,8 +75,9 @@ final class PipelineHarness: Sendable {
         if after.uids != before.uids { record("store \(after.uids.joined(separator: ","))") }
         return after
       })
-    let server = ServerClient(server: Self.server) { [self] command in
-      Observable.deferred { [self] in
+    let server = ServerClient(server: Self.server) { [self] command, timeout in
+      attemptTimeouts.withLock { $0.append(timeout) }
+      return Observable.deferred { [self] in
         record("send \(command.name.rawValue) \(summary(command))")
         let next = scripted.withLock { scripted -> Observable<HTTPResponse>? in
           guard var queue = scripted[command.name], !queue.isEmpty else { return nil }
@@ -84,7 +90,7 @@ final class PipelineHarness: Sendable {
     }
     return PipelineEnvironment(
       store: loggingStore, server: server, scheduler: scheduler,
-      retryPolicy: RetryPolicy(random: { 1 }))
+      retryPolicy: RetryPolicy(random: { 1 }, timeLimit: timeLimit))
   }
 
   /// The part of a command the tests look at: the mapsync list, the client's udid.

@@ -73,6 +73,27 @@ import Testing
     #expect((Self.delay(decision) != nil) == retried)
   }
 
+  @Test(
+    "with a time limit, no wait is started that would end at or past it",
+    arguments: [
+      (Duration.zero, Duration?.some(.milliseconds(500))),
+      (.milliseconds(1499), .milliseconds(500)),
+      (.milliseconds(1500), nil),
+      (.seconds(3), nil),
+    ])
+  func timeLimit(elapsed: Duration, expected: Duration?) {
+    let policy = RetryPolicy(random: { 1 }, timeLimit: .seconds(2))
+    let decision = policy.decide(Self.unreachable, attempt: 1, elapsed: elapsed)
+    #expect(Self.delay(decision) == expected)
+    if expected == nil {
+      #expect(
+        Self.failure(decision)
+          == .timeLimitReached(.seconds(2), attempts: 1, last: Self.unreachable))
+    }
+    #expect(policy.remainingTime(elapsed: elapsed) == max(.seconds(2) - elapsed, .milliseconds(1)))
+    #expect(RetryPolicy().remainingTime(elapsed: elapsed) == nil)
+  }
+
   @Test("a failure that is not retried comes back unchanged")
   func rejectedUnchanged() {
     let rejected = RequestFailure.status(400, body: "bad uid", retryAfter: nil)

@@ -148,6 +148,37 @@ import Testing
     #expect(harness.sends.map(\.time) == [210, 710, 1710])
   }
 
+  @Test(
+    "the time limit bounds every attempt and wait: each attempt gets the time left, none starts past it"
+  )
+  func timeLimit() {
+    let harness = PipelineHarness(
+      state: PipelineHarness.registered(token: Self.t1), timeLimit: .seconds(2))
+    let refused = RequestFailure.transport(.unreachable(url: PipelineHarness.server, reason: "no"))
+    let slow = RequestFailure.transport(.timedOut(url: PipelineHarness.server, after: .seconds(1)))
+    harness.script(.mapsync, [harness.failure(refused), harness.failure(slow, after: 1000)])
+    let adds = harness.scheduler.createHotObservable([.next(210, [Self.a]), .completed(215)])
+    let viewModel = SyncViewModel(environment: harness.environment)
+    let res = harness.scheduler.start(disposed: 10_000) {
+      viewModel.transform(.init(addBatches: adds.asObservable())).outcomes
+    }
+    // Attempt 1 fails at once, attempt 2 starts 0.5 s in and fails 1.5 s in;
+    // the next wait (1 s) would end past the 2 s limit, so it gives up then.
+    let given = RequestFailure.timeLimitReached(.seconds(2), attempts: 2, last: slow)
+    #expect(
+      res.events == [
+        .next(210, .added(Self.uid(Self.a))),
+        .next(
+          210,
+          .retrying(.mapsync, attempt: 2, of: 3, delay: .milliseconds(500), reason: "\(refused)")),
+        .next(1710, .failed(.request(.mapsync, given))),
+        .completed(1710),
+      ])
+    #expect(harness.attemptTimeouts.value == [.seconds(2), .milliseconds(1500)])
+    #expect("\(given)".hasSuffix("(gave up after 2 attempts: the 2 s time limit)"))
+    #expect(harness.state.value.hasPendingChanges)
+  }
+
   @Test("a UID already in the list changes nothing and sends nothing")
   func duplicates() {
     let harness = PipelineHarness(state: PipelineHarness.registered(token: Self.t1))

@@ -5,6 +5,8 @@ extension PipelineEnvironment {
   /// Sends `command` with the retry policy, waiting on the scheduler: a
   /// `retrying` outcome before each new attempt, then what `onSuccess` makes of
   /// the response; the last failure ends the sequence as a ``RequestFailure``.
+  /// The policy's time limit is counted on the scheduler's clock from the
+  /// subscription, and each attempt is given only the time left.
   ///
   ///     environment.request(.event(uid: uid, type: 1)) { .sent(.event, response: $0.body) }
   public func request(
@@ -15,20 +17,24 @@ extension PipelineEnvironment {
     let scheduler = scheduler
     let send = server.send
     return Observable<Outcome>.create { observer in
-      send(command)
-        .map { try onSuccess($0) }
-        .retry(on: scheduler) { error, attempt in
-          guard let failure = error as? RequestFailure else { return .fail(error) }
-          let decision = policy.decide(failure, attempt: attempt, idempotent: idempotent)
-          if case .retry(let delay) = decision {
-            observer.onNext(
-              .retrying(
-                command.name, attempt: attempt + 1, of: policy.maxAttempts, delay: delay,
-                reason: failure.description))
-          }
-          return decision
+      let start = scheduler.now
+      return Observable.deferred {
+        send(command, policy.remainingTime(elapsed: scheduler.now - start))
+      }
+      .map { try onSuccess($0) }
+      .retry(on: scheduler) { error, attempt in
+        guard let failure = error as? RequestFailure else { return .fail(error) }
+        let decision = policy.decide(
+          failure, attempt: attempt, idempotent: idempotent, elapsed: scheduler.now - start)
+        if case .retry(let delay) = decision {
+          observer.onNext(
+            .retrying(
+              command.name, attempt: attempt + 1, of: policy.maxAttempts, delay: delay,
+              reason: failure.description))
         }
-        .subscribe(observer)
+        return decision
+      }
+      .subscribe(observer)
     }
   }
 }

@@ -54,13 +54,17 @@ public struct StoreClient: Sendable {
 
 /// How the pipeline reaches the server: one attempt per subscription.
 public struct ServerClient: Sendable {
-  /// Sends a command once: the 2xx response, or a ``RequestFailure``.
-  public var send: @Sendable (Command) -> Observable<HTTPResponse>
+  /// Sends a command once, within the given time if any: the 2xx response,
+  /// or a ``RequestFailure``.
+  public var send: @Sendable (Command, _ timeout: Duration?) -> Observable<HTTPResponse>
   /// The server's `/tpns` URL, recorded in the store with the registration.
   public var server: String
 
   /// A client with the given closure.
-  public init(server: String, send: @escaping @Sendable (Command) -> Observable<HTTPResponse>) {
+  public init(
+    server: String,
+    send: @escaping @Sendable (Command, _ timeout: Duration?) -> Observable<HTTPResponse>
+  ) {
     self.server = server
     self.send = send
   }
@@ -88,13 +92,14 @@ public struct ServerClient: Sendable {
         }
       }
     }
-    return ServerClient(server: server) { command in
+    return ServerClient(server: server) { command, timeout in
       Observable<HTTPResponse>.create { observer in
         let cancelled = BooleanDisposable()
         worker.async {
           guard !cancelled.isDisposed else { return }
           do {
-            observer.onNext(try client().send(command) { cancelled.isDisposed })
+            observer.onNext(
+              try client().send(command, timeout: timeout) { cancelled.isDisposed })
             observer.onCompleted()
           } catch {
             observer.onError(error)

@@ -51,6 +51,7 @@ public final class CurlTransport: @unchecked Sendable {
     }
     curl_easy_reset(handle)
     let transfer = Transfer(limit: options.maximumResponseSize, isCancelled: isCancelled)
+    let timeout = request.timeout.map { min($0, options.timeout) } ?? options.timeout
     let context = Unmanaged.passUnretained(transfer).toOpaque()
     var errorBuffer = [CChar](repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
     var headers: UnsafeMutablePointer<curl_slist>?
@@ -64,7 +65,7 @@ public final class CurlTransport: @unchecked Sendable {
       set(tpns_curl_set_long(handle, CURLOPT_NOSIGNAL, 1))
       set(
         tpns_curl_set_long(handle, CURLOPT_CONNECTTIMEOUT_MS, options.connectTimeout.milliseconds))
-      set(tpns_curl_set_long(handle, CURLOPT_TIMEOUT_MS, options.timeout.milliseconds))
+      set(tpns_curl_set_long(handle, CURLOPT_TIMEOUT_MS, timeout.milliseconds))
       set(tpns_curl_set_long(handle, CURLOPT_SSL_VERIFYPEER, 1))
       set(tpns_curl_set_long(handle, CURLOPT_SSL_VERIFYHOST, 2))
       set(tpns_curl_set_long(handle, CURLOPT_FOLLOWLOCATION, 0))
@@ -101,7 +102,8 @@ public final class CurlTransport: @unchecked Sendable {
     guard code == CURLE_OK else {
       let detail = String(
         decoding: errorBuffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-      throw error(for: code, detail: detail, url: request.url, transfer: transfer)
+      throw error(
+        for: code, detail: detail, url: request.url, timeout: timeout, transfer: transfer)
     }
     var status = 0
     _ = tpns_curl_get_response_code(handle, &status)
@@ -111,7 +113,7 @@ public final class CurlTransport: @unchecked Sendable {
   }
 
   private func error(
-    for code: CURLcode, detail: String, url: String, transfer: Transfer
+    for code: CURLcode, detail: String, url: String, timeout: Duration, transfer: Transfer
   ) -> TransportError {
     let reason = detail.isEmpty ? String(cString: curl_easy_strerror(code)) : detail
     switch code {
@@ -122,7 +124,7 @@ public final class CurlTransport: @unchecked Sendable {
       if reason.contains("onnect") || reason.contains("onnection timed out") {
         return .unreachable(url: url, reason: reason)
       }
-      return .timedOut(url: url, after: options.timeout)
+      return .timedOut(url: url, after: timeout)
     case CURLE_GOT_NOTHING, CURLE_RECV_ERROR, CURLE_SEND_ERROR, CURLE_PARTIAL_FILE:
       return .connectionLost(url: url, reason: reason)
     case CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CONNECT_ERROR, CURLE_SSL_CACERT_BADFILE,

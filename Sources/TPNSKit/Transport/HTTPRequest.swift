@@ -14,13 +14,19 @@ public struct HTTPRequest: Sendable, Equatable {
   public var body: [UInt8]
   /// The body's media type.
   public var contentType: String?
+  /// The limit for this request, if shorter than the transport's.
+  public var timeout: Duration?
 
   /// A request; `body` and `contentType` only matter for POST.
-  public init(method: Method, url: String, body: [UInt8] = [], contentType: String? = nil) {
+  public init(
+    method: Method, url: String, body: [UInt8] = [], contentType: String? = nil,
+    timeout: Duration? = nil
+  ) {
     self.method = method
     self.url = url
     self.body = body
     self.contentType = contentType
+    self.timeout = timeout
   }
 }
 

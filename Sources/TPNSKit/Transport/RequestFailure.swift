@@ -9,6 +9,8 @@ public indirect enum RequestFailure: Error, Equatable, CustomStringConvertible {
   case retryAfterTooLong(Duration, limit: Duration, status: Int)
   /// Every attempt failed; `last` is how the last one did.
   case exhausted(attempts: Int, last: RequestFailure)
+  /// The time limit for the whole request ran out before another attempt.
+  case timeLimitReached(Duration, attempts: Int, last: RequestFailure)
 
   /// Makes a failure of a response that is not 2xx.
   public init(_ response: HTTPResponse) {
@@ -21,14 +23,16 @@ public indirect enum RequestFailure: Error, Equatable, CustomStringConvertible {
     switch self {
     case .transport(let error): error.isTransient
     case .status(let status, _, _): status == 408 || status == 429 || (500..<600).contains(status)
-    case .retryAfterTooLong, .exhausted: false
+    case .retryAfterTooLong, .exhausted, .timeLimitReached: false
     }
   }
 
   /// The failure behind any `exhausted` wrapping.
   public var underlying: RequestFailure {
-    if case .exhausted(_, let last) = self { return last.underlying }
-    return self
+    switch self {
+    case .exhausted(_, let last), .timeLimitReached(_, _, let last): last.underlying
+    default: self
+    }
   }
 
   public var description: String {
@@ -45,6 +49,9 @@ public indirect enum RequestFailure: Error, Equatable, CustomStringConvertible {
         + "more than the \(limit.formattedSeconds) limit for one wait"
     case .exhausted(let attempts, let last):
       return "\(last) (gave up after \(attempts) attempts)"
+    case .timeLimitReached(let limit, let attempts, let last):
+      let tries = attempts == 1 ? "1 attempt" : "\(attempts) attempts"
+      return "\(last) (gave up after \(tries): the \(limit.formattedSeconds) time limit)"
     }
   }
 }

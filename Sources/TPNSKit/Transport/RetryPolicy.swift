@@ -25,6 +25,9 @@ public struct RetryPolicy: Sendable {
   public var random: @Sendable () -> Double
   /// The current wall-clock time, for `Retry-After` HTTP-dates.
   public var now: @Sendable () -> Date
+  /// The most one request may take, all attempts and waits included
+  /// (`--timeout`); `nil` for no limit beyond the attempts'.
+  public var timeLimit: Duration?
 
   /// DESIGN.md's policy: 3 attempts, base 0.5 s, cap 20 s.
   public init(
@@ -32,7 +35,8 @@ public struct RetryPolicy: Sendable {
     base: Duration = .milliseconds(500),
     cap: Duration = .seconds(20),
     random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) },
-    now: @escaping @Sendable () -> Date = { Date() }
+    now: @escaping @Sendable () -> Date = { Date() },
+    timeLimit: Duration? = nil
   ) {
     precondition(maxAttempts >= 1, "a retry policy needs at least one attempt")
     self.maxAttempts = maxAttempts
@@ -40,15 +44,32 @@ public struct RetryPolicy: Sendable {
     self.cap = cap
     self.random = random
     self.now = now
+    self.timeLimit = timeLimit
   }
 
   /// What to do after attempt number `attempt` (1 for the first) failed with
-  /// `failure`. A request that must not be repeated once the server may have
+  /// `failure`, `elapsed` after the first attempt started. A request that must not be repeated once the server may have
   /// acted on it (`idempotent` false: an event, which pushes) is retried only
   /// when it surely did not arrive (no connection) or was turned away (408,
   /// 429, 5xx), not after a timeout or a broken connection.
   public func decide(
-    _ failure: RequestFailure, attempt: Int, idempotent: Bool = true
+    _ failure: RequestFailure, attempt: Int, idempotent: Bool = true, elapsed: Duration = .zero
+  ) -> RetryDecision {
+    let decision = decideIgnoringTimeLimit(failure, attempt: attempt, idempotent: idempotent)
+    if case .retry(let delay) = decision, let timeLimit, elapsed + delay >= timeLimit {
+      return .fail(RequestFailure.timeLimitReached(timeLimit, attempts: attempt, last: failure))
+    }
+    return decision
+  }
+
+  /// The time an attempt starting `elapsed` after the first may take: what is
+  /// left of `timeLimit` (at least a millisecond), or `nil` without a limit.
+  public func remainingTime(elapsed: Duration) -> Duration? {
+    timeLimit.map { max($0 - elapsed, .milliseconds(1)) }
+  }
+
+  private func decideIgnoringTimeLimit(
+    _ failure: RequestFailure, attempt: Int, idempotent: Bool
   ) -> RetryDecision {
     guard failure.isTransient else { return .fail(failure) }
     if !idempotent {

@@ -19,14 +19,17 @@ public struct TPNSClient: Sendable {
     self.transport = transport
   }
 
-  /// Sends `command` once: a 2xx response is returned, anything else thrown.
+  /// Sends `command` once, within `timeout` if given (else the transport's
+  /// limit): a 2xx response is returned, anything else thrown.
   public func send(
-    _ command: Command, isCancelled: @escaping @Sendable () -> Bool = { false }
+    _ command: Command, timeout: Duration? = nil,
+    isCancelled: @escaping @Sendable () -> Bool = { false }
   ) throws(RequestFailure) -> HTTPResponse {
+    var request = command.request(server: server, method: method)
+    request.timeout = timeout
     let response: HTTPResponse
     do {
-      response = try transport.perform(
-        command.request(server: server, method: method), isCancelled: isCancelled)
+      response = try transport.perform(request, isCancelled: isCancelled)
     } catch {
       throw .transport(error)
     }
