@@ -133,6 +133,21 @@ import Testing
     #expect(permissions(of: store.path) == 0o600)
   }
 
+  @Test("a write removes the temp files killed writers left beside the store, and nothing else")
+  func staleTemporaries() throws {
+    let directory = try TemporaryDirectory()
+    let store = StateStore(path: directory.file("state.plist"))
+    let stale = ["state.plist.tmp-123-4567", "state.plist.tmp-99-1"]
+    let kept = ["state.plist.tmp-notours", "state.plist.tmp-1-2-3", "other.plist.tmp-1-2", "notes"]
+    for name in stale + kept {
+      #expect(
+        FileManager.default.createFile(atPath: directory.file(name), contents: Data("x".utf8)))
+    }
+    try store.update { $0.uids = ["ABCDEFGHJKLMNPRSTUVW"] }
+    let left = try FileManager.default.contentsOfDirectory(atPath: directory.path)
+    #expect(Set(left) == Set(kept + ["state.plist", "state.plist.lock"]))
+  }
+
   @Test("20 threads adding distinct UIDs at once lose none")
   func concurrentUpdates() throws {
     let directory = try TemporaryDirectory()

@@ -16,7 +16,7 @@ enum AtomicFile {
   /// Writes `data` to `path` with mode `mode`.
   static func write(_ data: Data, to path: String, mode: mode_t = 0o600) throws(StoreError) {
     let directory = parentDirectory(of: path)
-    let temporary = "\(path).tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+    let temporary = "\(path)\(temporaryMarker)\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
     let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, mode)
     guard descriptor >= 0 else { throw .io(operation: "create", path: temporary, errno: errno) }
     var renamed = false
@@ -38,6 +38,37 @@ enum AtomicFile {
     }
     renamed = true
     try syncDirectory(directory)
+  }
+
+  /// What follows the file's name in its temp files' names, before
+  /// `<pid>-<random>`.
+  static let temporaryMarker = ".tmp-"
+
+  /// Removes the temp files a killed writer of `path` left behind; returns
+  /// how many. Only for a caller that holds the lock all writers of `path`
+  /// take, so that no temp file it finds is still being written.
+  @discardableResult
+  static func removeStaleTemporaries(of path: String) -> Int {
+    let directory = parentDirectory(of: path)
+    let name = path.lastIndex(of: "/").map { String(path[path.index(after: $0)...]) } ?? path
+    let namePrefix = name + temporaryMarker
+    guard let stream = opendir(directory) else { return 0 }
+    defer { closedir(stream) }
+    var removed = 0
+    while let entry = readdir(stream) {
+      let entryName = withUnsafeBytes(of: entry.pointee.d_name) { bytes in
+        String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
+      }
+      guard entryName.hasPrefix(namePrefix) else { continue }
+      // Only our own pattern, `<pid>-<random>`, so that nothing else is touched.
+      let parts = entryName.dropFirst(namePrefix.count).split(
+        separator: "-", omittingEmptySubsequences: false)
+      guard parts.count == 2,
+        parts.allSatisfy({ !$0.isEmpty && $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) })
+      else { continue }
+      if unlinkat(dirfd(stream), entryName, 0) == 0 { removed += 1 }
+    }
+    return removed
   }
 
   /// The directory part of `path` (`.` for a bare file name).

@@ -96,6 +96,8 @@ public struct StateStore: Sendable {
       if let text = after.unwritableText {
         throw StoreError.unwritable(path: path, text: text)
       }
+      // A writer killed mid-write leaves its temp file; the lock says none is live.
+      AtomicFile.removeStaleTemporaries(of: target)
       try AtomicFile.write(Self.encode(after), to: target)
     }
     return result
