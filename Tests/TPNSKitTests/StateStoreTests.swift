@@ -103,6 +103,7 @@ import Testing
         "<plist version=\"1.0\"><dict><key>Registered</key><string>yes</string></dict></plist>"
       ),
       ("Token an array", "<plist version=\"1.0\"><dict><key>Token</key><array/></dict></plist>"),
+      ("binary plist", "bplist00\u{D1}\u{01}\u{02}"),
     ])
   func corrupt(name: String, text: String) throws {
     let directory = try TemporaryDirectory()
@@ -118,6 +119,21 @@ import Testing
     }
     #expect(throws: StoreError.self) { try store.load() }
     #expect(contents(of: path) == bytes)
+  }
+
+  @Test(
+    "an empty file and a binary property list get reasons that say so",
+    arguments: [
+      (Data(), StoreFormatError.empty),
+      (Data("bplist00\u{D1}".utf8), .binaryPropertyList),
+    ])
+  func reasons(bytes: Data, reason: StoreFormatError) throws {
+    let directory = try TemporaryDirectory()
+    let path = directory.file("state.plist")
+    try bytes.write(to: URL(fileURLWithPath: path))
+    #expect(throws: StoreError.corrupt(path: path, reason: reason)) {
+      try StateStore(path: path).load()
+    }
   }
 
   @Test("the file is 0600 and a directory the store creates is 0700")

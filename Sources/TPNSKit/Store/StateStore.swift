@@ -121,6 +121,8 @@ public struct StateStore: Sendable {
   }
 
   private func decode(_ data: Data) throws(StoreError) -> StoreState {
+    if data.isEmpty { throw .corrupt(path: path, reason: .empty) }
+    if data.starts(with: "bplist".utf8) { throw .corrupt(path: path, reason: .binaryPropertyList) }
     let value: PropertyListValue
     do {
       value = try PropertyListXML.parse(Array(data))

@@ -120,6 +120,10 @@ extension StoreState {
 public enum StoreFormatError: Error, Equatable, CustomStringConvertible {
   /// The file is not a property list at all (`reason` from the parser).
   case notAPropertyList(reason: String)
+  /// The file is empty (a store is never written empty: something else did it).
+  case empty
+  /// A binary property list; the store is kept as XML.
+  case binaryPropertyList
   /// The top level is not a dictionary.
   case notADictionary
   /// A known key holds the wrong type.
@@ -130,6 +134,9 @@ public enum StoreFormatError: Error, Equatable, CustomStringConvertible {
   public var description: String {
     switch self {
     case .notAPropertyList(let reason): "it is not a property list (\(reason))"
+    case .empty: "the file is empty"
+    case .binaryPropertyList:
+      "it is a binary property list; tpns keeps XML (convert it with 'plutil -convert xml1')"
     case .notADictionary: "its top level is not a dictionary"
     case .wrongType(let key, let expected, let found):
       "'\(key)' should be \(expected.first.map { "aeiou".contains($0) } == true ? "an" : "a") "
