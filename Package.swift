@@ -81,7 +81,9 @@ let package = Package(
     .executableTarget(name: "tpns", dependencies: ["TPNSCommandLine"], swiftSettings: swift6),
     .testTarget(
       name: "TPNSCommandLineTests",
-      dependencies: ["TPNSKit", "TPNSEmulator", "TPNSTestSupport", "Locking"],
+      dependencies: [
+        "TPNSCommandLine", "TPNSKit", "TPNSEmulator", "TPNSTestSupport", "Locking",
+      ],
       swiftSettings: swift6
     ),
 

@@ -1,5 +1,6 @@
 import ArgumentParsing
 import TPNSKit
+import TPNSProtocol
 
 /// sysexits codes, as DESIGN.md assigns them.
 enum ExitStatus {
@@ -29,8 +30,8 @@ enum ExitStatus {
       return (dataError, "Fix the UIDs array of the store file.")
     case .store(let error):
       return (of(error), error.suggestion)
-    case .request(_, let request):
-      return of(request)
+    case .request(let command, let request):
+      return of(request, command: command)
     }
   }
 
@@ -42,8 +43,25 @@ enum ExitStatus {
     }
   }
 
-  static func of(_ failure: RequestFailure) -> (code: ExitCode, hint: String?) {
-    let pending = "The change is stored and pending; run 'tpns sync' to send it again."
+  /// The exit status of a request that failed, and what to do next, which
+  /// depends on what the request was for.
+  static func of(
+    _ failure: RequestFailure, command: CommandName = .mapsync
+  ) -> (code: ExitCode, hint: String?) {
+    let pending: String
+    let rejectedHint: String?
+    switch command {
+    case .client:
+      pending = "The token is stored but not registered; run 'tpns register <token>' again."
+      rejectedHint = "Nothing was registered; check the token and --os, --appid, --udid."
+    case .event, .device:
+      pending = "Nothing was stored; run the command again once the server answers."
+      rejectedHint = nil
+    default:
+      pending = "The change is stored and pending; run 'tpns sync' to send it again."
+      rejectedHint =
+        "The change is stored and pending; fix what the server objects to, then run 'tpns sync'."
+    }
     switch failure.underlying {
     case .transport(.invalidURL):
       return (ExitCode.usage, "Pass an http:// or https:// URL with --server or TPNS_SERVER.")
@@ -58,7 +76,7 @@ enum ExitStatus {
     case .status(let status, _, _) where failure.underlying.isTransient || status >= 500:
       return (temporary, pending)
     case .status(let status, _, _) where (400..<500).contains(status):
-      return (rejected, nil)
+      return (rejected, rejectedHint)
     case .status:
       // A redirect (not followed) or another unexpected answer.
       return (unavailable, "Pass the server's final /tpns URL with --server. \(pending)")

@@ -1,0 +1,35 @@
+import TPNSKit
+import TPNSProtocol
+import Testing
+
+@testable import TPNSCommandLine
+
+@Suite struct ExitStatusTests {
+  static let url = "http://127.0.0.1:1/tpns"
+  static let down = RequestFailure.exhausted(
+    attempts: 3, last: .transport(.unreachable(url: url, reason: "refused")))
+  static let refused = RequestFailure.status(400, body: "error: bad uid", retryAfter: nil)
+  static let busy = RequestFailure.timeLimitReached(
+    .seconds(2), attempts: 2, last: .status(503, body: "", retryAfter: nil))
+
+  @Test(
+    "a failed request's exit status follows DESIGN.md, and its hint fits what the request was for",
+    arguments: [
+      (CommandName.mapsync, down, 69, "run 'tpns sync'"),
+      (.mapsync, refused, 76, "fix what the server objects to, then run 'tpns sync'"),
+      (.mapsync, busy, 75, "run 'tpns sync'"),
+      (.client, down, 69, "run 'tpns register <token>' again"),
+      (.client, refused, 76, "Nothing was registered"),
+      (.event, down, 69, "Nothing was stored"),
+    ])
+  func requestFailure(command: CommandName, failure: RequestFailure, code: Int32, hint: String) {
+    let (exitCode, text) = ExitStatus.of(PipelineFailure.request(command, failure))
+    #expect(exitCode.rawValue == code)
+    #expect(text?.contains(hint) == true)
+  }
+
+  @Test("a rejected event has no hint: the server's reason says it all")
+  func rejectedEvent() {
+    #expect(ExitStatus.of(PipelineFailure.request(.event, Self.refused)).hint == nil)
+  }
+}
