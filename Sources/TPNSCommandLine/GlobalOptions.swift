@@ -21,7 +21,7 @@ struct GlobalOptions: Sendable {
     .option(
       "server", valueName: "url",
       help: "The TPNS URL (env TPNS_SERVER; default \(defaultServer)).",
-      validate: { $0.hasPrefix("http://") || $0.hasPrefix("https://") }),
+      validate: { isServerURL($0) }),
     .option(
       "store", valueName: "path",
       help: "The state file (env TPNS_STORE; default $XDG_CONFIG_HOME/tpns/state.plist).",
@@ -42,13 +42,25 @@ struct GlobalOptions: Sendable {
     .flag("show-token", help: "Print tokens in full (they are masked by default)."),
   ]
 
+  /// Whether `text` can be a server URL: http or https, a host, and no white
+  /// space, control or non-ASCII characters (which libcurl would send as is).
+  static func isServerURL(_ text: String) -> Bool {
+    let lowered = text.lowercased()
+    guard let scheme = ["http://", "https://"].first(where: { lowered.hasPrefix($0) }) else {
+      return false
+    }
+    let host = text.dropFirst(scheme.count).prefix { $0 != "/" && $0 != ":" && $0 != "?" }
+    return !host.isEmpty && text.unicodeScalars.allSatisfy { (0x21..<0x7F).contains($0.value) }
+  }
+
   /// Reads the options, then the environment, then the defaults.
   init(_ values: ParsedValues, environment: [String: String]) throws {
     server =
       values.value("server") ?? environment["TPNS_SERVER"].flatMap { $0.isEmpty ? nil : $0 }
       ?? Self.defaultServer
-    guard server.hasPrefix("http://") || server.hasPrefix("https://") else {
-      throw ValidationError("TPNS_SERVER must be an http:// or https:// URL, got '\(server)'")
+    guard Self.isServerURL(server) else {
+      throw ValidationError(
+        "TPNS_SERVER must be an http:// or https:// URL, got \(server.debugDescription)")
     }
     guard let path = values.value("store") ?? StateStore.defaultPath(environment: environment)
     else {

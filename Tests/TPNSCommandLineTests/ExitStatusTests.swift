@@ -33,3 +33,23 @@ import Testing
     #expect(ExitStatus.of(PipelineFailure.request(.event, Self.refused)).hint == nil)
   }
 }
+
+@Suite struct ServerURLTests {
+  @Test(
+    "a server URL is http or https with a host, and nothing libcurl would send as is",
+    arguments: [
+      ("http://127.0.0.1:7380/tpns", true),
+      ("HTTPS://push.example.com/tpns", true),
+      ("http://[::1]:7380/tpns", true),
+      ("ftp://127.0.0.1/tpns", false),
+      ("http:///tpns", false),
+      ("http://", false),
+      ("http://127.0.0.1/\ntpns", false),
+      ("http://127.0.0.1/t pns", false),
+      ("http://exämple.com/tpns", false),
+      ("127.0.0.1:7380/tpns", false),
+    ])
+  func serverURL(text: String, valid: Bool) {
+    #expect(GlobalOptions.isServerURL(text) == valid)
+  }
+}

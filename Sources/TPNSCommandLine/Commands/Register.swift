@@ -18,14 +18,16 @@ struct Register: ParsableCommand {
           "os", valueName: "os", help: "ios or android.", defaultValue: "ios",
           validate: { OperatingSystem(rawValue: $0.lowercased()) != nil }),
         .option(
-          "udid", valueName: "id", help: "The phone's ID (required for android; ios: the token).",
-          validate: { !$0.isEmpty }),
+          "udid", valueName: "id",
+          help: "The phone's ID, of A-Z a-z 0-9 . _ : - (required for android; ios: the token).",
+          validate: { PhoneFieldSyntax.udidViolation(in: $0) == nil }),
         .option(
-          "appid", valueName: "id", help: "The application ID.", defaultValue: Phone.defaultAppID,
-          validate: { !$0.isEmpty }),
+          "appid", valueName: "id", help: "The application ID, of A-Z a-z 0-9 . _ -",
+          defaultValue: Phone.defaultAppID,
+          validate: { PhoneFieldSyntax.appIDViolation(in: $0) == nil }),
         .option(
-          "lang", valueName: "language", help: "The phone's language (lang).",
-          validate: { !$0.isEmpty }),
+          "lang", valueName: "language", help: "The phone's language (lang), e.g. en or zh-TW.",
+          validate: { PhoneFieldSyntax.languageViolation(in: $0) == nil }),
         .flag("dev", help: "Use the APNs sandbox (dev=1)."),
       ] + GlobalOptions.options,
       arguments: [Argument("token", help: "The push token.")])

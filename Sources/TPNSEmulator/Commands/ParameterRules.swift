@@ -14,15 +14,13 @@ enum ParameterRules {
       return OperatingSystem(rawValue: value) == nil
         ? "must be 'ios' or 'android', not '\(Printable(value))'" : nil
     case .appid:
-      return identifierViolation(value, lengths: 1...255, allowsColon: false)
+      return PhoneFieldSyntax.appIDViolation(in: value).map(String.init(describing:))
     case .udid:
-      return identifierViolation(value, lengths: 1...4096, allowsColon: true)
+      return PhoneFieldSyntax.udidViolation(in: value).map(String.init(describing:))
     case .token:
       return nil
     case .lang:
-      return SyntaxViolation.first(in: value, length: 1...35) { scalar in
-        isAlphanumeric(scalar) || scalar == "-" || scalar == "_"
-      }.map(String.init(describing:))
+      return PhoneFieldSyntax.languageViolation(in: value).map(String.init(describing:))
     case .dev, .bgfetch:
       return value == "0" || value == "1" ? nil : "must be 0 or 1, not '\(Printable(value))'"
     case .uid:
@@ -47,20 +45,6 @@ enum ParameterRules {
 
   /// The value as an integer, once ``violation(of:value:)`` has accepted it.
   static func integer(_ value: String) -> Int64 { Int64(value) ?? 0 }
-
-  private static func isAlphanumeric(_ scalar: Unicode.Scalar) -> Bool {
-    ("A"..."Z").contains(scalar) || ("a"..."z").contains(scalar) || ("0"..."9").contains(scalar)
-  }
-
-  /// `[A-Za-z0-9._-]` (and `:` when allowed), within `lengths`.
-  private static func identifierViolation(
-    _ value: String, lengths: ClosedRange<Int>, allowsColon: Bool
-  ) -> String? {
-    SyntaxViolation.first(in: value, length: lengths) { scalar in
-      isAlphanumeric(scalar) || scalar == "." || scalar == "_" || scalar == "-"
-        || (allowsColon && scalar == ":")
-    }.map(String.init(describing:))
-  }
 
   /// A decimal integer (an optional `-`, then digits only) within `range`.
   private static func integerViolation(_ value: String, in range: ClosedRange<Int64>) -> String? {
