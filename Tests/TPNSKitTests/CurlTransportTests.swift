@@ -118,6 +118,35 @@ import Testing
     }
   }
 
+  @Test("an error names the server without the query, which holds the token on a GET")
+  func errorWithoutQuery() throws {
+    let closed = try SilentListener(listening: false)
+    let server = "http://127.0.0.1:\(closed.port)/tpns"
+    let token = String(repeating: "ab", count: 32)
+    #expect {
+      try CurlTransport().perform(HTTPRequest(method: .get, url: "\(server)?token=\(token)"))
+    } throws: { error in
+      guard case .unreachable(let failedURL, _)? = error as? TransportError else { return false }
+      return failedURL == server && !"\(error)".contains(token)
+    }
+  }
+
+  @Test("a request's own timeout, when shorter, replaces the transport's")
+  func requestTimeout() throws {
+    let listener = try SilentListener()
+    let transport = try CurlTransport(options: TransportOptions(timeout: .seconds(20)))
+    let started = ContinuousClock.now
+    var request = HTTPRequest(method: .get, url: "http://127.0.0.1:\(listener.port)/tpns")
+    request.timeout = .milliseconds(500)
+    #expect {
+      try transport.perform(request)
+    } throws: { error in
+      guard case .timedOut(_, let after) = error as? TransportError else { return false }
+      return after == .milliseconds(500)
+    }
+    #expect(ContinuousClock.now - started < .seconds(5))
+  }
+
   @Test("cancellation aborts a request in flight")
   func cancellation() throws {
     let listener = try SilentListener()

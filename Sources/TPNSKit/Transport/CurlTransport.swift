@@ -47,7 +47,7 @@ public final class CurlTransport: @unchecked Sendable {
     _ request: HTTPRequest, isCancelled: @escaping @Sendable () -> Bool
   ) throws(TransportError) -> HTTPResponse {
     guard request.url.hasPrefix("http://") || request.url.hasPrefix("https://") else {
-      throw .invalidURL(request.url)
+      throw .invalidURL(request.urlWithoutQuery)
     }
     curl_easy_reset(handle)
     let transfer = Transfer(limit: options.maximumResponseSize, isCancelled: isCancelled)
@@ -103,7 +103,8 @@ public final class CurlTransport: @unchecked Sendable {
       let detail = String(
         decoding: errorBuffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
       throw error(
-        for: code, detail: detail, url: request.url, timeout: timeout, transfer: transfer)
+        for: code, detail: detail, url: request.urlWithoutQuery, timeout: timeout,
+        transfer: transfer)
     }
     var status = 0
     _ = tpns_curl_get_response_code(handle, &status)

@@ -28,6 +28,11 @@ public struct HTTPRequest: Sendable, Equatable {
     self.contentType = contentType
     self.timeout = timeout
   }
+
+  /// The URL without its query, for messages: a GET's query holds the token.
+  public var urlWithoutQuery: String {
+    String(url.prefix { $0 != "?" })
+  }
 }
 
 /// What the server answered: any status, success or not, with its body.
