@@ -1,17 +1,19 @@
 #!/usr/bin/env bash
 # The test command: installs what is missing, builds (no warnings allowed),
-# lints the formatting, runs every suite, then the Reactive suites under
-# ThreadSanitizer.
-# Usage: Scripts/test.sh [--no-tsan]
+# lints the formatting, runs every suite, the stress suite (Scripts/stress.sh)
+# against the real binaries, then the Reactive suites under ThreadSanitizer.
+# Usage: Scripts/test.sh [--no-stress] [--no-tsan]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 tsan=1
+stress=1
 for argument in "$@"; do
   case "$argument" in
     --no-tsan) tsan=0 ;;
+    --no-stress) stress=0 ;;
     -h | --help)
-      sed -n '2,6p' "$0"
+      sed -n '2,7p' "$0"
       exit 0
       ;;
     *)
@@ -21,7 +23,7 @@ for argument in "$@"; do
   esac
 done
 
-Scripts/setup.sh
+Scripts/setup.sh wrk openssl
 
 step() { printf '\n== %s\n' "$*" >&2; }
 start=$SECONDS
@@ -40,6 +42,11 @@ swift format lint --recursive --strict Package.swift Sources Tests Benchmarks
 
 step "tests"
 swift test -j 2 --skip-build
+
+if ((stress)); then
+  step "stress: Scripts/stress.sh"
+  Scripts/stress.sh
+fi
 
 if ((tsan)); then
   step "Reactive suites under ThreadSanitizer"

@@ -17,8 +17,8 @@ fail() {
   failures=$((failures + 1))
 }
 
-# A scratch directory for this section, removed on exit along with every
-# emulator it started.
+# A scratch directory for this section, removed on exit (kept with
+# STRESS_KEEP=1), and every server it started, stopped.
 work=$(mktemp -d "${TMPDIR:-/tmp}/tpns-stress.XXXXXX")
 emulator_pids=()
 cleanup_section() {
@@ -26,7 +26,11 @@ cleanup_section() {
   for pid in "${emulator_pids[@]}"; do
     kill "$pid" 2>/dev/null && wait "$pid" 2>/dev/null
   done
-  rm -rf "$work"
+  if [[ -n ${STRESS_KEEP:-} ]]; then
+    echo "stress: kept $work" >&2
+  else
+    rm -rf "$work"
+  fi
 }
 trap cleanup_section EXIT
 
@@ -39,18 +43,22 @@ wait_for_file() {
   done
 }
 
-# Starts tpns-server on a free port with extra arguments "$@"; sets
-# emulator_pid, emulator_url (the /tpns URL) and emulator_base (its root).
+# Starts tpns-server on a free port with `emulator_flags` (default --quiet: no
+# line per request) and extra arguments "$@"; its output goes to
+# $work/emulator.log. Sets emulator_pid, emulator_url (the /tpns URL) and
+# emulator_base (its root).
+emulator_flags=(--quiet)
 start_emulator() {
   local port_file
   port_file=$(mktemp "$work/port.XXXXXX")
   rm -f "$port_file"
-  "$tpns_server" --port 0 --port-file "$port_file" --quiet "$@" >"$work/emulator.$$.log" 2>&1 &
+  "$tpns_server" --port 0 --port-file "$port_file" "${emulator_flags[@]}" "$@" \
+    >>"$work/emulator.log" 2>&1 &
   emulator_pid=$!
   emulator_pids+=("$emulator_pid")
   if ! wait_for_file "$port_file"; then
     echo "stress: tpns-server did not start:" >&2
-    cat "$work/emulator.$$.log" >&2
+    cat "$work/emulator.log" >&2
     return 1
   fi
   emulator_base="http://127.0.0.1:$(cat "$port_file")"

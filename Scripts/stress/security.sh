@@ -1,0 +1,128 @@
+#!/usr/bin/env bash
+# Stress section 7, security: store modes under umask 000, a symbolic link
+# planted by another user, TLS against a self-signed certificate (with and
+# without --cacert), and tokens masked in human output and logs.
+set -uo pipefail
+source "$(dirname "$0")/lib.sh"
+
+token=c0ffee00deadbeef1234567890abcdef0fedcba0987654321feedfacecafe001
+masked=${token: -6}
+emulator_flags=() # a line per request: the log checked for tokens below
+start_emulator
+emulator_log=$work/emulator.log
+export TPNS_SERVER=$emulator_url
+
+# 1. Modes: directory 0700, every file 0600, after every write, umask 000.
+store=$work/modes/config/tpns/state.plist
+problems=()
+writes=0
+check_modes() {
+  local mode file
+  mode=$(stat -c %a "$(dirname "$store")")
+  [[ $mode == 700 ]] || problems+=("after '$1': directory $mode")
+  for file in "$(dirname "$store")"/*; do
+    mode=$(stat -c %a "$file")
+    [[ $mode == 600 ]] || problems+=("after '$1': $(basename "$file") $mode")
+  done
+  writes=$((writes + 1))
+}
+(
+  umask 000
+  for command in "add --no-sync ABCDEFGHJKLMNPRSTUVW" "register $token" "add 0123456789ABCDEFGHJK" \
+    "remove 0" "sync" "add --no-sync ZYXWVUTSRQPNMLKJHGFE"; do
+    read -ra words <<<"$command"
+    TPNS_STORE=$store "$tpns" "${words[@]}" --quiet || echo "problem: '$command' failed" >>"$work/modes.log"
+    check_modes "${words[0]}"
+    printf '%s\n' "${problems[@]}" >>"$work/modes.log"
+    problems=()
+  done
+  echo "$writes" >"$work/modes.count"
+)
+mode_problems=$(grep -v '^$' "$work/modes.log" 2>/dev/null | head -3)
+if [[ -n $mode_problems ]]; then
+  fail "modes under umask 000" "$mode_problems"
+else
+  pass "modes under umask 000" "$(cat "$work/modes.count") writes: directory 0700, store and lock files 0600 after each"
+fi
+
+# 2. A symbolic link planted by another user is not followed.
+if [[ $(id -u) == 0 ]] && id nobody >/dev/null 2>&1; then
+  mkdir -p "$work/planted"
+  target=$work/planted/target.plist
+  printf 'precious\n' >"$target"
+  link=$work/planted/state.plist
+  ln -s "$target" "$link"
+  chown -h nobody "$link"
+  problems=()
+  for command in "list" "add --no-sync ABCDEFGHJKLMNPRSTUVW" "register $token"; do
+    read -ra words <<<"$command"
+    TPNS_STORE=$link "$tpns" "${words[@]}" >"$work/out" 2>"$work/err"
+    status=$?
+    ((status == 73)) || problems+=("'tpns ${words[0]}' exited $status")
+    grep -q 'symbolic link owned by another user' "$work/err" || problems+=("'tpns ${words[0]}' said: $(head -1 "$work/err")")
+  done
+  [[ $(cat "$target") == precious ]] || problems+=("the link's target was changed")
+  [[ -L $link ]] || problems+=("the link was replaced")
+  if ((${#problems[@]})); then
+    fail "symlink planted by another user" "$(IFS=';'; echo "${problems[*]}")"
+  else
+    pass "symlink planted by another user" "3 commands refuse it with exit 73: $(head -1 "$work/err")"
+  fi
+else
+  echo "SKIP symlink planted by another user: needs root to plant a link as nobody"
+fi
+
+# 3. TLS against a self-signed certificate.
+openssl req -x509 -newkey rsa:2048 -nodes -days 1 -subj /CN=127.0.0.1 \
+  -addext subjectAltName=IP:127.0.0.1 -keyout "$work/key.pem" -out "$work/cert.pem" 2>/dev/null
+python3 "$stress_dir/https-server.py" "$work/cert.pem" "$work/key.pem" "$work/https.port" &
+emulator_pids+=($!)
+if ! wait_for_file "$work/https.port"; then
+  fail "TLS, self-signed" "the HTTPS server did not start"
+else
+  https_url="https://127.0.0.1:$(cat "$work/https.port")/tpns"
+  TPNS_STORE=$work/tls/state.plist "$tpns" register "$token" --server "$https_url" >"$work/out" 2>"$work/err"
+  refused=$?
+  refusal=$(grep -m1 '^Error' "$work/err")
+  TPNS_STORE=$work/tls/state.plist "$tpns" register "$token" --server "$https_url" \
+    --cacert "$work/cert.pem" >"$work/out" 2>"$work/err"
+  trusted=$?
+  if ((refused != 0)) && grep -qi 'certificate' <<<"$refusal" && ((trusted == 0)); then
+    pass "TLS, self-signed" "exit $refused without --cacert ($refusal), exit 0 with it"
+  else
+    fail "TLS, self-signed" "exit $refused without --cacert ($refusal), exit $trusted with it: $(head -1 "$work/err")"
+  fi
+fi
+
+# 4. Tokens are masked in human output and logs, unless --show-token.
+export TPNS_STORE=$work/mask/state.plist
+output=$work/mask.out
+{
+  "$tpns" register "$token"
+  "$tpns" add ABCDEFGHJKLMNPRSTUVW
+  "$tpns" list
+  "$tpns" status
+  "$tpns" sync
+  "$tpns" event ABCDEFGHJKLMNPRSTUVW --type 1 --message hello
+  "$tpns" register "$token" --method get --server http://127.0.0.1:1/tpns --timeout 1
+  "$tpns" status --server http://127.0.0.1:1/tpns
+} >"$output" 2>&1
+# The watch log: one sync, then SIGTERM.
+"$tpns" watch --interval 1 >"$work/watch.log" 2>&1 &
+watch_pid=$!
+deadline=$((SECONDS + 10))
+until grep -q 'synced' "$work/watch.log" || ((SECONDS > deadline)); do sleep 0.1; done
+"$tpns" add --no-sync 0123456789ABCDEFGHJK --quiet
+until (($(grep -c 'synced' "$work/watch.log") >= 2)) || ((SECONDS > deadline)); do sleep 0.1; done
+kill -TERM "$watch_pid"
+wait "$watch_pid"
+shown=$("$tpns" status --show-token)
+leaks=$(cat "$output" "$work/watch.log" "$emulator_log" | grep -c "$token")
+mentions=$(cat "$output" "$work/watch.log" | grep -c "…$masked")
+if ((leaks == 0 && mentions > 0)) && grep -q "$token" <<<"$shown"; then
+  pass "tokens masked" "0 full tokens in $(cat "$output" "$work/watch.log" "$emulator_log" | wc -l) lines of output, watch log and emulator log ($mentions as …$masked); --show-token shows it"
+else
+  fail "tokens masked" "$leaks lines with the full token, $mentions masked; --show-token: $(grep -c "$token" <<<"$shown")"
+fi
+
+exit $((failures > 0))
