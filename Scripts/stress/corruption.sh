@@ -42,6 +42,7 @@ commands=(
   "remove 0"
   "sync"
   "register $token"
+  "watch"
 )
 cases=(truncated garbage binary-plist empty top-level-array uids-a-string uids-of-integers registered-a-string)
 runs=0
@@ -51,7 +52,7 @@ for name in "${cases[@]}"; do
   problems=()
   for command in "${commands[@]}"; do
     read -ra words <<<"$command"
-    "$tpns" "${words[@]}" >"$work/out" 2>"$work/err"
+    timeout 10 "$tpns" "${words[@]}" >"$work/out" 2>"$work/err"
     status=$?
     runs=$((runs + 1))
     if ((status != 65)); then

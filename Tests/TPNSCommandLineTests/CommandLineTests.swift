@@ -214,6 +214,9 @@ final class EndToEnd {
       (["frobnicate"], 64),
       (["add", Self.a, "--timeout", "-1"], 64),
       (["add", Self.a, "--server", "ftp://x"], 64),
+      (["add", Self.a, "--server", "http://127.0.0.1/\ntpns"], 64),
+      (["register", "--os", "android", "--udid", "phone&cmd=x", "abcdef"], 64),
+      (["register", EndToEnd.token, "--appid", "a b"], 64),
     ] as [([String], Int32)])
   func badInput(arguments: [String], status: Int32) throws {
     let e2e = try EndToEnd()
@@ -228,5 +231,16 @@ final class EndToEnd {
       #expect(try e2e.server.requests().count == requestsBefore)
       #expect(contents(of: e2e.tpns.store) == before)
     }
+  }
+
+  @Test("watch refuses a store that does not parse at the start: exit 65 naming it, file untouched")
+  func watchCorruptStore() throws {
+    let e2e = try EndToEnd()
+    let garbage = Data([0x00, 0xFF, 0x3C, 0x70, 0x6C])
+    try garbage.write(to: URL(fileURLWithPath: e2e.tpns.store))
+    let result = try e2e.tpns.run(["watch"], timeout: .seconds(30))
+    #expect(result.status == 65)
+    #expect(result.stderr.contains("Error: the store \(e2e.tpns.store) cannot be read"))
+    #expect(contents(of: e2e.tpns.store) == garbage)
   }
 }

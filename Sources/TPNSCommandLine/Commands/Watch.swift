@@ -17,7 +17,8 @@ struct Watch: ParsableCommand {
         has not acknowledged it, and sends the list whenever it differs from what the \
         server last acknowledged; after failed retries, tries again on the next change or \
         every --interval. Prints a line per event (JSON lines with --json). One watch per \
-        store.
+        store. A store that does not parse at the start is an error (exit 65); one that \
+        breaks while watching is reported, and watched until it is fixed.
         """,
       options: [
         .option(
@@ -46,6 +47,9 @@ struct Watch: ParsableCommand {
     let lock = try WatchLock(store: options.storePath)
     defer { lock.release() }
     let runner = Runner(command: "watch", options: options)
+    // A broken store at the start is the user's to fix now; later, a
+    // half-written edit must not stop the service.
+    _ = try runner.loadStore()
     let environment = runner.environment()
     let events = StoreWatcher.events(
       of: runner.store, debounce: debounce, scheduler: environment.scheduler)
