@@ -85,6 +85,20 @@ struct InspectorTests {
     #expect(try server.get("cmd=device&uid=\(TestEmulator.uid(1))").status == 200)
   }
 
+  @Test("GET faults with settings says to POST them, and arms nothing")
+  func getFaultsSaysPost() throws {
+    let server = try TestEmulator()
+    let reply = try server.inspect("faults?status=503&count=2")
+    #expect(reply.status == 400)
+    #expect(
+      reply.body
+        == "error: GET /_emulator/faults only shows the armed fault; to arm a fault, "
+        + "POST /_emulator/faults?status=…&count=…&retry_after=…\n")
+    #expect(try server.get("cmd=device&uid=\(TestEmulator.uid(1))").status == 200)
+    // Other parameters are still refused by name.
+    #expect(try server.inspect("faults?x=1").body.contains("unknown parameter 'x'"))
+  }
+
   @Test("reset empties the registry, the log and the faults")
   func reset() throws {
     let server = try TestEmulator()

@@ -61,11 +61,17 @@ struct Inspector: Sendable {
       return .json(ResetJSON())
     case "faults":
       try only(["GET", "POST"], request)
+      let settings: Set<String> = ["status", "count", "retry_after"]
       if request.method == "GET" {
-        _ = try form(request, allowed: [])
+        // GET only shows the fault; a GET that tries to arm one is told how.
+        guard try form(request, allowed: settings).pairs.isEmpty else {
+          throw .badRequest(
+            "GET \(request.path) only shows the armed fault; to arm a fault, POST "
+              + "\(request.path)?status=…&count=…&retry_after=…")
+        }
         return .json(FaultJSON(fault: faults.current))
       }
-      let query = try form(request, allowed: ["status", "count", "retry_after"])
+      let query = try form(request, allowed: settings)
       guard let status = try integer(query, "status", 400...599, default: nil) else {
         throw .badRequest("missing parameter 'status' (400 to 599)")
       }
