@@ -10,7 +10,7 @@ import Locking
 /// An HTTP/1.1 server over GNU libmicrohttpd that hands each complete request to a
 /// handler and sends back what it returns.
 ///
-/// libmicrohttpd runs one epoll thread (or one per worker of a pool); `handler` is
+/// libmicrohttpd runs one poll thread (or one per worker of a pool); `handler` is
 /// called on those threads, concurrently, so it must be thread-safe. Request bodies are
 /// accumulated up to ``maximumBodySize``; a larger one is read and dropped, and the
 /// handler sees ``HTTPRequest/isBodyTooLarge``.
@@ -50,7 +50,7 @@ final class HTTPServer: @unchecked Sendable {
 
   deinit { stop() }
 
-  /// Starts listening on `host`:`port` (0: a free port) with `threads` epoll threads,
+  /// Starts listening on `host`:`port` (0: a free port) with `threads` poll threads,
   /// and returns the bound port.
   func start(host: String, port: UInt16, threads: Int) throws(EmulatorError) -> UInt16 {
     try lock.withLock { () throws(EmulatorError) -> UInt16 in
