@@ -39,6 +39,14 @@ emulator_base="http://127.0.0.1:$port"
 emulator_url="$emulator_base/tpns"
 
 alive() { kill -0 "$emulator_pid" 2>/dev/null; }
+# Why the emulator is gone: it prints "stopped" only when it got SIGINT or SIGTERM.
+gone() {
+  if [[ $(tail -n 1 "$work/emulator.out") == stopped ]]; then
+    echo "tpns-server was stopped by a SIGINT/SIGTERM from another process"
+  else
+    echo "tpns-server died: $(tail -c 300 "$work/emulator.out")"
+  fi
+}
 rss_kb() { awk '/^VmRSS:/ {print $2}' "/proc/$emulator_pid/status" 2>/dev/null; }
 mb() { awk -v kb="$1" 'BEGIN { printf "%.1f", kb / 1024 }'; }
 thousands() { sed ':a; s/\B[0-9]\{3\}\>/,&/; ta' <<<"$1"; }
@@ -87,7 +95,7 @@ health=$(curl -fsS -m 5 "$emulator_base/_emulator/health" 2>&1)
 if ((offenders < 0)); then
   fail emulator-malformed "$first_offender $(tail -c 300 "$work/malformed.err")"
 elif ! alive; then
-  fail emulator-malformed "tpns-server died: $(tail -c 300 "$work/emulator.out")"
+  fail emulator-malformed "$(gone)"
 elif [[ $health != *'"ok"'* ]]; then
   fail emulator-malformed "health does not answer afterwards: $health"
 elif ((offenders > 0)); then
@@ -127,7 +135,7 @@ fi
 # 2. wrk: a short warm-up (fills the 5000-token pool and the request log's ring), the
 # start RSS, then the measured run.
 if ! alive; then
-  fail emulator-wrk "tpns-server is not running"
+  fail emulator-wrk "$(gone)"
   exit 1
 fi
 lua=$stress_dir/../bench/emulator.lua
@@ -138,10 +146,15 @@ rss_end=$(rss_kb)
 requests=$(awk '/requests in/ {print $1}' "$work/wrk.txt")
 non2xx=$(awk '/^non-2xx:/ {print $2}' "$work/wrk.txt")
 socket_errors=$(sed -n 's/.*Socket errors: *//p' "$work/wrk.txt")
-socket_total=$(awk -F'[ ,]+' '/Socket errors:/ {print $4 + $6 + $8 + $10}' "$work/wrk.txt")
+# "Socket errors: connect 0, read 0, write 0, timeout 0" (absent when there are none).
+socket_total=$(awk '/Socket errors:/ {
+  for (i = 1; i <= NF; i++) if ($i ~ /^[0-9]+,?$/) total += $i
+} END { print total + 0 }' "$work/wrk.txt")
 figure="wrk 20 s -c50 (debug build): $(thousands "${requests:-0}") requests"
 if [[ -z $requests || -z $non2xx ]]; then
   fail emulator-wrk "wrk did not report: $(tail -c 300 "$work/wrk.txt")"
+elif ! alive; then
+  fail emulator-wrk "$figure, then $(gone)"
 elif ((non2xx > 0 || ${socket_total:-0} > 0)); then
   fail emulator-wrk "$figure, $non2xx non-2xx, socket errors: ${socket_errors:-none}"
 else
@@ -149,7 +162,8 @@ else
 fi
 
 if ! alive || [[ -z $rss_start || -z $rss_end ]]; then
-  fail emulator-rss "tpns-server is not running: $(tail -c 300 "$work/emulator.out")"
+  fail emulator-rss "no RSS to compare: $(gone)"
+  exit 1
 elif ((rss_end - rss_start > 10 * 1024)); then
   fail emulator-rss "RSS grew from $(mb "$rss_start") to $(mb "$rss_end") MB during the 20 s wrk run"
 else
