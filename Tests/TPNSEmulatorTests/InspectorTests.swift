@@ -99,6 +99,21 @@ struct InspectorTests {
     #expect(try server.inspect("faults?x=1").body.contains("unknown parameter 'x'"))
   }
 
+  @Test(
+    "a body over 1 MiB to a knob is refused and turns nothing",
+    arguments: ["reset", "faults?status=503&count=9"])
+  func oversizedBody(target: String) throws {
+    let server = try TestEmulator()
+    try server.registerIOS()
+    let before = try server.registryText()
+    let body = Array("x=".utf8) + [UInt8](repeating: UInt8(ascii: "a"), count: 2 << 20)
+    let reply = try RawHTTPClient.send(
+      port: server.port, method: "POST", target: "/_emulator/\(target)", body: body)
+    #expect(reply.status == 413)
+    #expect(try server.registryText() == before)
+    #expect(try server.get("cmd=device&uid=\(TestEmulator.uid(1))").status == 200)
+  }
+
   @Test("reset empties the registry, the log and the faults")
   func reset() throws {
     let server = try TestEmulator()

@@ -19,6 +19,11 @@ struct Inspector: Sendable {
   let databaseName: String
 
   func handle(_ request: HTTPRequest) throws(RequestError) -> HTTPResponse {
+    // The server drops a body over the limit; a knob must not then be turned as if it
+    // had been sent without one (a 2 MiB POST to `reset` emptied the registry).
+    guard !request.isBodyTooLarge else {
+      throw RequestError(413, "the body is larger than \(HTTPServer.maximumBodySize) bytes")
+    }
     let name = String(request.path.dropFirst(Self.prefix.count))
     switch name {
     case "health":
