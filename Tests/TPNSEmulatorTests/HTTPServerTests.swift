@@ -44,6 +44,25 @@ struct HTTPServerTests {
     #expect(open.count == 0, "\(open.count) of 200 connections still open after 5 s")
   }
 
+  /// A client that asks first (`Expect: 100-continue`) before a body over the limit is
+  /// told 413 at once rather than invited to upload megabytes that would be dropped.
+  @Test("a declared body over 1 MiB is answered 413 before it is sent")
+  func earlyTooLarge() throws {
+    let server = try TestEmulator()
+    let head =
+      "POST /tpns HTTP/1.1\r\nHost: x\r\nConnection: close\r\n"
+      + "Content-Type: application/x-www-form-urlencoded\r\nContent-Length: 5000000\r\n"
+      + "Expect: 100-continue\r\n\r\n"
+    let reply = try RawHTTPClient.roundTrip(port: server.port, Array(head.utf8), timeout: 5)
+    let text = String(decoding: reply, as: UTF8.self)
+    #expect(text.hasPrefix("HTTP/1.1 413 "), "\(text.prefix(40))")
+    #expect(text.hasSuffix("error: the body is larger than 1048576 bytes\n"))
+    // Logged like any refused /tpns request.
+    let log = try server.inspect("requests").json as? [String: Any]
+    let entries = log?["requests"] as? [[String: Any]]
+    #expect(entries?.last?["status"] as? Int == 413)
+  }
+
   static func connect(port: UInt16) throws -> Int32 {
     let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     var address = sockaddr_in()
