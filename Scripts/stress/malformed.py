@@ -341,6 +341,12 @@ class Generator:
         ])
         return self.request(method, target), True
 
+    def case_oversized_inspection(self):
+        # A body over 1 MiB to an inspection knob must be refused like one to /tpns,
+        # not dropped and the knob turned anyway.
+        target = self.rng.choice(["/_emulator/reset", "/_emulator/faults?status=503&count=9"])
+        return self.request("POST", target, "x=" + "a" * (1 << 20)), True
+
     def case_wrong_content_type(self):
         content_type = self.rng.choice(["application/json", "text/plain", "multipart/form-data",
                                         "application/x-www-form-urlencodedX", None])
@@ -377,7 +383,8 @@ class Generator:
     # Categories that cost the server (or this script) far more than the others are
     # drawn less often, so that the whole run stays within seconds: a 10,001-UID map
     # is decoded in full before it is refused (about 0.1 s in a debug build).
-    WEIGHTS = {"oversized_map": 0.1, "oversized_body": 0.3, "huge_parameter_count": 0.3,
+    WEIGHTS = {"oversized_map": 0.1, "oversized_body": 0.3, "oversized_inspection": 0.1,
+               "huge_parameter_count": 0.3,
                "huge_duplicate_count": 0.5, "oversized_header": 0.5, "slowloris": 0.5}
 
     def make(self):
