@@ -4,7 +4,8 @@
 # /tpns requests:
 #   emulator-malformed       10,000 malformed or almost-valid requests (malformed.py,
 #                            fixed seed, 32 threads): every answer a 4xx, none a 2xx or
-#                            5xx, no hang, and the emulator still answers health.
+#                            5xx (505 to an unknown HTTP version aside), no hang, and
+#                            the emulator still answers health.
 #   emulator-connections     no connection left in CLOSE_WAIT by the clients that
 #                            closed early.
 #   emulator-state           /_emulator/registry byte-identical afterwards, no fault
