@@ -10,7 +10,7 @@ import Locking
 /// emulator.stop()
 /// ```
 ///
-/// Requests are served on libmicrohttpd's epoll thread (one by default: it is
+/// Requests are served on libmicrohttpd's poll thread (one by default: it is
 /// event-driven, so a slow client never holds it, and on a two-core machine a second
 /// one lost a fifth of the throughput to lock hand-offs), concurrently with the
 /// caller. `stop()` waits for requests in progress, then closes the database.

@@ -68,6 +68,10 @@ final class RequestLog: @unchecked Sendable {
         || (bytes > Self.byteBudget && entries.count - head > 1)
       {
         bytes -= entries[head].cost
+        // The slot stays in `entries` until the next compaction (up to capacity / 2
+        // of them): free its payload now, or dropped 1 MiB bodies would pin gigabytes.
+        entries[head].form = []
+        entries[head].error = nil
         head += 1
       }
       if head >= Self.capacity / 2 {
@@ -84,6 +88,12 @@ final class RequestLog: @unchecked Sendable {
       let kept = Array(entries[head...])
       return (kept, total, total - kept.count)
     }
+  }
+
+  /// Bytes of form text held by every slot, dropped ones awaiting compaction
+  /// included: what the log really costs (for tests).
+  var retainedFormBytes: Int {
+    lock.withLock { entries.reduce(0) { $0 + $1.form.count } }
   }
 
   /// Forgets everything, counters included.

@@ -60,4 +60,28 @@ struct FormParametersTests {
   func mediaType(contentType: String, isForm: Bool) {
     #expect(FormDecoding.isForm(contentType) == isForm)
   }
+
+  @Test("refuses more than maximumCount pairs without decoding the rest")
+  func tooManyPairs() throws {
+    let fine = (0..<FormParameters.maximumCount).map { "p\($0)=1" }.joined(separator: "&")
+    #expect(try FormParameters(decoding: Array(fine.utf8)).pairs.count == 100)
+    let error = #expect(throws: RequestError.self) {
+      try FormParameters(decoding: Array((fine + "&one=more").utf8))
+    }
+    #expect(error?.status == 400)
+    #expect(error?.reason == "more than 100 parameters")
+  }
+
+  @Test("a /tpns body of 100,000 parameters is refused for their number")
+  func hugeParameterCount() throws {
+    let server = try TestEmulator()
+    let token = TestEmulator.token(1)
+    let body =
+      "cmd=client&os=ios&appid=\(TestEmulator.appid)&udid=\(token)&token=\(token)&"
+      + (0..<100_000).map { "p\($0)=1" }.joined(separator: "&")
+    let reply = try server.post(body)
+    #expect(reply.status == 400)
+    #expect(reply.body == "error: more than 100 parameters\n")
+    #expect(try server.clients().isEmpty)
+  }
 }

@@ -85,6 +85,35 @@ struct InspectorTests {
     #expect(try server.get("cmd=device&uid=\(TestEmulator.uid(1))").status == 200)
   }
 
+  @Test("GET faults with settings says to POST them, and arms nothing")
+  func getFaultsSaysPost() throws {
+    let server = try TestEmulator()
+    let reply = try server.inspect("faults?status=503&count=2")
+    #expect(reply.status == 400)
+    #expect(
+      reply.body
+        == "error: GET /_emulator/faults only shows the armed fault; to arm a fault, "
+        + "POST /_emulator/faults?status=…&count=…&retry_after=…\n")
+    #expect(try server.get("cmd=device&uid=\(TestEmulator.uid(1))").status == 200)
+    // Other parameters are still refused by name.
+    #expect(try server.inspect("faults?x=1").body.contains("unknown parameter 'x'"))
+  }
+
+  @Test(
+    "a body over 1 MiB to a knob is refused and turns nothing",
+    arguments: ["reset", "faults?status=503&count=9"])
+  func oversizedBody(target: String) throws {
+    let server = try TestEmulator()
+    try server.registerIOS()
+    let before = try server.registryText()
+    let body = Array("x=".utf8) + [UInt8](repeating: UInt8(ascii: "a"), count: 2 << 20)
+    let reply = try RawHTTPClient.send(
+      port: server.port, method: "POST", target: "/_emulator/\(target)", body: body)
+    #expect(reply.status == 413)
+    #expect(try server.registryText() == before)
+    #expect(try server.get("cmd=device&uid=\(TestEmulator.uid(1))").status == 200)
+  }
+
   @Test("reset empties the registry, the log and the faults")
   func reset() throws {
     let server = try TestEmulator()

@@ -45,4 +45,14 @@ struct RequestLogTests {
     #expect(snapshot.entries.count >= 1)
     #expect(snapshot.total == 20)
   }
+
+  @Test("frees the bodies of dropped entries at once, not at the next compaction")
+  func droppedEntriesAreFreed() {
+    let log = RequestLog()
+    let large = String(repeating: "x", count: 1 << 20)
+    for _ in 0..<100 { log.append(Self.entry("map=\(large)")) }
+    // 100 MiB went in; only the byte budget (plus the entry that crossed it) may stay.
+    #expect(log.retainedFormBytes <= RequestLog.byteBudget + (1 << 20) + 16)
+    #expect(log.snapshot().dropped > 90)
+  }
 }

@@ -17,8 +17,8 @@
 typedef void *_Nullable (*tpns_mhd_uri_callback)(void *_Nullable context, const char *_Nonnull uri,
                                                  struct MHD_Connection *_Nullable connection);
 
-/// Starts a daemon with an internal epoll thread, or a pool of `thread_pool_size`
-/// epoll threads when it is more than 1.
+/// Starts a daemon with an internal poll thread, or a pool of `thread_pool_size`
+/// poll threads when it is more than 1.
 ///
 /// - `host`: numeric IPv4/IPv6 address or name to bind (resolved with getaddrinfo).
 /// - `port`: 0 lets the kernel pick a free port (see `tpns_mhd_bound_port`).

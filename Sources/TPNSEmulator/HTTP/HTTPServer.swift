@@ -10,10 +10,11 @@ import Locking
 /// An HTTP/1.1 server over GNU libmicrohttpd that hands each complete request to a
 /// handler and sends back what it returns.
 ///
-/// libmicrohttpd runs one epoll thread (or one per worker of a pool); `handler` is
+/// libmicrohttpd runs one poll thread (or one per worker of a pool); `handler` is
 /// called on those threads, concurrently, so it must be thread-safe. Request bodies are
-/// accumulated up to ``maximumBodySize``; a larger one is read and dropped, and the
-/// handler sees ``HTTPRequest/isBodyTooLarge``.
+/// accumulated up to ``maximumBodySize``; for a larger one the handler sees
+/// ``HTTPRequest/isBodyTooLarge`` and an empty body: at once, body unread, when the
+/// `Content-Length` declares it, else (chunked) once it has been read and dropped.
 ///
 /// ```swift
 /// let server = HTTPServer { request in .text(200, "ok\n") }
@@ -50,7 +51,7 @@ final class HTTPServer: @unchecked Sendable {
 
   deinit { stop() }
 
-  /// Starts listening on `host`:`port` (0: a free port) with `threads` epoll threads,
+  /// Starts listening on `host`:`port` (0: a free port) with `threads` poll threads,
   /// and returns the bound port.
   func start(host: String, port: UInt16, threads: Int) throws(EmulatorError) -> UInt16 {
     try lock.withLock { () throws(EmulatorError) -> UInt16 in
@@ -123,14 +124,18 @@ private let accessHandler: MHD_AccessHandlerCallback = {
   }
   let pending = Unmanaged<PendingRequest>.fromOpaque(state.pointee!).takeUnretainedValue()
 
+  let server = Unmanaged<HTTPServer>.fromOpaque(context).takeUnretainedValue()
   if !pending.hasStarted {
-    // First call: headers only. A declared length over the limit is refused without
-    // buffering anything.
+    // First call: headers only. A declared length over the limit is answered now, body
+    // unread: a client that sent `Expect: 100-continue` gets the 413 instead of a
+    // 100 Continue and never uploads, and no one streams a terabyte into the void.
+    // libmicrohttpd then closes the connection.
     pending.hasStarted = true
     if let length = header(connection, "Content-Length").flatMap({ Int($0) }),
       length > HTTPServer.maximumBodySize
     {
       pending.isBodyTooLarge = true
+      return respond(server, pending, connection, method)
     }
     return MHD_Result(rawValue: 1)!
   }
@@ -150,7 +155,14 @@ private let accessHandler: MHD_AccessHandlerCallback = {
     return MHD_Result(rawValue: 1)!
   }
 
-  let server = Unmanaged<HTTPServer>.fromOpaque(context).takeUnretainedValue()
+  return respond(server, pending, connection, method)
+}
+
+/// Hands the request gathered in `pending` to the server and queues its answer.
+private func respond(
+  _ server: HTTPServer, _ pending: PendingRequest, _ connection: OpaquePointer,
+  _ method: UnsafePointer<CChar>
+) -> MHD_Result {
   let (path, query) = HTTPRequest.split(target: pending.target)
   let request = HTTPRequest(
     method: String(cString: method), path: path, query: query,

@@ -19,6 +19,11 @@ struct Inspector: Sendable {
   let databaseName: String
 
   func handle(_ request: HTTPRequest) throws(RequestError) -> HTTPResponse {
+    // The server drops a body over the limit; a knob must not then be turned as if it
+    // had been sent without one (a 2 MiB POST to `reset` emptied the registry).
+    guard !request.isBodyTooLarge else {
+      throw RequestError(413, "the body is larger than \(HTTPServer.maximumBodySize) bytes")
+    }
     let name = String(request.path.dropFirst(Self.prefix.count))
     switch name {
     case "health":
@@ -61,11 +66,17 @@ struct Inspector: Sendable {
       return .json(ResetJSON())
     case "faults":
       try only(["GET", "POST"], request)
+      let settings: Set<String> = ["status", "count", "retry_after"]
       if request.method == "GET" {
-        _ = try form(request, allowed: [])
+        // GET only shows the fault; a GET that tries to arm one is told how.
+        guard try form(request, allowed: settings).pairs.isEmpty else {
+          throw .badRequest(
+            "GET \(request.path) only shows the armed fault; to arm a fault, POST "
+              + "\(request.path)?status=…&count=…&retry_after=…")
+        }
         return .json(FaultJSON(fault: faults.current))
       }
-      let query = try form(request, allowed: ["status", "count", "retry_after"])
+      let query = try form(request, allowed: settings)
       guard let status = try integer(query, "status", 400...599, default: nil) else {
         throw .badRequest("missing parameter 'status' (400 to 599)")
       }
