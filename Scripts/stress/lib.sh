@@ -65,9 +65,15 @@ start_emulator() {
   emulator_url="$emulator_base/tpns"
 }
 
-# Stops the emulator start_emulator started last.
+# Stops the emulator start_emulator started last, and forgets its pid (a
+# later kill of a reused pid would hit an unrelated process).
 stop_emulator() {
   kill "$emulator_pid" 2>/dev/null && wait "$emulator_pid" 2>/dev/null
+  local pid kept=()
+  for pid in "${emulator_pids[@]}"; do
+    [[ $pid == "$emulator_pid" ]] || kept+=("$pid")
+  done
+  emulator_pids=("${kept[@]}")
   return 0
 }
 
