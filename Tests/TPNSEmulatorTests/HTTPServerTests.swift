@@ -22,7 +22,7 @@ struct HTTPServerTests {
         + "Content-Type: application/x-www-form-urlencoded\r\nContent-Length: 5000\r\n\r\n"
         + "cmd=clien").utf8)
     // Many at once, so that the server finds data and FIN already queued together.
-    let sockets = try (0..<200).map { _ in try Self.connect(port: server.port) }
+    let sockets = try (0..<200).map { _ in try RawHTTPClient.connect(port: server.port) }
     defer {
       for descriptor in sockets { close(descriptor) }
     }
@@ -61,23 +61,6 @@ struct HTTPServerTests {
     let log = try server.inspect("requests").json as? [String: Any]
     let entries = log?["requests"] as? [[String: Any]]
     #expect(entries?.last?["status"] as? Int == 413)
-  }
-
-  static func connect(port: UInt16) throws -> Int32 {
-    let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_port = port.bigEndian
-    address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    let connected = withUnsafePointer(to: &address) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-        Glibc.connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-      }
-    }
-    guard descriptor >= 0, connected == 0 else {
-      throw RawHTTPClient.Failure(description: "connect: \(errno)")
-    }
-    return descriptor
   }
 
   /// Whether the server closed: a read without waiting sees the end (or a reset).

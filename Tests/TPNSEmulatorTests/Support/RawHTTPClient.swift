@@ -60,24 +60,34 @@ enum RawHTTPClient {
     return HTTPReply(status: status, headers: headers, body: body)
   }
 
-  /// Connects, writes everything, reads until the server closes (or `timeout`
-  /// seconds pass without a byte).
-  static func roundTrip(port: UInt16, _ bytes: [UInt8], timeout: Int = 10) throws -> [UInt8] {
+  /// A TCP socket connected to 127.0.0.1:`port`; the caller closes it.
+  static func connect(port: UInt16) throws -> Int32 {
     let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     guard descriptor >= 0 else { throw Failure(description: "socket: \(errno)") }
-    defer { close(descriptor) }
-    var limit = timeval(tv_sec: timeout, tv_usec: 0)
-    setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
     var address = sockaddr_in()
     address.sin_family = sa_family_t(AF_INET)
     address.sin_port = port.bigEndian
     address.sin_addr.s_addr = inet_addr("127.0.0.1")
     let connected = withUnsafePointer(to: &address) {
       $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-        connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+        Glibc.connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
       }
     }
-    guard connected == 0 else { throw Failure(description: "connect: \(errno)") }
+    guard connected == 0 else {
+      let code = errno
+      close(descriptor)
+      throw Failure(description: "connect: \(code)")
+    }
+    return descriptor
+  }
+
+  /// Connects, writes everything, reads until the server closes (or `timeout`
+  /// seconds pass without a byte).
+  static func roundTrip(port: UInt16, _ bytes: [UInt8], timeout: Int = 10) throws -> [UInt8] {
+    let descriptor = try connect(port: port)
+    defer { close(descriptor) }
+    var limit = timeval(tv_sec: timeout, tv_usec: 0)
+    setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
     var offset = 0
     while offset < bytes.count {
       let written = bytes[offset...].withUnsafeBytes {
