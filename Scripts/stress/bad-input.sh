@@ -9,19 +9,18 @@ source "$(dirname "$0")/lib.sh"
 token=9d8c7b6a5f4e3d2c1b0a9d8c7b6a5f4e3d2c1b0a9d8c7b6a5f4e3d2c1b0a9d8c
 start_emulator
 export TPNS_SERVER=$emulator_url TPNS_STORE=$work/bad/state.plist
-"$tpns" register "$token" --quiet
-"$tpns" add --quiet ABCDEFGHJKLMNPRSTUVW 0123456789ABCDEFGHJK
+must "$tpns" register "$token" --quiet
+must "$tpns" add --quiet ABCDEFGHJKLMNPRSTUVW 0123456789ABCDEFGHJK
 cp "$TPNS_STORE" "$work/expected"
 requests_before=$(requests_seen)
 
 huge=$(head -c 100000 /dev/zero | tr '\0' A)
 hex=0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef
-cases=()   # "name" then the arguments, separated by $'\x1f'
+cases=() # "name" then the arguments, each ended by $'\x1f' (empty ones too)
 add_case() {
-  local name=$1
-  shift
-  local IFS=$'\x1f'
-  cases+=("$name$IFS$*")
+  local field entry=
+  for field in "$@"; do entry+="$field"$'\x1f'; done
+  cases+=("$entry")
 }
 add_case "UID too short" add ABC
 add_case "UID of 21 characters" add ABCDEFGHJKLMNPRSTUVWX
@@ -37,7 +36,7 @@ add_case "UID with a non-ASCII letter" add 'ÄBCDEFGHJKLMNPRSTUVW'
 add_case "UID with a fullwidth letter" add 'ＡBCDEFGHJKLMNPRSTUVW'
 add_case "UID with a zero-width space" add $'ABCDEFGHJKLMNPRSTUV\u200b'
 add_case "UID as SQL injection" add "'); DROP TABLE clients;--"
-add_case "UID as shell injection" add '$(touch /tmp/pwned)AAAAAA'
+add_case "UID as shell injection" add "\$(touch $work/pwned)"
 add_case "UID of 100,000 characters" add "$huge"
 add_case "empty UID" add ''
 add_case "a valid UID with an invalid one" add ZYXWVUTSRQPNMLKJHGFE 'BAD&UID'
@@ -76,7 +75,7 @@ add_case "event --type -5" event ABCDEFGHJKLMNPRSTUVW --type -5
 
 problems=()
 for entry in "${cases[@]}"; do
-  IFS=$'\x1f' read -r -d '' -a words < <(printf '%s\0' "$entry")
+  mapfile -t -d $'\x1f' words < <(printf '%s' "$entry")
   name=${words[0]}
   "$tpns" "${words[@]:1}" >"$work/out" 2>"$work/err"
   status=$?
@@ -92,7 +91,7 @@ for entry in "${cases[@]}"; do
 done
 seen=$(($(requests_seen) - requests_before))
 ((seen == 0)) || problems+=("$seen requests reached the emulator")
-[[ -e /tmp/pwned ]] && problems+=("the shell injection ran")
+[[ -e $work/pwned ]] && problems+=("the shell injection ran")
 
 if ((${#problems[@]})); then
   for problem in "${problems[@]}"; do fail "bad input" "$problem"; done

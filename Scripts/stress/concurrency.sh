@@ -43,12 +43,15 @@ fi
 
 start_emulator
 export TPNS_SERVER=$emulator_url
-"$tpns" register "$token" --quiet
+must "$tpns" register "$token" --quiet
 add_fifty SYNCED
 mapped=
-"$tpns" sync --quiet
+"$tpns" sync --quiet >"$work/sync.log" 2>&1
+sync_status=$?
 if [[ $statuses != "0 " ]]; then
   fail "concurrent add with sync" "exit statuses $statuses"
+elif ((sync_status != 0)); then
+  fail "concurrent add with sync" "the final sync exited $sync_status: $(head -1 "$work/sync.log")"
 elif ! mapped=$(python3 "$stress_dir/plist.py" registry-matches "$TPNS_STORE" "$emulator_base" 2>&1); then
   fail "concurrent add with sync" "registry differs from the store: $mapped"
 elif [[ $("$tpns" status --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["pending"])') != False ]]; then

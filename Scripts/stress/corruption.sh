@@ -13,10 +13,10 @@ store=$work/corrupt/state.plist
 export TPNS_STORE=$store
 
 # A valid store to damage.
-"$tpns" register "$token" --quiet
-"$tpns" add --quiet ABCDEFGHJKLMNPRSTUVW 0123456789ABCDEFGHJK
-cp "$store" "$work/valid.plist"
-inspect reset -X POST >/dev/null
+must "$tpns" register "$token" --quiet
+must "$tpns" add --quiet ABCDEFGHJKLMNPRSTUVW 0123456789ABCDEFGHJK
+must cp "$store" "$work/valid.plist"
+must inspect reset -X POST
 
 header='<?xml version="1.0" encoding="UTF-8"?>
 <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">

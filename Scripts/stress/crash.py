@@ -4,8 +4,9 @@
   crash.py TPNS STORE [--writes N] [--seed S]
 
 Each round reads the store, starts one write (`tpns add --no-sync` of a new
-UID, or `tpns remove 0`, alternately), kills it with SIGKILL after a random
-delay within the write's usual duration, then checks that the store parses
+UID, or `tpns remove 0`, alternately) and kills it with SIGKILL: half the
+time at a random moment of its life, half the time within 0.5 ms of its temp
+file appearing (the write itself is a small part of a run). Then it checks that the store parses
 (plistlib and `plutil -lint`), that its UIDs equal the state before or after
 that write, and that at most one temp file (the killed write's) is beside it.
 Prints one summary line; exits 1 at the first violation, naming the round.
@@ -24,9 +25,10 @@ def uids(store):
         return plistlib.load(file)["UIDs"]
 
 
-def temp_files(store):
+def temp_files(store, exclude=()):
     directory, name = os.path.split(store)
-    return sorted(f for f in os.listdir(directory) if f.startswith(name + ".tmp"))
+    return sorted(f for f in os.listdir(directory)
+                  if f.startswith(name + ".tmp") and f not in exclude)
 
 
 def main():
@@ -49,25 +51,37 @@ def main():
         return subprocess.Popen(argv, env=environment, stdout=subprocess.DEVNULL,
                                 stderr=subprocess.DEVNULL)
 
-    # A write's usual duration, to spread the kills over it.
-    began = time.monotonic()
-    for round_number in range(writes, writes + 4):
+    # A write's usual duration (the median of 5), to spread the kills over it.
+    durations = []
+    for round_number in range(writes, writes + 5):
+        began = time.monotonic()
         if start(round_number).wait() != 0:
             print(f"an unkilled write (round {round_number}) failed; run it by hand to see why")
             return 1
-    usual = (time.monotonic() - began) / 4
+        durations.append(time.monotonic() - began)
+    usual = sorted(durations)[2]
 
     outcomes = {"before": 0, "after": 0}
     most_temps = 0
     mid_write = 0
+    timed = 0
     for round_number in range(writes):
         before = uids(store)
+        leftover = set(temp_files(store))
         if round_number % 2 == 0:
             after = before + ["CRASH%015d" % round_number]
         else:
             after = before[1:]
         process = start(round_number)
-        time.sleep(rng.uniform(usual * 0.6, usual * 1.1))
+        if rng.random() < 0.5:
+            # At a random moment of the process's life.
+            time.sleep(rng.uniform(0, usual * 1.1))
+        else:
+            # Inside the write: once its temp file appears, within 0.5 ms.
+            while process.poll() is None and not temp_files(store, exclude=leftover):
+                pass
+            time.sleep(rng.uniform(0, 0.0005))
+            timed += 1
         process.send_signal(signal.SIGKILL)
         process.wait()
         where = f"round {round_number} (seed {seed})"
@@ -90,11 +104,17 @@ def main():
             return 1
         temps = temp_files(store)
         most_temps = max(most_temps, len(temps))
-        mid_write += 1 if temps else 0
+        mid_write += 1 if set(temps) - leftover else 0
         if len(temps) > 1:
             print(f"{where}: {len(temps)} temp files beside the store: {temps[:3]}")
             return 1
-    print(f"{writes} writes killed at random {usual * 600:.0f}-{usual * 1100:.0f} ms in (seed {seed}): "
+    # Kills that all landed on one side of the write would prove nothing.
+    if not (outcomes["before"] and outcomes["after"] and mid_write):
+        print(f"the kills never landed inside a write ({outcomes['before']} before, "
+              f"{outcomes['after']} after, {mid_write} mid-write; seed {seed}): nothing was tested")
+        return 1
+    print(f"{writes} writes killed with SIGKILL ({writes - timed} at a random moment of "
+          f"{usual * 1000:.0f} ms, {timed} as the temp file appeared; seed {seed}): "
           f"{outcomes['before']} left the state before, {outcomes['after']} the state after, "
           f"0 torn; {mid_write} cut mid-write, at most {most_temps} temp file beside it")
     return 0

@@ -89,5 +89,14 @@ requests_seen() {
   inspect requests | python3 -c 'import json, sys; print(len(json.load(sys.stdin)["requests"]))'
 }
 
+# Runs a set-up step "$@" (output to $work/setup.log); if it fails, the
+# section cannot check anything: one FAIL line, and the section ends.
+must() {
+  if ! "$@" >>"$work/setup.log" 2>&1; then
+    fail "$(basename "$0" .sh) setup" "'$(basename "$1") ${*:2}' failed: $(tail -n 2 "$work/setup.log" | tr '\n' ' ')"
+    exit 1
+  fi
+}
+
 # Milliseconds since the epoch, for figures.
 now_ms() { date +%s%3N; }

@@ -8,7 +8,7 @@ source "$(dirname "$0")/lib.sh"
 token=3a5c7e9b1d3f5a7c9e1b3d5f7a9c1e3b3a5c7e9b1d3f5a7c9e1b3d5f7a9c1e3b
 start_emulator
 export TPNS_SERVER=$emulator_url TPNS_STORE=$work/network/state.plist
-"$tpns" register "$token" --quiet
+must "$tpns" register "$token" --quiet
 
 # Runs tpns "$@", setting `status`, `elapsed_ms`, `seen` (requests the emulator
 # logged meanwhile) and the files $work/out and $work/err.

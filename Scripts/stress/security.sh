@@ -107,22 +107,33 @@ output=$work/mask.out
   "$tpns" register "$token" --method get --server http://127.0.0.1:1/tpns --timeout 1
   "$tpns" status --server http://127.0.0.1:1/tpns
 } >"$output" 2>&1
-# The watch log: one sync, then SIGTERM.
+# The watch log: it syncs at start (registering again at this server), then
+# once more after a change; then SIGTERM.
 "$tpns" watch --interval 1 >"$work/watch.log" 2>&1 &
 watch_pid=$!
-deadline=$((SECONDS + 10))
-until grep -q 'synced' "$work/watch.log" || ((SECONDS > deadline)); do sleep 0.1; done
+wait_for_synced() {
+  local deadline=$((SECONDS + 15))
+  until (($(grep -c 'synced' "$work/watch.log") >= $1)); do
+    ((SECONDS < deadline)) || return 1
+    sleep 0.1
+  done
+}
+wait_for_synced 1
 "$tpns" add --no-sync 0123456789ABCDEFGHJK --quiet
-until (($(grep -c 'synced' "$work/watch.log") >= 2)) || ((SECONDS > deadline)); do sleep 0.1; done
+wait_for_synced 2
 kill -TERM "$watch_pid"
 wait "$watch_pid"
 shown=$("$tpns" status --show-token)
-leaks=$(cat "$output" "$work/watch.log" "$emulator_log" | grep -c "$token")
-mentions=$(cat "$output" "$work/watch.log" | grep -c "…$masked")
-if ((leaks == 0 && mentions > 0)) && grep -q "$token" <<<"$shown"; then
-  pass "tokens masked" "0 full tokens in $(cat "$output" "$work/watch.log" "$emulator_log" | wc -l) lines of output, watch log and emulator log ($mentions as …$masked); --show-token shows it"
+logs=("$output" "$work/watch.log" "$emulator_log")
+leaks=$(cat "${logs[@]}" | grep -c "$token")
+mentions=$(grep -c "…$masked" "$output")
+watch_mentions=$(grep -c "…$masked" "$work/watch.log")
+watch_syncs=$(grep -c 'synced' "$work/watch.log")
+if ((leaks == 0 && mentions > 0 && watch_mentions > 0 && watch_syncs >= 2)) &&
+  grep -q "$token" <<<"$shown"; then
+  pass "tokens masked" "0 full tokens in $(cat "${logs[@]}" | wc -l) lines of output, watch log and emulator log ($((mentions + watch_mentions)) as …$masked); --show-token shows it"
 else
-  fail "tokens masked" "$leaks lines with the full token, $mentions masked; --show-token: $(grep -c "$token" <<<"$shown")"
+  fail "tokens masked" "$leaks lines with the full token; masked: $mentions in output, $watch_mentions in the watch log ($watch_syncs syncs); --show-token: $(grep -c "$token" <<<"$shown")"
 fi
 
 exit $((failures > 0))

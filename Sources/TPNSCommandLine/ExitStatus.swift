@@ -71,7 +71,7 @@ enum ExitStatus {
       )
     case .transport:
       return (unavailable, pending)
-    case .retryAfterTooLong:
+    case .retryAfterTooLong, .retryAfterPastTimeLimit:
       return (temporary, pending)
     case .status(let status, _, _) where failure.underlying.isTransient || status >= 500:
       return (temporary, pending)
@@ -81,6 +81,7 @@ enum ExitStatus {
       // A redirect (not followed) or another unexpected answer.
       return (unavailable, "Pass the server's final /tpns URL with --server. \(pending)")
     case .exhausted, .timeLimitReached:
+      // Never: `underlying` unwraps them; listed because the switch is exhaustive.
       return (temporary, pending)
     }
   }

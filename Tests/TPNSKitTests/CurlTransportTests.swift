@@ -105,6 +105,15 @@ import Testing
     #expect(elapsed < .seconds(3))
   }
 
+  @Test("the scheme is case-insensitive, as for libcurl: HTTP:// reaches the server")
+  func upperCaseScheme() throws {
+    let server = try RunningEmulator()
+    let url = server.server.replacingOccurrences(of: "http://", with: "HTTP://")
+    let response = try server.transport.perform(HTTPRequest(method: .get, url: url + "?cmd=x"))
+    #expect(response.status == 400)
+    #expect(try server.requests().count == 1)
+  }
+
   @Test("a closed port fails as unreachable, which is transient")
   func closedPort() throws {
     let closed = try SilentListener(listening: false)  // bound, not listening: refused

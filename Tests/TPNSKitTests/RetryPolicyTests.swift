@@ -94,6 +94,23 @@ import Testing
     #expect(RetryPolicy().remainingTime(elapsed: elapsed) == nil)
   }
 
+  @Test("a Retry-After that fits the cap but not the time left fails at once, naming the wait")
+  func retryAfterPastTimeLimit() {
+    let policy = RetryPolicy(random: { 1 }, timeLimit: .seconds(5))
+    let busy = RequestFailure.status(503, body: "busy", retryAfter: "10")
+    let decision = policy.decide(busy, attempt: 1, elapsed: .milliseconds(20))
+    let expected = RequestFailure.retryAfterPastTimeLimit(
+      .seconds(10), left: .milliseconds(4980), status: 503)
+    #expect(Self.failure(decision) == expected)
+    #expect(
+      "\(expected)"
+        == "the server answered 503 and asked to wait 10 s, more than the 4.98 s left of the time limit"
+    )
+    #expect(Self.delay(policy.decide(busy, attempt: 1, elapsed: .zero)) == nil)
+    #expect(
+      Self.delay(RetryPolicy(timeLimit: .seconds(30)).decide(busy, attempt: 1)) == .seconds(10))
+  }
+
   @Test("a failure that is not retried comes back unchanged")
   func rejectedUnchanged() {
     let rejected = RequestFailure.status(400, body: "bad uid", retryAfter: nil)

@@ -136,7 +136,7 @@ public enum StoreFormatError: Error, Equatable, CustomStringConvertible {
     case .notAPropertyList(let reason): "it is not a property list (\(reason))"
     case .empty: "the file is empty"
     case .binaryPropertyList:
-      "it is a binary property list; tpns keeps XML (convert it with 'plutil -convert xml1')"
+      "it is a binary property list; tpns keeps XML (convert it: plutil -convert xml1 FILE)"
     case .notADictionary: "its top level is not a dictionary"
     case .wrongType(let key, let expected, let found):
       "'\(key)' should be \(expected.first.map { "aeiou".contains($0) } == true ? "an" : "a") "

@@ -46,7 +46,9 @@ public final class CurlTransport: @unchecked Sendable {
   private func performLocked(
     _ request: HTTPRequest, isCancelled: @escaping @Sendable () -> Bool
   ) throws(TransportError) -> HTTPResponse {
-    guard request.url.hasPrefix("http://") || request.url.hasPrefix("https://") else {
+    // Schemes are case-insensitive (RFC 3986), as for libcurl itself.
+    let scheme = request.url.prefix(8).lowercased()
+    guard scheme.hasPrefix("http://") || scheme.hasPrefix("https://") else {
       throw .invalidURL(request.urlWithoutQuery)
     }
     curl_easy_reset(handle)

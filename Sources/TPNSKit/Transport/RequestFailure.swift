@@ -7,6 +7,8 @@ public indirect enum RequestFailure: Error, Equatable, CustomStringConvertible {
   case status(Int, body: String, retryAfter: String?)
   /// The server asked to wait longer than the policy's limit for one wait.
   case retryAfterTooLong(Duration, limit: Duration, status: Int)
+  /// The server asked to wait longer than the request's time limit has left.
+  case retryAfterPastTimeLimit(Duration, left: Duration, status: Int)
   /// Every attempt failed; `last` is how the last one did.
   case exhausted(attempts: Int, last: RequestFailure)
   /// The time limit for the whole request ran out before another attempt.
@@ -23,7 +25,7 @@ public indirect enum RequestFailure: Error, Equatable, CustomStringConvertible {
     switch self {
     case .transport(let error): error.isTransient
     case .status(let status, _, _): status == 408 || status == 429 || (500..<600).contains(status)
-    case .retryAfterTooLong, .exhausted, .timeLimitReached: false
+    case .retryAfterTooLong, .retryAfterPastTimeLimit, .exhausted, .timeLimitReached: false
     }
   }
 
@@ -47,6 +49,10 @@ public indirect enum RequestFailure: Error, Equatable, CustomStringConvertible {
       return
         "the server answered \(status) and asked to wait \(wait.humanReadable), "
         + "more than the \(limit.formattedSeconds) limit for one wait"
+    case .retryAfterPastTimeLimit(let wait, let left, let status):
+      return
+        "the server answered \(status) and asked to wait \(wait.humanReadable), "
+        + "more than the \(left.formattedSeconds) left of the time limit"
     case .exhausted(let attempts, let last):
       return "\(last) (gave up after \(attempts) attempts)"
     case .timeLimitReached(let limit, let attempts, let last):

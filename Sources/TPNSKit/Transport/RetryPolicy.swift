@@ -48,18 +48,26 @@ public struct RetryPolicy: Sendable {
   }
 
   /// What to do after attempt number `attempt` (1 for the first) failed with
-  /// `failure`, `elapsed` after the first attempt started. A request that must not be repeated once the server may have
-  /// acted on it (`idempotent` false: an event, which pushes) is retried only
+  /// `failure`, `elapsed` after the first attempt started. A request that
+  /// must not be repeated once the server may have acted on it (`idempotent` false: an event, which pushes) is retried only
   /// when it surely did not arrive (no connection) or was turned away (408,
   /// 429, 5xx), not after a timeout or a broken connection.
   public func decide(
     _ failure: RequestFailure, attempt: Int, idempotent: Bool = true, elapsed: Duration = .zero
   ) -> RetryDecision {
     let decision = decideIgnoringTimeLimit(failure, attempt: attempt, idempotent: idempotent)
-    if case .retry(let delay) = decision, let timeLimit, elapsed + delay >= timeLimit {
-      return .fail(RequestFailure.timeLimitReached(timeLimit, attempts: attempt, last: failure))
+    guard case .retry(let delay) = decision, let timeLimit, elapsed + delay >= timeLimit else {
+      return decision
     }
-    return decision
+    // A wait the server asked for is named, so that the user sees why.
+    if case .status(let status, _, let retryAfter?) = failure,
+      retryAfterDelay(retryAfter) == delay
+    {
+      return .fail(
+        RequestFailure.retryAfterPastTimeLimit(
+          delay, left: max(timeLimit - elapsed, .zero), status: status))
+    }
+    return .fail(RequestFailure.timeLimitReached(timeLimit, attempts: attempt, last: failure))
   }
 
   /// The time an attempt starting `elapsed` after the first may take: what is
