@@ -15,26 +15,44 @@ extension StateStore {
     private var descriptor: Int32
 
     /// Waits for the lock at `path` (creating the file, mode 0600) for at most
-    /// `timeout`, polling with a growing pause.
+    /// `timeout`, polling with a growing pause. A lock won on a file that was
+    /// meanwhile removed or replaced (someone deleted it) is no lock: the
+    /// file is opened again, so that every holder locks the same file.
     init(path: String, timeout: Duration) throws(StoreError) {
-      let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
-      guard descriptor >= 0 else { throw .io(operation: "open the lock", path: path, errno: errno) }
       let deadline = ContinuousClock.now + timeout
       var pause = Duration.milliseconds(1)
-      while flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
-        let failure = errno
-        guard failure == EWOULDBLOCK || failure == EINTR else {
+      while true {
+        let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        guard descriptor >= 0 else {
+          throw .io(operation: "open the lock", path: path, errno: errno)
+        }
+        if flock(descriptor, LOCK_EX | LOCK_NB) == 0 {
+          if Self.isStill(descriptor, at: path) {
+            self.descriptor = descriptor
+            return
+          }
           close(descriptor)
+          continue
+        }
+        let failure = errno
+        close(descriptor)
+        guard failure == EWOULDBLOCK || failure == EINTR else {
           throw .io(operation: "lock", path: path, errno: failure)
         }
         guard ContinuousClock.now < deadline else {
-          close(descriptor)
           throw .lockTimeout(lockPath: path, seconds: Int(timeout.components.seconds))
         }
         Self.pause(pause)
         pause = min(pause * 2, .milliseconds(50))
       }
-      self.descriptor = descriptor
+    }
+
+    /// Whether the open file `descriptor` is still the one named `path`.
+    private static func isStill(_ descriptor: Int32, at path: String) -> Bool {
+      var opened = stat()
+      var named = stat()
+      guard fstat(descriptor, &opened) == 0, lstat(path, &named) == 0 else { return false }
+      return opened.st_dev == named.st_dev && opened.st_ino == named.st_ino
     }
 
     /// Releases the lock (closing the descriptor releases the flock).
