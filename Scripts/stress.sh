@@ -3,11 +3,11 @@
 # stores, network faults, hostile input, emulator robustness and security,
 # against the real binaries. Each check prints `PASS name: figure` or
 # `FAIL name: what happened`; the last line is `N passed, M failed`, and the
-# exit status is 1 if any check failed. About 3 minutes in all.
+# exit status is 1 if any check failed. About a minute in all.
 # Usage: Scripts/stress.sh [--keep] [SECTION...]
 #   SECTION: concurrency crash corruption network bad-input emulator security
 #   --keep   keep each section's scratch directory (its path is printed)
-#   STRESS_SEED=N replays the crash section's random kills.
+#   STRESS_SEED=N replays the random kills (crash) and requests (emulator).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 

@@ -13,7 +13,7 @@ for argument in "$@"; do
     --no-tsan) tsan=0 ;;
     --no-stress) stress=0 ;;
     -h | --help)
-      sed -n '2,7p' "$0"
+      sed -n '2,5p' "$0" | sed 's/^# \{0,1\}//'
       exit 0
       ;;
     *)
