@@ -52,7 +52,7 @@ enum ExitStatus {
     let rejectedHint: String?
     switch command {
     case .client:
-      pending = "The token is stored but not registered; run 'tpns register <token>' again."
+      pending = "The token is stored but not registered; run 'tpns sync' to register it."
       rejectedHint = "Nothing was registered; check the token and --os, --appid, --udid."
     case .event, .device:
       pending = "Nothing was stored; run the command again once the server answers."

@@ -39,12 +39,13 @@ struct Runner {
   /// Feeds `input` to a pipeline and waits until all its work is done.
   func run(
     _ input: SyncViewModel.Input, registration: Registration = Registration(),
-    syncsChanges: Bool = true
+    syncsChanges: Bool = true, registersFromStore: Bool = false
   ) throws {
     // No read of the store here: the step that changes it reads it, under its lock.
     let environment = environment()
     let viewModel = SyncViewModel(
-      environment: environment, registration: registration, syncsChanges: syncsChanges)
+      environment: environment, registration: registration, syncsChanges: syncsChanges,
+      registersFromStore: registersFromStore)
     try finish(viewModel.transform(input).outcomes)
   }
 

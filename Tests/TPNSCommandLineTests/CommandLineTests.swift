@@ -167,6 +167,26 @@ final class EndToEnd {
     #expect(try tpns.run(["status"]).stdout.contains("pending     no, the server has the list"))
   }
 
+  @Test("server down at register: the token is stored; sync registers it, then sends the list")
+  func syncRegistersStoredToken() throws {
+    let directory = try TemporaryDirectory()
+    let down = try SilentListener(listening: false)
+    let tpns = TPNSProcess(
+      store: directory.file("state.plist"), server: "http://127.0.0.1:\(down.port)/tpns")
+    var result = try tpns.run(["register", EndToEnd.token])
+    #expect(result.status == 69)
+    #expect(result.stderr.contains("The token is stored but not registered; run 'tpns sync'"))
+    #expect(try tpns.run(["add", "--no-sync", Self.a]).status == 0)
+
+    let server = try RunningEmulator()
+    result = try tpns.run(["sync", "--server", server.server])
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(result.stdout.hasPrefix("registered …0f0f0f at \(server.server)\nsynced 1 UID"))
+    #expect(
+      try server.requests().map(\.raw).map { $0.prefix(11) } == ["cmd=client&", "cmd=mapsync"])
+    #expect(try server.mappedUIDs(udid: EndToEnd.token) == [Self.a])
+  }
+
   @Test("--json prints one document even when the input is refused before anything runs")
   func jsonOnBadInput() throws {
     let e2e = try EndToEnd()

@@ -18,7 +18,7 @@ import Testing
       (CommandName.mapsync, down, 69, "run 'tpns sync'"),
       (.mapsync, refused, 76, "fix what the server objects to, then run 'tpns sync'"),
       (.mapsync, busy, 75, "run 'tpns sync'"),
-      (.client, down, 69, "run 'tpns register <token>' again"),
+      (.client, down, 69, "run 'tpns sync' to register it"),
       (.client, refused, 76, "Nothing was registered"),
       (.event, down, 69, "Nothing was stored"),
     ])

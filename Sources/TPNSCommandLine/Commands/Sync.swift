@@ -7,6 +7,10 @@ struct Sync: ParsableCommand {
     CommandConfiguration(
       commandName: "sync",
       abstract: "Send the stored list to the server again (after a failure, or to repair it).",
+      discussion: """
+        Registers the stored token first if this server has not acknowledged it (after a \
+        failed 'tpns register', or with another --server), then sends the list.
+        """,
       options: GlobalOptions.options)
   }
 
@@ -17,6 +21,7 @@ struct Sync: ParsableCommand {
   }
 
   func run() throws {
-    try Runner(command: "sync", options: options).run(.init(syncRequests: .just(())))
+    try Runner(command: "sync", options: options)
+      .run(.init(syncRequests: .just(())), registersFromStore: true)
   }
 }

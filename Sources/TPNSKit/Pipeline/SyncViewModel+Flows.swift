@@ -193,10 +193,12 @@ struct Context: Sendable {
     .catchingFailures(.mapsync)
   }
 
-  /// The sync itself, under the send lock.
-  private func send(_ trigger: SyncTrigger, triggers: PublishSubject<SyncTrigger>) -> Observable<
-    Outcome
-  > {
+  /// The sync itself, under the send lock. With `mayRegister`, a stored token
+  /// this server has not acknowledged is registered first, then the list is
+  /// sent (once: the second pass does not register again).
+  private func send(
+    _ trigger: SyncTrigger, triggers: PublishSubject<SyncTrigger>, mayRegister: Bool = true
+  ) -> Observable<Outcome> {
     Observable<Outcome>.deferred {
       let state: StoreState
       do { state = try store.load() } catch let error as StoreError {
@@ -204,10 +206,16 @@ struct Context: Sendable {
       }
       list.onNext(state.uids)
       let uids = try state.deviceUIDs()
-      if needsRegistration(state), let token = state.pushToken, let phone = state.phone {
-        return registerStored(token, phone: phone)
-          // Then sync again, now registered.
-          .do(onCompleted: { triggers.onNext(.changed) })
+      if mayRegister, needsRegistration(state), let token = state.pushToken,
+        let phone = state.phone
+      {
+        return registerStored(token, phone: phone).catchingFailures(.client)
+          .concat(
+            Observable.deferred {
+              // The list, if the registration took (a failure was just reported).
+              guard try !needsRegistration(store.load()) else { return .empty() }
+              return send(trigger, triggers: triggers, mayRegister: false)
+            })
       }
       let forced = forcedPending.withLock { pending in
         defer { pending = false }
