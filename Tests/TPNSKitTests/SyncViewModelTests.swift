@@ -179,6 +179,43 @@ import Testing
     #expect(harness.state.value.hasPendingChanges)
   }
 
+  @Test("sync registers a stored token this server has not acknowledged, then sends the list")
+  func syncRegistersFirst() {
+    var state = PipelineHarness.registered(token: Self.t1, uids: [Self.a])
+    state.registered = false
+    state.syncedUIDs = nil
+    let harness = PipelineHarness(state: state)
+    let syncs = harness.scheduler.createHotObservable([.next(210, ()), .completed(215)])
+    let viewModel = SyncViewModel(environment: harness.environment, registersFromStore: true)
+    let res = harness.scheduler.start {
+      viewModel.transform(.init(syncRequests: syncs.asObservable())).outcomes
+    }
+    #expect(
+      res.events == [
+        .next(260, .registered(Self.t1, response: "ok")),
+        .next(310, .synced([Self.uid(Self.a)], response: "ok")),
+        .completed(310),
+      ])
+    #expect(harness.sends.map(\.value).map { $0.prefix(12) } == ["send client ", "send mapsync"])
+    #expect(!harness.state.value.hasPendingChanges)
+  }
+
+  @Test("a registration the server refuses is reported, and the list is not sent")
+  func syncRegistrationRefused() {
+    var state = PipelineHarness.registered(token: Self.t1, uids: [Self.a])
+    state.registered = false
+    let harness = PipelineHarness(state: state)
+    let refused = RequestFailure.status(400, body: "error: bad token", retryAfter: nil)
+    harness.script(.client, [harness.failure(refused, after: 10)])
+    let syncs = harness.scheduler.createHotObservable([.next(210, ()), .completed(215)])
+    let viewModel = SyncViewModel(environment: harness.environment, registersFromStore: true)
+    let res = harness.scheduler.start {
+      viewModel.transform(.init(syncRequests: syncs.asObservable())).outcomes
+    }
+    #expect(res.events == [.next(220, .failed(.request(.client, refused))), .completed(220)])
+    #expect(harness.sends.count == 1)
+  }
+
   @Test("a UID already in the list changes nothing and sends nothing")
   func duplicates() {
     let harness = PipelineHarness(state: PipelineHarness.registered(token: Self.t1))
