@@ -10,15 +10,20 @@ start_emulator
 export TPNS_SERVER=$emulator_url TPNS_STORE=$work/network/state.plist
 must "$tpns" register "$token" --quiet
 
-# Runs tpns "$@", setting `status`, `elapsed_ms`, `seen` (requests the emulator
-# logged meanwhile) and the files $work/out and $work/err.
-run() {
-  local before start
-  before=$(requests_seen)
+# Runs tpns "$@", setting `status`, `elapsed_ms` and the files $work/out and
+# $work/err.
+timed() {
+  local start
   start=$(now_ms)
   "$tpns" "$@" >"$work/out" 2>"$work/err"
   status=$?
   elapsed_ms=$(($(now_ms) - start))
+}
+# The same, also setting `seen`: the requests the emulator logged meanwhile.
+run() {
+  local before
+  before=$(requests_seen)
+  timed "$@"
   seen=$(($(requests_seen) - before))
 }
 first_error() { grep -m1 '^Error' "$work/err"; }
@@ -50,11 +55,8 @@ fi
 python3 "$stress_dir/silent-listener.py" "$work/silent.port" &
 emulator_pids+=($!)
 wait_for_file "$work/silent.port"
-start=$(now_ms)
-TPNS_STORE=$work/hanging/state.plist "$tpns" register "$token" \
-  --server "http://127.0.0.1:$(cat "$work/silent.port")/tpns" --timeout 2 >"$work/out" 2>"$work/err"
-status=$?
-elapsed_ms=$(($(now_ms) - start))
+TPNS_STORE=$work/hanging/state.plist timed register "$token" \
+  --server "http://127.0.0.1:$(cat "$work/silent.port")/tpns" --timeout 2
 if ((status == 69 && elapsed_ms < 3000)); then
   pass "hanging server, --timeout 2" "exit 69 in ${elapsed_ms} ms: $(first_error)"
 else
@@ -62,13 +64,7 @@ else
 fi
 
 stop_emulator
-run_down() {
-  "$tpns" "$@" >"$work/out" 2>"$work/err"
-  status=$?
-}
-start=$(now_ms)
-run_down add ABCDEFGHJKLMNPRSTUV4
-elapsed_ms=$(($(now_ms) - start))
+timed add ABCDEFGHJKLMNPRSTUV4
 stored=$("$tpns" list --json | python3 -c 'import json,sys; d=json.load(sys.stdin); print(any(u["uid"] == "ABCDEFGHJKLMNPRSTUV4" for u in d["uids"]))')
 pending=$("$tpns" status --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["pending"])')
 if ((status == 69)) && [[ $stored == True && $pending == True ]]; then

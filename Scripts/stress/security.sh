@@ -16,33 +16,22 @@ export TPNS_SERVER=$emulator_url
 store=$work/modes/config/tpns/state.plist
 problems=()
 writes=0
-check_modes() {
-  local mode file
+for command in "add --no-sync ABCDEFGHJKLMNPRSTUVW" "register $token" "add 0123456789ABCDEFGHJK" \
+  "remove 0" "sync" "add --no-sync ZYXWVUTSRQPNMLKJHGFE"; do
+  read -ra words <<<"$command"
+  (umask 000 && TPNS_STORE=$store exec "$tpns" "${words[@]}" --quiet) || problems+=("'$command' failed")
   mode=$(stat -c %a "$(dirname "$store")")
-  [[ $mode == 700 ]] || problems+=("after '$1': directory $mode")
+  [[ $mode == 700 ]] || problems+=("after '${words[0]}': directory $mode")
   for file in "$(dirname "$store")"/*; do
     mode=$(stat -c %a "$file")
-    [[ $mode == 600 ]] || problems+=("after '$1': $(basename "$file") $mode")
+    [[ $mode == 600 ]] || problems+=("after '${words[0]}': $(basename "$file") $mode")
   done
   writes=$((writes + 1))
-}
-(
-  umask 000
-  for command in "add --no-sync ABCDEFGHJKLMNPRSTUVW" "register $token" "add 0123456789ABCDEFGHJK" \
-    "remove 0" "sync" "add --no-sync ZYXWVUTSRQPNMLKJHGFE"; do
-    read -ra words <<<"$command"
-    TPNS_STORE=$store "$tpns" "${words[@]}" --quiet || echo "problem: '$command' failed" >>"$work/modes.log"
-    check_modes "${words[0]}"
-    printf '%s\n' "${problems[@]}" >>"$work/modes.log"
-    problems=()
-  done
-  echo "$writes" >"$work/modes.count"
-)
-mode_problems=$(grep -v '^$' "$work/modes.log" 2>/dev/null | head -3)
-if [[ -n $mode_problems ]]; then
-  fail "modes under umask 000" "$mode_problems"
+done
+if ((${#problems[@]})); then
+  fail "modes under umask 000" "$(IFS=';'; echo "${problems[*]:0:3}")"
 else
-  pass "modes under umask 000" "$(cat "$work/modes.count") writes: directory 0700, store and lock files 0600 after each"
+  pass "modes under umask 000" "$writes writes: directory 0700, store and lock files 0600 after each"
 fi
 
 # 2. A symbolic link planted by another user is not followed.
