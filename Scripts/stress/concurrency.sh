@@ -20,13 +20,13 @@ add_fifty() {
     "$tpns" add "$(printf '%s%014d' "$prefix" "$i")" "$@" >"$work/add.$prefix.$i.log" 2>&1 &
     pids+=($!)
   done
-  statuses=()
-  for i in "${!pids[@]}"; do
-    wait "${pids[$i]}"
-    statuses+=($?)
+  local codes=() pid
+  for pid in "${pids[@]}"; do
+    wait "$pid"
+    codes+=($?)
   done
   elapsed_ms=$(($(now_ms) - start))
-  statuses=$(printf '%s\n' "${statuses[@]}" | sort -u | tr '\n' ' ')
+  statuses=$(printf '%s\n' "${codes[@]}" | sort -u | tr '\n' ' ')
 }
 
 add_fifty NOSYNC --no-sync
