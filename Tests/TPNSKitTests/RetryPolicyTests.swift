@@ -111,6 +111,25 @@ import Testing
       Self.delay(RetryPolicy(timeLimit: .seconds(30)).decide(busy, attempt: 1)) == .seconds(10))
   }
 
+  @Test("a Retry-After date past the time left is named even while the clock moves")
+  func retryAfterDatePastTimeLimit() {
+    // Each reading of the clock is a second later than the one before.
+    let readings = LockedState(0)
+    let policy = RetryPolicy(
+      now: {
+        let second = readings.withLock { count in
+          defer { count += 1 }
+          return count
+        }
+        return Date(timeIntervalSince1970: 784_111_770 + Double(second))
+      }, timeLimit: .seconds(5))
+    let busy = RequestFailure.status(503, body: "", retryAfter: "Sun, 06 Nov 1994 08:49:40 GMT")
+    #expect(
+      Self.failure(policy.decide(busy, attempt: 1))
+        == .retryAfterPastTimeLimit(.seconds(10), left: .seconds(5), status: 503))
+    #expect(readings.value == 1)
+  }
+
   @Test("a failure that is not retried comes back unchanged")
   func rejectedUnchanged() {
     let rejected = RequestFailure.status(400, body: "bad uid", retryAfter: nil)

@@ -1,4 +1,5 @@
 import Foundation
+import Locking
 import TPNSTestSupport
 import Testing
 
@@ -169,12 +170,12 @@ import Testing
     let directory = try TemporaryDirectory()
     let store = StateStore(path: directory.file("state.plist"))
     let uids = (0..<20).map { String(format: "UID%017d", $0) }
-    let failures = LockedCounter()
+    let failures = LockedState(0)
     DispatchQueue.concurrentPerform(iterations: uids.count) { index in
       do {
         try store.update { $0.uids.append(uids[index]) }
       } catch {
-        failures.increment()
+        failures.withLock { $0 += 1 }
       }
     }
     #expect(failures.value == 0)
@@ -266,15 +267,6 @@ import Testing
   func defaultPath(environment: [String: String], expected: String?) {
     #expect(StateStore.defaultPath(environment: environment) == expected)
   }
-}
-
-/// A counter for tests that count from several threads.
-final class LockedCounter: @unchecked Sendable {
-  private let lock = NSLock()
-  private var count = 0
-
-  func increment() { lock.withLock { count += 1 } }
-  var value: Int { lock.withLock { count } }
 }
 
 @Suite struct StateStoreRefusalTests {

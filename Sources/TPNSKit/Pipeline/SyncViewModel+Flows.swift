@@ -200,10 +200,7 @@ struct Context: Sendable {
     _ trigger: SyncTrigger, triggers: PublishSubject<SyncTrigger>, mayRegister: Bool = true
   ) -> Observable<Outcome> {
     Observable<Outcome>.deferred {
-      let state: StoreState
-      do { state = try store.load() } catch let error as StoreError {
-        throw PipelineFailure.store(error)
-      }
+      let state = try store.load()
       list.onNext(state.uids)
       let uids = try state.deviceUIDs()
       if mayRegister, needsRegistration(state), let token = state.pushToken,
@@ -248,15 +245,10 @@ struct Context: Sendable {
     environment.request(command, onSuccess: onSuccess)
   }
 
-  /// Changes the store (mapping its errors) and publishes the new list.
+  /// Changes the store and publishes the new list. (A ``StoreError`` becomes
+  /// a `failed(.store)` outcome in `catchingFailures`.)
   private func update(_ change: (inout StoreState) throws -> Void) throws {
-    let state: StoreState
-    do {
-      state = try withoutActuallyEscaping(change) { change in try store.update(change) }
-    } catch let error as StoreError {
-      throw PipelineFailure.store(error)
-    }
-    list.onNext(state.uids)
+    list.onNext(try store.update(change).uids)
   }
 }
 

@@ -49,10 +49,8 @@ enum AtomicFile {
   /// take, so that no temp file it finds is still being written.
   @discardableResult
   static func removeStaleTemporaries(of path: String) -> Int {
-    let directory = parentDirectory(of: path)
-    let name = path.lastIndex(of: "/").map { String(path[path.index(after: $0)...]) } ?? path
-    let namePrefix = name + temporaryMarker
-    guard let stream = opendir(directory) else { return 0 }
+    let namePrefix = fileName(of: path) + temporaryMarker
+    guard let stream = opendir(parentDirectory(of: path)) else { return 0 }
     defer { closedir(stream) }
     var removed = 0
     while let entry = readdir(stream) {
@@ -76,6 +74,11 @@ enum AtomicFile {
     guard let slash = path.lastIndex(of: "/") else { return "." }
     let parent = String(path[..<slash])
     return parent.isEmpty ? "/" : parent
+  }
+
+  /// The last component of `path` (all of it for a bare file name).
+  static func fileName(of path: String) -> String {
+    path.lastIndex(of: "/").map { String(path[path.index(after: $0)...]) } ?? path
   }
 
   private static func writeAll(_ data: Data, to descriptor: Int32, path: String) throws(StoreError)

@@ -16,8 +16,7 @@ public enum DirectoryWatcher {
   /// at `path`. Fails if inotify cannot watch its directory.
   public static func changes(of path: String) -> Observable<Void> {
     let directory = AtomicFile.parentDirectory(of: path)
-    let name = String(path[path.index(after: path.lastIndex(of: "/") ?? path.startIndex)...])
-    let fileName = path.contains("/") ? name : path
+    let fileName = AtomicFile.fileName(of: path)
     return Observable.create { observer in
       let descriptor = inotify_init1(Int32(IN_CLOEXEC | IN_NONBLOCK))
       guard descriptor >= 0 else {

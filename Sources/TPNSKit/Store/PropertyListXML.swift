@@ -149,7 +149,7 @@ extension PropertyListXML {
       try skipMisc()
       let tag = try openTag()
       switch tag.name {
-      case "string": return .string(tag.isEmpty ? "" : try text(closing: "string"))
+      case "string": return .string(try text(closing: "string", empty: tag.isEmpty))
       case "true", "false":
         if !tag.isEmpty { try closeTag(tag.name) }
         return .bool(tag.name == "true")
@@ -187,7 +187,7 @@ extension PropertyListXML {
           guard key.name == "key" else {
             throw error("expected <key> in <dict>, found <\(key.name)>")
           }
-          let name = key.isEmpty ? "" : try text(closing: "key")
+          let name = try text(closing: "key", empty: key.isEmpty)
           guard members[name] == nil else { throw error("the key '\(name)' appears twice") }
           members[name] = try value()
         }
@@ -209,8 +209,7 @@ extension PropertyListXML {
       let isEmpty = inner.last == UInt8(ascii: "/")
       if isEmpty { inner = inner.dropLast() }
       // The name ends at white space (attributes such as version="1.0" follow).
-      let nameEnd =
-        inner.firstIndex { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D } ?? inner.endIndex
+      let nameEnd = inner.firstIndex(where: Self.isSpace) ?? inner.endIndex
       let name = String(decoding: inner[..<nameEnd], as: UTF8.self)
       guard !name.isEmpty, !name.hasPrefix("/") else { throw error("expected an opening tag") }
       index = end + 1
@@ -328,7 +327,7 @@ extension PropertyListXML {
     mutating func skipMisc() throws(ParseError) {
       while index < bytes.count {
         let byte = bytes[index]
-        if byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D {
+        if Self.isSpace(byte) {
           index += 1
         } else if byte != UInt8(ascii: "<") {
           return
@@ -367,13 +366,17 @@ extension PropertyListXML {
     }
 
     func find(_ needle: [UInt8], from start: Int) -> Int? {
-      guard needle.count <= bytes.count else { return nil }
       var position = start
       while position + needle.count <= bytes.count {
         if at(position, needle) { return position }
         position += 1
       }
       return nil
+    }
+
+    /// Whether `byte` is XML white space (space, tab, line feed, carriage return).
+    static func isSpace(_ byte: UInt8) -> Bool {
+      byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
     }
 
     func error(_ message: String) -> ParseError {

@@ -29,7 +29,7 @@ public indirect enum RequestFailure: Error, Equatable, CustomStringConvertible {
     }
   }
 
-  /// The failure behind any `exhausted` wrapping.
+  /// The failure behind any `exhausted` or `timeLimitReached` wrapping.
   public var underlying: RequestFailure {
     switch self {
     case .exhausted(_, let last), .timeLimitReached(_, _, let last): last.underlying

@@ -49,23 +49,29 @@ public struct RetryPolicy: Sendable {
 
   /// What to do after attempt number `attempt` (1 for the first) failed with
   /// `failure`, `elapsed` after the first attempt started. A request that
-  /// must not be repeated once the server may have acted on it (`idempotent` false: an event, which pushes) is retried only
-  /// when it surely did not arrive (no connection) or was turned away (408,
+  /// must not be repeated once the server may have acted on it (`idempotent`
+  /// false: an event, which pushes) is retried only when it surely did not arrive (no connection) or was turned away (408,
   /// 429, 5xx), not after a timeout or a broken connection.
   public func decide(
     _ failure: RequestFailure, attempt: Int, idempotent: Bool = true, elapsed: Duration = .zero
   ) -> RetryDecision {
-    let decision = decideIgnoringTimeLimit(failure, attempt: attempt, idempotent: idempotent)
+    // Read once: an HTTP-date is measured from `now`, which moves between reads.
+    var requested: (delay: Duration, status: Int)?
+    if case .status(let status, _, let retryAfter?) = failure,
+      let delay = retryAfterDelay(retryAfter)
+    {
+      requested = (delay, status)
+    }
+    let decision = decideIgnoringTimeLimit(
+      failure, attempt: attempt, idempotent: idempotent, requested: requested)
     guard case .retry(let delay) = decision, let timeLimit, elapsed + delay >= timeLimit else {
       return decision
     }
     // A wait the server asked for is named, so that the user sees why.
-    if case .status(let status, _, let retryAfter?) = failure,
-      retryAfterDelay(retryAfter) == delay
-    {
+    if let requested {
       return .fail(
         RequestFailure.retryAfterPastTimeLimit(
-          delay, left: max(timeLimit - elapsed, .zero), status: status))
+          requested.delay, left: max(timeLimit - elapsed, .zero), status: requested.status))
     }
     return .fail(RequestFailure.timeLimitReached(timeLimit, attempts: attempt, last: failure))
   }
@@ -76,8 +82,10 @@ public struct RetryPolicy: Sendable {
     timeLimit.map { max($0 - elapsed, .milliseconds(1)) }
   }
 
+  /// `requested` is the `Retry-After` wait of a status failure, which replaces the backoff.
   private func decideIgnoringTimeLimit(
-    _ failure: RequestFailure, attempt: Int, idempotent: Bool
+    _ failure: RequestFailure, attempt: Int, idempotent: Bool,
+    requested: (delay: Duration, status: Int)?
   ) -> RetryDecision {
     guard failure.isTransient else { return .fail(failure) }
     if !idempotent {
@@ -86,21 +94,14 @@ public struct RetryPolicy: Sendable {
       default: break
       }
     }
-    if case .status(let status, _, let retryAfter?) = failure,
-      let requested = retryAfterDelay(retryAfter)
-    {
-      if requested > cap {
-        return .fail(RequestFailure.retryAfterTooLong(requested, limit: cap, status: status))
-      }
-      guard attempt < maxAttempts else {
-        return .fail(RequestFailure.exhausted(attempts: attempt, last: failure))
-      }
-      return .retry(after: requested)
+    if let requested, requested.delay > cap {
+      return .fail(
+        RequestFailure.retryAfterTooLong(requested.delay, limit: cap, status: requested.status))
     }
     guard attempt < maxAttempts else {
       return .fail(RequestFailure.exhausted(attempts: attempt, last: failure))
     }
-    return .retry(after: backoff(attempt: attempt))
+    return .retry(after: requested?.delay ?? backoff(attempt: attempt))
   }
 
   /// The full-jitter wait after failed attempt number `attempt`.
