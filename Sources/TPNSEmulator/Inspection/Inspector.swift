@@ -5,7 +5,7 @@
 /// |---|---|---|
 /// | `health` | GET | `{"status": "ok", ...}` |
 /// | `registry` | GET | clients, mappings, devices |
-/// | `notifications?udid=&appid=` | GET | recorded notifications (all without `udid`) |
+/// | `notifications?udid=&appid=` | GET | recorded notifications (all without a filter) |
 /// | `requests` | GET | the log of `/tpns` requests |
 /// | `reset` | POST | empties the registry, the log and the faults |
 /// | `faults?status=&count=&retry_after=` | POST (GET shows) | arms a fault |

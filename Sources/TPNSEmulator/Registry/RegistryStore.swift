@@ -315,8 +315,8 @@ final class RegistryStore {
     return database.changes
   }
 
-  /// Recorded notifications, oldest first, for one phone (`udid`, optionally `appid`)
-  /// or for every phone when `udid` is nil.
+  /// Recorded notifications, oldest first: those for `udid` and for `appid` when
+  /// given (either alone filters too), every one when both are nil.
   func notifications(udid: String?, appid: String?) throws -> [NotificationRecord] {
     try database.statement(
       """
