@@ -16,7 +16,7 @@ while (($#)); do
       shift 2
       ;;
     -h | --help)
-      sed -n '2,8p' "$0"
+      sed -n '2,7p' "$0" | sed 's/^# \{0,1\}//'
       exit 0
       ;;
     *)
@@ -126,7 +126,7 @@ for _ in $(seq 100); do
 done
 
 echo "bench: wrk -t2 -c50 -d${duration}s --latency, emulator first, then nginx" >&2
-echo "bench: emulator load: POST cmd=client upserts cycling 5000 distinct tokens" >&2
+echo "bench: emulator load: POST cmd=client upserts cycling ${BENCH_TOKENS:-5000} distinct tokens" >&2
 read -r emulator_rps emulator_p50 emulator_p99 emulator_non2xx \
   < <(run_wrk emulator "http://127.0.0.1:$server_port/tpns" Scripts/bench/emulator.lua)
 rss_kb=$(awk '/^VmHWM:/ {print $2}' "/proc/$server_pid/status")

@@ -26,7 +26,7 @@ struct RequestLogEntry: Sendable, Equatable {
 
   /// The form text exactly as received, so that a client's wire format can be
   /// checked byte for byte (at most 4 KiB, invalid UTF-8 replaced).
-  var raw: String? {
+  var raw: String {
     String(decoding: form.prefix(4096), as: UTF8.self)
   }
 
@@ -55,9 +55,8 @@ final class RequestLog: @unchecked Sendable {
   private var bytes = 0
   private var total = 0
 
-  /// Records `entry`, numbering it; returns its sequence number.
-  @discardableResult
-  func append(_ entry: RequestLogEntry) -> Int {
+  /// Records `entry`, numbering it.
+  func append(_ entry: RequestLogEntry) {
     lock.withLock {
       total += 1
       var entry = entry
@@ -78,7 +77,6 @@ final class RequestLog: @unchecked Sendable {
         entries.removeFirst(head)
         head = 0
       }
-      return total
     }
   }
 

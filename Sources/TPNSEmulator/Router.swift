@@ -79,15 +79,14 @@ struct Router: Sendable {
         throw RequestError.methodNotAllowed(request.method, allowed: ["GET", "POST"])
       }
       guard !request.isBodyTooLarge else {
-        throw RequestError(413, "the body is larger than \(HTTPServer.maximumBodySize) bytes")
+        throw RequestError.bodyTooLarge
       }
       let commandRequest = try CommandRequest(try decoded.get())
       let handler = try commandRequest.command.handler.init(commandRequest)
-      let text: String
-      if handler.isAtomic {
-        text = try run { try registry.read { try handler.apply(to: $0, now: now) } }
-      } else {
-        text = try run { try registry.write { try handler.apply(to: $0, now: now) } }
+      let text = try RequestError.mappingDatabaseFailures {
+        try handler.isAtomic
+          ? registry.read { try handler.apply(to: $0, now: now) }
+          : registry.write { try handler.apply(to: $0, now: now) }
       }
       response = .text(200, text + "\n")
     } catch {
@@ -98,18 +97,6 @@ struct Router: Sendable {
     log.append(entry)
     let command = try? decoded.get()[CommandParameter.cmd.name]
     return (response, command)
-  }
-
-  /// Runs a registry write, keeping a command's refusal and turning a database
-  /// failure into a 500.
-  private func run<T>(_ body: () throws -> T) throws(RequestError) -> T {
-    do {
-      return try body()
-    } catch let error as RequestError {
-      throw error
-    } catch {
-      throw RequestError(500, "database: \(error)")
-    }
   }
 }
 

@@ -73,10 +73,7 @@ extension ServerCommand {
           exitCode: ExitCode(notFound ? 127 : 126))
       }
       while true {
-        if let status = child.poll() {
-          emulator.stop()
-          throw ExitCode(status)
-        }
+        if let status = child.poll() { throw ExitCode(status) }
         let (signal, isFromProcess) = signals.wait()
         // A terminal's Ctrl-C already reached the child (same process group).
         if signal != SIGCHLD && isFromProcess { child.send(signal) }

@@ -44,16 +44,29 @@ struct EmulatorTests {
     defer { emulator.stop() }
     #expect(throws: EmulatorError.alreadyRunning) { try emulator.start(port: 0) }
     let other = Emulator()
-    #expect(throws: EmulatorError.self) { try other.start(port: emulator.port) }
+    let error = #expect(throws: EmulatorError.self) { try other.start(port: emulator.port) }
+    guard case .cannotListen(let host, let port, _) = error else {
+      Issue.record("expected cannotListen, got \(String(describing: error))")
+      return
+    }
+    #expect(host == "127.0.0.1")
+    #expect(port == emulator.port)
     #expect(!other.isRunning)
   }
 
   @Test("a database that cannot be opened is reported")
   func badDatabase() {
     let emulator = Emulator()
-    #expect(throws: EmulatorError.self) {
-      try emulator.start(port: 0, database: "/nonexistent/dir/registry.sqlite")
+    let path = "/nonexistent/dir/registry.sqlite"
+    let error = #expect(throws: EmulatorError.self) {
+      try emulator.start(port: 0, database: path)
     }
+    guard case .database(let reported, _) = error else {
+      Issue.record("expected database, got \(String(describing: error))")
+      return
+    }
+    #expect(reported == path)
+    #expect(!emulator.isRunning)
   }
 
   @Test("--db: the registry survives a restart on the same file")

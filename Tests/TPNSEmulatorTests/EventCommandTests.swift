@@ -46,6 +46,10 @@ struct EventCommandTests {
     #expect((third?["notifications"] as? [Any])?.isEmpty == true)
     let all = try server.inspect("notifications").json as? [String: Any]
     #expect((all?["notifications"] as? [Any])?.count == 2)
+    let sameApp = try server.inspect("notifications?appid=\(TestEmulator.appid)").json
+    #expect(((sameApp as? [String: Any])?["notifications"] as? [Any])?.count == 2)
+    let otherApp = try server.inspect("notifications?appid=com.example.other").json
+    #expect(((otherApp as? [String: Any])?["notifications"] as? [Any])?.isEmpty == true)
   }
 
   @Test("an event for a UID nobody maps records nothing")

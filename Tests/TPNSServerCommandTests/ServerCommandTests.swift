@@ -20,9 +20,9 @@ struct ServerCommandTests {
     return executable.deletingLastPathComponent().appendingPathComponent("tpns-server")
   }
 
-  static func run(_ arguments: [String]) throws -> Result {
+  static func run(_ arguments: [String], executable: URL = binary) throws -> Result {
     let process = Process()
-    process.executableURL = binary
+    process.executableURL = executable
     process.arguments = arguments
     let stdout = Pipe()
     let stderr = Pipe()
@@ -131,6 +131,27 @@ struct ServerCommandTests {
     process.waitUntilExit()
     #expect(process.terminationReason == .exit)
     #expect(process.terminationStatus == 42)
+  }
+
+  /// A write that fails (here: a file size limit of 0, as a full disk would) must not
+  /// leave an empty port file in place while the server keeps running.
+  @Test("a port file that cannot be written is an error and exit 73, not an empty file")
+  func portFileWriteFails() throws {
+    let directory = FileManager.default.temporaryDirectory
+      .appendingPathComponent("tpns-server-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let portFile = directory.appendingPathComponent("port").path
+    // `timeout`: a server that wrongly keeps running is stopped (124), not waited for.
+    let script = #"trap '' XFSZ; ulimit -f 0; exec timeout 10 "$0" --port 0 --port-file "$1""#
+    let result = try Self.run(
+      ["-c", script, Self.binary.path, portFile], executable: URL(fileURLWithPath: "/bin/sh"))
+    #expect(result.status == 73)
+    #expect(result.stderr.hasPrefix("Error: cannot write the port file '\(portFile)': "))
+    #expect(result.stdout == "")
+    #expect(!FileManager.default.fileExists(atPath: portFile))
+    let leftovers = try FileManager.default.contentsOfDirectory(atPath: directory.path)
+    #expect(leftovers.isEmpty)
   }
 
   @Test("SIGTERM stops the server cleanly: exit 0, port file removed")

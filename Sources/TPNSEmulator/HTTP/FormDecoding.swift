@@ -1,7 +1,7 @@
 /// Where a request's form parameters come from.
 enum FormDecoding {
   /// The media type a form body must have.
-  static let formMediaType = "application/x-www-form-urlencoded"
+  static let formMediaType: StaticString = "application/x-www-form-urlencoded"
 
   /// The parameters of `request`: its query, then (for a body) its form body.
   ///
@@ -38,7 +38,7 @@ enum FormDecoding {
   /// Whether a `Content-Type` names the form media type (any case, parameters such
   /// as `charset` allowed). Works on bytes: it runs for every POST.
   static func isForm(_ contentType: String) -> Bool {
-    let expected: StaticString = "application/x-www-form-urlencoded"
+    let expected = formMediaType
     var text = contentType
     return text.withUTF8 { bytes in
       var start = 0

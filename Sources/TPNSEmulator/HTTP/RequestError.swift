@@ -14,10 +14,27 @@ struct RequestError: Error, Sendable, Equatable {
   /// 400 Bad Request.
   static func badRequest(_ reason: String) -> RequestError { RequestError(400, reason) }
 
+  /// 413 Content Too Large: a body over ``HTTPServer/maximumBodySize`` (and dropped).
+  static var bodyTooLarge: RequestError {
+    RequestError(413, "the body is larger than \(HTTPServer.maximumBodySize) bytes")
+  }
+
   /// 405 Method Not Allowed, naming the methods allowed.
   static func methodNotAllowed(_ method: String, allowed: [String]) -> RequestError {
     RequestError(
       405, "method \(method) is not allowed here (allowed: \(allowed.joined(separator: ", ")))",
       header: HTTPHeader(name: "Allow", value: allowed.joined(separator: ", ")))
+  }
+
+  /// Runs `body`, a registry access: a command's refusal is rethrown as it is, any
+  /// other failure (the database's) becomes a 500.
+  static func mappingDatabaseFailures<T>(_ body: () throws -> T) throws(RequestError) -> T {
+    do {
+      return try body()
+    } catch let error as RequestError {
+      throw error
+    } catch {
+      throw RequestError(500, "database: \(error)")
+    }
   }
 }

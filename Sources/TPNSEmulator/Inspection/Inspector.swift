@@ -5,7 +5,7 @@
 /// |---|---|---|
 /// | `health` | GET | `{"status": "ok", ...}` |
 /// | `registry` | GET | clients, mappings, devices |
-/// | `notifications?udid=&appid=` | GET | recorded notifications (all without `udid`) |
+/// | `notifications?udid=&appid=` | GET | recorded notifications (all without a filter) |
 /// | `requests` | GET | the log of `/tpns` requests |
 /// | `reset` | POST | empties the registry, the log and the faults |
 /// | `faults?status=&count=&retry_after=` | POST (GET shows) | arms a fault |
@@ -22,7 +22,7 @@ struct Inspector: Sendable {
     // The server drops a body over the limit; a knob must not then be turned as if it
     // had been sent without one (a 2 MiB POST to `reset` emptied the registry).
     guard !request.isBodyTooLarge else {
-      throw RequestError(413, "the body is larger than \(HTTPServer.maximumBodySize) bytes")
+      throw RequestError.bodyTooLarge
     }
     let name = String(request.path.dropFirst(Self.prefix.count))
     switch name {
@@ -34,7 +34,7 @@ struct Inspector: Sendable {
       try only(["GET"], request)
       _ = try form(request, allowed: [])
       return .json(
-        try database {
+        try RequestError.mappingDatabaseFailures {
           try registry.read { store in
             RegistryJSON(
               clients: try store.clients().map(ClientJSON.init),
@@ -45,7 +45,7 @@ struct Inspector: Sendable {
     case "notifications":
       try only(["GET"], request)
       let query = try form(request, allowed: ["udid", "appid"])
-      let records = try database {
+      let records = try RequestError.mappingDatabaseFailures {
         try registry.read { try $0.notifications(udid: query["udid"], appid: query["appid"]) }
       }
       return .json(NotificationsJSON(notifications: records.map(NotificationJSON.init)))
@@ -60,7 +60,7 @@ struct Inspector: Sendable {
     case "reset":
       try only(["POST"], request)
       _ = try form(request, allowed: [])
-      try database { try registry.write { try $0.reset() } }
+      try RequestError.mappingDatabaseFailures { try registry.write { try $0.reset() } }
       log.reset()
       faults.arm(FaultInjector.Fault(status: 500, remaining: 0))
       return .json(ResetJSON())
@@ -77,11 +77,11 @@ struct Inspector: Sendable {
         return .json(FaultJSON(fault: faults.current))
       }
       let query = try form(request, allowed: settings)
-      guard let status = try integer(query, "status", 400...599, default: nil) else {
+      guard let status = try integer(query, "status", 400...599) else {
         throw .badRequest("missing parameter 'status' (400 to 599)")
       }
-      let count = try integer(query, "count", 0...1_000_000, default: 1) ?? 1
-      let retryAfter = try integer(query, "retry_after", 0...86_400, default: nil)
+      let count = try integer(query, "count", 0...1_000_000) ?? 1
+      let retryAfter = try integer(query, "retry_after", 0...86_400)
       faults.arm(FaultInjector.Fault(status: status, remaining: count, retryAfter: retryAfter))
       return .json(FaultJSON(fault: faults.current))
     default:
@@ -112,10 +112,11 @@ struct Inspector: Sendable {
     return form
   }
 
-  private func integer(
-    _ form: FormParameters, _ name: String, _ range: ClosedRange<Int>, default: Int?
-  ) throws(RequestError) -> Int? {
-    guard let text = form[name] else { return `default` }
+  /// The integer value of `name` within `range`; nil when it was not sent.
+  private func integer(_ form: FormParameters, _ name: String, _ range: ClosedRange<Int>)
+    throws(RequestError) -> Int?
+  {
+    guard let text = form[name] else { return nil }
     guard text.utf8.allSatisfy({ (0x30...0x39).contains($0) }), let value = Int(text),
       range.contains(value)
     else {
@@ -124,16 +125,5 @@ struct Inspector: Sendable {
           + "\(range.upperBound), not '\(Printable(text))'")
     }
     return value
-  }
-
-  /// Runs a registry access, turning a database failure into a 500.
-  private func database<T>(_ body: () throws -> T) throws(RequestError) -> T {
-    do {
-      return try body()
-    } catch let error as RequestError {
-      throw error
-    } catch {
-      throw RequestError(500, "database: \(error)")
-    }
   }
 }

@@ -117,6 +117,11 @@ final class RegistryStore {
   /// the token's UNIQUE constraint (which changes nothing) are the move and the insert
   /// run together in a transaction.
   func upsert(_ record: ClientRecord, tokenKey: String) throws -> Bool {
+    let values: [SQLiteStatement.Value] = [
+      .text(record.os), .text(record.appid), .text(record.udid), optional(record.token),
+      optional(record.lang), optional(record.dev), optional(record.bgfetch),
+      .integer(record.lastSeen), .text(tokenKey),
+    ]
     // A phone refreshing its registration with the same token (the usual case) is
     // one update that leaves the token index alone.
     try database.statement(
@@ -124,18 +129,9 @@ final class RegistryStore {
       UPDATE clients SET os = ?1, token = ?4, lang = ?5, dev = ?6, bgfetch = ?7, last_seen = ?8
       WHERE appid = ?2 AND udid = ?3 AND token_key = ?9
       """
-    ).run([
-      .text(record.os), .text(record.appid), .text(record.udid), optional(record.token),
-      optional(record.lang), optional(record.dev), optional(record.bgfetch),
-      .integer(record.lastSeen), .text(tokenKey),
-    ])
+    ).run(values)
     if database.changes > 0 { return false }
 
-    let values: [SQLiteStatement.Value] = [
-      .text(record.os), .text(record.appid), .text(record.udid), optional(record.token),
-      optional(record.lang), optional(record.dev), optional(record.bgfetch),
-      .integer(record.lastSeen), .text(tokenKey),
-    ]
     let insert = try database.statement(
       """
       INSERT INTO clients
@@ -151,20 +147,14 @@ final class RegistryStore {
     } catch {
       guard error.isUniqueConstraint else { throw error }
     }
-    try database.statement("BEGIN IMMEDIATE").run()
-    do {
+    return try database.transaction {
       try database.statement(
         """
         UPDATE clients SET token = NULL, token_key = NULL
         WHERE token_key = ?1 AND NOT (appid = ?2 AND udid = ?3)
         """
       ).run([.text(tokenKey), .text(record.appid), .text(record.udid)])
-      let isNew = try upsert(with: insert, values)
-      try database.statement("COMMIT").run()
-      return isNew
-    } catch {
-      try? database.statement("ROLLBACK").run()
-      throw error
+      return try upsert(with: insert, values)
     }
   }
 
@@ -325,8 +315,8 @@ final class RegistryStore {
     return database.changes
   }
 
-  /// Recorded notifications, oldest first, for one phone (`udid`, optionally `appid`)
-  /// or for every phone when `udid` is nil.
+  /// Recorded notifications, oldest first: those for `udid` and for `appid` when
+  /// given (either alone filters too), every one when both are nil.
   func notifications(udid: String?, appid: String?) throws -> [NotificationRecord] {
     try database.statement(
       """

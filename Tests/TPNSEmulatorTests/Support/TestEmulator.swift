@@ -39,7 +39,8 @@ final class TestEmulator {
     var description: String { rawValue }
   }
 
-  /// A GET on an inspection endpoint, e.g. `registry`.
+  /// A request (GET unless `method` says otherwise) to an inspection endpoint, e.g.
+  /// `registry`.
   func inspect(_ path: String, method: String = "GET") throws -> HTTPReply {
     try RawHTTPClient.send(port: port, method: method, target: "/_emulator/\(path)")
   }
@@ -63,7 +64,9 @@ final class TestEmulator {
   @discardableResult
   func registerIOS(token: String = TestEmulator.token(1)) throws -> String {
     let reply = try get("cmd=client&os=ios&appid=\(Self.appid)&udid=\(token)&token=\(token)")
-    precondition(reply.status == 200, reply.body)
+    guard reply.status == 200 else {
+      throw RawHTTPClient.Failure(description: "cmd=client answered \(reply.status): \(reply.body)")
+    }
     return token
   }
 
