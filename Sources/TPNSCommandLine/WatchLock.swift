@@ -10,12 +10,11 @@ import TPNSKit
 /// one can say who is watching. The kernel drops the lock when the process
 /// ends, however it ends.
 struct WatchLock {
-  let path: String
   private let descriptor: Int32
 
   /// Takes the lock, or fails with exit status 75 naming the holder.
   init(store: String) throws {
-    path = store + ".watch.lock"
+    let path = store + ".watch.lock"
     let directory = String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)])
     if !directory.isEmpty { mkdir(directory, 0o700) }
     let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
