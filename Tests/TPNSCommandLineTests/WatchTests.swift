@@ -3,8 +3,6 @@ import TPNSEmulator
 import TPNSTestSupport
 import Testing
 
-@testable import TPNSKit
-
 @Suite struct WatchTests {
   /// Polls `condition` until it holds or `deadline` passes (no fixed sleeps).
   static func eventually(within deadline: Duration, _ condition: () throws -> Bool) rethrows -> Bool
@@ -21,12 +19,8 @@ import Testing
     "watch keeps the emulator in sync with changes made by other processes, across a server outage",
     .timeLimit(.minutes(1)))
   func endToEnd() throws {
-    let directory = try TemporaryDirectory()
-    let database = directory.file("registry.db")
-    var emulator = Emulator()
-    try emulator.start(port: 0, database: database)
-    let port = emulator.port
-    let tpns = TPNSProcess(store: directory.file("state.plist"), server: emulator.baseURL ?? "")
+    let e2e = try EndToEnd(persistentRegistry: true)
+    let tpns = e2e.tpns
     #expect(try tpns.run(["register", EndToEnd.token]).status == 0)
 
     let watch = Process()
@@ -52,32 +46,21 @@ import Testing
     #expect(second.status == 75)
     #expect(second.stderr.contains("(pid \(watch.processIdentifier))"))
 
-    let store = StateStore(path: tpns.store)
-    let transport = try CurlTransport(options: TransportOptions(timeout: .seconds(5)))
-    func mapped() throws -> [String] {
-      let response = try transport.perform(
-        HTTPRequest(method: .get, url: "http://127.0.0.1:\(port)/_emulator/registry"))
-      let registry = try JSONSerialization.jsonObject(with: Data(response.body.utf8))
-      let mappings = (registry as? [String: Any])?["mappings"] as? [[String: Any]] ?? []
-      return mappings.compactMap { $0["uid"] as? String }.sorted()
-    }
+    func mapped() throws -> [String] { try e2e.server.mappedUIDs(udid: EndToEnd.token) }
 
     for index in 0..<5 {
       #expect(try tpns.run(["add", "WATCHED00000000000\(index)0", "--no-sync"]).status == 0)
     }
-    #expect(
-      try Self.eventually(within: .seconds(15)) { try mapped() == store.load().uids.sorted() })
+    #expect(try Self.eventually(within: .seconds(15)) { try e2e.replicaMatchesStore() })
     #expect(try mapped().count == 5)
 
     // The server goes away; two more are added; it comes back on the same database.
-    emulator.stop()
+    e2e.server.emulator.stop()
     #expect(try tpns.run(["add", "WATCHED000000000005A", "--no-sync"]).status == 0)
     #expect(try tpns.run(["add", "WATCHED000000000006A", "--no-sync"]).status == 0)
-    emulator = Emulator()
-    try emulator.start(port: port, database: database)
-    defer { emulator.stop() }
+    try e2e.server.restart()
     #expect(try Self.eventually(within: .seconds(20)) { try mapped().count == 7 })
-    #expect(try mapped() == store.load().uids.sorted())
+    #expect(try e2e.replicaMatchesStore())
 
     // SIGTERM: exit 0, promptly.
     watch.terminate()
