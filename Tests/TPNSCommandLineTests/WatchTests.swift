@@ -15,6 +15,44 @@ import Testing
     return try condition()
   }
 
+  /// Starts `tpns watch` with `arguments` on `tpns`'s store and server, in the background.
+  static func startWatch(_ tpns: TPNSProcess, _ arguments: [String] = []) throws -> Process {
+    let watch = Process()
+    watch.executableURL = URL(fileURLWithPath: TPNSProcess.binary)
+    watch.arguments = ["watch"] + arguments
+    watch.environment = TPNSProcess.environment(store: tpns.store, server: tpns.server)
+    // Not a pipe: nobody reads it, and a pipe end it inherited must not keep a reader waiting.
+    watch.standardOutput = FileHandle.nullDevice
+    watch.standardError = FileHandle.nullDevice
+    watch.standardInput = FileHandle.nullDevice
+    try watch.run()
+    return watch
+  }
+
+  /// Whether `watch` comes to hold the watch lock of `store` (its pid in the
+  /// lock file) within 10 s; false as soon as it exits.
+  static func holdsLock(_ watch: Process, of store: String) -> Bool {
+    func holds() -> Bool {
+      String(decoding: contents(of: store + ".watch.lock") ?? Data(), as: UTF8.self)
+        == "\(watch.processIdentifier)\n"
+    }
+    _ = eventually(within: .seconds(10)) { !watch.isRunning || holds() }
+    return watch.isRunning && holds()
+  }
+
+  @Test(
+    "watch creates the store's missing directories, as the other commands do",
+    .timeLimit(.minutes(1)))
+  func missingDirectories() throws {
+    let directory = try TemporaryDirectory()
+    let down = try SilentListener(listening: false)
+    let tpns = TPNSProcess(
+      store: directory.file("a/b/state.plist"), server: "http://127.0.0.1:\(down.port)/tpns")
+    let watch = try Self.startWatch(tpns)
+    defer { if watch.isRunning { watch.terminate() } }
+    #expect(Self.holdsLock(watch, of: tpns.store))
+  }
+
   @Test(
     "watch keeps the emulator in sync with changes made by other processes, across a server outage",
     .timeLimit(.minutes(1)))
@@ -23,25 +61,12 @@ import Testing
     let tpns = e2e.tpns
     #expect(try tpns.run(["register", EndToEnd.token]).status == 0)
 
-    let watch = Process()
-    watch.executableURL = URL(fileURLWithPath: TPNSProcess.binary)
-    watch.arguments = ["watch", "--debounce", "50", "--interval", "1"]
-    watch.environment = TPNSProcess.environment(store: tpns.store, server: tpns.server)
-    // Not a pipe: nobody reads it, and a pipe end it inherited must not keep a reader waiting.
-    watch.standardOutput = FileHandle.nullDevice
-    watch.standardError = FileHandle.nullDevice
-    watch.standardInput = FileHandle.nullDevice
-    try watch.run()
+    let watch = try Self.startWatch(tpns, ["--debounce", "50", "--interval", "1"])
     defer { if watch.isRunning { watch.terminate() } }
 
     // Once the first holds the lock (its pid in the lock file), a second
     // watch of the same store is refused, naming the first.
-    let lockFile = tpns.store + ".watch.lock"
-    #expect(
-      Self.eventually(within: .seconds(10)) {
-        String(decoding: contents(of: lockFile) ?? Data(), as: UTF8.self)
-          == "\(watch.processIdentifier)\n"
-      })
+    #expect(Self.holdsLock(watch, of: tpns.store))
     let second = try tpns.run(["watch"], timeout: .seconds(10))
     #expect(second.status == 75)
     #expect(second.stderr.contains("(pid \(watch.processIdentifier))"))
