@@ -150,7 +150,8 @@ enum ArgumentParser {
     }
   }
 
-  private static func error(_ message: String, _ path: [any ParsableCommand.Type]) -> UsageError {
+  /// The usage error `message` of the last command of `path`.
+  static func error(_ message: String, _ path: [any ParsableCommand.Type]) -> UsageError {
     UsageError(
       message: message, commandPath: path.map { $0.configuration.commandName },
       usage: HelpGenerator.usage(for: path))

@@ -46,9 +46,7 @@ extension ParsableCommand {
       do {
         return .run(try type.init(values))
       } catch let error as ValidationError {
-        throw UsageError(
-          message: error.message, commandPath: path.map { $0.configuration.commandName },
-          usage: HelpGenerator.usage(for: path))
+        throw ArgumentParser.error(error.message, path)
       }
     }
   }

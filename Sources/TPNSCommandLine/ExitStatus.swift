@@ -5,6 +5,7 @@ import TPNSProtocol
 /// sysexits codes, as DESIGN.md assigns them.
 enum ExitStatus {
   static let dataError = ExitCode(65)
+  static let noInput = ExitCode(66)
   static let unavailable = ExitCode(69)
   static let cannotCreate = ExitCode(73)
   static let temporary = ExitCode(75)

@@ -2,17 +2,13 @@ import TPNSProtocol
 
 /// A JSON value with object keys in a fixed order, so that `--json` output
 /// is stable byte for byte (README documents it).
-enum JSONValue: Equatable {
+enum JSONValue {
   case string(String)
   case number(Int)
   case bool(Bool)
   case null
   case array([JSONValue])
   case object([(String, JSONValue)])
-
-  static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
-    lhs.rendered == rhs.rendered
-  }
 
   /// Compact JSON text.
   var rendered: String {

@@ -54,12 +54,8 @@ struct Runner {
   func finish(_ outcomes: Observable<Outcome>) throws {
     let formatting = OutcomeFormatting(options: options)
     let live = outcomes.do(onNext: { outcome in
-      guard !options.json, let line = formatting.line(outcome) else { return }
-      if case .retrying = outcome {
-        if !options.quiet { Console.error(line) }
-      } else if !options.quiet {
-        Console.line(line)
-      }
+      guard !options.json, !options.quiet, let line = formatting.line(outcome) else { return }
+      if case .retrying = outcome { Console.error(line) } else { Console.line(line) }
     })
     // The worst case: each request takes its whole time limit, the store lock
     // its 10 s, the send lock is waited for; `register` chains two requests.

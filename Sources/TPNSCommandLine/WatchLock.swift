@@ -10,14 +10,15 @@ import TPNSKit
 /// one can say who is watching. The kernel drops the lock when the process
 /// ends, however it ends.
 struct WatchLock {
-  let path: String
   private let descriptor: Int32
 
   /// Takes the lock, or fails with exit status 75 naming the holder.
   init(store: String) throws {
-    path = store + ".watch.lock"
-    let directory = String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)])
-    if !directory.isEmpty { mkdir(directory, 0o700) }
+    let path = store + ".watch.lock"
+    // The store's directories, as a write of the store would create them.
+    for slash in path.indices.dropFirst() where path[slash] == "/" {
+      mkdir(String(path[..<slash]), 0o700)
+    }
     let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
     guard descriptor >= 0 else {
       throw CommandFailure(

@@ -17,8 +17,7 @@ struct Root: ParsableCommand {
       subcommands: [Run.self, Add.self])
   }
 
-  let values: ParsedValues
-  init(_ values: ParsedValues) throws { self.values = values }
+  init(_ values: ParsedValues) throws {}
   func run() throws {}
 }
 
@@ -30,8 +29,7 @@ struct Run: ParsableCommand {
       arguments: [Argument("command", help: "The command.", parsing: .postTerminator)])
   }
 
-  let values: ParsedValues
-  init(_ values: ParsedValues) throws { self.values = values }
+  init(_ values: ParsedValues) throws {}
   func run() throws {}
 }
 
@@ -44,10 +42,8 @@ struct Add: ParsableCommand {
       ])
   }
 
-  let values: ParsedValues
   init(_ values: ParsedValues) throws {
     if values.argument("uid").contains("BAD") { throw ValidationError("BAD is not allowed") }
-    self.values = values
   }
   func run() throws {}
 }

@@ -3,8 +3,6 @@ import TPNSEmulator
 import TPNSTestSupport
 import Testing
 
-@testable import TPNSKit
-
 @Suite struct WatchTests {
   /// Polls `condition` until it holds or `deadline` passes (no fixed sleeps).
   static func eventually(within deadline: Duration, _ condition: () throws -> Bool) rethrows -> Bool
@@ -17,67 +15,77 @@ import Testing
     return try condition()
   }
 
-  @Test(
-    "watch keeps the emulator in sync with changes made by other processes, across a server outage",
-    .timeLimit(.minutes(1)))
-  func endToEnd() throws {
-    let directory = try TemporaryDirectory()
-    let database = directory.file("registry.db")
-    var emulator = Emulator()
-    try emulator.start(port: 0, database: database)
-    let port = emulator.port
-    let tpns = TPNSProcess(store: directory.file("state.plist"), server: emulator.baseURL ?? "")
-    #expect(try tpns.run(["register", EndToEnd.token]).status == 0)
-
+  /// Starts `tpns watch` with `arguments` on `tpns`'s store and server, in the background.
+  static func startWatch(_ tpns: TPNSProcess, _ arguments: [String] = []) throws -> Process {
     let watch = Process()
     watch.executableURL = URL(fileURLWithPath: TPNSProcess.binary)
-    watch.arguments = ["watch", "--debounce", "50", "--interval", "1"]
+    watch.arguments = ["watch"] + arguments
     watch.environment = TPNSProcess.environment(store: tpns.store, server: tpns.server)
     // Not a pipe: nobody reads it, and a pipe end it inherited must not keep a reader waiting.
     watch.standardOutput = FileHandle.nullDevice
     watch.standardError = FileHandle.nullDevice
     watch.standardInput = FileHandle.nullDevice
     try watch.run()
+    return watch
+  }
+
+  /// Whether `watch` comes to hold the watch lock of `store` (its pid in the
+  /// lock file) within 10 s; false as soon as it exits.
+  static func holdsLock(_ watch: Process, of store: String) -> Bool {
+    func holds() -> Bool {
+      String(decoding: contents(of: store + ".watch.lock") ?? Data(), as: UTF8.self)
+        == "\(watch.processIdentifier)\n"
+    }
+    _ = eventually(within: .seconds(10)) { !watch.isRunning || holds() }
+    return watch.isRunning && holds()
+  }
+
+  @Test(
+    "watch creates the store's missing directories, as the other commands do",
+    .timeLimit(.minutes(1)))
+  func missingDirectories() throws {
+    let directory = try TemporaryDirectory()
+    let down = try SilentListener(listening: false)
+    let tpns = TPNSProcess(
+      store: directory.file("a/b/state.plist"), server: "http://127.0.0.1:\(down.port)/tpns")
+    let watch = try Self.startWatch(tpns)
+    defer { if watch.isRunning { watch.terminate() } }
+    #expect(Self.holdsLock(watch, of: tpns.store))
+  }
+
+  @Test(
+    "watch keeps the emulator in sync with changes made by other processes, across a server outage",
+    .timeLimit(.minutes(1)))
+  func endToEnd() throws {
+    let e2e = try EndToEnd(persistentRegistry: true)
+    let tpns = e2e.tpns
+    #expect(try tpns.run(["register", EndToEnd.token]).status == 0)
+
+    let watch = try Self.startWatch(tpns, ["--debounce", "50", "--interval", "1"])
     defer { if watch.isRunning { watch.terminate() } }
 
     // Once the first holds the lock (its pid in the lock file), a second
     // watch of the same store is refused, naming the first.
-    let lockFile = tpns.store + ".watch.lock"
-    #expect(
-      Self.eventually(within: .seconds(10)) {
-        String(decoding: contents(of: lockFile) ?? Data(), as: UTF8.self)
-          == "\(watch.processIdentifier)\n"
-      })
+    #expect(Self.holdsLock(watch, of: tpns.store))
     let second = try tpns.run(["watch"], timeout: .seconds(10))
     #expect(second.status == 75)
     #expect(second.stderr.contains("(pid \(watch.processIdentifier))"))
 
-    let store = StateStore(path: tpns.store)
-    let transport = try CurlTransport(options: TransportOptions(timeout: .seconds(5)))
-    func mapped() throws -> [String] {
-      let response = try transport.perform(
-        HTTPRequest(method: .get, url: "http://127.0.0.1:\(port)/_emulator/registry"))
-      let registry = try JSONSerialization.jsonObject(with: Data(response.body.utf8))
-      let mappings = (registry as? [String: Any])?["mappings"] as? [[String: Any]] ?? []
-      return mappings.compactMap { $0["uid"] as? String }.sorted()
-    }
+    func mapped() throws -> [String] { try e2e.server.mappedUIDs(udid: EndToEnd.token) }
 
     for index in 0..<5 {
       #expect(try tpns.run(["add", "WATCHED00000000000\(index)0", "--no-sync"]).status == 0)
     }
-    #expect(
-      try Self.eventually(within: .seconds(15)) { try mapped() == store.load().uids.sorted() })
+    #expect(try Self.eventually(within: .seconds(15)) { try e2e.replicaMatchesStore() })
     #expect(try mapped().count == 5)
 
     // The server goes away; two more are added; it comes back on the same database.
-    emulator.stop()
+    e2e.server.emulator.stop()
     #expect(try tpns.run(["add", "WATCHED000000000005A", "--no-sync"]).status == 0)
     #expect(try tpns.run(["add", "WATCHED000000000006A", "--no-sync"]).status == 0)
-    emulator = Emulator()
-    try emulator.start(port: port, database: database)
-    defer { emulator.stop() }
+    try e2e.server.restart()
     #expect(try Self.eventually(within: .seconds(20)) { try mapped().count == 7 })
-    #expect(try mapped() == store.load().uids.sorted())
+    #expect(try e2e.replicaMatchesStore())
 
     // SIGTERM: exit 0, promptly.
     watch.terminate()

@@ -37,9 +37,18 @@ public func contents(of path: String) -> Data? {
 public final class RunningEmulator {
   public let emulator = Emulator()
   public let transport: CurlTransport
+  /// The `/tpns` URL, which stays the same across `emulator.stop()` and `restart()`.
+  public let server: String
+  private let port: UInt16
+  private let database: String?
 
-  public init() throws {
-    try emulator.start(port: 0)
+  /// An emulator whose registry is in memory, or in the file `database`
+  /// (so that it survives a ``restart()``).
+  public init(database: String? = nil) throws {
+    try emulator.start(port: 0, database: database)
+    self.database = database
+    port = emulator.port
+    server = emulator.baseURL ?? ""
     transport = try CurlTransport(options: TransportOptions(timeout: .seconds(10)))
   }
 
@@ -47,7 +56,11 @@ public final class RunningEmulator {
     emulator.stop()
   }
 
-  public var server: String { emulator.baseURL ?? "" }
+  /// Starts the stopped emulator again on the same port and database: a
+  /// server back from an outage.
+  public func restart() throws {
+    try emulator.start(port: port, database: database)
+  }
 
   /// `http://127.0.0.1:PORT/_emulator/<path>` answered as JSON.
   public func inspect(_ path: String, method: HTTPRequest.Method = .get) throws -> [String: Any] {

@@ -56,7 +56,7 @@ struct Add: ParsableCommand {
     let descriptor = path == "-" ? STDIN_FILENO : open(path, O_RDONLY | O_CLOEXEC)
     guard descriptor >= 0 else {
       throw CommandFailure(
-        "cannot read \(path): \(String(cString: strerror(errno)))", exitCode: ExitCode(66))
+        "cannot read \(path): \(String(cString: strerror(errno)))", exitCode: ExitStatus.noInput)
     }
     defer { if descriptor != STDIN_FILENO { close(descriptor) } }
     var bytes: [UInt8] = []
@@ -66,7 +66,7 @@ struct Add: ParsableCommand {
       if count < 0, errno == EINTR { continue }
       guard count >= 0 else {
         throw CommandFailure(
-          "cannot read \(path): \(String(cString: strerror(errno)))", exitCode: ExitCode(66))
+          "cannot read \(path): \(String(cString: strerror(errno)))", exitCode: ExitStatus.noInput)
       }
       if count == 0 { break }
       bytes += buffer[..<count]
