@@ -6,18 +6,21 @@ import TPNSKit
 #endif
 
 /// The one `tpns watch` of a store: an exclusive `flock` on
-/// `state.plist.watch.lock`, which holds the watcher's pid so that a second
+/// `state.plist.watch.lock` (beside a link's target, as the store's other
+/// locks), which holds the watcher's pid so that a second
 /// one can say who is watching. The kernel drops the lock when the process
 /// ends, however it ends.
 struct WatchLock {
   private let descriptor: Int32
 
   /// Takes the lock, or fails with exit status 75 naming the holder.
-  init(store: String) throws {
-    let path = store + ".watch.lock"
-    // The store's directories, as a write of the store would create them.
-    for slash in path.indices.dropFirst() where path[slash] == "/" {
-      mkdir(String(path[..<slash]), 0o700)
+  init(store: StateStore) throws {
+    let path: String
+    do {
+      path = try store.companionPath(".watch.lock")
+    } catch {
+      throw CommandFailure(
+        error.description, hint: error.suggestion, exitCode: ExitStatus.of(error))
     }
     let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
     guard descriptor >= 0 else {
@@ -29,7 +32,7 @@ struct WatchLock {
       let holder = Self.readPID(descriptor)
       close(descriptor)
       throw CommandFailure(
-        "another tpns watch\(holder.map { " (pid \($0))" } ?? "") is watching \(store)",
+        "another tpns watch\(holder.map { " (pid \($0))" } ?? "") is watching \(store.path)",
         hint: "Stop it first, or watch another store with --store.", exitCode: ExitStatus.temporary)
     }
     ftruncate(descriptor, 0)

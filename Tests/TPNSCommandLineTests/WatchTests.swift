@@ -54,6 +54,25 @@ import Testing
   }
 
   @Test(
+    "one watch per store, whichever name it goes by: a watch of a link's target is refused",
+    .timeLimit(.minutes(1)))
+  func oneWatchThroughLink() throws {
+    let directory = try TemporaryDirectory()
+    let down = try SilentListener(listening: false)
+    let server = "http://127.0.0.1:\(down.port)/tpns"
+    let target = TPNSProcess(store: directory.file("real/state.plist"), server: server)
+    #expect(try target.run(["add", "--no-sync", "ABCDEFGHJKLMNPRSTUVW"]).status == 0)
+    let link = directory.file("state.plist")
+    try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: target.store)
+    let watch = try Self.startWatch(TPNSProcess(store: link, server: server))
+    defer { if watch.isRunning { watch.terminate() } }
+    #expect(Self.holdsLock(watch, of: target.store))
+    let second = try target.run(["watch"], timeout: .seconds(10))
+    #expect(second.status == 75)
+    #expect(second.stderr.contains("(pid \(watch.processIdentifier))"))
+  }
+
+  @Test(
     "watch keeps the emulator in sync with changes made by other processes, across a server outage",
     .timeLimit(.minutes(1)))
   func endToEnd() throws {

@@ -44,9 +44,9 @@ struct Watch: ParsableCommand {
   func run() throws {
     // Blocked before any thread starts, so every thread inherits the mask.
     let signals = Signals(blocking: [SIGINT, SIGTERM])
-    let lock = try WatchLock(store: options.storePath)
-    defer { lock.release() }
     let runner = Runner(command: "watch", options: options)
+    let lock = try WatchLock(store: runner.store)
+    defer { lock.release() }
     // A broken store at the start is the user's to fix now; later, a
     // half-written edit must not stop the service.
     _ = try runner.loadStore()

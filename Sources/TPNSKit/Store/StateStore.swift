@@ -109,10 +109,18 @@ public struct StateStore: Sendable {
   /// than the one recorded as acknowledged.
   public func lockForSending(timeout: Duration = .seconds(300)) throws(StoreError) -> any Disposable
   {
+    let lock = try Lock(path: companionPath(".sync.lock"), timeout: timeout)
+    return Disposables.create { lock.release() }
+  }
+
+  /// The path of a file that belongs beside the store (a lock: `suffix`
+  /// `.watch.lock` gives `state.plist.watch.lock`), once the store's
+  /// directories exist. For a symbolic link it is beside the target, as the
+  /// store's own locks are, so that every name of one store shares it.
+  public func companionPath(_ suffix: String) throws(StoreError) -> String {
     let target = try target()
     try createDirectory(for: target)
-    let lock = try Lock(path: target + ".sync.lock", timeout: timeout)
-    return Disposables.create { lock.release() }
+    return target + suffix
   }
 
   /// The bytes `state` is stored as: an XML property list.
