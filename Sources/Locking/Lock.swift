@@ -11,9 +11,8 @@
 ///
 /// Not `Synchronization.Mutex`: on Linux ThreadSanitizer reports false races on
 /// it (it does not see the futex), and the suites run under `--sanitize=thread`.
-/// The mutex lives on the heap so that its address never changes. A plain lock
-/// is adaptive (spins briefly before sleeping: critical sections here are
-/// short); a recursive one may be taken again by the thread that holds it.
+/// The mutex lives on the heap so that its address never changes. It is
+/// adaptive (spins briefly before sleeping: critical sections here are short).
 /// Costs one allocation per lock and an uncontended atomic per acquisition.
 ///
 ///     let lock = Lock()
@@ -22,15 +21,14 @@ public final class Lock: @unchecked Sendable {
   // @unchecked: the pthread mutex is itself the synchronisation primitive.
   private let mutex: UnsafeMutablePointer<pthread_mutex_t>
 
-  /// Creates a lock; a `recursive` one may be taken again by its holder.
-  public init(recursive: Bool = false) {
+  /// Creates an unlocked lock.
+  public init() {
     mutex = .allocate(capacity: 1)
     mutex.initialize(to: pthread_mutex_t())
     var attributes = pthread_mutexattr_t()
     pthread_mutexattr_init(&attributes)
     defer { pthread_mutexattr_destroy(&attributes) }
-    let kind = recursive ? PTHREAD_MUTEX_RECURSIVE : PTHREAD_MUTEX_ADAPTIVE_NP
-    pthread_mutexattr_settype(&attributes, Int32(kind))
+    pthread_mutexattr_settype(&attributes, Int32(PTHREAD_MUTEX_ADAPTIVE_NP))
     let status = pthread_mutex_init(mutex, &attributes)
     precondition(status == 0, "pthread_mutex_init failed: \(status)")
   }

@@ -31,6 +31,7 @@ import Testing
     let ys = scheduler.createColdObservable([.next(100, 3), .completed(200)])
     let res = scheduler.start(disposed: 250) { xs.concat(ys) }
     #expect(res.events.isEmpty)
+    #expect(xs.subscriptions == [Subscription(200, 210)])
     #expect(ys.subscriptions == [Subscription(210, 250)])
   }
 

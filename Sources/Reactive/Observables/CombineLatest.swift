@@ -15,10 +15,7 @@ extension Observable {
   ) -> Observable<[Source.Element]> where Element == [Source.Element] {
     guard !sources.isEmpty else { return .empty() }
     return .create { observer in
-      let state = LockedState(
-        CombineLatestState<Source.Element>(
-          latest: Array(repeating: nil, count: sources.count),
-          isCompleted: Array(repeating: false, count: sources.count)))
+      let state = LockedState(CombineLatestState<Source.Element>(count: sources.count))
       // Recording and delivering happen together, one event at a time.
       let drain = SerialDrain<(index: Int, event: Event<Source.Element>)> { index, event in
         switch event {
@@ -29,7 +26,7 @@ extension Observable {
         case .error(let error):
           observer.onError(error)
         case .completed:
-          if state.withLock({ $0.complete(at: index) }) { observer.onCompleted() }
+          if state.withLock({ $0.complete() }) { observer.onCompleted() }
         }
       }
       let subscriptions = CompositeDisposable()
@@ -84,16 +81,17 @@ extension Observable {
   }
 }
 
-/// The latest element of each source and which sources have completed.
+/// The latest element of each source, and how many sources have none yet or
+/// have not completed (each source completes at most once, through its sink).
 private struct CombineLatestState<Element> {
   var latest: [Element?]
-  var isCompleted: [Bool]
   var missing: Int
+  var running: Int
 
-  init(latest: [Element?], isCompleted: [Bool]) {
-    self.latest = latest
-    self.isCompleted = isCompleted
-    missing = latest.count
+  init(count: Int) {
+    latest = Array(repeating: nil, count: count)
+    missing = count
+    running = count
   }
 
   /// Records an element; returns the combination once every source has one.
@@ -104,8 +102,8 @@ private struct CombineLatestState<Element> {
   }
 
   /// Records a completion; returns whether every source has completed.
-  mutating func complete(at index: Int) -> Bool {
-    isCompleted[index] = true
-    return !isCompleted.contains(false)
+  mutating func complete() -> Bool {
+    running -= 1
+    return running == 0
   }
 }

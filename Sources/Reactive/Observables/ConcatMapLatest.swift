@@ -16,45 +16,48 @@ extension ObservableType {
   ) -> Observable<Inner.Element> {
     Observable.create { downstream in
       // Inner and outer events may come from different threads.
-      let observer = SerializedObserver(downstream)
-      let current = SerialDisposable()
-      let state = LockedState(ConcatMapLatestState<Element>())
-      let run = RecursiveStart<Element>()
-      run.start = { element in
-        let inner: Inner
-        do { inner = try selector(element) } catch { return observer.onError(error) }
-        let innerSubscription = SingleAssignmentDisposable()
-        current.setDisposable(innerSubscription)
-        innerSubscription.setDisposable(
-          inner.asObservable().subscribe { event in
-            guard case .completed = event else { return observer.on(event) }
-            switch state.withLock({ $0.finishInner() }) {
-            case .startNext(let next): run.start?(next)
-            case .complete: observer.onCompleted()
-            case .idle: break
-            }
-          })
-      }
+      let runner = ConcatMapLatestRunner(
+        selector: selector, observer: SerializedObserver(downstream))
       let outer = self.asObservable().subscribe { event in
         switch event {
         case .next(let element):
-          if state.withLock({ $0.offer(element) }) { run.start?(element) }
+          if runner.state.withLock({ $0.offer(element) }) { runner.start(element) }
         case .error(let error):
-          observer.onError(error)
+          runner.observer.onError(error)
         case .completed:
-          if state.withLock({ $0.finishOuter() }) { observer.onCompleted() }
+          if runner.state.withLock({ $0.finishOuter() }) { runner.observer.onCompleted() }
         }
       }
-      return Disposables.create(outer, current, Disposables.create { run.start = nil })
+      return Disposables.create(outer, runner.current)
     }
   }
 }
 
-/// Holds the closure that starts an inner sequence, which calls itself when
-/// a coalesced element is waiting.
-private final class RecursiveStart<Element: Sendable>: @unchecked Sendable {
-  // @unchecked: set once before the outer subscription, cleared on disposal.
-  var start: (@Sendable (Element) -> Void)?
+/// Starts the inner sequences of one `concatMapLatest` subscription, the
+/// next one (if an element waits) when the running one completes.
+private struct ConcatMapLatestRunner<Element: Sendable, Inner: ObservableType>: Sendable {
+  let selector: @Sendable (Element) throws -> Inner
+  let observer: SerializedObserver<Inner.Element>
+  let current = SerialDisposable()
+  let state = LockedState(ConcatMapLatestState<Element>())
+
+  func start(_ element: Element) {
+    // An inner that completed just as the subscription was disposed starts nothing.
+    guard !current.isDisposed else { return }
+    let inner: Inner
+    do { inner = try selector(element) } catch { return observer.onError(error) }
+    let innerSubscription = SingleAssignmentDisposable()
+    current.setDisposable(innerSubscription)
+    innerSubscription.setDisposable(
+      inner.asObservable().subscribe { event in
+        guard case .completed = event else { return observer.on(event) }
+        switch state.withLock({ $0.finishInner() }) {
+        case .startNext(let next): start(next)
+        case .complete: observer.onCompleted()
+        case .idle: break
+        }
+      })
+  }
 }
 
 /// Whether an inner sequence runs, the newest element waiting, and completion.

@@ -15,15 +15,13 @@ open class VirtualTimeScheduler: SchedulerType, @unchecked Sendable {
 
   private struct Item {
     let time: Int
-    let sequence: UInt64
     let action: @Sendable () -> Void
     let cancelled: BooleanDisposable
   }
 
   private struct State {
     var clock: Int
-    var nextSequence: UInt64 = 0
-    var items: [Item] = []  // sorted by (time, sequence)
+    var items: [Item] = []  // sorted by time, in scheduling order among equal times
     var isRunning = false
   }
 
@@ -78,9 +76,7 @@ open class VirtualTimeScheduler: SchedulerType, @unchecked Sendable {
   private func insert(
     at time: Int, _ action: @escaping @Sendable () -> Void, into state: inout State
   ) -> BooleanDisposable {
-    let item = Item(
-      time: time, sequence: state.nextSequence, action: action, cancelled: BooleanDisposable())
-    state.nextSequence += 1
+    let item = Item(time: time, action: action, cancelled: BooleanDisposable())
     // Binary search for the first item due later: equal times keep FIFO order.
     var low = 0
     var high = state.items.count
