@@ -54,7 +54,7 @@ let package = Package(
       dependencies: ["TPNSKit", "Locking", "ReactiveTesting", "TPNSTestSupport"],
       swiftSettings: swift6
     ),
-    // What the client's suites share: temp directories, a running emulator, a silent port.
+    // What the suites share: temp directories, a running emulator, a silent port.
     .target(
       name: "TPNSTestSupport",
       dependencies: ["TPNSKit", "TPNSEmulator"],
@@ -106,12 +106,12 @@ let package = Package(
     ),
     .testTarget(
       name: "TPNSEmulatorTests",
-      dependencies: ["TPNSEmulator", "TPNSProtocol", "Locking"],
+      dependencies: ["TPNSEmulator", "TPNSProtocol", "Locking", "TPNSTestSupport"],
       swiftSettings: swift6
     ),
     .testTarget(
       name: "TPNSServerCommandTests",
-      dependencies: ["TPNSServerCommand"],
+      dependencies: ["TPNSServerCommand", "TPNSTestSupport"],
       swiftSettings: swift6
     ),
 

@@ -1,4 +1,5 @@
 import Foundation
+import TPNSTestSupport
 import Testing
 
 @testable import TPNSEmulator
@@ -71,11 +72,8 @@ struct EmulatorTests {
 
   @Test("--db: the registry survives a restart on the same file")
   func persistence() throws {
-    let directory = FileManager.default.temporaryDirectory
-      .appendingPathComponent("tpns-emulator-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(at: directory) }
-    let path = directory.appendingPathComponent("registry.sqlite").path
+    let directory = try TemporaryDirectory()
+    let path = directory.file("registry.sqlite")
 
     let uids = [TestEmulator.uid(3), TestEmulator.uid(1)]
     let before: String

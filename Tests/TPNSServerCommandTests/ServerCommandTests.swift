@@ -1,4 +1,5 @@
 import Foundation
+import TPNSTestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -137,11 +138,8 @@ struct ServerCommandTests {
   /// leave an empty port file in place while the server keeps running.
   @Test("a port file that cannot be written is an error and exit 73, not an empty file")
   func portFileWriteFails() throws {
-    let directory = FileManager.default.temporaryDirectory
-      .appendingPathComponent("tpns-server-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(at: directory) }
-    let portFile = directory.appendingPathComponent("port").path
+    let directory = try TemporaryDirectory()
+    let portFile = directory.file("port")
     // `timeout`: a server that wrongly keeps running is stopped (124), not waited for.
     let script = #"trap '' XFSZ; ulimit -f 0; exec timeout 10 "$0" --port 0 --port-file "$1""#
     let result = try Self.run(
@@ -156,12 +154,9 @@ struct ServerCommandTests {
 
   @Test("SIGTERM stops the server cleanly: exit 0, port file removed")
   func sigterm() throws {
-    let directory = FileManager.default.temporaryDirectory
-      .appendingPathComponent("tpns-server-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(at: directory) }
-    let portFile = directory.appendingPathComponent("port").path
-    let database = directory.appendingPathComponent("registry.sqlite").path
+    let directory = try TemporaryDirectory()
+    let portFile = directory.file("port")
+    let database = directory.file("registry.sqlite")
 
     let process = Process()
     process.executableURL = Self.binary
