@@ -114,7 +114,8 @@ struct Context: Sendable {
         state.uids = state.uids.enumerated().filter { !indexes.contains($0.offset) }.map(\.element)
       }
       let outcomes =
-        removed.map { Outcome.removed($0.uid, index: $0.index) } + alreadyRemoved.map(Outcome.alreadyRemoved)
+        removed.map { Outcome.removed($0.uid, index: $0.index) }
+        + alreadyRemoved.map(Outcome.alreadyRemoved)
       return Observable.from(outcomes).concat(changed(on: triggers))
     }
     .catchingFailures()
@@ -221,8 +222,11 @@ struct Context: Sendable {
   /// Registers `desired` and records that the server acknowledged exactly
   /// that, whatever the store desires by now (the next step compares). A
   /// rejected `register` puts the previous desired registration back.
-  private func register(_ desired: PhoneRegistration, demand: Demand) -> Observable<Outcome> {
+  private func register(_ desired: PhoneRegistration, demand attempted: Demand)
+    -> Observable<Outcome>
+  {
     let server = server
+    let demand = demand
     return request(desired.command) { response in
       try update { state in
         var acknowledged = state.acknowledged(at: server)
@@ -231,10 +235,12 @@ struct Context: Sendable {
         acknowledged.registration = desired
         state.servers[server] = acknowledged
       }
+      // A `register` of this very registration asked for since is satisfied.
+      demand.withLock { if $0.attempt?.registration == desired { $0.forcesRegistration = false } }
       return .registered(desired.token, response: response.body)
     }
     .catch { error in
-      guard let attempt = demand.attempt, attempt.registration == desired,
+      guard let attempt = attempted.attempt, attempt.registration == desired,
         case .request(_, let failure) = error as? PipelineFailure, failure.isRejection
       else { throw error }
       try update { state in
@@ -258,6 +264,8 @@ struct Context: Sendable {
           state.servers[server]?.uids = uids.map(\.rawValue)
         }
       }
+      // A `sync` asked for meanwhile is satisfied: a list that changed since differs, and goes anyway.
+      demand.withLock { $0.forcesList = false }
       return .synced(uids, response: response.body)
     }
     .catch { error in

@@ -62,7 +62,8 @@ extension PhoneRegistration {
       throw .invalidValue(key: context + Key.appID, reason: "\(violation)")
     }
     // An iOS phone's ID is its token; an Android phone must have its own.
-    guard let udid = try list.string(Key.udid, context: context) ?? (os == .ios ? token.rawValue : nil)
+    guard
+      let udid = try list.string(Key.udid, context: context) ?? (os == .ios ? token.rawValue : nil)
     else {
       throw .invalidValue(key: context + Key.udid, reason: "an android registration needs one")
     }

@@ -41,7 +41,10 @@ extension StateStore {
         }
         guard ContinuousClock.now < deadline else {
           throw .lockTimeout(
-            lockPath: path, seconds: Int((Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18).rounded()))
+            lockPath: path,
+            seconds: Int(
+              (Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18)
+                .rounded()))
         }
         Self.pause(pause)
         pause = min(pause * 2, .milliseconds(50))
