@@ -15,8 +15,8 @@ struct OutcomeFormatting {
       return "\(uid) is no longer in the list; sending its removal"
     case .unregistered(let former, _):
       return
-        "unmapped the former phone \(options.show(former.phone.udid)) (\(former.phone.os.rawValue), "
-        + "\(former.phone.appID)) at \(options.server)"
+        "unmapped the former phone \(options.show(former.udid)) (\(former.os.rawValue), "
+        + "\(former.appID)) at \(options.server)"
     case .registrationLost(let server):
       return "\(server) no longer knows this phone; registering it again"
     case .registered(let token, _):
@@ -90,8 +90,8 @@ struct OutcomeFormatting {
       return .object([("event", .string("already_removed")), ("uid", .string(uid.rawValue))])
     case .unregistered(let former, let response):
       return .object([
-        ("event", .string("unregistered")), ("udid", .string(options.show(former.phone.udid))),
-        ("os", .string(former.phone.os.rawValue)), ("appid", .string(former.phone.appID)),
+        ("event", .string("unregistered")), ("udid", .string(options.show(former.udid))),
+        ("os", .string(former.os.rawValue)), ("appid", .string(former.appID)),
         ("response", .string(response)),
       ])
     case .registrationLost(let server):

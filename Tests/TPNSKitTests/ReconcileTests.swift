@@ -40,21 +40,21 @@ import Testing
     { $0.createHotObservable([.next(time, value), .completed(time + 1)]).asObservable() }
   }
 
-  @Test("a new iOS token: the former phone is unmapped, the new one registered and mapped")
+  @Test("a new iOS token: the new phone is registered, the former one unmapped, the new one mapped")
   func tokenChange() {
     let harness = PipelineHarness(
       state: PipelineHarness.registered(token: Self.t1, uids: [Self.a, Self.b]))
     let events = Self.run(harness) { .init(token: Self.once(Self.t2.rawValue)($0)) }
     #expect(
       events == [
-        .next(260, .unregistered(PipelineHarness.registration(Self.t1), response: "ok")),
-        .next(310, .registered(Self.t2, response: "ok")),
+        .next(260, .registered(Self.t2, response: "ok")),
+        .next(310, .unregistered(PipelineHarness.registration(Self.t1).phone, response: "ok")),
         .next(360, .synced(Self.uids(Self.a, Self.b), response: "ok")),
         .completed(360),
       ])
     #expect(
       harness.sends.map(\.value) == [
-        "send unreg_mapping udid=1a1a", "send client udid=2b2b token=2b2b",
+        "send client udid=2b2b token=2b2b", "send unreg_mapping udid=1a1a",
         "send mapsync udid=2b2b [\(Self.a),\(Self.b)]",
       ])
     #expect(
@@ -64,7 +64,7 @@ import Testing
   }
 
   @Test(
-    "a new phone identity (udid, appid, os) unmaps the former phone first",
+    "a new phone identity (udid, appid, os) unmaps the former phone before mapping the new one",
     arguments: [
       (Registration(os: .android, udid: "phone-2"), "udid=phon token=fcm- os=android"),
       (
@@ -84,15 +84,16 @@ import Testing
     }
     #expect(
       harness.sends.map(\.value) == [
-        "send unreg_mapping udid=phon", "send client \(client)",
+        "send client \(client)", "send unreg_mapping udid=phon",
         "send mapsync udid=phon [\(Self.a)]",
       ])
-    #expect(events.first == .next(260, .unregistered(former, response: "ok")))
+    #expect(events[1] == .next(310, .unregistered(former.phone, response: "ok")))
+    #expect(harness.acknowledged.formerPhones.isEmpty)
     #expect(harness.acknowledged.registration == harness.state.value.registration)
     #expect(harness.acknowledged.uids == [Self.a])
   }
 
-  @Test("ios to android: the iOS phone is unmapped, the Android one registered and mapped")
+  @Test("ios to android: the Android phone is registered, the iOS one unmapped, the list mapped")
   func osChange() {
     let harness = PipelineHarness(state: PipelineHarness.registered(token: Self.t1, uids: [Self.a]))
     _ = Self.run(harness, registration: Registration(os: .android, udid: "phone-1")) {
@@ -100,7 +101,7 @@ import Testing
     }
     #expect(
       harness.sends.map(\.value) == [
-        "send unreg_mapping udid=1a1a", "send client udid=phon token=fcm- os=android",
+        "send client udid=phon token=fcm- os=android", "send unreg_mapping udid=1a1a",
         "send mapsync udid=phon [\(Self.a)]",
       ])
   }
@@ -175,20 +176,53 @@ import Testing
   @Test("a rejected register keeps the previous working registration; nothing else is sent")
   func rejectedRegister() {
     let harness = PipelineHarness(state: PipelineHarness.registered(token: Self.t1, uids: [Self.a]))
+    let before = harness.state.value
     let rejected = RequestFailure.status(400, body: "error: bad token", retryAfter: nil)
-    harness.script(.unregMapping, [harness.ok(after: 10)])
     harness.script(.client, [harness.failure(rejected, after: 10)])
     let events = Self.run(harness) { .init(token: Self.once(Self.t2.rawValue)($0)) }
     #expect(
-      events.last(where: { if case .next(.failed) = $0.value { true } else { false } })
-        == .next(230, .failed(.registrationRejected(Self.t2, kept: Self.t1, rejected))))
-    #expect(harness.state.value.registration == PipelineHarness.registration(Self.t1))
-    // The former phone was unmapped before the rejection: a later run maps it again.
+      events == [
+        .next(220, .failed(.registrationRejected(Self.t2, kept: Self.t1, rejected))),
+        .completed(220),
+      ])
+    // The working phone keeps its registration and mappings: nothing else was sent.
+    #expect(harness.sends.map(\.value) == ["send client udid=2b2b token=2b2b"])
+    #expect(harness.state.value == before)
+    #expect(!harness.state.value.difference(at: Self.server).isPending)
+  }
+
+  @Test("a former phone the server rejects unmapping stays to unmap; the next run does it")
+  func unmapFailure() {
+    let harness = PipelineHarness(state: PipelineHarness.registered(token: Self.t1, uids: [Self.a]))
+    let rejected = RequestFailure.status(400, body: "error: injected", retryAfter: nil)
+    harness.script(.unregMapping, [harness.failure(rejected, after: 10)])
+    _ = Self.run(harness) { .init(token: Self.once(Self.t2.rawValue)($0)) }
+    let t1Phone = PipelineHarness.registration(Self.t1).phone
+    #expect(harness.acknowledged.formerPhones == [t1Phone])
     #expect(harness.state.value.difference(at: Self.server).nextCommand == "tpns sync")
-    let again = Self.run(PipelineHarness(state: harness.state.value)) {
-      .init(addBatches: Self.once([Self.a])($0))
-    }
-    #expect(again.contains(.next(310, .synced(Self.uids(Self.a), response: "ok"))))
+    let rerun = PipelineHarness(state: harness.state.value)
+    _ = Self.run(rerun) { .init(syncRequests: Self.once(())($0)) }
+    #expect(
+      rerun.sends.map(\.value) == [
+        "send unreg_mapping udid=1a1a", "send mapsync udid=2b2b [\(Self.a)]",
+      ])
+    #expect(!rerun.state.value.difference(at: Self.server).isPending)
+  }
+
+  @Test("switching back to a former phone does not unmap it")
+  func switchBack() {
+    let harness = PipelineHarness(state: PipelineHarness.registered(token: Self.t1, uids: [Self.a]))
+    harness.script(.unregMapping, [harness.failure(.status(503, body: "", retryAfter: nil))])
+    harness.script(.unregMapping, [harness.failure(.status(400, body: "x", retryAfter: nil))])
+    _ = Self.run(harness) { .init(token: Self.once(Self.t2.rawValue)($0)) }
+    let rerun = PipelineHarness(state: harness.state.value)
+    _ = Self.run(rerun) { .init(token: Self.once(Self.t1.rawValue)($0)) }
+    #expect(
+      rerun.sends.map(\.value) == [
+        "send client udid=1a1a token=1a1a", "send unreg_mapping udid=2b2b",
+        "send mapsync udid=1a1a [\(Self.a)]",
+      ])
+    #expect(rerun.acknowledged.formerPhones.isEmpty)
   }
 
   @Test("a failed register is stored with its lang and dev, and a later sync registers them")

@@ -52,14 +52,14 @@ import Testing
     #expect(
       res.events == [
         .next(260, .registered(Self.t1, response: "ok")),
-        .next(310, .unregistered(t1, response: "ok")),
-        .next(360, .registered(Self.t2, response: "ok")),
+        .next(310, .registered(Self.t2, response: "ok")),
+        .next(360, .unregistered(t1.phone, response: "ok")),
         .completed(400),
       ])
     #expect(
       harness.sends.map(\.value) == [
-        "send client udid=1a1a token=1a1a", "send unreg_mapping udid=1a1a",
-        "send client udid=2b2b token=2b2b",
+        "send client udid=1a1a token=1a1a", "send client udid=2b2b token=2b2b",
+        "send unreg_mapping udid=1a1a",
       ])
     #expect(harness.state.value.registration?.token == Self.t2)
     #expect(harness.acknowledged.registration == PipelineHarness.registration(Self.t2))

@@ -63,8 +63,8 @@ struct Status: ParsableCommand {
       registered = "yes"
     } else if let other = registeredAt.first {
       registered = "no (acknowledged at \(other), not here)"
-    } else if difference.formerPhone != nil {
-      registered = "no (this server holds the former phone)"
+    } else if !difference.formerPhones.isEmpty {
+      registered = "no (this server holds a former phone)"
     } else {
       registered = "no"
     }
@@ -84,8 +84,9 @@ struct Status: ParsableCommand {
       return "yes: \(count) UID\(count == 1 ? "" : "s") wait for a token (\(next))"
     }
     var parts: [String] = []
-    if difference.formerPhone != nil { parts.append("the former phone to unmap") }
     if difference.needsRegistration { parts.append("the registration") }
+    let formers = difference.formerPhones.count
+    if formers > 0 { parts.append("\(formers) former phone\(formers == 1 ? "" : "s") to unmap") }
     if difference.listDiffers {
       parts.append("\(difference.toAdd.count) to add, \(difference.toRemove.count) to remove")
     }

@@ -15,7 +15,7 @@ public enum Outcome: Sendable, Equatable {
   case alreadyRemoved(DeviceUID)
   /// The server removed every mapping of a former phone (another udid,
   /// appid or os than the desired one): `cmd=unreg_mapping`.
-  case unregistered(PhoneRegistration, response: String)
+  case unregistered(Phone, response: String)
   /// The server answered that it does not know the phone: it lost the
   /// registration (a restart, say), which is sent again.
   case registrationLost(server: String)

@@ -2,13 +2,15 @@
 /// a pure function of the store and the demand: the rule every sending
 /// command, `watch` and the UI share.
 ///
-/// In order: unmap a former phone the server still holds (another udid,
-/// appid or os), register the desired registration if the server has not
-/// acknowledged it (or `register` asks), then send the list if the server's
-/// differs (or `sync` asks). `nil` when the server is in line.
+/// In order: register the desired registration if the server has not
+/// acknowledged it (or `register` asks), then unmap every former phone the
+/// server still holds for this store (another udid, appid or os), then send
+/// the list if the server's differs (or `sync` asks). `nil` when the server
+/// is in line. Registering first means a new token the server rejects
+/// leaves the working phone and its mappings as they were.
 enum ReconcileStep: Equatable, Sendable {
-  /// `cmd=unreg_mapping` for the former phone: its mappings go first.
-  case unmapFormerPhone(PhoneRegistration)
+  /// `cmd=unreg_mapping` for a former phone: its mappings go before the new one is mapped.
+  case unmapFormerPhone(Phone)
   /// `cmd=client` for the desired registration.
   case register(PhoneRegistration)
   /// `cmd=mapsync` of the desired list for the desired phone.
@@ -24,8 +26,8 @@ enum ReconcileStep: Equatable, Sendable {
     guard let desired = difference.desired else {
       return difference.waitsForToken ? .waitForToken(uids) : nil
     }
-    if let former = difference.formerPhone { return .unmapFormerPhone(former) }
     if difference.needsRegistration || demand.forcesRegistration { return .register(desired) }
+    if let former = difference.formerPhones.first { return .unmapFormerPhone(former) }
     if difference.listDiffers || demand.forcesList { return .sendList(desired, uids) }
     return nil
   }

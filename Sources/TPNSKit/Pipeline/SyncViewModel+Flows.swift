@@ -200,15 +200,12 @@ struct Context: Sendable {
 
   /// Removes every mapping of a phone the server holds that is no longer
   /// the desired one; a server that no longer knows it has none to remove.
-  private func unmap(_ former: PhoneRegistration, next: LockedState<Demand>) -> Observable<Outcome>
-  {
+  private func unmap(_ former: Phone, next: LockedState<Demand>) -> Observable<Outcome> {
     let server = server
     let forget: @Sendable () throws -> Void = {
-      try update { state in
-        if state.servers[server]?.registration == former { state.servers[server] = nil }
-      }
+      try update { state in state.servers[server]?.formerPhones.removeAll { $0 == former } }
     }
-    return request(.unregisterMapping(former.phone)) { response in
+    return request(.unregisterMapping(former)) { response in
       try forget()
       return .unregistered(former, response: response.body)
     }
@@ -230,9 +227,7 @@ struct Context: Sendable {
     return request(desired.command) { response in
       try update { state in
         var acknowledged = state.acknowledged(at: server)
-        // Another phone's list says nothing of this one's.
-        if acknowledged.registration?.phone != desired.phone { acknowledged.uids = nil }
-        acknowledged.registration = desired
+        acknowledged.accept(desired)
         state.servers[server] = acknowledged
       }
       // A `register` of this very registration asked for since is satisfied.

@@ -57,19 +57,9 @@ extension PhoneRegistration {
     } catch {
       throw .invalidValue(key: context + Key.token, reason: error.description)
     }
-    let appID = try list.string(Key.appID, context: context) ?? Phone.defaultAppID
-    if let violation = PhoneFieldSyntax.appIDViolation(in: appID) {
-      throw .invalidValue(key: context + Key.appID, reason: "\(violation)")
-    }
     // An iOS phone's ID is its token; an Android phone must have its own.
-    guard
-      let udid = try list.string(Key.udid, context: context) ?? (os == .ios ? token.rawValue : nil)
-    else {
-      throw .invalidValue(key: context + Key.udid, reason: "an android registration needs one")
-    }
-    if let violation = PhoneFieldSyntax.udidViolation(in: udid) {
-      throw .invalidValue(key: context + Key.udid, reason: "\(violation)")
-    }
+    let phone = try Phone.read(
+      list, context: context, defaultUDID: os == .ios ? token.rawValue : nil)
     let language = try list.string(Key.language, context: context)
     let sandbox: Bool?
     switch list[Key.sandbox] {
@@ -78,17 +68,13 @@ extension PhoneRegistration {
     case let other?:
       throw .wrongType(key: context + Key.sandbox, expected: "boolean", found: other)
     }
-    return PhoneRegistration(
-      token: token, phone: Phone(os: os, appID: appID, udid: udid), language: language,
-      sandbox: sandbox)
+    return PhoneRegistration(token: token, phone: phone, language: language, sandbox: sandbox)
   }
 
   /// The entries that store this registration.
   var propertyList: [String: PropertyListValue] {
-    var list: [String: PropertyListValue] = [
-      Key.token: .string(token.rawValue), Key.os: .string(phone.os.rawValue),
-      Key.appID: .string(phone.appID), Key.udid: .string(phone.udid),
-    ]
+    var list = phone.propertyList
+    list[Key.token] = .string(token.rawValue)
     list[Key.language] = language.map(PropertyListValue.string)
     list[Key.sandbox] = sandbox.map(PropertyListValue.bool)
     return list
@@ -97,6 +83,38 @@ extension PhoneRegistration {
   /// The texts it holds, for the check that a property list can hold them.
   var texts: [String] {
     [token.rawValue, phone.appID, phone.udid] + (language.map { [$0] } ?? [])
+  }
+}
+
+extension Phone {
+  /// The phone in `list`'s `OS`, `AppID` and `UDID` (`defaultUDID` if absent).
+  static func read(
+    _ list: [String: PropertyListValue], context: String, defaultUDID: String? = nil
+  ) throws(StoreFormatError) -> Phone {
+    typealias Key = PhoneRegistration.Key
+    let osText = try list.string(Key.os, context: context) ?? OperatingSystem.ios.rawValue
+    guard let os = OperatingSystem(rawValue: osText) else {
+      throw .invalidValue(key: context + Key.os, reason: "'\(osText)' is not ios or android")
+    }
+    let appID = try list.string(Key.appID, context: context) ?? Phone.defaultAppID
+    if let violation = PhoneFieldSyntax.appIDViolation(in: appID) {
+      throw .invalidValue(key: context + Key.appID, reason: "\(violation)")
+    }
+    guard let udid = try list.string(Key.udid, context: context) ?? defaultUDID else {
+      throw .invalidValue(key: context + Key.udid, reason: "an android phone needs one")
+    }
+    if let violation = PhoneFieldSyntax.udidViolation(in: udid) {
+      throw .invalidValue(key: context + Key.udid, reason: "\(violation)")
+    }
+    return Phone(os: os, appID: appID, udid: udid)
+  }
+
+  /// The entries that store this phone.
+  var propertyList: [String: PropertyListValue] {
+    typealias Key = PhoneRegistration.Key
+    return [
+      Key.os: .string(os.rawValue), Key.appID: .string(appID), Key.udid: .string(udid),
+    ]
   }
 }
 

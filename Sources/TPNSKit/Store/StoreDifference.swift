@@ -20,12 +20,16 @@ public struct StoreDifference: Sendable, Equatable {
     desired != nil && acknowledged.registration == desired
   }
 
-  /// A phone the server knows that is no longer the desired one (another
-  /// udid, appid or os): its mappings must go before the new phone is mapped.
-  public var formerPhone: PhoneRegistration? {
-    guard let former = acknowledged.registration, let desired, former.phone != desired.phone
-    else { return nil }
-    return former
+  /// Phones the server holds for this store that are no longer the desired
+  /// one (another udid, appid or os): their mappings must go, once the new
+  /// phone is registered and before it is mapped.
+  public var formerPhones: [Phone] {
+    guard let desired else { return [] }
+    var phones = acknowledged.formerPhones
+    if let current = acknowledged.registration?.phone, !phones.contains(current) {
+      phones.append(current)
+    }
+    return phones.filter { $0 != desired.phone }
   }
 
   /// Whether the desired registration must be sent (a new token, phone,
@@ -36,7 +40,7 @@ public struct StoreDifference: Sendable, Equatable {
 
   /// The list the server holds for the desired phone, as far as we know.
   public var acknowledgedUIDs: [String] {
-    formerPhone == nil ? acknowledged.uids ?? [] : []
+    acknowledged.registration?.phone == desired?.phone ? acknowledged.uids ?? [] : []
   }
 
   /// Whether the desired list differs from the one the server acknowledged.
@@ -63,7 +67,7 @@ public struct StoreDifference: Sendable, Equatable {
 
   /// Whether anything is left to send to the server (or to register first).
   public var isPending: Bool {
-    desired == nil ? !uids.isEmpty : needsRegistration || listDiffers
+    desired == nil ? !uids.isEmpty : needsRegistration || !formerPhones.isEmpty || listDiffers
   }
 
   /// The command that brings the server in line, `nil` when nothing is pending.

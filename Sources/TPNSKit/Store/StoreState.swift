@@ -38,6 +38,7 @@ public struct StoreState: Sendable, Equatable {
     var texts = uids + (registration?.texts ?? [])
     for (server, acknowledgement) in servers {
       texts += [server] + (acknowledgement.uids ?? []) + (acknowledgement.registration?.texts ?? [])
+      texts += acknowledgement.formerPhones.flatMap { [$0.appID, $0.udid] }
     }
     return texts.first { !PropertyListXML.isWritable($0) }
   }
