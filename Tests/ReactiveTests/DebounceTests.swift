@@ -66,7 +66,9 @@ import Testing
       // A max delay shorter than the debounce wins.
       (100, 30, [.next(210, 1)], [.next(240, 1)]),
       // Completion sends the element still waiting.
-      (50, 100, [.next(210, 1), .next(230, 2), .completed(240)], [.next(240, 2), .completed(240)]),
+      (
+        50, 100, [.next(210, 1), .next(230, 2), .completed(240)], [.next(240, 2), .completed(240)]
+      ),
     ] as [(Int, Int, [Recorded<Event<Int>>], [Recorded<Event<Int>>])])
   func maxDelay(
     dueTime: Int, maxDelay: Int, events: [Recorded<Event<Int>>], expected: [Recorded<Event<Int>>]
@@ -79,7 +81,8 @@ import Testing
     #expect(res.events == expected)
   }
 
-  @Test("a burst every 80 ticks (debounce 200, max delay 2000) sends each element within 2000 ticks")
+  @Test(
+    "a burst every 80 ticks (debounce 200, max delay 2000) sends each element within 2000 ticks")
   func endlessBurst() {
     let scheduler = TestScheduler()
     // Elements 0..<60 at 210, 290, …, 4930; then quiet.

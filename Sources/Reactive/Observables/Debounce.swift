@@ -57,7 +57,8 @@ extension ObservableType {
       drainBox.withLock { $0 = drain }
       let subscription = self.subscribe { drain.submit(.event($0)) }
       return Disposables.create(
-        subscription, quietTimer, maxDelayTimer, Disposables.create { drainBox.withLock { $0 = nil } }
+        subscription, quietTimer, maxDelayTimer,
+        Disposables.create { drainBox.withLock { $0 = nil } }
       )
     }
   }
