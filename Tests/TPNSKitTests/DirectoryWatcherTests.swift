@@ -165,14 +165,22 @@ final class ChangeRecorder: Sendable {
     #expect(watches.classify(ArraySlice(events.flatMap { $0 })) == expected)
   }
 
-  @Test("the plan for a link: the link's directory for the link, the real file's for the file")
+  @Test(
+    "the plan for a link: the link's directory for the link, the real file's for the file, and their parents"
+  )
   func planForLink() throws {
     let directory = try TemporaryDirectory()
     try Self.makeDirectory(directory.file("real"))
     try Self.link(directory.file("link"), to: "real/state.plist")
+    // Split as the watcher splits paths (the temp directory's may hold "//").
+    let slash = try #require(directory.path.lastIndex(of: "/"))
+    let parent = String(directory.path[..<slash])
+    let name = String(directory.path[directory.path.index(after: slash)...])
     #expect(
       WatchPlan(of: directory.file("link")).entries == [
+        .init(directory: parent, name: name, role: .way),
         .init(directory: directory.path, name: "link", role: .way),
+        .init(directory: directory.path, name: "real", role: .way),
         .init(directory: directory.file("real"), name: "state.plist", role: .file),
       ])
   }

@@ -93,8 +93,10 @@ public enum DirectoryWatcher {
 /// The directories to watch for one file, and the names in each that matter:
 /// for each link on the way to the real file, the link's directory and name
 /// (a change there re-points the way); for the real file, its directory and
-/// name. Where a directory on the way is missing, its nearest existing
-/// ancestor and the name of the next directory down, to see it come back.
+/// name; for each of those directories, its parent and its name (to see it
+/// replaced or deleted). Where a directory on the way is missing, its
+/// nearest existing ancestor and the name of the next directory down, to see
+/// it come back.
 struct WatchPlan: Equatable {
   /// What a name in a watched directory stands for.
   enum Role: Equatable {
@@ -125,6 +127,13 @@ struct WatchPlan: Equatable {
       guard Self.isDirectory(directory) else {
         entries.append(Self.nearestAncestor(of: directory))
         return
+      }
+      // The parent sees the directory go even while an open file in it (the
+      // watch lock) keeps the kernel from saying so on the directory itself.
+      let parent = AtomicFile.parentDirectory(of: directory)
+      if parent != directory {
+        entries.append(
+          Entry(directory: parent, name: AtomicFile.fileName(of: directory), role: .way))
       }
       guard depth < 8, let destination = Self.linkDestination(path) else {
         entries.append(Entry(directory: directory, name: name, role: .file))
@@ -198,7 +207,8 @@ final class InotifyWatches: @unchecked Sendable {
           vanished = true
           break
         }
-        armed[watch, default: [:]][entry.name] = entry.role
+        // One directory may be watched for two reasons: the way wins.
+        if armed[watch]?[entry.name] != .way { armed[watch, default: [:]][entry.name] = entry.role }
       }
       for stale in names.keys where armed[stale] == nil {
         inotify_rm_watch(descriptor, stale)
