@@ -325,12 +325,16 @@ import Testing
       try Self.eventually(within: .seconds(5)) {
         try e2e.server.mappedUIDs(udid: EndToEnd.token) == [Self.uid("RELOAD", 1)]
       })
+    // The registry has the list a moment before the watch prints that it does.
+    func lines() -> [String] {
+      String(decoding: contents(of: output) ?? Data(), as: UTF8.self).split(separator: "\n")
+        .map(String.init)
+    }
+    #expect(Self.eventually(within: .seconds(5)) { lines().contains { $0.hasPrefix("synced") } })
     #expect(watch.isRunning)
-    let lines = String(decoding: contents(of: output) ?? Data(), as: UTF8.self)
-      .split(separator: "\n").map(String.init)
-    let reloading = lines.firstIndex(of: "reloading: re-reading \(e2e.tpns.store)")
-    let synced = lines.firstIndex { $0.hasPrefix("synced 1 UID") }
-    #expect(reloading != nil && synced != nil && reloading! < synced!, "\(lines)")
+    let reloading = lines().firstIndex(of: "reloading: re-reading \(e2e.tpns.store)")
+    let synced = lines().firstIndex { $0.hasPrefix("synced 1 UID") }
+    #expect(reloading != nil && synced != nil && reloading! < synced!, "\(lines())")
     #expect(Self.stop(watch, with: SIGINT))
   }
 }
