@@ -56,7 +56,7 @@ extension ServerCommand {
       let signals = Signals(blocking: [SIGHUP, SIGINT, SIGTERM, SIGCHLD])
       let logger: Emulator.Logger? =
         quiet ? nil : { @Sendable line in Console.error(line) }
-      let emulator = Emulator(logger: logger)
+      let emulator = Emulator(logger: logger, warning: ServerCommand.warning)
       try ServerCommand.start(emulator, host: "127.0.0.1", port: 0, database: database)
       defer { emulator.stop() }
       if !quiet { Console.error("listening on \(emulator.baseURL ?? "")") }

@@ -71,7 +71,7 @@ public struct ServerCommand: ParsableCommand {
   public func run() throws {
     let signals = Signals(blocking: [SIGHUP, SIGINT, SIGTERM])
     let logger: Emulator.Logger? = quiet ? nil : { @Sendable line in Console.line(line) }
-    let emulator = Emulator(logger: logger)
+    let emulator = Emulator(logger: logger, warning: Self.warning)
     try Self.start(emulator, host: host, port: port, database: database, threads: threads)
     if let portFile {
       do {
@@ -87,6 +87,9 @@ public struct ServerCommand: ParsableCommand {
     if let portFile { unlink(portFile) }
     if !quiet { Console.line("stopped") }
   }
+
+  /// Where the emulator reports a problem with itself: stderr, even with `--quiet`.
+  static let warning: Emulator.Logger = { @Sendable line in Console.error("warning: \(line)") }
 
   /// Starts `emulator`, turning a failure into a reported error.
   static func start(
