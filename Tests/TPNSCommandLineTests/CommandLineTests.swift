@@ -267,7 +267,7 @@ final class EndToEnd {
     #expect(contents(of: e2e.tpns.store) == garbage)
   }
 
-  @Test("a file-size limit fails the write with exit 73, not SIGXFSZ: store unchanged, no temp left")
+  @Test("a file-size limit is exit 73, not SIGXFSZ: the store unchanged, no temp file left")
   func fileSizeLimit() throws {
     let e2e = try EndToEnd()
     let many = (0..<60).map { String(format: "LIMIT%015d", $0) }
