@@ -27,6 +27,12 @@ enum ExitStatus {
       return (dataError, "Run 'tpns list' to see the stored UIDs.")
     case .missingUDID:
       return (ExitCode.usage, nil)
+    case .formerPhoneNotUnmapped(_, let failure):
+      return (
+        ExitStatus.of(failure, command: .unregMapping).code,
+        "The new phone is registered and mapped; remove the former phone's mappings at the "
+          + "server by hand if it still gets pushes."
+      )
     case .registrationRejected(_, let kept, let failure):
       return (
         ExitStatus.of(failure, command: .client).code,
@@ -57,11 +63,14 @@ enum ExitStatus {
     let rejectedHint: String?
     switch command {
     case .client:
-      pending = "The token is stored but not registered; run 'tpns sync' to register it."
+      pending =
+        "The change is stored and pending (this server has not acknowledged the registration); "
+        + "run 'tpns sync' once it answers."
       rejectedHint = "Nothing was registered; check the token and --os, --appid, --udid."
     case .event, .device:
       pending = "Nothing was stored; run the command again once the server answers."
-      rejectedHint = nil
+      rejectedHint = "Check the UID, --type and --message; nothing was stored."
+
     default:
       pending = "The change is stored and pending; run 'tpns sync' to send it again."
       rejectedHint =
@@ -83,6 +92,12 @@ enum ExitStatus {
     case .status(414, _, _), .status(431, _, _):
       // The server could not take the query: a `--method get` of a long list.
       return (rejected, "The request is too long for a GET query: use --method post (the default).")
+    case .status(let status, _, _) where [404, 405].contains(status):
+      return (
+        rejected,
+        "Check --server (or TPNS_SERVER): it must be the service's /tpns URL. "
+          + (command == .event || command == .device ? "Nothing was stored." : pending)
+      )
     case .status(let status, _, _) where (400..<500).contains(status):
       return (rejected, rejectedHint)
     case .status:
