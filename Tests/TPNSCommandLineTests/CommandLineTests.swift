@@ -231,8 +231,8 @@ final class EndToEnd {
       (["register", "1234"], 65),
       (["register", "{length = 32, bytes = 0x0f0f0f0f 0f0f0f0f ... 0f0f0f0f }"], 65),
       (["remove", "7"], 65),
-      (["remove", "x"], 64),
-      (["remove", "-1"], 64),
+      (["remove", "x"], 65),
+      (["remove", "-1"], 65),
       (["remove", "--uid", "ZZZZZZZZZZZZZZZZZZZZ"], 65),
       (["event", "short"], 65),
       (["add"], 64),
@@ -267,7 +267,8 @@ final class EndToEnd {
     #expect(contents(of: e2e.tpns.store) == garbage)
   }
 
-  @Test("a file-size limit fails the write with exit 73, not SIGXFSZ: store unchanged, no temp file")
+  @Test(
+    "a file-size limit fails the write with exit 73, not SIGXFSZ: store unchanged, no temp file")
   func fileSizeLimit() throws {
     let e2e = try EndToEnd()
     let many = (0..<60).map { String(format: "LIMIT%015d", $0) }

@@ -13,7 +13,7 @@ struct Sync: ParsableCommand {
         acknowledged it (after a failed 'tpns register', a server that forgot it, or another \
         --server), then sends the list, whether or not it is pending.
         """,
-      options: GlobalOptions.options)
+      options: GlobalOptions.sending)
   }
 
   let options: GlobalOptions
