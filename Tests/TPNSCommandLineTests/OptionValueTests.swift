@@ -30,11 +30,11 @@ import Testing
   }
 
   @Test(
-    "a message that starts with '-' is the message, and a negative --type a value",
+    "a message that starts with '-' is the message",
     arguments: [
       (["--message", "-10 degrees"], "-10 degrees"),
       (["--message", "--json"], "--json"),
-      (["--message=-x", "--type", "-3"], "-x"),
+      (["--message=-x", "--type", "3"], "-x"),
     ])
   func dashMessage(options: [String], message: String) throws {
     let e2e = try EndToEnd()
@@ -52,6 +52,7 @@ import Testing
       (["watch", "--debounce", "-5"], "The value '-5' is invalid for '--debounce <ms>'"),
       (["add", Self.a, "--timeout", "-1"], "The value '-1' is invalid for '--timeout <seconds>'"),
       (["event", Self.a, "--time", "-1"], "The value '-1' is invalid for '--time <epoch>'"),
+      (["event", Self.a, "--type", "-5"], "The value '-5' is invalid for '--type <n>'"),
       (["watch", "--debounce", "--json"], "Missing value for '--debounce <ms>'"),
     ])
   func negativeValue(arguments: [String], message: String) throws {

@@ -11,8 +11,9 @@ struct Event: ParsableCommand {
       abstract: "Act as the device: send an event for a UID, to test a push end to end.",
       options: [
         .option(
-          "type", valueName: "n", help: "The event type (event_type), a 32-bit integer.",
-          defaultValue: "1", validate: { Int32($0) != nil }),
+          "type", valueName: "n",
+          help: "The event type (event_type), a whole number up to \(Int32.max).",
+          defaultValue: "1", validate: { Int32($0).map { $0 >= 0 } ?? false }),
         .option(
           "message", valueName: "text",
           help:
