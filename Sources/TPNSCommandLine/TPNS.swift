@@ -76,17 +76,3 @@ public struct TPNS: ParsableCommand {
     ]).rendered + "\n"
   }
 }
-
-/// A `tpns` subcommand: each has the shared options it declared.
-protocol TPNSSubcommand: ParsableCommand {
-  var options: GlobalOptions { get }
-}
-
-extension Register: TPNSSubcommand {}
-extension Add: TPNSSubcommand {}
-extension Remove: TPNSSubcommand {}
-extension List: TPNSSubcommand {}
-extension Sync: TPNSSubcommand {}
-extension Status: TPNSSubcommand {}
-extension Event: TPNSSubcommand {}
-extension Watch: TPNSSubcommand {}
