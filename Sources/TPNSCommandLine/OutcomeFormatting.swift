@@ -35,6 +35,10 @@ struct OutcomeFormatting {
         "retrying in \(Self.seconds(delay)) (attempt \(attempt)/\(of)): \(command.rawValue): \(reason)"
     case .storeDeleted:
       return "the store \(options.storePath) was deleted; waiting for it to come back"
+    case .storeAbsent:
+      return
+        "the store \(options.storePath) does not exist yet; waiting for it "
+        + "('tpns register' or 'tpns add' creates it)"
     case .failed:
       return nil
     }
@@ -86,6 +90,8 @@ struct OutcomeFormatting {
       ])
     case .storeDeleted:
       return .object([("event", .string("store_deleted")), ("store", .string(options.storePath))])
+    case .storeAbsent:
+      return .object([("event", .string("store_absent")), ("store", .string(options.storePath))])
     case .alreadyRemoved(let uid):
       return .object([("event", .string("already_removed")), ("uid", .string(uid.rawValue))])
     case .unregistered(let former, let response):
