@@ -252,17 +252,28 @@ struct Context: Sendable {
     .catch { error in
       guard case .request(_, let failure) = error as? PipelineFailure, failure.isTokenRejection
       else { throw error }
-      // Not adopted: back to the registration `register` replaced, or else the
-      // one this server accepted, if any.
+      // Not adopted: back to the registration `register` replaced; or, for a
+      // token no server has accepted (one stored by a `register` that failed
+      // with a 5xx, say), back to the one this server accepted, if any. A
+      // token another server accepted stays: this server's answer alone does
+      // not undo it there.
       var kept: PhoneRegistration?
+      var rejected = true
       try update { state in
-        let fallback =
-          attempted.attempt?.registration == desired
-          ? attempted.attempt?.previous : state.acknowledged(at: server).registration
+        let fallback: PhoneRegistration?
+        if attempted.attempt?.registration == desired {
+          fallback = attempted.attempt?.previous
+        } else if state.servers.values.contains(where: { $0.registration == desired }) {
+          rejected = false
+          return
+        } else {
+          fallback = state.acknowledged(at: server).registration
+        }
         guard state.registration == desired, let fallback, fallback != desired else { return }
         state.registration = fallback
         kept = fallback
       }
+      guard rejected else { throw error }
       throw PipelineFailure.registrationRejected(desired.token, kept: kept?.token, failure)
     }
   }
