@@ -62,10 +62,17 @@ public struct StoreFile: Sendable, Equatable {
     public var registration: Registration?
     /// The list it accepted; nil if none.
     public var uids: [String]?
+    /// Phones (`os/appid/udid`, see ``Registration/identity``) it accepted
+    /// before the current one whose mappings are still to be removed there
+    /// (`FormerPhones`).
+    public var formerPhones: [String]
 
-    public init(registration: Registration? = nil, uids: [String]? = nil) {
+    public init(
+      registration: Registration? = nil, uids: [String]? = nil, formerPhones: [String] = []
+    ) {
       self.registration = registration
       self.uids = uids
+      self.formerPhones = formerPhones
     }
   }
 
@@ -91,9 +98,13 @@ public struct StoreFile: Sendable, Equatable {
     var servers: [String: Acknowledged] = [:]
     for (server, value) in list["Servers"] as? [String: Any] ?? [:] {
       let entry = value as? [String: Any] ?? [:]
+      let formerPhones = (entry["FormerPhones"] as? [[String: Any]] ?? []).map {
+        "\($0["OS"] as? String ?? "ios")/\($0["AppID"] as? String ?? Self.defaultAppID)/"
+          + "\($0["UDID"] as? String ?? "")"
+      }
       servers[server] = Acknowledged(
         registration: (entry["Registration"] as? [String: Any]).flatMap(Registration.init),
-        uids: entry["UIDs"] as? [String])
+        uids: entry["UIDs"] as? [String], formerPhones: formerPhones)
     }
     self.servers = servers
   }
@@ -111,7 +122,8 @@ extension RunningEmulator {
   ///   token, lang, dev);
   /// - the registry's mappings are exactly the acknowledged UIDs of that
   ///   phone: none for another phone (an old one), none at all without an
-  ///   acknowledged registration.
+  ///   acknowledged registration; a former phone whose unmapping the store
+  ///   says is still to be sent there may hold any.
   public func replicaMismatches(of store: StoreFile) throws -> [String] {
     let registry = try registry()
     let acknowledged = store.acknowledged(at: server)
@@ -133,7 +145,13 @@ extension RunningEmulator {
           RegistrySnapshot.Mapping(appID: registration.appID, udid: registration.udid, uid: $0)
         })
     }
-    let actual = Set(registry.mappings)
+    let clients = Dictionary(
+      registry.clients.map { ("\($0.appID)/\($0.udid)", $0.os) }, uniquingKeysWith: { a, _ in a })
+    let actual = Set(
+      registry.mappings.filter {
+        let identity = "\(clients["\($0.appID)/\($0.udid)"] ?? "?")/\($0.appID)/\($0.udid)"
+        return !acknowledged.formerPhones.contains(identity)
+      })
     if actual != expected {
       mismatches.append(
         "acknowledged mappings \(expected.map(\.description).sorted()), registry has "
