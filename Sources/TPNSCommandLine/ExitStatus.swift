@@ -27,8 +27,12 @@ enum ExitStatus {
       return (dataError, "Run 'tpns list' to see the stored UIDs.")
     case .missingUDID:
       return (ExitCode.usage, nil)
-    case .storedUIDInvalid:
-      return (dataError, "Fix the UIDs array of the store file.")
+    case .registrationRejected(_, let kept, let failure):
+      return (
+        ExitStatus.of(failure, command: .client).code,
+        "Check the token and --os, --appid, --udid"
+          + (kept == nil ? "." : "; the previous registration stays in effect.")
+      )
     case .store(let error):
       return (of(error), error.suggestion)
     case .request(let command, let request):

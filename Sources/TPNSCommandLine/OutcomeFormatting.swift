@@ -11,6 +11,14 @@ struct OutcomeFormatting {
     case .added(let uid): return "added \(uid)"
     case .alreadyPresent(let uid): return "\(uid) is already in the list"
     case .removed(let uid, let index): return "removed \(index)  \(uid)"
+    case .alreadyRemoved(let uid):
+      return "\(uid) is no longer in the list; sending its removal"
+    case .unregistered(let former, _):
+      return
+        "unmapped the former phone \(options.show(former.udid)) (\(former.os.rawValue), "
+        + "\(former.appID)) at \(options.server)"
+    case .registrationLost(let server):
+      return "\(server) no longer knows this phone; registering it again"
     case .registered(let token, _):
       return "registered \(options.show(token.rawValue)) at \(options.server)"
     case .synced(let uids, _):
@@ -78,6 +86,16 @@ struct OutcomeFormatting {
       ])
     case .storeDeleted:
       return .object([("event", .string("store_deleted")), ("store", .string(options.storePath))])
+    case .alreadyRemoved(let uid):
+      return .object([("event", .string("already_removed")), ("uid", .string(uid.rawValue))])
+    case .unregistered(let former, let response):
+      return .object([
+        ("event", .string("unregistered")), ("udid", .string(options.show(former.udid))),
+        ("os", .string(former.os.rawValue)), ("appid", .string(former.appID)),
+        ("response", .string(response)),
+      ])
+    case .registrationLost(let server):
+      return .object([("event", .string("registration_lost")), ("server", .string(server))])
     case .failed(let failure):
       return .object([("event", .string("failed")), ("error", .string(failure.description))])
     }

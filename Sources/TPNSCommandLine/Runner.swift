@@ -8,14 +8,27 @@ import TPNSProtocol
 struct Runner {
   let command: String
   let options: GlobalOptions
+  /// The store; for a one-shot command, its lock waits end with the command's time budget.
+  let store: StateStore
+  /// Whether `--timeout` bounds the whole command (every one-shot command;
+  /// not `watch`, whose every request has its own).
+  let budgeted: Bool
 
-  var store: StateStore { StateStore(path: options.storePath) }
+  /// The runner of `command`; with `budgeted`, the command's time starts now.
+  init(command: String, options: GlobalOptions, budgeted: Bool = true) {
+    self.command = command
+    self.options = options
+    self.budgeted = budgeted
+    store = StateStore(
+      path: options.storePath, deadline: budgeted ? .now + options.timeout : nil)
+  }
 
   /// The live environment: the plist store, libcurl (made at the first
   /// request), a serial queue for the pipeline.
   func environment() -> PipelineEnvironment {
     let scheduler = SerialDispatchQueueScheduler(label: "tpns.pipeline")
     let options = options
+    let store = store
     let server = ServerClient.live(server: options.server, scheduler: scheduler) {
       let transport = try CurlTransport(
         options: TransportOptions(
@@ -24,7 +37,8 @@ struct Runner {
     }
     return PipelineEnvironment(
       store: .live(store), server: server, scheduler: scheduler,
-      retryPolicy: RetryPolicy(timeLimit: options.timeout))
+      retryPolicy: RetryPolicy(timeLimit: options.timeout),
+      deadline: budgeted ? scheduler.now + options.timeout : nil)
   }
 
   /// The stored state, for the commands that only read it (`list`, `status`).
@@ -39,13 +53,12 @@ struct Runner {
   /// Feeds `input` to a pipeline and waits until all its work is done.
   func run(
     _ input: SyncViewModel.Input, registration: Registration = Registration(),
-    syncsChanges: Bool = true, registersFromStore: Bool = false
+    syncsChanges: Bool = true
   ) throws {
     // No read of the store here: the step that changes it reads it, under its lock.
     let environment = environment()
     let viewModel = SyncViewModel(
-      environment: environment, registration: registration, syncsChanges: syncsChanges,
-      registersFromStore: registersFromStore)
+      environment: environment, registration: registration, syncsChanges: syncsChanges)
     try finish(viewModel.transform(input).outcomes)
   }
 
@@ -57,9 +70,8 @@ struct Runner {
       guard !options.json, !options.quiet, let line = formatting.line(outcome) else { return }
       if case .retrying = outcome { Console.error(line) } else { Console.line(line) }
     })
-    // The worst case: each request takes its whole time limit, the store lock
-    // its 10 s, the send lock is waited for; `register` chains two requests.
-    let limit = (options.timeout + .seconds(10)) * 2 + .seconds(300)
+    // Every wait ends with the command's budget; this is a last resort.
+    let limit = options.timeout * 2 + .seconds(30)
     let all: [Outcome]
     do {
       all = try live.toBlocking(timeout: limit).toArray()
@@ -92,6 +104,7 @@ struct Runner {
   func document(_ outcomes: [Outcome], failures: [PipelineFailure]) -> JSONValue {
     let formatting = OutcomeFormatting(options: options)
     let state = try? store.load()
+    let difference = state?.difference(at: options.server)
     let code = failures.first.map { ExitStatus.of($0).code.rawValue } ?? 0
     return .object([
       ("command", .string(command)),
@@ -102,8 +115,9 @@ struct Runner {
       ("outcomes", .array(outcomes.map(formatting.json))),
       ("errors", .array(failures.map { .string($0.description) })),
       ("uids", .array((state?.uids ?? []).map(JSONValue.string))),
-      ("registered", .bool(state?.registered ?? false)),
-      ("pending", .bool(state?.hasPendingChanges ?? false)),
+      ("registered", .bool(difference?.isRegistered ?? false)),
+      ("pending", .bool(difference?.isPending ?? false)),
+      ("next", difference?.nextCommand.map(JSONValue.string) ?? .null),
     ])
   }
 }

@@ -23,24 +23,44 @@ final class PipelineHarness: Sendable {
   /// The time each attempt was given, in order.
   let attemptTimeouts = LockedState<[Duration?]>([])
 
-  init(state: StoreState = StoreState(), responseDelay: TestTime = 50, timeLimit: Duration? = nil) {
+  /// The whole command's time, from when the environment is made.
+  let deadline: Duration?
+
+  init(
+    state: StoreState = StoreState(), responseDelay: TestTime = 50, timeLimit: Duration? = nil,
+    deadline: Duration? = nil
+  ) {
     self.state = LockedState(state)
     defaultDelay = responseDelay
     self.timeLimit = timeLimit
+    self.deadline = deadline
   }
 
-  /// A store that is registered at the test server, holding `uids`.
-  static func registered(token: PushToken, uids: [String] = []) -> StoreState {
+  /// A second server, for switches.
+  static let otherServer = "http://other.test/tpns"
+
+  /// The registration of an iOS `token` (its udid is the token).
+  static func registration(_ token: PushToken) -> PhoneRegistration {
+    PhoneRegistration(token: token, phone: Phone(os: token.os, udid: token.rawValue))
+  }
+
+  /// A store that desires `token` and `uids`, both acknowledged by the test
+  /// server (with `acknowledged` false: by no server).
+  static func registered(
+    token: PushToken, uids: [String] = [], acknowledged: Bool = true
+  ) -> StoreState {
     var state = StoreState()
-    state.token = token.rawValue
-    state.udid = token.rawValue
-    state.os = "ios"
-    state.appID = Phone.defaultAppID
-    state.server = server
-    state.registered = true
+    state.registration = registration(token)
     state.uids = uids
-    state.syncedUIDs = uids
+    if acknowledged {
+      state.servers[server] = Acknowledgement(registration: registration(token), uids: uids)
+    }
     return state
+  }
+
+  /// What the test server acknowledged.
+  var acknowledged: Acknowledgement {
+    state.value.acknowledged(at: Self.server)
   }
 
   /// Queues the responses to the next attempts of `command`.
@@ -65,7 +85,10 @@ final class PipelineHarness: Sendable {
     log.withLock { $0.append(Recorded(time: time, value: line)) }
   }
 
-  var environment: PipelineEnvironment {
+  var environment: PipelineEnvironment { environment(server: Self.server) }
+
+  /// The environment of a pipeline that uses `server`.
+  func environment(server url: String) -> PipelineEnvironment {
     let store = StoreClient.inMemory(state)
     let loggingStore = StoreClient(
       load: store.load,
@@ -75,10 +98,12 @@ final class PipelineHarness: Sendable {
         if after.uids != before.uids { record("store \(after.uids.joined(separator: ","))") }
         return after
       })
-    let server = ServerClient(server: Self.server) { [self] command, timeout in
+    let server = ServerClient(server: url) { [self] command, timeout in
       attemptTimeouts.withLock { $0.append(timeout) }
       return Observable.deferred { [self] in
-        record("send \(command.name.rawValue) \(summary(command))")
+        record(
+          "send \(command.name.rawValue) \(summary(command))"
+            + (url == Self.server ? "" : " to other"))
         let next = scripted.withLock { scripted -> Observable<HTTPResponse>? in
           guard var queue = scripted[command.name], !queue.isEmpty else { return nil }
           let first = queue.removeFirst()
@@ -90,7 +115,8 @@ final class PipelineHarness: Sendable {
     }
     return PipelineEnvironment(
       store: loggingStore, server: server, scheduler: scheduler,
-      retryPolicy: RetryPolicy(random: { 1 }, timeLimit: timeLimit))
+      retryPolicy: RetryPolicy(random: { 1 }, timeLimit: timeLimit),
+      deadline: deadline.map { scheduler.now + $0 })
   }
 
   /// The part of a command the tests look at: the mapsync list, the client's udid.
@@ -98,8 +124,13 @@ final class PipelineHarness: Sendable {
     switch command {
     case .mapsync(let phone, let uids):
       "udid=\(phone.udid.prefix(4)) [\(uids.map(\.rawValue).joined(separator: ","))]"
-    case .client(let phone, let token, _, _, _):
+    case .client(let phone, let token, let language, let sandbox, _):
       "udid=\(phone.udid.prefix(4)) token=\(token.rawValue.prefix(4))"
+        + (phone.appID == Phone.defaultAppID ? "" : " appid=\(phone.appID)")
+        + (phone.os == .ios ? "" : " os=\(phone.os.rawValue)")
+        + (language.map { " lang=\($0)" } ?? "") + (sandbox.map { " dev=\($0 ? 1 : 0)" } ?? "")
+    case .unregisterMapping(let phone, _):
+      "udid=\(phone.udid.prefix(4))"
     default: ""
     }
   }

@@ -9,13 +9,12 @@ import Testing
   static func sampleState() -> StoreState {
     var state = StoreState()
     state.uids = ["ABCDEFGHJKLMNPRSTUVW", "0123456789ABCDEFGHJK"]
-    state.token = String(repeating: "ab", count: 32)
-    state.udid = state.token
-    state.os = "ios"
-    state.appID = "com.tutk.cc.samples.tpns.ios"
-    state.server = "http://127.0.0.1:7380/tpns"
-    state.registered = true
-    state.syncedUIDs = ["ABCDEFGHJKLMNPRSTUVW"]
+    let token = try! PushToken(String(repeating: "ab", count: 32), os: .ios)
+    let registration = PhoneRegistration(
+      token: token, phone: Phone(os: .ios, udid: token.rawValue), language: "de", sandbox: true)
+    state.registration = registration
+    state.servers["http://127.0.0.1:7380/tpns"] = Acknowledgement(
+      registration: registration, uids: ["ABCDEFGHJKLMNPRSTUVW"])
     return state
   }
 
@@ -27,7 +26,7 @@ import Testing
     #expect(!FileManager.default.fileExists(atPath: directory.file("nested")))
   }
 
-  @Test("what is written is read back, and pending means UIDs differ from SyncedUIDs")
+  @Test("what is written is read back, and pending means the UIDs differ from the server's")
   func roundTrip() throws {
     let directory = try TemporaryDirectory()
     let store = StateStore(path: directory.file("state.plist"))
@@ -35,7 +34,8 @@ import Testing
     try store.update { $0 = state }
     let loaded = try store.load()
     #expect(loaded == state)
-    #expect(loaded.hasPendingChanges)
+    #expect(loaded.difference(at: "http://127.0.0.1:7380/tpns").isPending)
+    #expect(loaded.difference(at: "http://127.0.0.1:7380/tpns").toAdd == ["0123456789ABCDEFGHJK"])
   }
 
   @Test("the file is an XML property list that plutil accepts, with the quickstart's UIDs key")
@@ -105,6 +105,33 @@ import Testing
       ),
       ("Token an array", "<plist version=\"1.0\"><dict><key>Token</key><array/></dict></plist>"),
       ("binary plist", "bplist00\u{D1}\u{01}\u{02}"),
+      (
+        "UIDs holding a duplicate",
+        "<plist version=\"1.0\"><dict><key>UIDs</key><array><string>AAAAAAAAAAAAAAAAAAAA</string>"
+          + "<string>AAAAAAAAAAAAAAAAAAAA</string></array></dict></plist>"
+      ),
+      (
+        "UIDs holding an invalid UID",
+        "<plist version=\"1.0\"><dict><key>UIDs</key><array><string>not a uid</string></array></dict></plist>"
+      ),
+      (
+        "a token that is not one",
+        "<plist version=\"1.0\"><dict><key>Token</key><string>xyz</string></dict></plist>"
+      ),
+      (
+        "an android token without UDID",
+        "<plist version=\"1.0\"><dict><key>Token</key><string>abc</string><key>OS</key>"
+          + "<string>android</string></dict></plist>"
+      ),
+      (
+        "Servers a string",
+        "<plist version=\"1.0\"><dict><key>Servers</key><string>x</string></dict></plist>"
+      ),
+      (
+        "an acknowledged list with an invalid UID",
+        "<plist version=\"1.0\"><dict><key>Servers</key><dict><key>http://a/tpns</key><dict>"
+          + "<key>UIDs</key><array><string>x</string></array></dict></dict></dict></plist>"
+      ),
     ])
   func corrupt(name: String, text: String) throws {
     let directory = try TemporaryDirectory()
@@ -120,6 +147,63 @@ import Testing
     }
     #expect(throws: StoreError.self) { try store.load() }
     #expect(contents(of: path) == bytes)
+  }
+
+  @Test(
+    "a hand-edited list with a duplicate or an invalid UID is refused with the item named",
+    arguments: [
+      (
+        ["AAAAAAAAAAAAAAAAAAAA", "BBBBBBBBBBBBBBBBBBBB", "AAAAAAAAAAAAAAAAAAAA"],
+        "'UIDs' holds AAAAAAAAAAAAAAAAAAAA twice (items 0 and 2)"
+      ),
+      (["AAAAAAAAAAAAAAAAAAAA", "AAAA"], "'UIDs' item 1 is not a UID (\"AAAA\": "),
+    ])
+  func invalidList(uids: [String], reason: String) throws {
+    let directory = try TemporaryDirectory()
+    let path = directory.file("state.plist")
+    let items = uids.map { "<string>\($0)</string>" }.joined()
+    try Data(
+      "<plist version=\"1.0\"><dict><key>UIDs</key><array>\(items)</array></dict></plist>".utf8
+    )
+    .write(to: URL(fileURLWithPath: path))
+    #expect {
+      try StateStore(path: path).load()
+    } throws: { error in
+      "\(error)".contains(reason) && "\(error)".contains(path)
+    }
+  }
+
+  @Test("a store of the earlier format is read as the same facts and rewritten in this one")
+  func migratesLegacyKeys() throws {
+    let directory = try TemporaryDirectory()
+    let path = directory.file("state.plist")
+    let token = String(repeating: "ab", count: 32)
+    let legacy = """
+      <?xml version="1.0" encoding="UTF-8"?>
+      <plist version="1.0"><dict>
+      <key>UIDs</key><array><string>AAAAAAAAAAAAAAAAAAAA</string><string>BBBBBBBBBBBBBBBBBBBB</string></array>
+      <key>Token</key><string>\(token)</string><key>UDID</key><string>\(token)</string>
+      <key>OS</key><string>ios</string><key>AppID</key><string>com.tutk.cc.samples.tpns.ios</string>
+      <key>Server</key><string>http://a/tpns</string><key>Registered</key><true/>
+      <key>SyncedUIDs</key><array><string>AAAAAAAAAAAAAAAAAAAA</string></array>
+      <key>Custom</key><string>kept</string>
+      </dict></plist>
+      """
+    try Data(legacy.utf8).write(to: URL(fileURLWithPath: path))
+    let store = StateStore(path: path)
+    let state = try store.load()
+    let registration = try #require(state.registration)
+    #expect(registration.token.rawValue == token)
+    #expect(
+      state.acknowledged(at: "http://a/tpns")
+        == Acknowledgement(registration: registration, uids: ["AAAAAAAAAAAAAAAAAAAA"]))
+    #expect(state.difference(at: "http://a/tpns").toAdd == ["BBBBBBBBBBBBBBBBBBBB"])
+    #expect(state.difference(at: "http://b/tpns").needsRegistration)
+    try store.update { $0.uids.append("CCCCCCCCCCCCCCCCCCCC") }
+    let text = String(decoding: try #require(contents(of: path)), as: UTF8.self)
+    #expect(!text.contains("<key>SyncedUIDs</key>") && !text.contains("<key>Registered</key>"))
+    #expect(text.contains("<key>Servers</key>") && text.contains("<key>Custom</key>"))
+    #expect(try store.load().acknowledged(at: "http://a/tpns").uids == ["AAAAAAAAAAAAAAAAAAAA"])
   }
 
   @Test(
@@ -277,7 +361,10 @@ import Testing
     try store.update { $0.uids = ["ABCDEFGHJKLMNPRSTUVW"] }
     let before = contents(of: store.path)
     #expect(throws: StoreError.unwritable(path: store.path, text: "a\u{1}b")) {
-      try store.update { $0.udid = "a\u{1}b" }
+      try store.update {
+        $0.otherKeys = [:]
+        $0.servers["a\u{1}b"] = Acknowledgement(uids: [])
+      }
     }
     #expect(contents(of: store.path) == before)
   }

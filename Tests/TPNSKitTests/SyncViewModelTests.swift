@@ -34,7 +34,8 @@ import Testing
       ])
   }
 
-  @Test("a token change mid-registration cancels the old request; only the newest registers")
+  @Test(
+    "a token change mid-registration: the newest token ends registered, the former phone unmapped")
   func tokenChangeCancels() {
     let harness = PipelineHarness()
     let token = harness.scheduler.createHotObservable([
@@ -44,10 +45,24 @@ import Testing
     let res = harness.scheduler.start {
       viewModel.transform(.init(token: token.asObservable())).outcomes
     }
-    #expect(res.events == [.next(280, .registered(Self.t2, response: "ok")), .completed(400)])
-    #expect(harness.sends.map(\.time) == [210, 230])
-    #expect(harness.state.value.token == Self.t2.rawValue)
-    #expect(harness.state.value.registered)
+    // The first registration is not cancelled mid-flight (the server may have
+    // acted on it): once it is acknowledged, the former phone is unmapped and
+    // the newest token registered, once.
+    let t1 = PipelineHarness.registration(Self.t1)
+    #expect(
+      res.events == [
+        .next(260, .registered(Self.t1, response: "ok")),
+        .next(310, .registered(Self.t2, response: "ok")),
+        .next(360, .unregistered(t1.phone, response: "ok")),
+        .completed(400),
+      ])
+    #expect(
+      harness.sends.map(\.value) == [
+        "send client udid=1a1a token=1a1a", "send client udid=2b2b token=2b2b",
+        "send unreg_mapping udid=1a1a",
+      ])
+    #expect(harness.state.value.registration?.token == Self.t2)
+    #expect(harness.acknowledged.registration == PipelineHarness.registration(Self.t2))
   }
 
   @Test("a mapsync is held until the token is registered, and carries its udid")
@@ -65,7 +80,6 @@ import Testing
     #expect(
       res.events == [
         .next(220, .added(Self.uid(Self.a))),
-        .next(220, .waitingForRegistration([Self.uid(Self.a)])),
         .next(260, .registered(Self.t1, response: "ok")),
         .next(310, .synced([Self.uid(Self.a)], response: "ok")),
         .completed(310),
@@ -75,7 +89,7 @@ import Testing
         Recorded(time: 210, value: "send client udid=1a1a token=1a1a"),
         Recorded(time: 260, value: "send mapsync udid=1a1a [\(Self.a)]"),
       ])
-    #expect(harness.state.value.syncedUIDs == [Self.a])
+    #expect(harness.acknowledged.uids == [Self.a])
   }
 
   @Test("three changes during one sync in flight give exactly one more sync, of the newest list")
@@ -100,7 +114,7 @@ import Testing
     }
     #expect(synced.map(\.time) == [260, 310])
     #expect(res.events.last == .completed(310))
-    #expect(harness.state.value.syncedUIDs == [Self.a, Self.b, Self.c, Self.d])
+    #expect(harness.acknowledged.uids == [Self.a, Self.b, Self.c, Self.d])
   }
 
   @Test("a failed sync is an outcome, the list stays stored and pending, and the next change syncs")
@@ -176,17 +190,15 @@ import Testing
       ])
     #expect(harness.attemptTimeouts.value == [.seconds(2), .milliseconds(1500)])
     #expect("\(given)".hasSuffix("(gave up after 2 attempts: the 2 s time limit)"))
-    #expect(harness.state.value.hasPendingChanges)
+    #expect(harness.state.value.difference(at: PipelineHarness.server).isPending)
   }
 
   @Test("sync registers a stored token this server has not acknowledged, then sends the list")
   func syncRegistersFirst() {
-    var state = PipelineHarness.registered(token: Self.t1, uids: [Self.a])
-    state.registered = false
-    state.syncedUIDs = nil
+    let state = PipelineHarness.registered(token: Self.t1, uids: [Self.a], acknowledged: false)
     let harness = PipelineHarness(state: state)
     let syncs = harness.scheduler.createHotObservable([.next(210, ()), .completed(215)])
-    let viewModel = SyncViewModel(environment: harness.environment, registersFromStore: true)
+    let viewModel = SyncViewModel(environment: harness.environment)
     let res = harness.scheduler.start {
       viewModel.transform(.init(syncRequests: syncs.asObservable())).outcomes
     }
@@ -197,18 +209,17 @@ import Testing
         .completed(310),
       ])
     #expect(harness.sends.map(\.value).map { $0.prefix(12) } == ["send client ", "send mapsync"])
-    #expect(!harness.state.value.hasPendingChanges)
+    #expect(!harness.state.value.difference(at: PipelineHarness.server).isPending)
   }
 
   @Test("a registration the server refuses is reported, and the list is not sent")
   func syncRegistrationRefused() {
-    var state = PipelineHarness.registered(token: Self.t1, uids: [Self.a])
-    state.registered = false
+    let state = PipelineHarness.registered(token: Self.t1, uids: [Self.a], acknowledged: false)
     let harness = PipelineHarness(state: state)
     let refused = RequestFailure.status(400, body: "error: bad token", retryAfter: nil)
     harness.script(.client, [harness.failure(refused, after: 10)])
     let syncs = harness.scheduler.createHotObservable([.next(210, ()), .completed(215)])
-    let viewModel = SyncViewModel(environment: harness.environment, registersFromStore: true)
+    let viewModel = SyncViewModel(environment: harness.environment)
     let res = harness.scheduler.start {
       viewModel.transform(.init(syncRequests: syncs.asObservable())).outcomes
     }

@@ -40,7 +40,7 @@ import Testing
     }
     let changes = harness.scheduler.createHotObservable(
       (0..<5).map { Recorded.next(211 + $0 * 10, ()) })
-    let viewModel = SyncViewModel(environment: harness.environment, registersFromStore: true)
+    let viewModel = SyncViewModel(environment: harness.environment)
     let res = harness.scheduler.start(disposed: 2000) {
       viewModel.transform(.init(storeChanges: Self.events(harness, changes: changes))).outcomes
     }
@@ -60,13 +60,15 @@ import Testing
     let changes = harness.scheduler.createHotObservable([
       .next(211, ()), .next(501, ()), .next(521, ()),
     ])
-    let viewModel = SyncViewModel(environment: harness.environment, registersFromStore: true)
+    let viewModel = SyncViewModel(environment: harness.environment)
     _ = harness.scheduler.start(disposed: 3000) {
       viewModel.transform(.init(storeChanges: Self.events(harness, changes: changes))).outcomes
     }
-    // Sent at 411 (answered at 711); the change at 521 is seen at 721: one more.
-    #expect(harness.sends.map(\.time) == [411, 721])
-    #expect(harness.state.value.syncedUIDs == Self.uids(3))
+    // Sent at 411 (answered at 711); the reconciliation reads the store again
+    // then and sends the newest list at once; the change seen at 721 finds
+    // nothing left to send.
+    #expect(harness.sends.map(\.time) == [411, 711])
+    #expect(harness.acknowledged.uids == Self.uids(3))
   }
 
   @Test("a failure then a success gives retrying, then synced")
@@ -76,7 +78,7 @@ import Testing
     harness.script(.mapsync, [harness.failure(busy)])
     Self.edit(harness, at: 210, uids: Self.uids(1))
     let changes = harness.scheduler.createHotObservable([.next(211, ())])
-    let viewModel = SyncViewModel(environment: harness.environment, registersFromStore: true)
+    let viewModel = SyncViewModel(environment: harness.environment)
     let res = harness.scheduler.start(disposed: 3000) {
       viewModel.transform(.init(storeChanges: Self.events(harness, changes: changes))).outcomes
     }
@@ -101,7 +103,7 @@ import Testing
     let read: @Sendable () -> StoreEvent = {
       reads.withLock { $0.count > 1 ? $0.removeFirst() : $0[0] }
     }
-    let viewModel = SyncViewModel(environment: harness.environment, registersFromStore: true)
+    let viewModel = SyncViewModel(environment: harness.environment)
     let res = harness.scheduler.start(disposed: 3000) {
       viewModel.transform(.init(storeChanges: Self.events(harness, changes: changes, read: read)))
         .outcomes
@@ -128,29 +130,28 @@ import Testing
     harness.scheduler.scheduleAt(700) { [state = harness.state] in state.withLock { $0 = recreated }
     }
     let changes = harness.scheduler.createHotObservable([.next(300, ()), .next(600, ())])
-    let viewModel = SyncViewModel(environment: harness.environment, registersFromStore: true)
+    let viewModel = SyncViewModel(environment: harness.environment)
     let res = harness.scheduler.start(disposed: 3000) {
       viewModel.transform(.init(storeChanges: Self.events(harness, changes: changes, read: read)))
         .outcomes
     }
     #expect(res.events.first == .next(500, .storeDeleted))
     #expect(harness.sends.map(\.time) == [800])
-    #expect(harness.state.value.syncedUIDs == Self.uids(2))
+    #expect(harness.acknowledged.uids == Self.uids(2))
   }
 
   @Test("watch registers a stored token this server has not acknowledged, then syncs")
   func registersStoredToken() {
-    var state = PipelineHarness.registered(token: Self.token, uids: [])
-    state.registered = false
-    state.uids = Self.uids(1)
+    let state = PipelineHarness.registered(
+      token: Self.token, uids: Self.uids(1), acknowledged: false)
     let harness = PipelineHarness(state: state)
     let changes = harness.scheduler.createHotObservable([Recorded<Event<Void>>]())
-    let viewModel = SyncViewModel(environment: harness.environment, registersFromStore: true)
+    let viewModel = SyncViewModel(environment: harness.environment)
     _ = harness.scheduler.start(disposed: 3000) {
       viewModel.transform(.init(storeChanges: Self.events(harness, changes: changes))).outcomes
     }
     #expect(harness.sends.map { $0.value.split(separator: " ")[1] } == ["client", "mapsync"])
-    #expect(harness.state.value.registered)
-    #expect(harness.state.value.syncedUIDs == Self.uids(1))
+    #expect(harness.acknowledged.registration == PipelineHarness.registration(Self.token))
+    #expect(harness.acknowledged.uids == Self.uids(1))
   }
 }

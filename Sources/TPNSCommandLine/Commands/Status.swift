@@ -18,42 +18,79 @@ struct Status: ParsableCommand {
 
   func run() throws {
     let state = try Runner(command: "status", options: options).loadStore()
-    let synced = state.syncedUIDs ?? []
-    let toAdd = state.uids.filter { !synced.contains($0) }.count
-    let toRemove = synced.filter { !state.uids.contains($0) }.count
-    let registeredHere = state.registered && state.server == options.server
+    let difference = state.difference(at: options.server)
+    let registration = state.registration
+    // Servers that really acknowledged the desired registration, this one first.
+    let registeredAt = state.servers.filter {
+      $0.value.registration != nil && $0.value.registration == registration
+    }.keys.sorted { ($0 == options.server ? 0 : 1, $0) < ($1 == options.server ? 0 : 1, $1) }
     if options.json {
       Console.line(
         JSONValue.object([
           ("command", .string("status")),
           ("server", .string(options.server)),
           ("store", .string(options.storePath)),
-          ("token", state.token.map { .string(options.show($0)) } ?? .null),
-          ("os", state.os.map(JSONValue.string) ?? .null),
-          ("registered", .bool(registeredHere)),
-          ("registered_server", state.server.map(JSONValue.string) ?? .null),
+          ("token", registration.map { .string(options.show($0.token.rawValue)) } ?? .null),
+          ("os", registration.map { .string($0.phone.os.rawValue) } ?? .null),
+          ("appid", registration.map { .string($0.phone.appID) } ?? .null),
+          ("udid", registration.map { .string(options.show($0.phone.udid)) } ?? .null),
+          ("lang", registration?.language.map(JSONValue.string) ?? .null),
+          ("dev", registration?.sandbox.map(JSONValue.bool) ?? .null),
+          ("registered", .bool(difference.isRegistered)),
+          ("registered_server", registeredAt.first.map(JSONValue.string) ?? .null),
+          ("registered_servers", .array(registeredAt.map(JSONValue.string))),
           ("uids", .array(state.uids.map(JSONValue.string))),
-          ("pending", .bool(state.hasPendingChanges)),
-          ("to_add", .number(toAdd)),
-          ("to_remove", .number(toRemove)),
+          (
+            "acknowledged_uids",
+            difference.acknowledged.uids == nil
+              ? .null : .array(difference.acknowledgedUIDs.map(JSONValue.string))
+          ),
+          ("pending", .bool(difference.isPending)),
+          ("needs_registration", .bool(difference.needsRegistration)),
+          ("to_add", .number(difference.toAdd.count)),
+          ("to_remove", .number(difference.toRemove.count)),
+          ("next", difference.nextCommand.map(JSONValue.string) ?? .null),
         ]).rendered)
       return
     }
     let token =
-      state.token.map { "\(options.show($0)) (\(state.os ?? "ios"))" }
+      registration.map { "\(options.show($0.token.rawValue)) (\($0.phone.os.rawValue))" }
       ?? "none (tpns register <token>)"
-    var registered = registeredHere ? "yes" : "no"
-    if state.registered, let other = state.server, other != options.server {
-      registered = "no (registered at \(other))"
+    let registered: String
+    if registration == nil {
+      registered = "no (no token)"
+    } else if difference.isRegistered {
+      registered = "yes"
+    } else if let other = registeredAt.first {
+      registered = "no (acknowledged at \(other), not here)"
+    } else if !difference.formerPhones.isEmpty {
+      registered = "no (this server holds a former phone)"
+    } else {
+      registered = "no"
     }
-    let pending =
-      state.hasPendingChanges
-      ? "yes: \(toAdd) to add, \(toRemove) to remove (tpns sync)" : "no, the server has the list"
     let rows = [
       ("server", options.server), ("store", options.storePath), ("token", token),
-      ("registered", registered), ("uids", String(state.uids.count)), ("pending", pending),
+      ("registered", registered), ("uids", String(state.uids.count)),
+      ("pending", Self.pending(difference)),
     ]
     Console.line(rows.map { $0.0.padding(to: 12) + $0.1 }.joined(separator: "\n"))
+  }
+
+  /// The pending line: what the server in use lacks, and the command that sends it.
+  static func pending(_ difference: StoreDifference) -> String {
+    guard let next = difference.nextCommand else { return "no, the server has the list" }
+    if difference.waitsForToken {
+      let count = difference.uids.count
+      return "yes: \(count) UID\(count == 1 ? "" : "s") wait for a token (\(next))"
+    }
+    var parts: [String] = []
+    if difference.needsRegistration { parts.append("the registration") }
+    let formers = difference.formerPhones.count
+    if formers > 0 { parts.append("\(formers) former phone\(formers == 1 ? "" : "s") to unmap") }
+    if difference.listDiffers {
+      parts.append("\(difference.toAdd.count) to add, \(difference.toRemove.count) to remove")
+    }
+    return "yes: \(parts.joined(separator: ", ")) (\(next))"
   }
 }
 

@@ -8,8 +8,10 @@ struct Sync: ParsableCommand {
       commandName: "sync",
       abstract: "Send the stored list to the server again (after a failure, or to repair it).",
       discussion: """
-        Registers the stored token first if this server has not acknowledged it (after a \
-        failed 'tpns register', or with another --server), then sends the list.
+        Brings the server in line with the store: removes the mappings of a former phone \
+        the server still holds, registers the stored token if this server has not \
+        acknowledged it (after a failed 'tpns register', a server that forgot it, or another \
+        --server), then sends the list, whether or not it is pending.
         """,
       options: GlobalOptions.options)
   }
@@ -22,6 +24,6 @@ struct Sync: ParsableCommand {
 
   func run() throws {
     try Runner(command: "sync", options: options)
-      .run(.init(syncRequests: .just(())), registersFromStore: true)
+      .run(.init(syncRequests: .just(())))
   }
 }

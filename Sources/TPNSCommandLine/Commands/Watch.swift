@@ -44,7 +44,7 @@ struct Watch: ParsableCommand {
   func run() throws {
     // Blocked before any thread starts, so every thread inherits the mask.
     let signals = Signals(blocking: [SIGINT, SIGTERM])
-    let runner = Runner(command: "watch", options: options)
+    let runner = Runner(command: "watch", options: options, budgeted: false)
     let lock = try WatchLock(store: runner.store)
     defer { lock.release() }
     // A broken store at the start is the user's to fix now; later, a
@@ -54,7 +54,7 @@ struct Watch: ParsableCommand {
     let events = StoreWatcher.events(
       of: runner.store, debounce: debounce, scheduler: environment.scheduler)
     let checks = Observable.interval(interval, scheduler: environment.scheduler).map { _ in () }
-    let viewModel = SyncViewModel(environment: environment, registersFromStore: true)
+    let viewModel = SyncViewModel(environment: environment)
     let formatting = OutcomeFormatting(options: options)
     let options = options
     let outcomes = viewModel.transform(.init(storeChanges: events, periodicChecks: checks)).outcomes

@@ -10,6 +10,15 @@ public enum Outcome: Sendable, Equatable {
   case alreadyPresent(DeviceUID)
   /// An entry was removed from the list; `index` is where it was.
   case removed(String, index: Int)
+  /// A UID to remove was no longer stored, but the server still held it:
+  /// its removal is what gets sent.
+  case alreadyRemoved(DeviceUID)
+  /// The server removed every mapping of a former phone (another udid,
+  /// appid or os than the desired one): `cmd=unreg_mapping`.
+  case unregistered(Phone, response: String)
+  /// The server answered that it does not know the phone: it lost the
+  /// registration (a restart, say), which is sent again.
+  case registrationLost(server: String)
   /// The server acknowledged the token (`client`); `response` is its body.
   case registered(PushToken, response: String)
   /// The server acknowledged another command (`event`, say).
@@ -40,10 +49,10 @@ public enum PipelineFailure: Error, Equatable, CustomStringConvertible {
   case missingUDID
   /// The store could not be read or written.
   case store(StoreError)
-  /// The stored list holds something that is not a UID.
-  case storedUIDInvalid(String, IdentifierError)
   /// A request failed for good.
   case request(CommandName, RequestFailure)
+  /// The server rejected a new token; the store keeps `kept`, the previous one.
+  case registrationRejected(PushToken, kept: PushToken?, RequestFailure)
 
   public var description: String {
     switch self {
@@ -56,9 +65,10 @@ public enum PipelineFailure: Error, Equatable, CustomStringConvertible {
     case .notInList(let uid): "\(uid) is not in the list"
     case .missingUDID: "an Android phone needs its own ID: pass --udid"
     case .store(let error): error.description
-    case .storedUIDInvalid(let text, let error):
-      "the store holds '\(text)', which is not a UID: \(error)"
     case .request(let command, let failure): "\(command.rawValue) failed: \(failure)"
+    case .registrationRejected(let token, let kept, let failure):
+      "the server rejected the token \(token): \(failure); "
+        + (kept.map { "the store keeps the previous token \($0)" } ?? "no token is stored")
     }
   }
 }

@@ -6,18 +6,26 @@ extension PipelineEnvironment {
   /// `retrying` outcome before each new attempt, then what `onSuccess` makes of
   /// the response; the last failure ends the sequence as a ``RequestFailure``.
   /// The policy's time limit is counted on the scheduler's clock from the
-  /// subscription, and each attempt is given only the time left.
+  /// subscription, cut to what is left before the ``deadline``, and each
+  /// attempt is given only the time left.
   ///
   ///     environment.request(.event(uid: uid, type: 1)) { .sent(.event, response: $0.body) }
   public func request(
     _ command: Command, idempotent: Bool = true,
     onSuccess: @escaping @Sendable (HTTPResponse) throws -> Outcome
   ) -> Observable<Outcome> {
-    let policy = retryPolicy
+    let retryPolicy = retryPolicy
+    let deadline = deadline
     let scheduler = scheduler
     let send = server.send
     return Observable<Outcome>.create { observer in
       let start = scheduler.now
+      var budgeted = retryPolicy
+      if let deadline {
+        let left = max(deadline - start, .zero)
+        budgeted.timeLimit = min(budgeted.timeLimit ?? left, left)
+      }
+      let policy = budgeted
       return Observable.deferred {
         send(command, policy.remainingTime(elapsed: scheduler.now - start))
       }

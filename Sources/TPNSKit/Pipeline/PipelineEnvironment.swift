@@ -122,15 +122,20 @@ public struct PipelineEnvironment: Sendable {
   public var scheduler: any SchedulerType
   /// When to retry.
   public var retryPolicy: RetryPolicy
+  /// When the whole command's time runs out, on the scheduler's clock
+  /// (`--timeout` of a one-shot command): no request, retry or wait goes past
+  /// it, however many requests a reconciliation takes. `nil` for none (`watch`).
+  public var deadline: Duration?
 
   /// An environment.
   public init(
     store: StoreClient, server: ServerClient, scheduler: any SchedulerType,
-    retryPolicy: RetryPolicy = RetryPolicy()
+    retryPolicy: RetryPolicy = RetryPolicy(), deadline: Duration? = nil
   ) {
     self.store = store
     self.server = server
     self.scheduler = scheduler
     self.retryPolicy = retryPolicy
+    self.deadline = deadline
   }
 }

@@ -2,23 +2,30 @@ import Locking
 import Reactive
 import TPNSProtocol
 
-/// The steps of the pipeline, each an observable of outcomes that stores
-/// first, then asks the server, and turns every failure into an outcome.
+/// The steps of the pipeline. Each input changes the desired state in the
+/// store first, then asks for a reconciliation of the server in use, which
+/// runs under the store's send lock and moves the acknowledged state only
+/// with what the server acknowledged. Every failure becomes an outcome.
 struct Context: Sendable {
+  /// Reconciliation steps in one run at most: each acknowledged step moves
+  /// the server closer, so more means the store keeps changing under it
+  /// (the next trigger picks that up).
+  static let maximumSteps = 8
+
   let environment: PipelineEnvironment
   let registration: Registration
   let list: PublishSubject<[String]>
   let syncsChanges: Bool
-  let registersFromStore: Bool
-  /// A forced sync asked for while another waits: the coalesced trigger that
-  /// runs may be a plain change, and must still send.
-  let forcedPending = LockedState(false)
+  /// What the triggers since the last reconciliation started asked for.
+  let demand = LockedState(Demand())
 
   private var store: StoreClient { environment.store }
+  private var server: String { environment.server.server }
 
-  /// Stores the token and registers it; on success, triggers a sync of what is pending.
+  /// Stores the token as the desired registration (with the `lang`, `dev`,
+  /// `udid` and `appid` it goes with), then asks for it to be registered.
   func register(
-    _ result: Result<PushToken, IdentifierError>, triggers: PublishSubject<SyncTrigger>
+    _ result: Result<PushToken, IdentifierError>, triggers: PublishSubject<Void>
   ) -> Observable<Outcome> {
     Observable<Outcome>.deferred {
       let token: PushToken
@@ -29,57 +36,24 @@ struct Context: Sendable {
       guard let udid = registration.udid ?? (token.os == .ios ? token.rawValue : nil) else {
         throw PipelineFailure.missingUDID
       }
-      let server = environment.server.server
-      let phone = Phone(os: token.os, appID: registration.appID, udid: udid)
+      let desired = PhoneRegistration(
+        token: token, phone: Phone(os: token.os, appID: registration.appID, udid: udid),
+        language: registration.language, sandbox: registration.sandbox)
+      var previous: PhoneRegistration?
       try update { state in
-        let samePhone =
-          state.token == token.rawValue && state.server == server && state.phone == phone
-        state.token = token.rawValue
-        state.os = token.os.rawValue
-        state.appID = phone.appID
-        state.udid = phone.udid
-        state.server = server
-        if !samePhone {
-          // A new phone identity: the server knows nothing of it yet.
-          state.registered = false
-          state.syncedUIDs = nil
-        }
+        previous = state.registration
+        state.registration = desired
       }
-      let command = Command.client(
-        phone, token: token, language: registration.language, sandbox: registration.sandbox)
-      return request(command) { response in
-        try update { state in
-          // Only if the registration it was sent for still holds, phone included.
-          if state.token == token.rawValue, state.server == server, state.phone == phone {
-            state.registered = true
-          }
-        }
-        return .registered(token, response: response.body)
-      }
-      // After `registered` is out: now what is pending can be sent.
-      .do(onCompleted: { if syncsChanges { triggers.onNext(.changed) } })
+      let attempt = RegistrationAttempt(registration: desired, previous: previous)
+      return trigger(Demand(forcesRegistration: true, attempt: attempt), on: triggers)
     }
-    .catchingFailures(.client)
+    .catchingFailures()
   }
 
-  /// Registers the token the store holds at this server (`watch`).
-  private func registerStored(_ token: PushToken, phone: Phone) -> Observable<Outcome> {
-    let server = environment.server.server
-    return request(
-      .client(phone, token: token, language: registration.language, sandbox: registration.sandbox)
-    ) { response in
-      try update { state in
-        guard state.token == token.rawValue, state.phone == phone else { return }
-        if state.server != server { state.syncedUIDs = nil }
-        state.server = server
-        state.registered = true
-      }
-      return .registered(token, response: response.body)
-    }
-  }
-
-  /// Validates every UID, then stores the new ones (all or nothing); triggers a sync if any was new.
-  func add(_ texts: [String], triggers: PublishSubject<SyncTrigger>) -> Observable<Outcome> {
+  /// Validates every UID, then stores the new ones (all or nothing); then
+  /// reconciles, whether or not one was new: re-running a command finishes
+  /// what an earlier run left pending.
+  func add(_ texts: [String], triggers: PublishSubject<Void>) -> Observable<Outcome> {
     Observable<Outcome>.deferred {
       var uids: [DeviceUID] = []
       for text in texts {
@@ -98,23 +72,25 @@ struct Context: Sendable {
           }
         }
       }
-      let changed = outcomes.contains { if case .added = $0 { true } else { false } }
-      // The outcomes first, then the sync they cause.
-      return Observable.from(outcomes).do(onCompleted: {
-        if changed, syncsChanges { triggers.onNext(.changed) }
-      })
+      // The outcomes first, then the reconciliation they ask for.
+      return Observable.from(outcomes).concat(changed(on: triggers))
     }
-    .catchingFailures(nil)
+    .catchingFailures()
   }
 
   /// Checks every target against the list, then removes them all (or none);
-  /// triggers a sync.
+  /// then reconciles. A UID no longer stored that the server in use still
+  /// holds is already removed here, and its removal is what gets sent.
   func remove(
-    _ removals: [SyncViewModel.Removal], triggers: PublishSubject<SyncTrigger>
+    _ removals: [SyncViewModel.Removal], triggers: PublishSubject<Void>
   ) -> Observable<Outcome> {
-    Observable<Outcome>.deferred {
+    let server = server
+    return Observable<Outcome>.deferred {
       var removed: [(index: Int, uid: String)] = []
+      var alreadyRemoved: [DeviceUID] = []
       try update { state in
+        removed = []
+        alreadyRemoved = []
         var indexes = Set<Int>()
         for removal in removals {
           switch removal {
@@ -125,34 +101,34 @@ struct Context: Sendable {
             indexes.insert(index)
           case .uid(let text):
             let uid = try parseUID(text)
-            guard let index = state.uids.firstIndex(of: uid.rawValue) else {
+            if let index = state.uids.firstIndex(of: uid.rawValue) {
+              indexes.insert(index)
+            } else if state.difference(at: server).toRemove.contains(uid.rawValue) {
+              alreadyRemoved.append(uid)
+            } else {
               throw PipelineFailure.notInList(uid)
             }
-            indexes.insert(index)
           }
         }
         removed = indexes.sorted().map { ($0, state.uids[$0]) }
         state.uids = state.uids.enumerated().filter { !indexes.contains($0.offset) }.map(\.element)
       }
-      let changed = !removed.isEmpty
-      return Observable.from(removed.map { Outcome.removed($0.uid, index: $0.index) })
-        .do(onCompleted: { if changed, syncsChanges { triggers.onNext(.changed) } })
+      let outcomes =
+        removed.map { Outcome.removed($0.uid, index: $0.index) }
+        + alreadyRemoved.map(Outcome.alreadyRemoved)
+      return Observable.from(outcomes).concat(changed(on: triggers))
     }
-    .catchingFailures(nil)
+    .catchingFailures()
   }
 
-  /// A store change from outside: publishes the list and triggers a sync if
-  /// something is pending; reports a store that cannot be read, or is gone.
-  func storeChanged(
-    _ event: StoreEvent, triggers: PublishSubject<SyncTrigger>
-  ) -> Observable<Outcome> {
+  /// A store change from outside: publishes the list and reconciles if the
+  /// server in use is not in line; reports a store that cannot be read, or is gone.
+  func storeChanged(_ event: StoreEvent, triggers: PublishSubject<Void>) -> Observable<Outcome> {
     switch event {
     case .changed(let state):
       list.onNext(state.uids)
-      if syncsChanges, state.hasPendingChanges || needsRegistration(state) {
-        triggers.onNext(.changed)
-      }
-      return .empty()
+      guard syncsChanges, state.difference(at: server).isPending else { return .empty() }
+      return trigger(Demand(), on: triggers)
     case .unreadable(let error):
       return .just(.failed(.store(error)))
     case .deleted:
@@ -160,26 +136,24 @@ struct Context: Sendable {
     }
   }
 
-  /// Whether `watch` should register the stored token at this server first.
-  private func needsRegistration(_ state: StoreState) -> Bool {
-    registersFromStore && state.pushToken != nil && state.phone != nil
-      && !(state.registered && state.server == environment.server.server)
+  /// Asks for a reconciliation after a change, unless changes are only stored (`--no-sync`).
+  func changed(on triggers: PublishSubject<Void>) -> Observable<Outcome> {
+    syncsChanges ? trigger(Demand(), on: triggers) : .empty()
   }
 
-  /// Sends a trigger; no outcome of its own.
-  func trigger(
-    _ trigger: SyncTrigger, on triggers: PublishSubject<SyncTrigger>
-  ) -> Observable<Outcome> {
-    if trigger == .forced { forcedPending.withLock { $0 = true } }
-    triggers.onNext(trigger)
-    return .empty()
+  /// Adds `demand` to what the next reconciliation does, and asks for one; no outcome of its own.
+  func trigger(_ demand: Demand, on triggers: PublishSubject<Void>) -> Observable<Outcome> {
+    Observable.deferred {
+      self.demand.withLock { $0 = $0.merged(with: demand) }
+      triggers.onNext(())
+      return .empty()
+    }
   }
 
-  /// Reads the newest list from the store and sends it, if there is a
-  /// registration to send it for and it is pending (or the sync is forced).
-  func sync(_ trigger: SyncTrigger, triggers: PublishSubject<SyncTrigger>) -> Observable<Outcome> {
-    // The newest list is read only once the store's send lock is held, and the
-    // lock is kept until the answer is recorded.
+  /// Brings the server in use in line with the store, under the store's
+  /// send lock (one reconciliation at a time across processes): it reads the
+  /// newest desired state once the lock is held, and again after each step.
+  func reconcile() -> Observable<Outcome> {
     Observable<Outcome>.create { observer in
       let held: any Disposable
       do {
@@ -188,61 +162,135 @@ struct Context: Sendable {
         observer.onError(error)
         return Disposables.create()
       }
-      return Disposables.create(send(trigger, triggers: triggers).subscribe(observer), held)
+      let demand = self.demand.withLock { demand in
+        defer { demand = Demand() }
+        return demand
+      }
+      return Disposables.create(step(demand, number: 0).subscribe(observer), held)
     }
-    .catchingFailures(.mapsync)
+    .catchingFailures()
   }
 
-  /// The sync itself, under the send lock. With `mayRegister`, a stored token
-  /// this server has not acknowledged is registered first, then the list is
-  /// sent (once: the second pass does not register again).
-  private func send(
-    _ trigger: SyncTrigger, triggers: PublishSubject<SyncTrigger>, mayRegister: Bool = true
-  ) -> Observable<Outcome> {
+  /// The next step for the store as it is now, then the one after it.
+  private func step(_ demand: Demand, number: Int) -> Observable<Outcome> {
     Observable<Outcome>.deferred {
       let state = try store.load()
       list.onNext(state.uids)
-      let uids = try state.deviceUIDs()
-      if mayRegister, needsRegistration(state), let token = state.pushToken,
-        let phone = state.phone
-      {
-        return registerStored(token, phone: phone).catchingFailures(.client)
-          .concat(
-            Observable.deferred {
-              // The list, if the registration took (a failure was just reported).
-              guard try !needsRegistration(store.load()) else { return .empty() }
-              return send(trigger, triggers: triggers, mayRegister: false)
-            })
-      }
-      let forced = forcedPending.withLock { pending in
-        defer { pending = false }
-        return pending || trigger == .forced
-      }
-      guard forced || state.hasPendingChanges else { return .empty() }
-      // Registered means acknowledged by this server; another one knows nothing of it.
-      guard state.registered, state.server == environment.server.server, let phone = state.phone
-      else {
+      guard number < Self.maximumSteps,
+        let step = ReconcileStep.next(in: state, at: server, demand: demand)
+      else { return .empty() }
+      // What the step's handler learned decides the demand of the next step.
+      let next = LockedState(demand)
+      let request: Observable<Outcome>
+      switch step {
+      case .waitForToken(let uids):
         return .just(.waitingForRegistration(uids))
+      case .unmapFormerPhone(let former):
+        request = unmap(former, next: next)
+      case .register(let desired):
+        next.withLock { $0.forcesRegistration = false }
+        request = register(desired, demand: demand)
+      case .sendList(let desired, let uids):
+        next.withLock { $0.forcesList = false }
+        request = sendList(uids, for: desired, next: next)
       }
-      return request(.mapsync(phone, uids: uids)) { response in
-        try update { stored in
-          // Only if the registration it was sent for still holds.
-          if stored.token == state.token, stored.server == state.server, stored.phone == phone,
-            stored.registered
-          {
-            stored.syncedUIDs = state.uids
-          }
-        }
-        return .synced(uids, response: response.body)
-      }
+      return request.concat(Observable.deferred { self.step(next.value, number: number + 1) })
     }
-    .catchingFailures(.mapsync)
   }
 
+  /// Removes every mapping of a phone the server holds that is no longer
+  /// the desired one; a server that no longer knows it has none to remove.
+  private func unmap(_ former: Phone, next: LockedState<Demand>) -> Observable<Outcome> {
+    let server = server
+    let forget: @Sendable () throws -> Void = {
+      try update { state in state.servers[server]?.formerPhones.removeAll { $0 == former } }
+    }
+    return request(.unregisterMapping(former)) { response in
+      try forget()
+      return .unregistered(former, response: response.body)
+    }
+    .catch { error in
+      guard Self.isNotRegistered(error) else { throw error }
+      try forget()
+      return .empty()
+    }
+  }
+
+  /// Registers `desired` and records that the server acknowledged exactly
+  /// that, whatever the store desires by now (the next step compares). A
+  /// rejected `register` puts the previous desired registration back.
+  private func register(_ desired: PhoneRegistration, demand attempted: Demand)
+    -> Observable<Outcome>
+  {
+    let server = server
+    let demand = demand
+    return request(desired.command) { response in
+      try update { state in
+        var acknowledged = state.acknowledged(at: server)
+        acknowledged.accept(desired)
+        state.servers[server] = acknowledged
+      }
+      // A `register` of this very registration asked for since is satisfied.
+      demand.withLock { if $0.attempt?.registration == desired { $0.forcesRegistration = false } }
+      return .registered(desired.token, response: response.body)
+    }
+    .catch { error in
+      guard let attempt = attempted.attempt, attempt.registration == desired,
+        case .request(_, let failure) = error as? PipelineFailure, failure.isRejection
+      else { throw error }
+      try update { state in
+        if state.registration == desired { state.registration = attempt.previous }
+      }
+      throw PipelineFailure.registrationRejected(
+        desired.token, kept: attempt.previous?.token, failure)
+    }
+  }
+
+  /// Sends the list and records it as acknowledged for `desired`'s phone. A
+  /// server that answers "not registered" forgot the phone: it loses its
+  /// acknowledged state, and the next step registers again (once).
+  private func sendList(
+    _ uids: [DeviceUID], for desired: PhoneRegistration, next: LockedState<Demand>
+  ) -> Observable<Outcome> {
+    let server = server
+    return request(.mapsync(desired.phone, uids: uids)) { response in
+      try update { state in
+        if state.servers[server]?.registration?.phone == desired.phone {
+          state.servers[server]?.uids = uids.map(\.rawValue)
+        }
+      }
+      // A `sync` asked for meanwhile is satisfied: a list that changed since differs, and goes anyway.
+      demand.withLock { $0.forcesList = false }
+      return .synced(uids, response: response.body)
+    }
+    .catch { error in
+      guard Self.isNotRegistered(error), !next.value.registrationLost else { throw error }
+      try update { state in state.servers[server] = nil }
+      next.withLock {
+        $0.registrationLost = true
+        $0.forcesList = true
+      }
+      return .just(.registrationLost(server: server))
+    }
+  }
+
+  /// Whether the server refused a phone it does not know (the emulator's
+  /// and the service's 4xx "… is not registered …").
+  static func isNotRegistered(_ error: any Error) -> Bool {
+    guard case .request(_, let failure) = error as? PipelineFailure,
+      case .status(let status, let body, _) = failure.underlying, (400..<500).contains(status)
+    else { return false }
+    return body.lowercased().contains("not registered")
+  }
+
+  /// Sends `command` with retries; a final failure is a ``PipelineFailure`` naming the command.
   private func request(
     _ command: Command, onSuccess: @escaping @Sendable (HTTPResponse) throws -> Outcome
   ) -> Observable<Outcome> {
-    environment.request(command, onSuccess: onSuccess)
+    environment.request(command, onSuccess: onSuccess).catch { error in
+      guard let failure = error as? RequestFailure else { throw error }
+      throw PipelineFailure.request(command.name, failure)
+    }
   }
 
   /// Changes the store and publishes the new list. (A ``StoreError`` becomes
@@ -252,9 +300,18 @@ struct Context: Sendable {
   }
 }
 
+extension RequestFailure {
+  /// Whether the server refused the request itself (a 4xx other than 408
+  /// and 429): sending it again cannot help.
+  var isRejection: Bool {
+    guard case .status(let status, _, _) = underlying else { return false }
+    return (400..<500).contains(status) && status != 408 && status != 429
+  }
+}
+
 extension ObservableType where Element == Outcome {
   /// Turns an error into a `failed` outcome and completes: errors are values here.
-  public func catchingFailures(_ command: CommandName?) -> Observable<Outcome> {
+  public func catchingFailures(_ command: CommandName? = nil) -> Observable<Outcome> {
     materialize().compactMap { event -> Outcome? in
       switch event {
       case .next(let outcome): return outcome

@@ -4,12 +4,16 @@ import TPNSProtocol
 /// The quickstart's ViewModel, as the heart of tpns: inputs from a View (the
 /// command line, `watch`, a test), outputs it binds to.
 ///
-/// - A valid token is stored, then registered (`flatMapLatest`: a newer token
-///   cancels the older registration).
-/// - A list change is stored first, then sent; a `mapsync` waits until the
-///   token is registered, so it never carries an empty or stale `udid`.
-/// - At most one `mapsync` is in flight (`concatMapLatest`, the fetch
-///   limiter); changes meanwhile coalesce into one more sync of the newest list.
+/// - The store holds the desired state. Every input changes it first
+///   (a valid token with its `lang`, `dev`, `udid` and `appid`; UIDs added
+///   or removed), durably, then asks for the server in use to be reconciled.
+/// - A reconciliation (``ReconcileStep``) unmaps a former phone, registers
+///   the desired registration, and sends the list, each only if the server
+///   has not acknowledged it; only what the server acknowledged is recorded.
+///   So re-running any command finishes whatever an earlier one left pending.
+/// - One reconciliation at a time (`concatMapLatest`, the fetch limiter, and
+///   the store's send lock across processes); triggers meanwhile coalesce
+///   into one more run, which reads the newest desired state.
 /// - Retries wait on the environment's scheduler; every failure is an
 ///   ``Outcome/failed(_:)`` value, and the pipeline goes on.
 ///
@@ -31,7 +35,7 @@ public struct SyncViewModel: Sendable {
     public var addBatches: Observable<[String]>
     /// Entries to remove at once, by index in the list or by UID.
     public var removals: Observable<[Removal]>
-    /// Requests to send the stored list again, changed or not.
+    /// Requests to send the stored list again, changed or not (registering first if needed).
     public var syncRequests: Observable<Void>
     /// The store as changed by anyone (`watch`).
     public var storeChanges: Observable<StoreEvent>
@@ -77,21 +81,17 @@ public struct SyncViewModel: Sendable {
   private let environment: PipelineEnvironment
   private let registration: Registration
   private let syncsChanges: Bool
-  private let registersFromStore: Bool
 
   /// A pipeline over `environment`; `registration` says how tokens are
   /// registered. With `syncsChanges` false, list changes are only stored
-  /// (`--no-sync`): they stay pending until a sync request. With
-  /// `registersFromStore` (`watch`), a sync first registers the stored token
-  /// if this server has not acknowledged it.
+  /// (`--no-sync`): they stay pending until a sync request.
   public init(
     environment: PipelineEnvironment, registration: Registration = Registration(),
-    syncsChanges: Bool = true, registersFromStore: Bool = false
+    syncsChanges: Bool = true
   ) {
     self.environment = environment
     self.registration = registration
     self.syncsChanges = syncsChanges
-    self.registersFromStore = registersFromStore
   }
 
   /// Wires `input` to the outputs. Nothing runs until `outcomes` is subscribed.
@@ -102,10 +102,10 @@ public struct SyncViewModel: Sendable {
     let list = PublishSubject<[String]>()
     let context = Context(
       environment: environment, registration: registration, list: list,
-      syncsChanges: syncsChanges, registersFromStore: registersFromStore)
+      syncsChanges: syncsChanges)
 
     let storedTokenValid = Observable<Bool>.deferred {
-      .just((try? store.load())?.pushToken != nil)
+      .just((try? store.load())?.registration != nil)
     }
     let tokenValid = Observable.merge(
       storedTokenValid, input.token.map { (try? PushToken($0, os: registration.os)) != nil })
@@ -114,9 +114,9 @@ public struct SyncViewModel: Sendable {
       .distinctUntilChanged()
 
     let outcomes = Observable<Outcome>.deferred {
-      // Sync triggers from the changes below; the sync branch subscribes first
-      // so that no trigger sent while the changes are subscribed is missed.
-      let triggers = PublishSubject<SyncTrigger>()
+      // Reconciliation triggers from the changes below; that branch subscribes
+      // first so that no trigger sent while the changes are subscribed is missed.
+      let triggers = PublishSubject<Void>()
       let tapped = input.addTaps.flatMapLatest { _ in input.uidText.take(1).map { [$0] } }
       let changes = Observable.merge([
         input.token.map { text -> Result<PushToken, IdentifierError> in
@@ -126,13 +126,13 @@ public struct SyncViewModel: Sendable {
         .flatMapLatest { result in context.register(result, triggers: triggers) },
         Observable.merge(tapped, input.addBatches).flatMap { context.add($0, triggers: triggers) },
         input.removals.flatMap { context.remove($0, triggers: triggers) },
-        input.syncRequests.flatMap { _ in context.trigger(.forced, on: triggers) },
+        input.syncRequests.flatMap { _ in context.trigger(Demand(forcesList: true), on: triggers) },
         input.storeChanges.flatMap { context.storeChanged($0, triggers: triggers) },
-        input.periodicChecks.flatMap { _ in context.trigger(.changed, on: triggers) },
+        input.periodicChecks.flatMap { _ in context.trigger(Demand(), on: triggers) },
       ])
       .do(onCompleted: { triggers.onCompleted() })
-      let syncs = triggers.concatMapLatest { context.sync($0, triggers: triggers) }
-      return Observable.merge([syncs, changes])
+      let reconciliations = triggers.concatMapLatest { context.reconcile() }
+      return Observable.merge([reconciliations, changes])
     }
     let storedList = Observable<[String]>.deferred { .just((try? store.load())?.uids ?? []) }
     return Output(
@@ -140,12 +140,4 @@ public struct SyncViewModel: Sendable {
       list: Observable.merge(storedList, list.asObservable()).distinctUntilChanged(),
       outcomes: outcomes)
   }
-}
-
-/// Why a sync was asked for.
-enum SyncTrigger: Sendable {
-  /// The list changed, or a registration completed: send if anything is pending.
-  case changed
-  /// Send the list whether or not it is pending (`tpns sync`).
-  case forced
 }

@@ -40,7 +40,11 @@ extension StateStore {
           throw .io(operation: "lock", path: path, errno: failure)
         }
         guard ContinuousClock.now < deadline else {
-          throw .lockTimeout(lockPath: path, seconds: Int(timeout.components.seconds))
+          throw .lockTimeout(
+            lockPath: path,
+            seconds: Int(
+              (Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18)
+                .rounded()))
         }
         Self.pause(pause)
         pause = min(pause * 2, .milliseconds(50))

@@ -15,13 +15,26 @@ import Reactive
 public struct StateStore: Sendable {
   /// The store file.
   public let path: String
-  /// How long `update` waits for another process's lock.
+  /// How long a lock (the store's, or the send lock) is waited for.
   public let lockTimeout: Duration
+  /// When the command's whole time budget (`--timeout`) runs out: no lock
+  /// is waited for past it.
+  public let deadline: ContinuousClock.Instant?
 
   /// A store at `path` (which need not exist yet).
-  public init(path: String, lockTimeout: Duration = .seconds(10)) {
+  public init(
+    path: String, lockTimeout: Duration = .seconds(10), deadline: ContinuousClock.Instant? = nil
+  ) {
     self.path = path
     self.lockTimeout = lockTimeout
+    self.deadline = deadline
+  }
+
+  /// How long a lock may be waited for now: `lockTimeout`, or less if the
+  /// deadline is nearer.
+  var lockWait: Duration {
+    guard let deadline else { return lockTimeout }
+    return max(min(lockTimeout, deadline - .now), .zero)
   }
 
   /// The file locked during a read-modify-write: next to the store (for a
@@ -87,7 +100,7 @@ public struct StateStore: Sendable {
   ) throws -> Result {
     let target = try target()
     try createDirectory(for: target)
-    let lock = try Lock(path: target + ".lock", timeout: lockTimeout)
+    let lock = try Lock(path: target + ".lock", timeout: lockWait)
     defer { lock.release() }
     let before = try load()
     var after = before
@@ -104,12 +117,12 @@ public struct StateStore: Sendable {
   }
 
   /// Holds the store's send lock (`state.plist.sync.lock`) until the result is
-  /// disposed: at most one request is in flight per store across processes,
-  /// so that two processes can never leave the server holding an older list
-  /// than the one recorded as acknowledged.
-  public func lockForSending(timeout: Duration = .seconds(300)) throws(StoreError) -> any Disposable
-  {
-    let lock = try Lock(path: companionPath(".sync.lock"), timeout: timeout)
+  /// disposed: one reconciliation at a time per store across processes, so
+  /// that two processes can never leave a server holding an older
+  /// registration or list than the one recorded as acknowledged. Waits as
+  /// long as a store lock (``lockWait``).
+  public func lockForSending() throws(StoreError) -> any Disposable {
+    let lock = try Lock(path: companionPath(".sync.lock"), timeout: lockWait)
     return Disposables.create { lock.release() }
   }
 

@@ -20,6 +20,8 @@ public enum StoreError: Error, Equatable, CustomStringConvertible {
     switch self {
     case .corrupt(let path, let reason):
       "the store \(path) cannot be read: \(reason)"
+    case .lockTimeout(let lockPath, let seconds) where lockPath.hasSuffix(".sync.lock"):
+      "another tpns has been talking to the server for \(seconds) s (it holds \(lockPath))"
     case .lockTimeout(let lockPath, let seconds):
       "another process has held the store lock \(lockPath) for \(seconds) s"
     case .untrustedSymlink(let path):
@@ -36,6 +38,9 @@ public enum StoreError: Error, Equatable, CustomStringConvertible {
     switch self {
     case .corrupt:
       "Fix or move the file away (it was not changed); a missing file starts an empty store."
+    case .lockTimeout(let lockPath, _) where lockPath.hasSuffix(".sync.lock"):
+      "The change is stored and pending; run 'tpns sync' once the other tpns is done "
+        + "(check that no stuck process holds the lock)."
     case .lockTimeout:
       "Wait for the other tpns to finish, or check that no stuck process holds the lock."
     case .untrustedSymlink:

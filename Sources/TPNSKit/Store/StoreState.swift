@@ -1,118 +1,133 @@
-/// The contents of the store: the UID list and the registration, the single
-/// source of truth the server is a replica of.
+import TPNSProtocol
+
+/// The contents of the store: the **desired state** (the UID list and the
+/// registration) and, per server URL, what that server has **acknowledged**.
+/// The store is the single source of truth; each server is a replica that
+/// every sending command reconciles with the desired state.
 ///
 /// Kept as the XML property list of DESIGN.md; keys it does not know are kept
-/// in `otherKeys` and written back unchanged.
+/// in `otherKeys` and written back unchanged. A store of the earlier format
+/// (`Server`, `Registered`, `SyncedUIDs`) is read as the same facts and
+/// written in this format on its next change.
 public struct StoreState: Sendable, Equatable {
-  /// The device UIDs, in the user's order, without duplicates (`UIDs`).
+  /// The desired device UIDs, in the user's order, without duplicates (`UIDs`).
   public var uids: [String] = []
-  /// The push token (`Token`).
-  public var token: String?
-  /// The phone's ID at the server; an iOS phone's is its token (`UDID`).
-  public var udid: String?
-  /// `ios` or `android` (`OS`).
-  public var os: String?
-  /// The application ID (`AppID`).
-  public var appID: String?
-  /// The server the registration belongs to (`Server`).
-  public var server: String?
-  /// Whether that server acknowledged this token (`Registered`).
-  public var registered = false
-  /// The last list the server acknowledged (`SyncedUIDs`); `nil` if never synced.
-  public var syncedUIDs: [String]?
+  /// The desired registration (`Token`, `OS`, `AppID`, `UDID`, `Lang`, `Dev`);
+  /// `nil` until a token is registered.
+  public var registration: PhoneRegistration?
+  /// What each server acknowledged, by its `/tpns` URL (`Servers`).
+  public var servers: [String: Acknowledgement] = [:]
   /// Keys this version does not know, kept as they were.
   public var otherKeys: [String: PropertyListValue] = [:]
 
-  /// An empty store: no UIDs, not registered.
+  /// An empty store: no UIDs, no token, nothing acknowledged.
   public init() {}
+
+  /// What `server` acknowledged (nothing, if it never answered).
+  public func acknowledged(at server: String) -> Acknowledgement {
+    servers[server] ?? Acknowledgement()
+  }
+
+  /// The difference between the desired state and what `server` acknowledged.
+  public func difference(at server: String) -> StoreDifference {
+    StoreDifference(desired: self, acknowledged: acknowledged(at: server))
+  }
 
   /// The first string that a property list cannot hold, if any.
   var unwritableText: String? {
-    let texts = uids + (syncedUIDs ?? []) + [token, udid, os, appID, server].compactMap { $0 }
+    var texts = uids + (registration?.texts ?? [])
+    for (server, acknowledgement) in servers {
+      texts += [server] + (acknowledgement.uids ?? []) + (acknowledgement.registration?.texts ?? [])
+      texts += acknowledgement.formerPhones.flatMap { [$0.appID, $0.udid] }
+    }
     return texts.first { !PropertyListXML.isWritable($0) }
-  }
-
-  /// Whether the stored list differs from what the server last acknowledged
-  /// (a server that never acknowledged a list holds none).
-  public var hasPendingChanges: Bool {
-    (syncedUIDs ?? []) != uids
   }
 }
 
 extension StoreState {
-  /// The property-list keys, as the quickstart and DESIGN.md name them.
+  /// The top-level keys.
   enum Key {
     static let uids = "UIDs"
-    static let token = "Token"
-    static let udid = "UDID"
-    static let os = "OS"
-    static let appID = "AppID"
-    static let server = "Server"
-    static let registered = "Registered"
-    static let syncedUIDs = "SyncedUIDs"
-    static let all: Set<String> = [uids, token, udid, os, appID, server, registered, syncedUIDs]
+    static let servers = "Servers"
+    /// The earlier format's: the one server the registration belonged to,
+    /// whether it acknowledged it, and the list it acknowledged.
+    static let legacyServer = "Server"
+    static let legacyRegistered = "Registered"
+    static let legacySyncedUIDs = "SyncedUIDs"
+    static let all: Set<String> = PhoneRegistration.Key.all.union([
+      uids, servers, legacyServer, legacyRegistered, legacySyncedUIDs,
+    ])
   }
 
-  /// Reads a top-level plist dictionary; `reason` says which key has the wrong type.
+  /// Reads and validates a whole top-level plist dictionary: every UID valid,
+  /// no duplicates, the registration complete and valid.
   init(propertyList: [String: PropertyListValue]) throws(StoreFormatError) {
-    var remaining = propertyList
-    func take(_ key: String) -> PropertyListValue? { remaining.removeValue(forKey: key) }
+    uids = try Self.validated(propertyList.strings(Key.uids) ?? [], key: Key.uids)
+    registration = try PhoneRegistration.read(propertyList)
+    switch propertyList[Key.servers] {
+    case nil: break
+    case .dictionary(let entries):
+      for (server, value) in entries {
+        servers[server] = try Acknowledgement.read(value, server: server)
+      }
+    case let other?:
+      throw .wrongType(key: Key.servers, expected: "dictionary", found: other)
+    }
+    try migrateLegacyKeys(propertyList)
+    otherKeys = propertyList.filter { !Key.all.contains($0.key) }
+  }
 
-    uids = try Self.strings(take(Key.uids), key: Key.uids) ?? []
-    token = try Self.string(take(Key.token), key: Key.token)
-    udid = try Self.string(take(Key.udid), key: Key.udid)
-    os = try Self.string(take(Key.os), key: Key.os)
-    appID = try Self.string(take(Key.appID), key: Key.appID)
-    server = try Self.string(take(Key.server), key: Key.server)
-    switch take(Key.registered) {
+  /// The earlier format's `Server`/`Registered`/`SyncedUIDs` as an
+  /// acknowledgement of that server (unless `Servers` already says otherwise).
+  private mutating func migrateLegacyKeys(
+    _ propertyList: [String: PropertyListValue]
+  ) throws(StoreFormatError) {
+    let registered: Bool
+    switch propertyList[Key.legacyRegistered] {
     case nil: registered = false
     case .bool(let value): registered = value
-    case let other?: throw .wrongType(key: Key.registered, expected: "boolean", found: other)
+    case let other?:
+      throw .wrongType(key: Key.legacyRegistered, expected: "boolean", found: other)
     }
-    syncedUIDs = try Self.strings(take(Key.syncedUIDs), key: Key.syncedUIDs)
-    otherKeys = remaining
+    let synced = try propertyList.strings(Key.legacySyncedUIDs).map {
+      (uids) throws(StoreFormatError) in try Self.validated(uids, key: Key.legacySyncedUIDs)
+    }
+    guard let server = try propertyList.string(Key.legacyServer), servers[server] == nil else {
+      return
+    }
+    let acknowledgement = Acknowledgement(
+      registration: registered ? registration : nil, uids: registered ? synced : nil)
+    if !acknowledgement.isEmpty { servers[server] = acknowledgement }
+  }
+
+  /// `uids` if every one is a valid UID and none is repeated.
+  static func validated(_ uids: [String], key: String) throws(StoreFormatError) -> [String] {
+    var seen: [String: Int] = [:]
+    for (index, text) in uids.enumerated() {
+      do {
+        _ = try DeviceUID(text)
+      } catch {
+        throw .invalidUID(key: key, index: index, text: text, reason: error.description)
+      }
+      if let first = seen.updateValue(index, forKey: text) {
+        throw .duplicateUID(key: key, text: text, indexes: (first, index))
+      }
+    }
+    return uids
   }
 
   /// The top-level plist dictionary for this state.
   var propertyList: [String: PropertyListValue] {
     var list = otherKeys
     list[Key.uids] = .array(uids.map(PropertyListValue.string))
-    list[Key.token] = token.map(PropertyListValue.string)
-    list[Key.udid] = udid.map(PropertyListValue.string)
-    list[Key.os] = os.map(PropertyListValue.string)
-    list[Key.appID] = appID.map(PropertyListValue.string)
-    list[Key.server] = server.map(PropertyListValue.string)
-    list[Key.registered] = .bool(registered)
-    list[Key.syncedUIDs] = syncedUIDs.map { .array($0.map(PropertyListValue.string)) }
+    if let registration {
+      list.merge(registration.propertyList) { $1 }
+    }
+    let acknowledged = servers.filter { !$0.value.isEmpty }
+    if !acknowledged.isEmpty {
+      list[Key.servers] = .dictionary(acknowledged.mapValues(\.propertyList))
+    }
     return list
-  }
-
-  private static func string(
-    _ value: PropertyListValue?, key: String
-  ) throws(StoreFormatError) -> String? {
-    switch value {
-    case nil: return nil
-    case .string(let text): return text
-    case let other?: throw .wrongType(key: key, expected: "string", found: other)
-    }
-  }
-
-  private static func strings(
-    _ value: PropertyListValue?, key: String
-  ) throws(StoreFormatError) -> [String]? {
-    switch value {
-    case nil: return nil
-    case .array(let items):
-      var texts: [String] = []
-      for (index, item) in items.enumerated() {
-        guard case .string(let text) = item else {
-          throw .wrongElementType(key: key, index: index, found: item)
-        }
-        texts.append(text)
-      }
-      return texts
-    case let other?: throw .wrongType(key: key, expected: "array of strings", found: other)
-    }
   }
 }
 
@@ -130,6 +145,12 @@ public enum StoreFormatError: Error, Equatable, CustomStringConvertible {
   case wrongType(key: String, expected: String, found: PropertyListValue)
   /// An element of a known array key is not a string.
   case wrongElementType(key: String, index: Int, found: PropertyListValue)
+  /// A list holds something that is not a device UID.
+  case invalidUID(key: String, index: Int, text: String, reason: String)
+  /// A list holds a UID twice.
+  case duplicateUID(key: String, text: String, indexes: (Int, Int))
+  /// A known key holds a value of the right type that is not valid.
+  case invalidValue(key: String, reason: String)
 
   public var description: String {
     switch self {
@@ -143,6 +164,16 @@ public enum StoreFormatError: Error, Equatable, CustomStringConvertible {
         + "\(expected), found \(found.typeName)"
     case .wrongElementType(let key, let index, let found):
       "'\(key)' item \(index) should be a string, found \(found.typeName)"
+    case .invalidUID(let key, let index, let text, let reason):
+      "'\(key)' item \(index) is not a UID (\(text.debugDescription): \(reason))"
+    case .duplicateUID(let key, let text, let indexes):
+      "'\(key)' holds \(text) twice (items \(indexes.0) and \(indexes.1))"
+    case .invalidValue(let key, let reason):
+      "'\(key)' is not valid: \(reason)"
     }
+  }
+
+  public static func == (lhs: StoreFormatError, rhs: StoreFormatError) -> Bool {
+    lhs.description == rhs.description
   }
 }

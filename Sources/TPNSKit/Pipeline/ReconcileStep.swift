@@ -1,0 +1,34 @@
+/// The next request that brings one server closer to the desired state, as
+/// a pure function of the store and the demand: the rule every sending
+/// command, `watch` and the UI share.
+///
+/// In order: register the desired registration if the server has not
+/// acknowledged it (or `register` asks), then unmap every former phone the
+/// server still holds for this store (another udid, appid or os), then send
+/// the list if the server's differs (or `sync` asks). `nil` when the server
+/// is in line. Registering first means a new token the server rejects
+/// leaves the working phone and its mappings as they were.
+enum ReconcileStep: Equatable, Sendable {
+  /// `cmd=unreg_mapping` for a former phone: its mappings go before the new one is mapped.
+  case unmapFormerPhone(Phone)
+  /// `cmd=client` for the desired registration.
+  case register(PhoneRegistration)
+  /// `cmd=mapsync` of the desired list for the desired phone.
+  case sendList(PhoneRegistration, [DeviceUID])
+  /// UIDs are stored but there is no token to send them for.
+  case waitForToken([DeviceUID])
+
+  /// The step for `server`, or `nil` when nothing is left to do.
+  static func next(in state: StoreState, at server: String, demand: Demand) -> ReconcileStep? {
+    let difference = state.difference(at: server)
+    // Validated when the store was read: every stored text is a UID.
+    let uids = state.uids.compactMap { try? DeviceUID($0) }
+    guard let desired = difference.desired else {
+      return difference.waitsForToken ? .waitForToken(uids) : nil
+    }
+    if difference.needsRegistration || demand.forcesRegistration { return .register(desired) }
+    if let former = difference.formerPhones.first { return .unmapFormerPhone(former) }
+    if difference.listDiffers || demand.forcesList { return .sendList(desired, uids) }
+    return nil
+  }
+}

@@ -1,0 +1,90 @@
+/// What one server has acknowledged: the registration it accepted and the
+/// list it accepted. Only a request the server answered 2xx moves it.
+public struct Acknowledgement: Sendable, Equatable {
+  /// The registration the server accepted (`cmd=client`); `nil` if none.
+  public var registration: PhoneRegistration?
+  /// The list the server accepted (`cmd=mapsync`) for that registration's
+  /// phone; `nil` if it never accepted one.
+  public var uids: [String]?
+  /// Phones this store registered there before the current one (another
+  /// udid, appid or os) whose mappings are still to be removed.
+  public var formerPhones: [Phone]
+
+  /// An acknowledgement; nothing acknowledged by default.
+  public init(
+    registration: PhoneRegistration? = nil, uids: [String]? = nil, formerPhones: [Phone] = []
+  ) {
+    self.registration = registration
+    self.uids = uids
+    self.formerPhones = formerPhones
+  }
+
+  /// Whether the server acknowledged nothing at all.
+  public var isEmpty: Bool { registration == nil && uids == nil && formerPhones.isEmpty }
+
+  /// Records that the server accepted `registration`: a phone it replaces
+  /// becomes a former phone (its mappings still to be removed), and the
+  /// list acknowledged for it says nothing of the new one.
+  mutating func accept(_ registration: PhoneRegistration) {
+    if let current = self.registration, current.phone != registration.phone {
+      if !formerPhones.contains(current.phone) { formerPhones.append(current.phone) }
+      uids = nil
+    }
+    formerPhones.removeAll { $0 == registration.phone }
+    self.registration = registration
+  }
+}
+
+extension Acknowledgement {
+  enum Key {
+    static let registration = "Registration"
+    static let uids = "UIDs"
+    static let formerPhones = "FormerPhones"
+  }
+
+  /// The acknowledgement stored at `Servers › <server>`.
+  static func read(
+    _ value: PropertyListValue, server: String
+  ) throws(StoreFormatError) -> Acknowledgement {
+    let context = "Servers › \(server) › "
+    guard case .dictionary(let list) = value else {
+      throw .wrongType(key: "Servers › \(server)", expected: "dictionary", found: value)
+    }
+    var acknowledgement = Acknowledgement()
+    switch list[Key.registration] {
+    case nil: break
+    case .dictionary(let registration):
+      acknowledgement.registration = try PhoneRegistration.read(
+        registration, context: context + Key.registration + " › ")
+    case let other?:
+      throw .wrongType(key: context + Key.registration, expected: "dictionary", found: other)
+    }
+    if let uids = try list.strings(Key.uids, context: context) {
+      acknowledgement.uids = try StoreState.validated(uids, key: context + Key.uids)
+    }
+    switch list[Key.formerPhones] {
+    case nil: break
+    case .array(let items):
+      for (index, item) in items.enumerated() {
+        let key = context + Key.formerPhones + " › \(index)"
+        guard case .dictionary(let phone) = item else {
+          throw .wrongType(key: key, expected: "dictionary", found: item)
+        }
+        acknowledgement.formerPhones.append(try Phone.read(phone, context: key + " › "))
+      }
+    case let other?:
+      throw .wrongType(key: context + Key.formerPhones, expected: "array", found: other)
+    }
+    return acknowledgement
+  }
+
+  var propertyList: PropertyListValue {
+    var list: [String: PropertyListValue] = [:]
+    list[Key.registration] = registration.map { .dictionary($0.propertyList) }
+    list[Key.uids] = uids.map { .array($0.map(PropertyListValue.string)) }
+    if !formerPhones.isEmpty {
+      list[Key.formerPhones] = .array(formerPhones.map { .dictionary($0.propertyList) })
+    }
+    return .dictionary(list)
+  }
+}

@@ -1,0 +1,148 @@
+import TPNSProtocol
+
+/// A complete registration: everything `cmd=client` sends for one phone.
+///
+/// The store holds one as the desired registration, and one per server as
+/// what that server acknowledged; the two are compared whole, so a changed
+/// `lang` or `dev` is registered again like a changed token.
+public struct PhoneRegistration: Hashable, Sendable {
+  /// The push token.
+  public var token: PushToken
+  /// Who the phone is at the server (`os`, `appid`, `udid`).
+  public var phone: Phone
+  /// The phone's language (`lang`).
+  public var language: String?
+  /// APNs sandbox (`dev=1`).
+  public var sandbox: Bool?
+
+  /// A registration of `token` for `phone`.
+  public init(token: PushToken, phone: Phone, language: String? = nil, sandbox: Bool? = nil) {
+    self.token = token
+    self.phone = phone
+    self.language = language
+    self.sandbox = sandbox
+  }
+
+  /// The `client` request that registers it.
+  public var command: Command {
+    .client(phone, token: token, language: language, sandbox: sandbox)
+  }
+}
+
+extension PhoneRegistration {
+  /// The property-list keys of a registration, the quickstart's names.
+  enum Key {
+    static let token = "Token"
+    static let os = "OS"
+    static let appID = "AppID"
+    static let udid = "UDID"
+    static let language = "Lang"
+    static let sandbox = "Dev"
+    static let all: Set<String> = [token, os, appID, udid, language, sandbox]
+  }
+
+  /// The registration in `list` (a dictionary's entries), `nil` if it holds
+  /// no `Token`. `context` prefixes the key in errors (`Servers › … › `).
+  static func read(
+    _ list: [String: PropertyListValue], context: String = ""
+  ) throws(StoreFormatError) -> PhoneRegistration? {
+    guard let text = try list.string(Key.token, context: context) else { return nil }
+    let osText = try list.string(Key.os, context: context) ?? OperatingSystem.ios.rawValue
+    guard let os = OperatingSystem(rawValue: osText) else {
+      throw .invalidValue(key: context + Key.os, reason: "'\(osText)' is not ios or android")
+    }
+    let token: PushToken
+    do {
+      token = try PushToken(text, os: os)
+    } catch {
+      throw .invalidValue(key: context + Key.token, reason: error.description)
+    }
+    // An iOS phone's ID is its token; an Android phone must have its own.
+    let phone = try Phone.read(
+      list, context: context, defaultUDID: os == .ios ? token.rawValue : nil)
+    let language = try list.string(Key.language, context: context)
+    let sandbox: Bool?
+    switch list[Key.sandbox] {
+    case nil: sandbox = nil
+    case .bool(let value): sandbox = value
+    case let other?:
+      throw .wrongType(key: context + Key.sandbox, expected: "boolean", found: other)
+    }
+    return PhoneRegistration(token: token, phone: phone, language: language, sandbox: sandbox)
+  }
+
+  /// The entries that store this registration.
+  var propertyList: [String: PropertyListValue] {
+    var list = phone.propertyList
+    list[Key.token] = .string(token.rawValue)
+    list[Key.language] = language.map(PropertyListValue.string)
+    list[Key.sandbox] = sandbox.map(PropertyListValue.bool)
+    return list
+  }
+
+  /// The texts it holds, for the check that a property list can hold them.
+  var texts: [String] {
+    [token.rawValue, phone.appID, phone.udid] + (language.map { [$0] } ?? [])
+  }
+}
+
+extension Phone {
+  /// The phone in `list`'s `OS`, `AppID` and `UDID` (`defaultUDID` if absent).
+  static func read(
+    _ list: [String: PropertyListValue], context: String, defaultUDID: String? = nil
+  ) throws(StoreFormatError) -> Phone {
+    typealias Key = PhoneRegistration.Key
+    let osText = try list.string(Key.os, context: context) ?? OperatingSystem.ios.rawValue
+    guard let os = OperatingSystem(rawValue: osText) else {
+      throw .invalidValue(key: context + Key.os, reason: "'\(osText)' is not ios or android")
+    }
+    let appID = try list.string(Key.appID, context: context) ?? Phone.defaultAppID
+    if let violation = PhoneFieldSyntax.appIDViolation(in: appID) {
+      throw .invalidValue(key: context + Key.appID, reason: "\(violation)")
+    }
+    guard let udid = try list.string(Key.udid, context: context) ?? defaultUDID else {
+      throw .invalidValue(key: context + Key.udid, reason: "an android phone needs one")
+    }
+    if let violation = PhoneFieldSyntax.udidViolation(in: udid) {
+      throw .invalidValue(key: context + Key.udid, reason: "\(violation)")
+    }
+    return Phone(os: os, appID: appID, udid: udid)
+  }
+
+  /// The entries that store this phone.
+  var propertyList: [String: PropertyListValue] {
+    typealias Key = PhoneRegistration.Key
+    return [
+      Key.os: .string(os.rawValue), Key.appID: .string(appID), Key.udid: .string(udid),
+    ]
+  }
+}
+
+extension Dictionary where Key == String, Value == PropertyListValue {
+  /// The string at `key`, `nil` if absent; another type fails.
+  func string(_ key: String, context: String = "") throws(StoreFormatError) -> String? {
+    switch self[key] {
+    case nil: return nil
+    case .string(let text): return text
+    case let other?: throw .wrongType(key: context + key, expected: "string", found: other)
+    }
+  }
+
+  /// The array of strings at `key`, `nil` if absent; another type fails.
+  func strings(_ key: String, context: String = "") throws(StoreFormatError) -> [String]? {
+    switch self[key] {
+    case nil: return nil
+    case .array(let items):
+      var texts: [String] = []
+      for (index, item) in items.enumerated() {
+        guard case .string(let text) = item else {
+          throw .wrongElementType(key: context + key, index: index, found: item)
+        }
+        texts.append(text)
+      }
+      return texts
+    case let other?:
+      throw .wrongType(key: context + key, expected: "array of strings", found: other)
+    }
+  }
+}

@@ -1,0 +1,78 @@
+/// How far one server is from the desired state: what `tpns status` shows
+/// and what reconciling that server does.
+public struct StoreDifference: Sendable, Equatable {
+  /// The desired registration, if a token is stored.
+  public var desired: PhoneRegistration?
+  /// What the server acknowledged.
+  public var acknowledged: Acknowledgement
+  /// The desired list.
+  public var uids: [String]
+
+  /// The difference between `desired`'s state and `acknowledged`.
+  public init(desired: StoreState, acknowledged: Acknowledgement) {
+    self.desired = desired.registration
+    self.acknowledged = acknowledged
+    uids = desired.uids
+  }
+
+  /// Whether the server acknowledged the desired registration.
+  public var isRegistered: Bool {
+    desired != nil && acknowledged.registration == desired
+  }
+
+  /// Phones the server holds for this store that are no longer the desired
+  /// one (another udid, appid or os): their mappings must go, once the new
+  /// phone is registered and before it is mapped.
+  public var formerPhones: [Phone] {
+    guard let desired else { return [] }
+    var phones = acknowledged.formerPhones
+    if let current = acknowledged.registration?.phone, !phones.contains(current) {
+      phones.append(current)
+    }
+    return phones.filter { $0 != desired.phone }
+  }
+
+  /// Whether the desired registration must be sent (a new token, phone,
+  /// `lang` or `dev`, or one the server never accepted).
+  public var needsRegistration: Bool {
+    desired != nil && !isRegistered
+  }
+
+  /// The list the server holds for the desired phone, as far as we know.
+  public var acknowledgedUIDs: [String] {
+    acknowledged.registration?.phone == desired?.phone ? acknowledged.uids ?? [] : []
+  }
+
+  /// Whether the desired list differs from the one the server acknowledged.
+  public var listDiffers: Bool {
+    acknowledgedUIDs != uids
+  }
+
+  /// Stored UIDs that the server does not hold yet.
+  public var toAdd: [String] {
+    let held = Set(acknowledgedUIDs)
+    return uids.filter { !held.contains($0) }
+  }
+
+  /// UIDs the server holds that are no longer stored.
+  public var toRemove: [String] {
+    let stored = Set(uids)
+    return acknowledgedUIDs.filter { !stored.contains($0) }
+  }
+
+  /// UIDs are stored but no token: nothing can be sent until one is registered.
+  public var waitsForToken: Bool {
+    desired == nil && !uids.isEmpty
+  }
+
+  /// Whether anything is left to send to the server (or to register first).
+  public var isPending: Bool {
+    desired == nil ? !uids.isEmpty : needsRegistration || !formerPhones.isEmpty || listDiffers
+  }
+
+  /// The command that brings the server in line, `nil` when nothing is pending.
+  public var nextCommand: String? {
+    guard isPending else { return nil }
+    return desired == nil ? "tpns register <token>" : "tpns sync"
+  }
+}
