@@ -29,12 +29,15 @@ public final class Emulator: @unchecked Sendable {
 
   private let lock = Lock()
   private let logger: Logger?
+  private let warning: Logger?
   private var running: Running?
 
   /// An emulator that is not yet listening; `logger`, when given, receives a line per
-  /// request.
-  public init(logger: Logger? = nil) {
+  /// request, and `warning` one line when the emulator itself goes wrong (its
+  /// database file deleted or replaced while it runs, reported once).
+  public init(logger: Logger? = nil, warning: Logger? = nil) {
     self.logger = logger
+    self.warning = warning
   }
 
   deinit { stop() }
@@ -48,7 +51,7 @@ public final class Emulator: @unchecked Sendable {
       guard running == nil else { throw EmulatorError.alreadyRunning }
       let registry: Registry
       do {
-        registry = try Registry(path: database)
+        registry = try Registry(path: database, warning: warning)
       } catch {
         throw EmulatorError.database(path: database ?? ":memory:", reason: "\(error)")
       }

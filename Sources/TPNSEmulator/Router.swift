@@ -83,10 +83,10 @@ struct Router: Sendable {
       }
       let commandRequest = try CommandRequest(try decoded.get())
       let handler = try commandRequest.command.handler.init(commandRequest)
+      // Every command records something (a phone, a mapping, its last_seen, a
+      // device, notifications), so each is a write: refused while the file is gone.
       let text = try RequestError.mappingDatabaseFailures {
-        try handler.isAtomic
-          ? registry.read { try handler.apply(to: $0, now: now) }
-          : registry.write { try handler.apply(to: $0, now: now) }
+        try registry.write(inTransaction: !handler.isAtomic) { try handler.apply(to: $0, now: now) }
       }
       response = .text(200, text + "\n")
     } catch {

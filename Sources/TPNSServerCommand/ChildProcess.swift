@@ -15,8 +15,8 @@ struct ChildProcess {
   }
 
   /// Starts `arguments[0]` (looked up in `PATH`) with the current environment plus
-  /// `environment`, an empty signal mask, and default SIGINT, SIGTERM, SIGPIPE and
-  /// SIGCHLD dispositions (the parent blocks or ignores them).
+  /// `environment`, an empty signal mask, and default SIGHUP, SIGINT, SIGTERM, SIGPIPE
+  /// and SIGCHLD dispositions (the parent blocks or ignores them).
   init(_ arguments: [String], environment: [String: String]) throws(SpawnError) {
     var attributes = posix_spawnattr_t()
     posix_spawnattr_init(&attributes)
@@ -26,7 +26,7 @@ struct ChildProcess {
     posix_spawnattr_setsigmask(&attributes, &empty)
     var defaults = sigset_t()
     sigemptyset(&defaults)
-    for signal in [SIGINT, SIGTERM, SIGPIPE, SIGCHLD] { sigaddset(&defaults, signal) }
+    for signal in [SIGHUP, SIGINT, SIGTERM, SIGPIPE, SIGCHLD] { sigaddset(&defaults, signal) }
     posix_spawnattr_setsigdefault(&attributes, &defaults)
     posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
 

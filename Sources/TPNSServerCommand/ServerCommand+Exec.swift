@@ -17,8 +17,8 @@ extension ServerCommand {
         abstract: "Run a command against an emulator on a free port, then stop it.",
         discussion: """
           Starts the emulator on 127.0.0.1 and a free port, runs COMMAND with \
-          TPNS_SERVER set to its URL (http://127.0.0.1:PORT/tpns), forwards SIGINT and \
-          SIGTERM to it, then stops and exits with its status (128+N if signal N \
+          TPNS_SERVER set to its URL (http://127.0.0.1:PORT/tpns), forwards SIGHUP, SIGINT \
+          and SIGTERM to it, then stops and exits with its status (128+N if signal N \
           killed it, 127 if it cannot be found). Request lines go to stderr.
           """,
         options: [
@@ -53,10 +53,10 @@ extension ServerCommand {
 
     /// Runs the command against a fresh emulator; throws ``ExitCode`` with its status.
     public func run() throws {
-      let signals = Signals(blocking: [SIGINT, SIGTERM, SIGCHLD])
+      let signals = Signals(blocking: [SIGHUP, SIGINT, SIGTERM, SIGCHLD])
       let logger: Emulator.Logger? =
         quiet ? nil : { @Sendable line in Console.error(line) }
-      let emulator = Emulator(logger: logger)
+      let emulator = Emulator(logger: logger, warning: ServerCommand.warning)
       try ServerCommand.start(emulator, host: "127.0.0.1", port: 0, database: database)
       defer { emulator.stop() }
       if !quiet { Console.error("listening on \(emulator.baseURL ?? "")") }
@@ -75,7 +75,7 @@ extension ServerCommand {
       while true {
         if let status = child.poll() { throw ExitCode(status) }
         let (signal, isFromProcess) = signals.wait()
-        // A terminal's Ctrl-C already reached the child (same process group).
+        // A terminal's Ctrl-C or hangup already reached the child (same process group).
         if signal != SIGCHLD && isFromProcess { child.send(signal) }
       }
     }

@@ -7,7 +7,7 @@ import TPNSEmulator
   import Musl
 #endif
 
-/// `tpns-server`: runs the emulator until SIGINT or SIGTERM.
+/// `tpns-server`: runs the emulator until SIGHUP, SIGINT or SIGTERM.
 public struct ServerCommand: ParsableCommand {
   public static var configuration: CommandConfiguration {
     CommandConfiguration(
@@ -17,7 +17,7 @@ public struct ServerCommand: ParsableCommand {
         Serves the TPNS protocol at http://HOST:PORT/tpns (GET query or POST form), \
         keeps its registry in SQLite, and answers inspection requests under \
         /_emulator/ (health, registry, notifications, requests, reset, faults). \
-        SIGINT or SIGTERM stops it.
+        SIGHUP, SIGINT or SIGTERM stops it.
         """,
       options: [
         .option(
@@ -65,11 +65,13 @@ public struct ServerCommand: ParsableCommand {
     quiet = values.flag("quiet")
   }
 
-  /// Serves until SIGINT or SIGTERM, then stops and closes the database.
+  /// Serves until SIGHUP, SIGINT or SIGTERM, then stops, closes the database and
+  /// removes the port file. SIGHUP too: a closed terminal or a supervisor's reload must
+  /// not kill it with the port file left behind.
   public func run() throws {
-    let signals = Signals(blocking: [SIGINT, SIGTERM])
+    let signals = Signals(blocking: [SIGHUP, SIGINT, SIGTERM])
     let logger: Emulator.Logger? = quiet ? nil : { @Sendable line in Console.line(line) }
-    let emulator = Emulator(logger: logger)
+    let emulator = Emulator(logger: logger, warning: Self.warning)
     try Self.start(emulator, host: host, port: port, database: database, threads: threads)
     if let portFile {
       do {
@@ -85,6 +87,9 @@ public struct ServerCommand: ParsableCommand {
     if let portFile { unlink(portFile) }
     if !quiet { Console.line("stopped") }
   }
+
+  /// Where the emulator reports a problem with itself: stderr, even with `--quiet`.
+  static let warning: Emulator.Logger = { @Sendable line in Console.error("warning: \(line)") }
 
   /// Starts `emulator`, turning a failure into a reported error.
   static func start(

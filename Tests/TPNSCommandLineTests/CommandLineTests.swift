@@ -24,7 +24,9 @@ struct TPNSProcess: Sendable {
   /// Runs `tpns` to its end. Output goes to files, not pipes: a pipe's end
   /// inherited by a long-lived process another test spawned at the same
   /// moment (a `tpns watch`) would keep its reader waiting for EOF forever.
-  func run(_ arguments: [String], timeout: Duration = .seconds(120)) throws -> Result {
+  func run(
+    _ arguments: [String], timeout: Duration = .seconds(120), executable: String = Self.binary
+  ) throws -> Result {
     let directory = try TemporaryDirectory()
     let outPath = directory.file("stdout")
     let errPath = directory.file("stderr")
@@ -37,7 +39,7 @@ struct TPNSProcess: Sendable {
       try? errors.close()
     }
     let process = Process()
-    process.executableURL = URL(fileURLWithPath: Self.binary)
+    process.executableURL = URL(fileURLWithPath: executable)
     process.arguments = arguments
     process.environment = Self.environment(store: store, server: server)
     process.standardOutput = output
@@ -56,6 +58,12 @@ struct TPNSProcess: Sendable {
       status: process.terminationStatus,
       stdout: String(decoding: contents(of: outPath) ?? Data(), as: UTF8.self),
       stderr: String(decoding: contents(of: errPath) ?? Data(), as: UTF8.self))
+  }
+
+  /// Runs `script` with `/bin/sh -c`, `$0` being the `tpns` binary (to set a
+  /// limit with `ulimit` first, say).
+  func run(viaShell script: String) throws -> Result {
+    try run(["-c", script, Self.binary], executable: "/bin/sh")
   }
 
   /// The environment `tpns` runs with in the tests.
@@ -257,5 +265,24 @@ final class EndToEnd {
     #expect(result.status == 65)
     #expect(result.stderr.contains("Error: the store \(e2e.tpns.store) cannot be read"))
     #expect(contents(of: e2e.tpns.store) == garbage)
+  }
+
+  @Test("a file-size limit fails the write with exit 73, not SIGXFSZ: store unchanged, no temp file")
+  func fileSizeLimit() throws {
+    let e2e = try EndToEnd()
+    let many = (0..<60).map { String(format: "LIMIT%015d", $0) }
+    #expect(try e2e.tpns.run(["add", "--no-sync"] + many).status == 0)
+    let before = try #require(contents(of: e2e.tpns.store))
+    #expect(before.count > 2048)
+    // 2 blocks (1 KiB for dash's 512-byte blocks): room for the error, not the store.
+    let shell = TPNSProcess(store: e2e.tpns.store, server: e2e.tpns.server)
+    let result = try shell.run(
+      viaShell: "ulimit -f 2; exec \"$0\" add --no-sync ABCDEFGHJKLMNPRSTUVW")
+    #expect(result.status == 73, "\(result.stderr)")
+    #expect(result.stderr.hasPrefix("Error: cannot write "))
+    #expect(result.stderr.contains("File too large"))
+    #expect(contents(of: e2e.tpns.store) == before)
+    let left = try FileManager.default.contentsOfDirectory(atPath: e2e.directory.path)
+    #expect(!left.contains { $0.contains(".tmp-") }, "\(left)")
   }
 }

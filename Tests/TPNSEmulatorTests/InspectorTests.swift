@@ -14,6 +14,7 @@ struct InspectorTests {
     let json = try #require(reply.json as? [String: Any])
     #expect(json["status"] as? String == "ok")
     #expect(json["database"] as? String == ":memory:")
+    #expect(json["error"] is NSNull)
   }
 
   @Test("requests logs every /tpns request: method, decoded parameters, status")

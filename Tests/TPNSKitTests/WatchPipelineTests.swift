@@ -154,4 +154,30 @@ import Testing
     #expect(harness.acknowledged.registration == PipelineHarness.registration(Self.token))
     #expect(harness.acknowledged.uids == Self.uids(1))
   }
+
+  @Test("changes every 80 ms that never pause for the debounce still sync every max delay")
+  func endlessChanges() {
+    let harness = PipelineHarness(state: PipelineHarness.registered(token: Self.token))
+    // 40 changes, 210 to 3330: each one a list of 1 to 10 UIDs, unlike the one before.
+    let times = (0..<40).map { 210 + $0 * 80 }
+    for (index, time) in times.enumerated() {
+      Self.edit(harness, at: time, uids: Self.uids(index % 10 + 1))
+    }
+    let changes = harness.scheduler.createHotObservable(times.map { Recorded.next($0 + 1, ()) })
+    let events = StoreWatcher.events(
+      changes: changes.asObservable(), debounce: .milliseconds(200), maxDelay: .milliseconds(1000),
+      scheduler: harness.scheduler
+    ) { [state = harness.state] in .changed(state.value) }
+    let viewModel = SyncViewModel(environment: harness.environment)
+    _ = harness.scheduler.start(disposed: 6000) {
+      viewModel.transform(.init(storeChanges: events)).outcomes
+    }
+    // Windows open at 211, 1251 and 2291 (the first change after each send).
+    // Each send is answered 50 ms later, when the reconciliation reads the
+    // store again and sends the change made meanwhile (at 1250, 2290, 3330);
+    // so the last change is on the server at 3341, and the debounced event
+    // at 3531 finds nothing left to send.
+    #expect(harness.sends.map(\.time) == [1211, 1261, 2251, 2301, 3291, 3341])
+    #expect(harness.acknowledged.uids == Self.uids(10))
+  }
 }

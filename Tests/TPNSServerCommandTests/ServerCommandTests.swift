@@ -2,6 +2,8 @@ import Foundation
 import TPNSTestSupport
 import Testing
 
+@testable import TPNSServerCommand
+
 #if canImport(Glibc)
   import Glibc
 #endif
@@ -36,6 +38,28 @@ struct ServerCommandTests {
     return Result(
       status: process.terminationStatus, stdout: String(decoding: output, as: UTF8.self),
       stderr: String(decoding: errors, as: UTF8.self))
+  }
+
+  /// Starts the binary as a shell would, with an empty signal mask and default
+  /// dispositions (`Process` passes on the mask of the test's thread, which blocks
+  /// SIGHUP among others), its stdout going to the file `output`.
+  static func spawn(_ arguments: [String], output: String) throws -> ChildProcess {
+    try ChildProcess(
+      ["sh", "-c", #"out=$1; shift; exec "$@" > "$out""#, "sh", output, binary.path] + arguments,
+      environment: [:])
+  }
+
+  /// The exit status of `child` (128+N if signal N killed it), polled until a
+  /// deadline; nil, and the child killed, if it is still running then.
+  static func status(of child: ChildProcess, within seconds: Double = 10) -> Int32? {
+    let deadline = Date().addingTimeInterval(seconds)
+    while Date() < deadline {
+      if let status = child.poll() { return status }
+      usleep(10_000)
+    }
+    child.send(SIGKILL)
+    while child.poll() == nil { usleep(10_000) }
+    return nil
   }
 
   @Test("the binary is next to the tests")
@@ -110,28 +134,25 @@ struct ServerCommandTests {
     #expect(result.status == 128 + SIGTERM)
   }
 
-  @Test("exec forwards SIGTERM to the command and exits with its status")
-  func execForwardsSignals() throws {
-    let process = Process()
-    process.executableURL = Self.binary
-    process.arguments = [
-      "exec", "--quiet", "--", "sh", "-c",
-      "trap 'exit 42' TERM; echo ready; while :; do sleep 0.05; done",
-    ]
-    let stdout = Pipe()
-    process.standardOutput = stdout
-    try process.run()
+  @Test(
+    "exec forwards SIGHUP and SIGTERM to the command and exits with its status",
+    arguments: [SIGHUP, SIGTERM])
+  func execForwardsSignals(signal: Int32) throws {
+    let directory = try TemporaryDirectory()
+    let output = directory.file("stdout")
+    let child = try Self.spawn(
+      [
+        "exec", "--quiet", "--", "sh", "-c",
+        "trap 'exit 42' HUP TERM; echo ready; while :; do sleep 0.05; done",
+      ], output: output)
     // Wait (with a deadline) until the command has set its trap.
     let deadline = Date().addingTimeInterval(10)
-    var output = Data()
-    while !String(decoding: output, as: UTF8.self).contains("ready") && Date() < deadline {
-      output += stdout.fileHandleForReading.availableData
+    while (try? String(contentsOfFile: output, encoding: .utf8)) != "ready\n" && Date() < deadline {
+      usleep(10_000)
     }
-    #expect(String(decoding: output, as: UTF8.self) == "ready\n")
-    process.terminate()
-    process.waitUntilExit()
-    #expect(process.terminationReason == .exit)
-    #expect(process.terminationStatus == 42)
+    #expect(try String(contentsOfFile: output, encoding: .utf8) == "ready\n")
+    child.send(signal)
+    #expect(Self.status(of: child) == 42)
   }
 
   /// A write that fails (here: a file size limit of 0, as a full disk would) must not
@@ -152,18 +173,17 @@ struct ServerCommandTests {
     #expect(leftovers.isEmpty)
   }
 
-  @Test("SIGTERM stops the server cleanly: exit 0, port file removed")
-  func sigterm() throws {
+  @Test(
+    "SIGHUP, SIGINT and SIGTERM stop the server cleanly: exit 0, port file removed",
+    arguments: [SIGHUP, SIGINT, SIGTERM])
+  func stopSignal(signal: Int32) throws {
     let directory = try TemporaryDirectory()
     let portFile = directory.file("port")
     let database = directory.file("registry.sqlite")
 
-    let process = Process()
-    process.executableURL = Self.binary
-    process.arguments = ["--port", "0", "--port-file", portFile, "--db", database]
-    let stdout = Pipe()
-    process.standardOutput = stdout
-    try process.run()
+    let output = directory.file("stdout")
+    let child = try Self.spawn(
+      ["--port", "0", "--port-file", portFile, "--db", database], output: output)
 
     let deadline = Date().addingTimeInterval(10)
     var port: String?
@@ -180,12 +200,10 @@ struct ServerCommandTests {
     health.waitUntilExit()
     #expect(health.terminationStatus == 0)
 
-    process.terminate()
-    let output = String(decoding: stdout.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    process.waitUntilExit()
-    #expect(process.terminationReason == .exit)
-    #expect(process.terminationStatus == 0)
-    let lines = output.split(separator: "\n").map(String.init)
+    child.send(signal)
+    #expect(Self.status(of: child) == 0)
+    let lines = try String(contentsOfFile: output, encoding: .utf8).split(separator: "\n")
+      .map(String.init)
     #expect(lines.first == "listening on http://127.0.0.1:\(chosen)/tpns")
     #expect(lines.contains { $0.contains("GET /_emulator/health 200") })
     #expect(lines.last == "stopped")

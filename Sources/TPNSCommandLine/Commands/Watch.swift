@@ -13,17 +13,24 @@ struct Watch: ParsableCommand {
       commandName: "watch",
       abstract: "Keep the server in sync with the store as it changes, until SIGINT or SIGTERM.",
       discussion: """
-        Watches the store's directory (inotify). Registers the stored token if this server \
-        has not acknowledged it, and sends the list whenever it differs from what the \
-        server last acknowledged; after failed retries, tries again on the next change or \
-        every --interval. Prints a line per event (JSON lines with --json). One watch per \
-        store. A store that does not parse at the start is an error (exit 65); one that \
-        breaks while watching is reported, and watched until it is fixed.
+        Watches the store's directory (inotify; for a link, the real file's directory too), \
+        and keeps watching when the directory is replaced or deleted and restored. Waits \
+        --debounce for a burst of changes to settle, but no longer than --max-delay. \
+        Registers the stored token if this server has not acknowledged it, and sends the \
+        list whenever it differs from what the server last acknowledged; after failed \
+        retries, tries again on the next change or every --interval. SIGHUP re-reads the \
+        store and sets up the watches again. Prints a line per event (JSON lines with \
+        --json). One watch per store. A store that does not parse at the start is an error \
+        (exit 65); one that breaks while watching is reported, and watched until it is fixed.
         """,
       options: [
         .option(
           "debounce", valueName: "ms", help: "Wait this long after a change for more.",
           defaultValue: "200", validate: { Int($0).map { $0 >= 0 && $0 <= 600_000 } ?? false }),
+        .option(
+          "max-delay", valueName: "ms",
+          help: "Sync after this long even if changes keep coming.",
+          defaultValue: "2000", validate: { Int($0).map { $0 >= 0 && $0 <= 600_000 } ?? false }),
         .option(
           "interval", valueName: "seconds", help: "Try again this often while changes are pending.",
           defaultValue: "60", validate: { Double($0).map { $0 > 0 && $0 <= 86_400 } ?? false }),
@@ -31,11 +38,13 @@ struct Watch: ParsableCommand {
   }
 
   let debounce: Duration
+  let maxDelay: Duration
   let interval: Duration
   let options: GlobalOptions
 
   init(_ values: ParsedValues) throws {
     debounce = .milliseconds(values.value("debounce", as: Int.self) ?? 200)
+    maxDelay = .milliseconds(values.value("max-delay", as: Int.self) ?? 2000)
     let seconds = values.value("interval", as: Double.self) ?? 60
     interval = .milliseconds(Int64((seconds * 1000).rounded()))
     options = try GlobalOptions(values, environment: ProcessEnvironment.current)
@@ -43,16 +52,24 @@ struct Watch: ParsableCommand {
 
   func run() throws {
     // Blocked before any thread starts, so every thread inherits the mask.
-    let signals = Signals(blocking: [SIGINT, SIGTERM])
+    // SIGUSR1 is how the watcher's thread tells this one that it re-armed.
+    let signals = Signals(blocking: [SIGINT, SIGTERM, SIGHUP, SIGUSR1])
     let runner = Runner(command: "watch", options: options, budgeted: false)
-    let lock = try WatchLock(store: runner.store)
+    var lock = try WatchLock(store: runner.store)
     defer { lock.release() }
     // A broken store at the start is the user's to fix now; later, a
     // half-written edit must not stop the service.
     _ = try runner.loadStore()
     let environment = runner.environment()
+    let reloads = PublishSubject<Void>()
+    let changes = DirectoryWatcher.changes(of: runner.store.path, rearm: reloads.asObservable())
+      .share()
+    // The store's directory may be another one now: the lock goes where it is.
+    let rearms = changes.filter { $0 != .file }.subscribe(onNext: { _ in kill(getpid(), SIGUSR1) })
+    defer { rearms.dispose() }
     let events = StoreWatcher.events(
-      of: runner.store, debounce: debounce, scheduler: environment.scheduler)
+      of: runner.store, changes: changes, debounce: debounce, maxDelay: maxDelay,
+      scheduler: environment.scheduler)
     let checks = Observable.interval(interval, scheduler: environment.scheduler).map { _ in () }
     let viewModel = SyncViewModel(environment: environment)
     let formatting = OutcomeFormatting(options: options)
@@ -61,12 +78,34 @@ struct Watch: ParsableCommand {
     let subscription = outcomes.subscribe(onNext: { outcome in
       Self.print(outcome, formatting: formatting, options: options)
     })
+    // Disposing cancels a request in flight (libcurl polls the flag at least once a second).
+    defer { subscription.dispose() }
     if !options.quiet, !options.json {
       Console.error("watching \(options.storePath) for \(options.server)")
     }
-    _ = signals.wait()
-    // Disposing cancels a request in flight (libcurl polls the flag at least once a second).
-    subscription.dispose()
+    while true {
+      switch signals.wait().signal {
+      case SIGHUP:
+        Self.printReloading(options: options)
+        reloads.onNext(())
+      case SIGUSR1:
+        try lock.follow(runner.store)
+      default:
+        return
+      }
+    }
+  }
+
+  /// The line for a SIGHUP: the daemon convention, re-read and re-arm.
+  static func printReloading(options: GlobalOptions) {
+    if options.json {
+      let line = JSONValue.object([
+        ("event", .string("reloading")), ("store", .string(options.storePath)),
+      ])
+      Console.line(line.rendered)
+    } else if !options.quiet {
+      Console.line("reloading: re-reading \(options.storePath)")
+    }
   }
 
   static func print(_ outcome: Outcome, formatting: OutcomeFormatting, options: GlobalOptions) {

@@ -22,15 +22,16 @@ struct HTTPResponse: Sendable {
     return response
   }
 
-  /// A 200 JSON response (pretty-printed, keys sorted, so that `curl` output reads well).
-  static func json(_ value: some Encodable) -> HTTPResponse {
+  /// A JSON response, 200 unless `status` says otherwise (pretty-printed, keys sorted,
+  /// so that `curl` output reads well).
+  static func json(_ value: some Encodable, status: Int = 200) -> HTTPResponse {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
     do {
       var body = Array(try encoder.encode(value))
       body.append(UInt8(ascii: "\n"))
       return HTTPResponse(
-        status: 200, contentType: "application/json", header: nil, body: body)
+        status: status, contentType: "application/json", header: nil, body: body)
     } catch {
       return .error(RequestError(500, "cannot encode the answer: \(error)"))
     }

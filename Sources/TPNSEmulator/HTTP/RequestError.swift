@@ -26,13 +26,16 @@ struct RequestError: Error, Sendable, Equatable {
       header: HTTPHeader(name: "Allow", value: allowed.joined(separator: ", ")))
   }
 
-  /// Runs `body`, a registry access: a command's refusal is rethrown as it is, any
-  /// other failure (the database's) becomes a 500.
+  /// Runs `body`, a registry access: a command's refusal is rethrown as it is, a
+  /// database file deleted or replaced becomes a 503 (retry once tpns-server is
+  /// restarted), any other failure (the database's) a 500.
   static func mappingDatabaseFailures<T>(_ body: () throws -> T) throws(RequestError) -> T {
     do {
       return try body()
     } catch let error as RequestError {
       throw error
+    } catch let error as DatabaseFileError {
+      throw RequestError(503, error.description)
     } catch {
       throw RequestError(500, "database: \(error)")
     }

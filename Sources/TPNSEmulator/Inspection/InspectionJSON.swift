@@ -3,9 +3,29 @@
 /// ISO 8601 UTC strings.
 
 struct HealthJSON: Encodable {
-  var status = "ok"
+  /// `ok`, or `database missing` when the file was deleted or replaced.
+  var status: String
   /// `:memory:` or the database file.
   var database: String
+  /// What is wrong and what to do; null when `ok`.
+  var error: String?
+
+  init(database: String, fileError: DatabaseFileError?) {
+    status = fileError == nil ? "ok" : "database missing"
+    self.database = database
+    error = fileError?.description
+  }
+
+  private enum Keys: String, CodingKey {
+    case status, database, error
+  }
+
+  func encode(to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: Keys.self)
+    try container.encode(status, forKey: .status)
+    try container.encode(database, forKey: .database)
+    try container.encode(error, forKey: .error)
+  }
 }
 
 struct RegistryJSON: Encodable {

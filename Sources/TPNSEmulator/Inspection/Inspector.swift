@@ -3,7 +3,7 @@
 ///
 /// | path | method | answer |
 /// |---|---|---|
-/// | `health` | GET | `{"status": "ok", ...}` |
+/// | `health` | GET | `{"status": "ok", ...}`; 503 when the database file is gone |
 /// | `registry` | GET | clients, mappings, devices |
 /// | `notifications?udid=&appid=` | GET | recorded notifications (all without a filter) |
 /// | `requests` | GET | the log of `/tpns` requests |
@@ -29,7 +29,10 @@ struct Inspector: Sendable {
     case "health":
       try only(["GET"], request)
       _ = try form(request, allowed: [])
-      return .json(HealthJSON(database: databaseName))
+      let fileError = registry.fileError
+      return .json(
+        HealthJSON(database: databaseName, fileError: fileError),
+        status: fileError == nil ? 200 : 503)
     case "registry":
       try only(["GET"], request)
       _ = try form(request, allowed: [])

@@ -3,32 +3,71 @@ import Locking
 /// The emulator's registry: phones, mappings, devices and notifications, in SQLite.
 ///
 /// Thread-safe: one lock serialises every use of the single connection, and each
-/// ``write(_:)`` is one transaction, so a command that throws changes nothing.
+/// ``write(inTransaction:_:)`` is one transaction, so a command that throws changes
+/// nothing.
 final class Registry: @unchecked Sendable {
-  // @unchecked: `store` is only touched with `lock` held.
+  // @unchecked: `store` and `hasWarned` are only touched with `lock` held.
   private let lock = Lock()
   private let store: RegistryStore
+  private let warning: (@Sendable (String) -> Void)?
+  private var hasWarned = false
 
-  /// Opens the registry in the file at `path` (WAL), or in memory when nil.
-  init(path: String?) throws {
+  /// Opens the registry in the file at `path` (WAL), or in memory when nil. `warning`,
+  /// when given, receives one line the first time the file or its log is found
+  /// deleted or replaced.
+  init(path: String?, warning: (@Sendable (String) -> Void)? = nil) throws {
     store = try RegistryStore(path: path)
+    self.warning = warning
   }
 
-  /// Runs `body` in one transaction with the lock held.
-  func write<T>(_ body: (RegistryStore) throws -> T) throws -> T {
-    try lock.withLock { () throws -> T in
-      try store.transaction { try body(store) }
+  /// Runs `body` with the lock held, in one transaction (or outside any when
+  /// `inTransaction` is false: a write atomic by itself), once the database file is
+  /// checked to be still at its path; throws ``DatabaseFileError`` (changing nothing)
+  /// when it is not.
+  func write<T>(inTransaction: Bool = true, _ body: (RegistryStore) throws -> T) throws -> T {
+    do {
+      return try lock.withLock { () throws -> T in
+        try store.checkFile()
+        return try inTransaction ? store.transaction { try body(store) } : body(store)
+      }
+    } catch let error as DatabaseFileError {
+      warnOnce(error)
+      throw error
     }
   }
 
-  /// Runs `body` with the lock held, outside any transaction (reads, and writes that
-  /// are atomic by themselves).
+  /// Runs `body` with the lock held, outside any transaction: reads only, which still
+  /// answer from the open database when its file is gone.
   func read<T>(_ body: (RegistryStore) throws -> T) throws -> T {
     try lock.withLock { () throws -> T in try body(store) }
+  }
+
+  /// Why the database file or its log is no longer usable (deleted or replaced), or
+  /// nil while both are (and always in memory). Two `stat(2)`s.
+  var fileError: DatabaseFileError? {
+    let error = lock.withLock { () -> DatabaseFileError? in
+      do throws(DatabaseFileError) {
+        try store.checkFile()
+        return nil
+      } catch {
+        return error
+      }
+    }
+    if let error { warnOnce(error) }
+    return error
   }
 
   /// Closes the database; later uses fail with an SQLite error (idempotent).
   func close() {
     lock.withLock { store.close() }
+  }
+
+  /// Sends `error` to the warning line the first time a file problem is found.
+  private func warnOnce(_ error: DatabaseFileError) {
+    let isFirst = lock.withLock { () -> Bool in
+      defer { hasWarned = true }
+      return !hasWarned
+    }
+    if isFirst, let warning { warning(error.description) }
   }
 }

@@ -1,9 +1,13 @@
+import CSQLite
+
 /// The registry's tables and queries over one SQLite connection.
 ///
 /// Not thread-safe: reached only through ``Registry``, which holds its lock and wraps
 /// each command in a transaction.
 final class RegistryStore {
   private let database: SQLiteConnection
+  /// The files opened (the database and its log); nil in memory.
+  private let file: DatabaseFile?
 
   /// The schema, created on first open of a file and at every in-memory start.
   private static let schema = """
@@ -67,6 +71,12 @@ final class RegistryStore {
       }
       try database.execute("PRAGMA foreign_keys = ON;")
       try database.execute(Self.schema)
+      file = try path.map { path in
+        guard let file = DatabaseFile(path: path) else {
+          throw SQLiteError(code: SQLITE_CANTOPEN, message: "the file vanished once opened")
+        }
+        return file
+      }
     } catch {
       database.close()
       throw error
@@ -75,6 +85,13 @@ final class RegistryStore {
 
   /// Closes the database (idempotent).
   func close() { database.close() }
+
+  /// Throws when the database file opened, or its log, is no longer at its path
+  /// (deleted or replaced): what is written then would be lost. Two `stat(2)`s; an
+  /// in-memory registry never throws.
+  func checkFile() throws(DatabaseFileError) {
+    try file?.check()
+  }
 
   /// Runs `body` in one transaction.
   func transaction<T>(_ body: () throws -> T) throws -> T {

@@ -10,59 +10,255 @@ import Reactive
 /// replaced by rename on every write, so a watch on the file's inode would
 /// lose it after the first change.
 ///
-///     DirectoryWatcher.changes(of: "/home/me/.config/tpns/state.plist")  // next(()) per change
+/// For a symbolic link it watches the directory of the real file and the
+/// directory of each link on the way, so that a write through the link and
+/// a re-pointed link are both seen. A watched directory that is deleted or
+/// replaced (`mv dir dir.old && mv new dir`) makes it watch the nearest
+/// existing ancestor until the directory is back, then watch it again: a
+/// re-arm. Costs one thread, one inotify descriptor and a watch per
+/// directory on the way.
+///
+///     DirectoryWatcher.changes(of: "/home/me/.config/tpns/state.plist")  // .file per write
 public enum DirectoryWatcher {
-  /// A `()` for each create, write, rename to or from, or delete of the file
-  /// at `path`. Fails if inotify cannot watch its directory.
-  public static func changes(of path: String) -> Observable<Void> {
-    let directory = AtomicFile.parentDirectory(of: path)
-    let fileName = AtomicFile.fileName(of: path)
-    return Observable.create { observer in
+  /// Why the file may have changed.
+  public enum Change: Sendable, Equatable {
+    /// The file was created, written, renamed or deleted.
+    case file
+    /// The watches were set up again: a watched directory was replaced,
+    /// deleted or came back, a link on the way was re-pointed, or a re-arm
+    /// was asked for. The file may be another one now.
+    case rearmed
+    /// The kernel's event queue overflowed and events were lost: anything may
+    /// have changed. The watches were set up again, too.
+    case overflow
+  }
+
+  /// A change for each create, write, rename to or from, or delete of the
+  /// file at `path`, and each re-arm: on its own or when `rearm` sends.
+  /// Fails if inotify cannot be set up or cannot watch a directory.
+  public static func changes(
+    of path: String, rearm: Observable<Void> = .never()
+  ) -> Observable<Change> {
+    Observable.create { observer in
       let descriptor = inotify_init1(Int32(IN_CLOEXEC | IN_NONBLOCK))
       guard descriptor >= 0 else {
-        observer.onError(StoreError.io(operation: "watch", path: directory, errno: errno))
+        observer.onError(StoreError.io(operation: "watch", path: path, errno: errno))
         return Disposables.create()
       }
-      let mask = UInt32(IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_CREATE | IN_DELETE)
-      guard inotify_add_watch(descriptor, directory, mask) >= 0 else {
-        let failure = errno
+      let watches = InotifyWatches(descriptor: descriptor)
+      do throws(StoreError) {
+        try watches.arm(WatchPlan(of: path))
+      } catch {
         close(descriptor)
-        observer.onError(StoreError.io(operation: "watch", path: directory, errno: failure))
+        observer.onError(error)
         return Disposables.create()
       }
       let stopped = BooleanDisposable()
+      let rearmRequested = LockedState(false)
+      let requests = rearm.subscribe(onNext: { rearmRequested.withLock { $0 = true } })
       // A thread of its own: it blocks in poll(2), waking every 100 ms to see
-      // whether the subscription was disposed.
+      // whether the subscription was disposed or a re-arm was asked for.
       DispatchQueue(label: "tpns.store-watcher").async {
         defer { close(descriptor) }
-        var buffer = [UInt8](repeating: 0, count: 16 * 1024)
+        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
         while !stopped.isDisposed {
+          var change: Change?
           var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-          guard poll(&poller, 1, 100) > 0 else { continue }
-          let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-          guard count > 0 else { continue }
-          if mentions(fileName, in: buffer[..<count]), !stopped.isDisposed { observer.onNext(()) }
+          if poll(&poller, 1, 100) > 0 {
+            let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            if count > 0 { change = watches.classify(buffer[..<count]) }
+          }
+          let requested = rearmRequested.withLock { requested in
+            defer { requested = false }
+            return requested
+          }
+          if requested, change != .overflow { change = .rearmed }
+          guard let change, !stopped.isDisposed else { continue }
+          if change != .file {
+            do throws(StoreError) {
+              try watches.arm(WatchPlan(of: path))
+            } catch {
+              observer.onError(error)
+              return
+            }
+          }
+          observer.onNext(change)
         }
       }
-      return stopped
+      return Disposables.create(requests, stopped)
+    }
+  }
+}
+
+/// The directories to watch for one file, and the names in each that matter:
+/// for each link on the way to the real file, the link's directory and name
+/// (a change there re-points the way); for the real file, its directory and
+/// name; for each of those directories, its parent and its name (to see it
+/// replaced or deleted). Where a directory on the way is missing, its
+/// nearest existing ancestor and the name of the next directory down, to see
+/// it come back.
+struct WatchPlan: Equatable {
+  /// What a name in a watched directory stands for.
+  enum Role: Equatable {
+    /// The file itself: a change to it is a change of the file.
+    case file
+    /// A link or a missing directory on the way: a change to it means
+    /// working out the way again.
+    case way
+  }
+
+  struct Entry: Equatable {
+    let directory: String
+    let name: String
+    let role: Role
+  }
+
+  /// The file's path, as given.
+  let path: String
+  private(set) var entries: [Entry] = []
+
+  /// The plan for `path`, following at most 8 links, as the store does.
+  init(of path: String) {
+    self.path = path
+    var path = path
+    for depth in 0...8 {
+      let directory = AtomicFile.parentDirectory(of: path)
+      let name = AtomicFile.fileName(of: path)
+      guard Self.isDirectory(directory) else {
+        entries.append(Self.nearestAncestor(of: directory))
+        return
+      }
+      // The parent sees the directory go even while an open file in it (the
+      // watch lock) keeps the kernel from saying so on the directory itself.
+      let parent = AtomicFile.parentDirectory(of: directory)
+      if parent != directory {
+        entries.append(
+          Entry(directory: parent, name: AtomicFile.fileName(of: directory), role: .way))
+      }
+      guard depth < 8, let destination = Self.linkDestination(path) else {
+        entries.append(Entry(directory: directory, name: name, role: .file))
+        return
+      }
+      entries.append(Entry(directory: directory, name: name, role: .way))
+      path = destination.hasPrefix("/") ? destination : directory + "/" + destination
     }
   }
 
-  /// Whether any inotify event in `events` names `fileName`.
-  static func mentions(_ fileName: String, in events: ArraySlice<UInt8>) -> Bool {
+  /// The nearest existing ancestor of the missing `directory`, with the name
+  /// of the next directory down.
+  private static func nearestAncestor(of directory: String) -> Entry {
+    var missing = directory
+    while true {
+      let parent = AtomicFile.parentDirectory(of: missing)
+      if parent == missing || isDirectory(parent) {
+        return Entry(directory: parent, name: AtomicFile.fileName(of: missing), role: .way)
+      }
+      missing = parent
+    }
+  }
+
+  private static func isDirectory(_ path: String) -> Bool {
+    var status = stat()
+    return stat(path, &status) == 0 && status.st_mode & S_IFMT == S_IFDIR
+  }
+
+  /// Where the link at `path` points, or nil if it is not a link.
+  private static func linkDestination(_ path: String) -> String? {
+    var buffer = [UInt8](repeating: 0, count: Int(PATH_MAX) + 1)
+    let count = buffer.withUnsafeMutableBytes {
+      readlink(path, $0.baseAddress!.assumingMemoryBound(to: CChar.self), $0.count - 1)
+    }
+    return count > 0 ? String(decoding: buffer[..<count], as: UTF8.self) : nil
+  }
+}
+
+/// The inotify watches of one descriptor and what their events mean. Used by
+/// the watcher's thread only (and by `changes` before that thread starts).
+final class InotifyWatches: @unchecked Sendable {
+  // @unchecked: one thread at a time, as above.
+  private let descriptor: Int32
+  /// For each watch descriptor, the names in its directory and their roles.
+  private var names: [Int32: [String: WatchPlan.Role]] = [:]
+
+  static let mask = UInt32(
+    IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_CREATE | IN_DELETE | IN_DELETE_SELF
+      | IN_MOVE_SELF | IN_ONLYDIR)
+
+  /// Watches on `descriptor`: none yet, or `names` (for tests of ``classify(_:)``).
+  init(descriptor: Int32, names: [Int32: [String: WatchPlan.Role]] = [:]) {
+    self.descriptor = descriptor
+    self.names = names
+  }
+
+  /// Watches the directories of `plan` (a directory already watched keeps its
+  /// watch) and drops the watches it no longer needs. A directory that
+  /// vanished in the meantime means working out the plan again.
+  func arm(_ plan: WatchPlan) throws(StoreError) {
+    var plan = plan
+    for _ in 0..<16 {
+      var armed: [Int32: [String: WatchPlan.Role]] = [:]
+      var vanished = false
+      for entry in plan.entries {
+        let watch = inotify_add_watch(descriptor, entry.directory, Self.mask)
+        guard watch >= 0 else {
+          guard errno == ENOENT || errno == ENOTDIR else {
+            throw .io(operation: "watch", path: entry.directory, errno: errno)
+          }
+          vanished = true
+          break
+        }
+        // One directory may be watched for two reasons: the way wins.
+        if armed[watch]?[entry.name] != .way { armed[watch, default: [:]][entry.name] = entry.role }
+      }
+      for stale in names.keys where armed[stale] == nil {
+        inotify_rm_watch(descriptor, stale)
+      }
+      names = armed
+      // What was missing may have come back before its ancestor was watched.
+      let now = WatchPlan(of: plan.path)
+      if !vanished, now == plan { return }
+      plan = now
+    }
+  }
+
+  /// What the events in `events` mean: nil if none concerns the file.
+  func classify(_ events: ArraySlice<UInt8>) -> DirectoryWatcher.Change? {
+    var change: DirectoryWatcher.Change?
+    for event in Self.parse(events) {
+      if event.mask & UInt32(IN_Q_OVERFLOW) != 0 { return .overflow }
+      guard let roles = names[event.watch] else { continue }
+      let selfMask = UInt32(IN_DELETE_SELF | IN_MOVE_SELF | IN_IGNORED | IN_UNMOUNT)
+      if event.mask & selfMask != 0 || roles[event.name] == .way {
+        change = .rearmed
+      } else if roles[event.name] == .file, change == nil {
+        change = .file
+      }
+    }
+    return change
+  }
+
+  /// The events in a buffer read from an inotify descriptor.
+  static func parse(
+    _ events: ArraySlice<UInt8>
+  ) -> [(watch: Int32, mask: UInt32, name: String)] {
     let header = MemoryLayout<inotify_event>.size
+    var parsed: [(watch: Int32, mask: UInt32, name: String)] = []
     var offset = events.startIndex
-    let target = Array(fileName.utf8)
     while offset + header <= events.endIndex {
-      let length = events.withUnsafeBytes { raw in
-        Int(raw.loadUnaligned(fromByteOffset: offset - events.startIndex + 12, as: UInt32.self))
+      let (watch, mask, length) = events.withUnsafeBytes { raw in
+        let base = offset - events.startIndex
+        return (
+          raw.loadUnaligned(fromByteOffset: base, as: Int32.self),
+          raw.loadUnaligned(fromByteOffset: base + 4, as: UInt32.self),
+          Int(raw.loadUnaligned(fromByteOffset: base + 12, as: UInt32.self))
+        )
       }
       let nameStart = offset + header
       let nameEnd = min(nameStart + length, events.endIndex)
       let name = events[nameStart..<nameEnd].prefix { $0 != 0 }
-      if name.elementsEqual(target) { return true }
+      parsed.append((watch, mask, String(decoding: name, as: UTF8.self)))
       offset = nameStart + length
     }
-    return false
+    return parsed
   }
 }

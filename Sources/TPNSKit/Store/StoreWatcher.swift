@@ -1,18 +1,23 @@
 import Reactive
 
 /// The store as it changes: the current contents first, then after each
-/// burst of changes (debounced on the scheduler's clock), the parsed file,
-/// or why it cannot be read, or that it is gone. Consecutive equal events
-/// are reported once. Nothing here ever writes the file.
+/// burst of changes (debounced on the scheduler's clock, but never held back
+/// longer than `maxDelay`), the parsed file, or why it cannot be read, or
+/// that it is gone. Consecutive equal events are reported once. Nothing here
+/// ever writes the file.
 ///
 ///     StoreWatcher.events(of: store, debounce: .milliseconds(200), scheduler: scheduler)
 public enum StoreWatcher {
-  /// Events of the store at `store.path`, from inotify.
+  /// Events of the store at `store.path`, from `changes`: by default
+  /// inotify's (``DirectoryWatcher/changes(of:rearm:)``). Every kind of
+  /// change, a re-arm or an overflow included, means reading the file again.
   public static func events(
-    of store: StateStore, debounce: Duration, scheduler: some SchedulerType
+    of store: StateStore, changes: Observable<DirectoryWatcher.Change>? = nil,
+    debounce: Duration, maxDelay: Duration? = nil, scheduler: some SchedulerType
   ) -> Observable<StoreEvent> {
     events(
-      changes: DirectoryWatcher.changes(of: store.path), debounce: debounce, scheduler: scheduler
+      changes: (changes ?? DirectoryWatcher.changes(of: store.path)).map { _ in () },
+      debounce: debounce, maxDelay: maxDelay, scheduler: scheduler
     ) {
       read(store)
     }
@@ -20,10 +25,10 @@ public enum StoreWatcher {
 
   /// Events from any source of change signals and any reader: the testable core.
   public static func events(
-    changes: Observable<Void>, debounce: Duration, scheduler: some SchedulerType,
-    read: @escaping @Sendable () -> StoreEvent
+    changes: Observable<Void>, debounce: Duration, maxDelay: Duration? = nil,
+    scheduler: some SchedulerType, read: @escaping @Sendable () -> StoreEvent
   ) -> Observable<StoreEvent> {
-    changes.debounce(debounce, scheduler: scheduler)
+    changes.debounce(debounce, maxDelay: maxDelay, scheduler: scheduler)
       .startWith(())
       .map { read() }
       .distinctUntilChanged()

@@ -6,12 +6,14 @@ import TPNSProtocol
 /// An emulator started on a free port for one test, with helpers to talk to it over
 /// real HTTP and read its inspection endpoints.
 final class TestEmulator {
-  let emulator = Emulator()
+  let emulator: Emulator
   let port: UInt16
 
   static let appid = "com.tutk.cc.samples.tpns.ios"
 
-  init(database: String? = nil) throws {
+  /// `warning` receives the emulator's warnings (see ``Emulator/init(logger:warning:)``).
+  init(database: String? = nil, warning: Emulator.Logger? = nil) throws {
+    emulator = Emulator(warning: warning)
     try emulator.start(port: 0, database: database)
     port = emulator.port
   }

@@ -1,0 +1,92 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
+
+/// The files a registry opened, the database and its write-ahead log, known by device
+/// and inode, so that one deleted or replaced under the running emulator is noticed.
+/// SQLite keeps writing to the open (now nameless) files: with the database gone,
+/// everything acknowledged is lost on restart; with the log gone, everything not yet
+/// checkpointed is lost if the emulator does not stop cleanly.
+///
+///     let file = DatabaseFile(path: "registry.sqlite")   // once the database is set up
+///     try file?.check()                                   // throws once one is gone
+///
+/// A check is one `stat(2)` per file (about a microsecond each). It follows a symbolic
+/// link, as SQLite does when it opens one, so a link retargeted elsewhere counts as
+/// replaced. The `-shm` index is not watched: SQLite rebuilds it from the log.
+struct DatabaseFile: Sendable {
+  /// What happened to a file.
+  enum Problem: Sendable, Equatable {
+    /// Nothing is at the path any more (deleted or renamed away).
+    case missing
+    /// Another file is at the path (renamed over it, or deleted and created again).
+    case replaced
+  }
+
+  /// One file as opened.
+  private struct Identity: Sendable, Equatable {
+    var device: UInt64
+    var inode: UInt64
+
+    init?(path: String) {
+      var status = stat()
+      guard stat(path, &status) == 0 else { return nil }
+      device = UInt64(status.st_dev)
+      inode = UInt64(status.st_ino)
+    }
+  }
+
+  /// The path the database was opened at, as given.
+  let path: String
+  private let database: Identity
+  /// nil when there is no log (SQLite could not use WAL there).
+  private let log: Identity?
+
+  /// The database now at `path` and its log; nil when the database cannot be `stat`ed.
+  init?(path: String) {
+    guard let database = Identity(path: path) else { return nil }
+    self.path = path
+    self.database = database
+    log = Identity(path: Self.logPath(of: path))
+  }
+
+  /// Throws when the database or its log is no longer the file opened.
+  func check() throws(DatabaseFileError) {
+    if let problem = Self.problem(at: path, opened: database) {
+      throw DatabaseFileError(path: path, problem: problem, isLog: false)
+    }
+    let logPath = Self.logPath(of: path)
+    if let log, let problem = Self.problem(at: logPath, opened: log) {
+      throw DatabaseFileError(path: logPath, problem: problem, isLog: true)
+    }
+  }
+
+  private static func problem(at path: String, opened: Identity) -> Problem? {
+    guard let now = Identity(path: path) else { return .missing }
+    return now == opened ? nil : .replaced
+  }
+
+  private static func logPath(of path: String) -> String { path + "-wal" }
+}
+
+/// A state-changing request refused because a file of the registry's database is no
+/// longer at its path (see ``DatabaseFile``); the emulator answers it with a 503.
+struct DatabaseFileError: Error, Sendable, Equatable, CustomStringConvertible {
+  /// The file that is gone: the database or its log.
+  let path: String
+  let problem: DatabaseFile.Problem
+  /// Whether it is the write-ahead log (`-wal`) rather than the database.
+  let isLog: Bool
+
+  var description: String {
+    let what = problem == .missing ? "was deleted" : "was replaced by another file"
+    return isLog
+      ? "the registry database's write-ahead log '\(path)' \(what) while tpns-server was "
+        + "running; changes are refused, since a crash would lose them (restart "
+        + "tpns-server: a clean stop keeps what it holds)"
+      : "the registry database '\(path)' \(what) while tpns-server was running; changes "
+        + "are refused, since they would be lost on restart (restart tpns-server)"
+  }
+}
