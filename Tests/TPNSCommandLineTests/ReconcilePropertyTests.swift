@@ -245,7 +245,8 @@ final class PropertySequence {
       forgetful.insert(server)
     case .outage(let command, let server):
       servers[server].emulator.stop()
-      let result = try tpns(server).run(command.arguments)
+      // Refused connections are retried with backoff: --timeout bounds their cost.
+      let result = try tpns(server).run(command.arguments + ["--timeout", "0.5"])
       processes += 1
       try servers[server].restartForgettingEverything()
       forgetful.insert(server)
