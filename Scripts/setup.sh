@@ -10,6 +10,7 @@ packages=(
   libmicrohttpd-dev
   libcurl4-openssl-dev
   curl
+  jq
   "$@"
 )
 

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The test command: installs what is missing, builds (no warnings allowed),
-# lints the formatting, runs every suite, the stress suite (Scripts/stress.sh)
-# against the real binaries, then the Reactive suites under ThreadSanitizer.
+# lints the formatting, runs every suite, the CI smoke script
+# (Scripts/smoke.sh) and its test, the stress suite (Scripts/stress.sh) against
+# the real binaries, then the Reactive suites under ThreadSanitizer.
 # Usage: Scripts/test.sh [--no-stress] [--no-tsan]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -13,7 +14,7 @@ for argument in "$@"; do
     --no-tsan) tsan=0 ;;
     --no-stress) stress=0 ;;
     -h | --help)
-      sed -n '2,5p' "$0" | sed 's/^# \{0,1\}//'
+      sed -n '2,6p' "$0" | sed 's/^# \{0,1\}//'
       exit 0
       ;;
     *)
@@ -42,6 +43,11 @@ swift format lint --recursive --strict Package.swift Sources Tests Benchmarks
 
 step "tests"
 swift test -j 2 --skip-build
+
+step "smoke: Scripts/smoke.sh, then Scripts/smoke-selftest.sh"
+bin=$(swift build --show-bin-path)
+Scripts/smoke.sh --bin "$bin"
+Scripts/smoke-selftest.sh --bin "$bin"
 
 if ((stress)); then
   step "stress: Scripts/stress.sh"

@@ -27,6 +27,12 @@ enum ExitStatus {
       return (dataError, "Run 'tpns list' to see the stored UIDs.")
     case .missingUDID:
       return (ExitCode.usage, nil)
+    case .formerPhoneNotUnmapped(_, let failure):
+      return (
+        ExitStatus.of(failure, command: .unregMapping).code,
+        "The new phone is registered and mapped; remove the former phone's mappings at the "
+          + "server by hand if it still gets pushes."
+      )
     case .registrationRejected(_, let kept, let failure):
       return (
         ExitStatus.of(failure, command: .client).code,
@@ -57,11 +63,14 @@ enum ExitStatus {
     let rejectedHint: String?
     switch command {
     case .client:
-      pending = "The token is stored but not registered; run 'tpns sync' to register it."
+      pending =
+        "The change is stored and pending (this server has not acknowledged the registration); "
+        + "run 'tpns sync' once it answers."
       rejectedHint = "Nothing was registered; check the token and --os, --appid, --udid."
     case .event, .device:
       pending = "Nothing was stored; run the command again once the server answers."
-      rejectedHint = nil
+      rejectedHint = "Check the UID, --type and --message; nothing was stored."
+
     default:
       pending = "The change is stored and pending; run 'tpns sync' to send it again."
       rejectedHint =
@@ -80,6 +89,12 @@ enum ExitStatus {
       return (temporary, pending)
     case .status(let status, _, _) where failure.underlying.isTransient || status >= 500:
       return (temporary, pending)
+    case .status(let status, _, _) where [404, 405].contains(status):
+      return (
+        rejected,
+        "Check --server (or TPNS_SERVER): it must be the service's /tpns URL. "
+          + (command == .event || command == .device ? "Nothing was stored." : pending)
+      )
     case .status(let status, _, _) where (400..<500).contains(status):
       return (rejected, rejectedHint)
     case .status:

@@ -26,11 +26,11 @@ struct GlobalOptions: Sendable {
       "store", valueName: "path",
       help: "The state file (env TPNS_STORE; default $XDG_CONFIG_HOME/tpns/state.plist).",
       validate: { !$0.isEmpty }),
-    .flag("json", help: "Print one JSON document instead of text."),
+    .flag("json", help: "Print JSON instead of text (one document; watch: JSON lines)."),
     .flag("quiet", short: "q", help: "Print nothing but errors."),
     .option(
       "timeout", valueName: "seconds",
-      help: "Give up on a request after this long, retries and their waits included.",
+      help: "Give up after this long: the whole command, retries, waits and lock waits included.",
       defaultValue: "30",
       validate: { Double($0).map { $0 > 0 && $0 <= 3600 } ?? false }),
     .option(

@@ -8,9 +8,11 @@ public struct TPNS: ParsableCommand {
       commandName: "tpns",
       abstract: "Register push tokens and map device UIDs on the TUTK Push Notification Service.",
       discussion: """
-        The UID list lives in a property-list store, the single source of truth; every \
-        change is stored first, then sent to the server as one mapsync. A change the \
-        server did not get stays pending until 'tpns sync'.
+        The store (a property list) holds what you want: the token and the UID list, and \
+        what each server acknowledged. Every change is stored first; then the command \
+        brings the server in use in line (register, unmap a former phone, one mapsync). \
+        A change the server did not get stays pending: 'tpns status' shows it, and \
+        re-running the command or 'tpns sync' sends it.
         """,
       options: [.flag("version", help: "Show the version.")],
       subcommands: [

@@ -180,7 +180,10 @@ final class EndToEnd {
       store: directory.file("state.plist"), server: "http://127.0.0.1:\(down.port)/tpns")
     var result = try tpns.run(["register", EndToEnd.token])
     #expect(result.status == 69)
-    #expect(result.stderr.contains("The token is stored but not registered; run 'tpns sync'"))
+    #expect(
+      result.stderr.contains(
+        "The change is stored and pending (this server has not acknowledged the registration); "
+          + "run 'tpns sync' once it answers."))
     #expect(try tpns.run(["add", "--no-sync", Self.a]).status == 0)
 
     let server = try RunningEmulator()
@@ -267,7 +270,7 @@ final class EndToEnd {
     #expect(contents(of: e2e.tpns.store) == garbage)
   }
 
-  @Test("a file-size limit fails the write with exit 73, not SIGXFSZ: store unchanged, no temp file")
+  @Test("a file-size limit is exit 73, not SIGXFSZ: the store unchanged, no temp file left")
   func fileSizeLimit() throws {
     let e2e = try EndToEnd()
     let many = (0..<60).map { String(format: "LIMIT%015d", $0) }

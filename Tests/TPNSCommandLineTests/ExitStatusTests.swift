@@ -18,7 +18,7 @@ import Testing
       (CommandName.mapsync, down, 69, "run 'tpns sync'"),
       (.mapsync, refused, 76, "fix what the server objects to, then run 'tpns sync'"),
       (.mapsync, busy, 75, "run 'tpns sync'"),
-      (.client, down, 69, "run 'tpns sync' to register it"),
+      (.client, down, 69, "run 'tpns sync' once it answers"),
       (.client, refused, 76, "Nothing was registered"),
       (.event, down, 69, "Nothing was stored"),
     ])
@@ -28,9 +28,11 @@ import Testing
     #expect(text?.contains(hint) == true)
   }
 
-  @Test("a rejected event has no hint: the server's reason says it all")
+  @Test("a rejected event says what to check, and that nothing was stored")
   func rejectedEvent() {
-    #expect(ExitStatus.of(PipelineFailure.request(.event, Self.refused)).hint == nil)
+    #expect(
+      ExitStatus.of(PipelineFailure.request(.event, Self.refused)).hint
+        == "Check the UID, --type and --message; nothing was stored.")
   }
 }
 

@@ -191,11 +191,12 @@ import Testing
     #expect(!harness.state.value.difference(at: Self.server).isPending)
   }
 
-  @Test("a former phone the server rejects unmapping stays to unmap; the next run does it")
+  @Test("a former phone the server could not unmap (down) stays to unmap; the next run does it")
   func unmapFailure() {
     let harness = PipelineHarness(state: PipelineHarness.registered(token: Self.t1, uids: [Self.a]))
-    let rejected = RequestFailure.status(400, body: "error: injected", retryAfter: nil)
-    harness.script(.unregMapping, [harness.failure(rejected, after: 10)])
+    harness.script(
+      .unregMapping,
+      [harness.failure(Self.busy), harness.failure(Self.busy), harness.failure(Self.busy)])
     _ = Self.run(harness) { .init(token: Self.once(Self.t2.rawValue)($0)) }
     let t1Phone = PipelineHarness.registration(Self.t1).phone
     #expect(harness.acknowledged.formerPhones == [t1Phone])
@@ -209,11 +210,63 @@ import Testing
     #expect(!rerun.state.value.difference(at: Self.server).isPending)
   }
 
+  @Test(
+    "a former phone the server refuses to unmap (4xx) is reported and given up; the new one is mapped"
+  )
+  func unmapRefused() {
+    let harness = PipelineHarness(state: PipelineHarness.registered(token: Self.t1, uids: [Self.a]))
+    let refused = RequestFailure.status(400, body: "error: no", retryAfter: nil)
+    harness.script(.unregMapping, [harness.failure(refused, after: 10)])
+    let events = Self.run(harness) { .init(token: Self.once(Self.t2.rawValue)($0)) }
+    let former = PipelineHarness.registration(Self.t1).phone
+    #expect(
+      events == [
+        .next(260, .registered(Self.t2, response: "ok")),
+        .next(270, .failed(.formerPhoneNotUnmapped(former, refused))),
+        .next(320, .synced(Self.uids(Self.a), response: "ok")),
+        .completed(320),
+      ])
+    #expect(harness.acknowledged.formerPhones.isEmpty)
+    #expect(!harness.state.value.difference(at: Self.server).isPending)
+  }
+
+  @Test(
+    "a new token adopted after a 5xx, then rejected by a later sync, falls back to the accepted one"
+  )
+  func rejectedOnLaterSync() {
+    let harness = PipelineHarness(state: PipelineHarness.registered(token: Self.t1, uids: [Self.a]))
+    harness.script(
+      .client, [harness.failure(Self.busy), harness.failure(Self.busy), harness.failure(Self.busy)])
+    _ = Self.run(harness) { .init(token: Self.once(Self.t2.rawValue)($0)) }
+    #expect(harness.state.value.registration?.token == Self.t2)
+    let later = PipelineHarness(state: harness.state.value)
+    let rejected = RequestFailure.status(400, body: "error: bad token", retryAfter: nil)
+    later.script(.client, [later.failure(rejected, after: 10)])
+    let events = Self.run(later) { .init(syncRequests: Self.once(())($0)) }
+    #expect(
+      events.first == .next(220, .failed(.registrationRejected(Self.t2, kept: Self.t1, rejected))))
+    #expect(later.state.value.registration == PipelineHarness.registration(Self.t1))
+    // T1's phone was never unmapped (T2 was not accepted): nothing else to send.
+    #expect(later.sends.map(\.value) == ["send client udid=2b2b token=2b2b"])
+    #expect(!later.state.value.difference(at: Self.server).isPending)
+  }
+
+  @Test("a 404 to a register is a wrong server, not a rejected token: the token stays desired")
+  func wrongServerIsNotRejection() {
+    let harness = PipelineHarness(state: PipelineHarness.registered(token: Self.t1))
+    let notFound = RequestFailure.status(404, body: "error: no such path", retryAfter: nil)
+    harness.script(.client, [harness.failure(notFound, after: 10)])
+    let events = Self.run(harness) { .init(token: Self.once(Self.t2.rawValue)($0)) }
+    #expect(events == [.next(220, .failed(.request(.client, notFound))), .completed(220)])
+    #expect(harness.state.value.registration?.token == Self.t2)
+  }
+
   @Test("switching back to a former phone does not unmap it")
   func switchBack() {
     let harness = PipelineHarness(state: PipelineHarness.registered(token: Self.t1, uids: [Self.a]))
-    harness.script(.unregMapping, [harness.failure(.status(503, body: "", retryAfter: nil))])
-    harness.script(.unregMapping, [harness.failure(.status(400, body: "x", retryAfter: nil))])
+    harness.script(
+      .unregMapping,
+      [harness.failure(Self.busy), harness.failure(Self.busy), harness.failure(Self.busy)])
     _ = Self.run(harness) { .init(token: Self.once(Self.t2.rawValue)($0)) }
     let rerun = PipelineHarness(state: harness.state.value)
     _ = Self.run(rerun) { .init(token: Self.once(Self.t1.rawValue)($0)) }

@@ -173,6 +173,29 @@ import Testing
     }
   }
 
+  @Test("hand-edited UIDs are read in their canonical form; a duplicate after that is refused")
+  func canonicalUIDs() throws {
+    let directory = try TemporaryDirectory()
+    let path = directory.file("state.plist")
+    let list = "<string>abcdefghjklmnprstuvw</string><string> HHHHHHHHHHHHHHHHHHHH</string>"
+    try Data(
+      "<plist version=\"1.0\"><dict><key>UIDs</key><array>\(list)</array></dict></plist>".utf8
+    )
+    .write(to: URL(fileURLWithPath: path))
+    #expect(
+      try StateStore(path: path).load().uids == ["ABCDEFGHJKLMNPRSTUVW", "HHHHHHHHHHHHHHHHHHHH"])
+    let twice = "<string>ABCDEFGHJKLMNPRSTUVW</string><string>abcdefghjklmnprstuvw</string>"
+    try Data(
+      "<plist version=\"1.0\"><dict><key>UIDs</key><array>\(twice)</array></dict></plist>".utf8
+    )
+    .write(to: URL(fileURLWithPath: path))
+    #expect {
+      try StateStore(path: path).load()
+    } throws: { error in
+      "\(error)".contains("'UIDs' holds ABCDEFGHJKLMNPRSTUVW twice (items 0 and 1)")
+    }
+  }
+
   @Test("a store of the earlier format is read as the same facts and rewritten in this one")
   func migratesLegacyKeys() throws {
     let directory = try TemporaryDirectory()

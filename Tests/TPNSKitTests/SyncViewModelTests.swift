@@ -223,8 +223,13 @@ import Testing
     let res = harness.scheduler.start {
       viewModel.transform(.init(syncRequests: syncs.asObservable())).outcomes
     }
-    #expect(res.events == [.next(220, .failed(.request(.client, refused))), .completed(220)])
+    // No other registration to fall back to: the token stays, not acknowledged.
+    #expect(
+      res.events == [
+        .next(220, .failed(.registrationRejected(Self.t1, kept: nil, refused))), .completed(220),
+      ])
     #expect(harness.sends.count == 1)
+    #expect(harness.state.value.registration?.token == Self.t1)
   }
 
   @Test("a UID already in the list changes nothing and sends nothing")

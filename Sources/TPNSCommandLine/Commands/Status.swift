@@ -81,7 +81,7 @@ struct Status: ParsableCommand {
     guard let next = difference.nextCommand else { return "no, the server has the list" }
     if difference.waitsForToken {
       let count = difference.uids.count
-      return "yes: \(count) UID\(count == 1 ? "" : "s") wait for a token (\(next))"
+      return "yes: \(count) UID\(count == 1 ? " waits" : "s wait") for a token (\(next))"
     }
     var parts: [String] = []
     if difference.needsRegistration { parts.append("the registration") }

@@ -8,10 +8,11 @@ struct Sync: ParsableCommand {
       commandName: "sync",
       abstract: "Send the stored list to the server again (after a failure, or to repair it).",
       discussion: """
-        Brings the server in line with the store: removes the mappings of a former phone \
-        the server still holds, registers the stored token if this server has not \
-        acknowledged it (after a failed 'tpns register', a server that forgot it, or another \
-        --server), then sends the list, whether or not it is pending.
+        Brings the server in line with the store: registers the stored token if this server \
+        has not acknowledged it (after a failed 'tpns register', a server that forgot it, or \
+        another --server), removes the mappings of a former phone it still holds, then sends \
+        the list, whether or not it is pending. Also repairs a server that lost what the \
+        store says it acknowledged (a restored backup, a restarted emulator).
         """,
       options: GlobalOptions.options)
   }

@@ -53,6 +53,9 @@ public enum PipelineFailure: Error, Equatable, CustomStringConvertible {
   case request(CommandName, RequestFailure)
   /// The server rejected a new token; the store keeps `kept`, the previous one.
   case registrationRejected(PushToken, kept: PushToken?, RequestFailure)
+  /// The server refused to unmap a former phone; it is given up, and its
+  /// mappings may remain there.
+  case formerPhoneNotUnmapped(Phone, RequestFailure)
 
   public var description: String {
     switch self {
@@ -68,7 +71,12 @@ public enum PipelineFailure: Error, Equatable, CustomStringConvertible {
     case .request(let command, let failure): "\(command.rawValue) failed: \(failure)"
     case .registrationRejected(let token, let kept, let failure):
       "the server rejected the token \(token): \(failure); "
-        + (kept.map { "the store keeps the previous token \($0)" } ?? "no token is stored")
+        + (kept.map { "the store keeps the previous token \($0)" }
+          ?? "it stays stored, not acknowledged")
+    case .formerPhoneNotUnmapped(let phone, let failure):
+      "the server refused to unmap the former phone "
+        + "\(phone.udid.count > 6 ? "…" + phone.udid.suffix(6) : phone.udid) "
+        + "(\(phone.os.rawValue), \(phone.appID)): \(failure); its mappings may remain there"
     }
   }
 }

@@ -172,12 +172,16 @@ struct Context: Sendable {
   }
 
   /// The next step for the store as it is now, then the one after it.
-  private func step(_ demand: Demand, number: Int) -> Observable<Outcome> {
+  /// `previous` is the step just acknowledged: the same one again means the
+  /// store did not record it (edited meanwhile), and is left to the next run.
+  private func step(
+    _ demand: Demand, number: Int, previous: ReconcileStep? = nil
+  ) -> Observable<Outcome> {
     Observable<Outcome>.deferred {
       let state = try store.load()
       list.onNext(state.uids)
       guard number < Self.maximumSteps,
-        let step = ReconcileStep.next(in: state, at: server, demand: demand)
+        let step = ReconcileStep.next(in: state, at: server, demand: demand), step != previous
       else { return .empty() }
       // What the step's handler learned decides the demand of the next step.
       let next = LockedState(demand)
@@ -194,12 +198,15 @@ struct Context: Sendable {
         next.withLock { $0.forcesList = false }
         request = sendList(uids, for: desired, next: next)
       }
-      return request.concat(Observable.deferred { self.step(next.value, number: number + 1) })
+      return request.concat(
+        Observable.deferred { self.step(next.value, number: number + 1, previous: step) })
     }
   }
 
   /// Removes every mapping of a phone the server holds that is no longer
   /// the desired one; a server that no longer knows it has none to remove.
+  /// One the server refuses to unmap (another 4xx) is reported and given up,
+  /// so that it never blocks the new phone; a transient failure keeps it.
   private func unmap(_ former: Phone, next: LockedState<Demand>) -> Observable<Outcome> {
     let server = server
     let forget: @Sendable () throws -> Void = {
@@ -210,9 +217,15 @@ struct Context: Sendable {
       return .unregistered(former, response: response.body)
     }
     .catch { error in
-      guard Self.isNotRegistered(error) else { throw error }
+      if Self.isNotRegistered(error) {
+        try forget()
+        return .empty()
+      }
+      guard case .request(_, let failure) = error as? PipelineFailure, failure.isRejection else {
+        throw error
+      }
       try forget()
-      return .empty()
+      return .just(.failed(.formerPhoneNotUnmapped(former, failure)))
     }
   }
 
@@ -235,14 +248,20 @@ struct Context: Sendable {
       return .registered(desired.token, response: response.body)
     }
     .catch { error in
-      guard let attempt = attempted.attempt, attempt.registration == desired,
-        case .request(_, let failure) = error as? PipelineFailure, failure.isRejection
+      guard case .request(_, let failure) = error as? PipelineFailure, failure.isTokenRejection
       else { throw error }
+      // Not adopted: back to the registration `register` replaced, or else the
+      // one this server accepted, if any.
+      var kept: PhoneRegistration?
       try update { state in
-        if state.registration == desired { state.registration = attempt.previous }
+        let fallback =
+          attempted.attempt?.registration == desired
+          ? attempted.attempt?.previous : state.acknowledged(at: server).registration
+        guard state.registration == desired, let fallback, fallback != desired else { return }
+        state.registration = fallback
+        kept = fallback
       }
-      throw PipelineFailure.registrationRejected(
-        desired.token, kept: attempt.previous?.token, failure)
+      throw PipelineFailure.registrationRejected(desired.token, kept: kept?.token, failure)
     }
   }
 
@@ -306,6 +325,13 @@ extension RequestFailure {
   var isRejection: Bool {
     guard case .status(let status, _, _) = underlying else { return false }
     return (400..<500).contains(status) && status != 408 && status != 429
+  }
+
+  /// Whether the server refused what a `client` request carried (400, 403,
+  /// 409, 422 …), not where it went: a 404, 405 or 415 is a wrong `--server`.
+  var isTokenRejection: Bool {
+    guard isRejection, case .status(let status, _, _) = underlying else { return false }
+    return ![404, 405, 406, 410, 413, 414, 415, 431].contains(status)
   }
 }
 

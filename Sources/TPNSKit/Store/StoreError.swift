@@ -21,7 +21,7 @@ public enum StoreError: Error, Equatable, CustomStringConvertible {
     case .corrupt(let path, let reason):
       "the store \(path) cannot be read: \(reason)"
     case .lockTimeout(let lockPath, let seconds) where lockPath.hasSuffix(".sync.lock"):
-      "another tpns has been talking to the server for \(seconds) s (it holds \(lockPath))"
+      "another tpns is talking to the server (it holds \(lockPath)); waited \(seconds) s"
     case .lockTimeout(let lockPath, let seconds):
       "another process has held the store lock \(lockPath) for \(seconds) s"
     case .untrustedSymlink(let path):
@@ -42,7 +42,8 @@ public enum StoreError: Error, Equatable, CustomStringConvertible {
       "The change is stored and pending; run 'tpns sync' once the other tpns is done "
         + "(check that no stuck process holds the lock)."
     case .lockTimeout:
-      "Wait for the other tpns to finish, or check that no stuck process holds the lock."
+      "Nothing was changed; run the command again once the other tpns is done "
+        + "(check that no stuck process holds the lock)."
     case .untrustedSymlink:
       "Remove the link, or pass a store path you own with --store."
     case .io:

@@ -100,20 +100,26 @@ extension StoreState {
     if !acknowledgement.isEmpty { servers[server] = acknowledgement }
   }
 
-  /// `uids` if every one is a valid UID and none is repeated.
+  /// `uids` in their canonical form (as `tpns add` stores them: trimmed,
+  /// upper-case), if every one is a valid UID and none is repeated. A
+  /// hand-edited `abcd…` is read as `ABCD…`, and written so on the next change.
   static func validated(_ uids: [String], key: String) throws(StoreFormatError) -> [String] {
     var seen: [String: Int] = [:]
+    var canonical: [String] = []
+    canonical.reserveCapacity(uids.count)
     for (index, text) in uids.enumerated() {
+      let uid: String
       do {
-        _ = try DeviceUID(text)
+        uid = try DeviceUID(text).rawValue
       } catch {
         throw .invalidUID(key: key, index: index, text: text, reason: error.description)
       }
-      if let first = seen.updateValue(index, forKey: text) {
-        throw .duplicateUID(key: key, text: text, indexes: (first, index))
+      if let first = seen.updateValue(index, forKey: uid) {
+        throw .duplicateUID(key: key, text: uid, indexes: (first, index))
       }
+      canonical.append(uid)
     }
-    return uids
+    return canonical
   }
 
   /// The top-level plist dictionary for this state.

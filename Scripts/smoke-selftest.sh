@@ -1,0 +1,162 @@
+#!/usr/bin/env bash
+# Tests Scripts/smoke.sh: that it fails, naming the check, when tpns is broken
+# on purpose. Each case puts a shim `tpns` first on PATH (through --bin) that
+# runs the real one and spoils one thing, runs the smoke script, and expects
+# exit 1, exactly one `not ok` line (the check named below) and
+# `14 passed, 1 failed`. Also: --server against a separate emulator (the
+# emulator-only checks skipped, exit 0), and the usage errors. Each check
+# prints `PASS name: figure` or `FAIL name: what happened`, then
+# `N passed, M failed`; exit 1 if any failed. About 5 s (the cases run at once).
+# Usage: Scripts/smoke-selftest.sh [--bin DIR]   (default: a debug build)
+set -uo pipefail
+cd "$(dirname "$0")/.."
+
+bin=
+case "${1:-}" in
+  "") ;;
+  --bin)
+    if [[ -z ${2:-} ]]; then
+      echo "Error: Missing value for '--bin'" >&2
+      exit 64
+    fi
+    bin=$2
+    ;;
+  -h | --help)
+    sed -n '2,10p' "$0" | sed 's/^# \{0,1\}//'
+    exit 0
+    ;;
+  *)
+    echo "Error: Unknown argument '$1'" >&2
+    echo "Usage: Scripts/smoke-selftest.sh [--bin DIR]" >&2
+    exit 64
+    ;;
+esac
+if [[ -z $bin ]]; then
+  swift build -j 2 --product tpns >&2 && swift build -j 2 --product tpns-server >&2 || exit 1
+  bin=$(swift build --show-bin-path)
+fi
+bin=$(cd "$bin" && pwd)
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/tpns-smoke-selftest.XXXXXX")
+server_pid=
+cleanup() {
+  [[ -z $server_pid ]] || { kill "$server_pid" 2>/dev/null && wait "$server_pid" 2>/dev/null; }
+  rm -rf "$work"
+}
+trap cleanup EXIT
+
+passed=0
+failed=0
+pass() {
+  printf 'PASS %s: %s\n' "$1" "$2"
+  passed=$((passed + 1))
+}
+fail() {
+  printf 'FAIL %s: %s\n' "$1" "$2"
+  failed=$((failed + 1))
+}
+
+# shim NAME BODY: a directory $work/NAME holding the real tpns-server and a
+# `tpns` that runs BODY (bash, with $real the real tpns).
+shim() {
+  mkdir -p "$work/$1"
+  ln -s "$bin/tpns-server" "$work/$1/tpns-server"
+  {
+    echo '#!/usr/bin/env bash'
+    printf 'real=%q\n' "$bin/tpns"
+    echo "$2"
+  } >"$work/$1/tpns"
+  chmod +x "$work/$1/tpns"
+}
+
+# The cases: a shim name, what it breaks, and the `not ok` line expected
+# (an extended regular expression, after `not ok N - `).
+names=(exit-0-on-bad-uid status-says-pending bad-uid-sent)
+shim exit-0-on-bad-uid '
+"$real" "$@"
+status=$?
+((status == 65)) && exit 0   # the bug: a refused UID reported as success
+exit $status'
+shim status-says-pending '
+if [[ $1 == status ]]; then   # the bug: status --json claims something is pending
+  "$real" "$@" | jq -c ".pending = true"
+  exit "${PIPESTATUS[0]}"
+fi
+exec "$real" "$@"'
+shim bad-uid-sent '
+"$real" "$@"
+status=$?
+if ((status == 65)); then    # the bug: a refused UID still reaches the server
+  curl -s -d cmd=device -d uid=FRONT0DOOR0000000000 "$TPNS_SERVER" >/dev/null
+fi
+exit $status'
+declare -A expected=(
+  [exit-0-on-bad-uid]='a bad UID is refused with exit 65: exit 0 \(expected 65\): Error: invalid UID'
+  [status-says-pending]='status: registered, the list acknowledged, nothing pending: expected \.pending == false, got true$'
+  [bad-uid-sent]='nothing was sent for the bad UID \(/_emulator/requests\): expected \.total == [0-9]+, got [0-9]+$'
+)
+
+start=$SECONDS
+# Every run at once (each has its own emulator and store): the outage's two
+# seconds of Retry-After are spent once, not once per run.
+pids=()
+for name in "${names[@]}"; do
+  Scripts/smoke.sh --bin "$work/$name" >"$work/$name.out" 2>"$work/$name.err" &
+  pids+=($!)
+done
+"$bin/tpns-server" --port 0 --port-file "$work/port" --quiet >"$work/server.log" 2>&1 &
+server_pid=$!
+for _ in $(seq 100); do
+  [[ -s $work/port ]] && break
+  sleep 0.05
+done
+Scripts/smoke.sh --bin "$bin" --server "http://127.0.0.1:$(cat "$work/port" 2>/dev/null)/tpns" \
+  >"$work/server.out" 2>"$work/server.err"
+server_status=$?
+statuses=()
+for pid in "${pids[@]}"; do
+  wait "$pid"
+  statuses+=($?)
+done
+elapsed=$((SECONDS - start))
+
+for i in "${!names[@]}"; do
+  name=${names[$i]} status=${statuses[$i]} out=$work/${names[$i]}.out
+  not_ok=$(grep '^not ok ' "$out")
+  count=$(grep -c '^not ok ' "$out")
+  if ((status == 1 && count == 1)) && grep -Eq "^not ok [0-9]+ - ${expected[$name]}" <<<"$not_ok" &&
+    grep -qx '14 passed, 1 failed' "$out"; then
+    pass "$name" "exit 1, $not_ok"
+  else
+    fail "$name" "exit $status, $count 'not ok' lines (expected 1 matching '${expected[$name]}'): $(tr '\n' '|' <"$out") $(tr '\n' ' ' <"$work/$name.err")"
+  fi
+done
+
+skips=$(grep -c '^ok [0-9]* - .* # skip ' "$work/server.out")
+if ((server_status == 0 && skips == 5)) && grep -qx '10 passed, 0 failed, 5 skipped' "$work/server.out"; then
+  pass "--server" "exit 0, $skips emulator-only checks skipped: $(tail -n 1 "$work/server.out")"
+else
+  fail "--server" "exit $server_status, $skips skipped: $(tr '\n' '|' <"$work/server.out") $(tr '\n' ' ' <"$work/server.err")"
+fi
+
+for arguments in "--bogus" "--server" "--bin $work/nowhere"; do
+  # shellcheck disable=SC2086 # split into arguments on purpose
+  Scripts/smoke.sh $arguments >/dev/null 2>"$work/usage.err"
+  status=$?
+  if ((status == 64)) && grep -q '^Error: ' "$work/usage.err"; then
+    pass "usage: $arguments" "exit 64, $(head -n 1 "$work/usage.err")"
+  else
+    fail "usage: $arguments" "exit $status (expected 64): $(tr '\n' ' ' <"$work/usage.err")"
+  fi
+done
+help=$(Scripts/smoke.sh --help)
+status=$?
+if ((status == 0)) && grep -q '^Usage: Scripts/smoke.sh' <<<"$help"; then
+  pass "--help" "exit 0, the usage printed"
+else
+  fail "--help" "exit $status: $(head -n 1 <<<"$help")"
+fi
+
+echo "smoke-selftest: $elapsed s for the smoke runs" >&2
+echo "$passed passed, $failed failed"
+((failed == 0))
