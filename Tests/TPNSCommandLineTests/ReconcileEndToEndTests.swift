@@ -477,7 +477,7 @@ import Testing
 
   @Test(
     "a store whose UIDs hold a duplicate or an invalid UID: exit 65 naming the file, file byte-identical, nothing sent",
-    arguments: [[a, a], [a, "ABC"], [a, b.lowercased()], [a, a.lowercased()], [b, a, b]],
+    arguments: [[a, a], [a, "ABC"], [a, a.lowercased()], [a, " \(a) "], [b, a, b]],
     [["list"], ["status"], ["add", c], ["sync"], ["remove", "0"]])
   func handEditedStore(uids: [String], command: [String]) throws {
     let world = try TwoServers()
@@ -498,6 +498,37 @@ import Testing
     #expect(result.stderr.contains(world.store), "\(result.stderr)")
     #expect(contents(of: world.store) == edited)
     #expect(try world.a.requestLog().count == before)
+  }
+
+  @Test(
+    "a hand-edited lowercase UID is read in its canonical form: one mapsync sends it, nothing is left pending"
+  )
+  func handEditedLowercaseUID() throws {
+    let world = try TwoServers()
+    #expect(try world.run(["register", Self.t1]).status == 0)
+    #expect(try world.run(["add", Self.a]).status == 0)
+    let data = try #require(contents(of: world.store))
+    var list = try #require(
+      try PropertyListSerialization.propertyList(from: data, options: [], format: nil)
+        as? [String: Any])
+    list["UIDs"] = [Self.a, Self.b.lowercased()]
+    try PropertyListSerialization.data(fromPropertyList: list, format: .xml, options: 0)
+      .write(to: URL(fileURLWithPath: world.store))
+
+    var result = try world.run(["list"])
+    #expect(result == .init(status: 0, stdout: "0  \(Self.a)\n1  \(Self.b)\n", stderr: ""))
+    let before = try world.a.requestLog().count
+    result = try world.run(["sync"])
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(try world.a.requestLog().dropFirst(before).map(\.command) == ["mapsync"])
+    #expect(try world.a.mappedUIDs(udid: Self.t1) == [Self.a, Self.b])
+    let store = try world.storeFile()
+    #expect(store.uids == [Self.a, Self.b])
+    #expect(store.acknowledged(at: world.a.server).uids == [Self.a, Self.b])
+    try world.expectReplicas("after sync", reconciled: world.a)
+    let status = try world.status()
+    #expect(status.pending == false)
+    #expect(status.next == nil)
   }
 
   // MARK: 10. overlapping registrations of one phone
