@@ -96,7 +96,7 @@ let package = Package(
     ),
     .target(
       name: "TPNSServerCommand",
-      dependencies: ["TPNSEmulator", "ArgumentParsing"],
+      dependencies: ["TPNSEmulator", "TPNSProtocol", "ArgumentParsing"],
       swiftSettings: swift6
     ),
     .executableTarget(
@@ -111,7 +111,7 @@ let package = Package(
     ),
     .testTarget(
       name: "TPNSServerCommandTests",
-      dependencies: ["TPNSServerCommand", "TPNSTestSupport"],
+      dependencies: ["TPNSServerCommand", "TPNSProtocol", "TPNSTestSupport"],
       swiftSettings: swift6
     ),
 

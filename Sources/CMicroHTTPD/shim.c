@@ -2,12 +2,28 @@
 
 #include <errno.h>
 #include <netdb.h>
+#include <stdarg.h>
 #include <string.h>
+
+// libmicrohttpd has no hook for the answers it sends by itself (a request line that
+// does not fit in the connection's memory gets a 414 with a fixed HTML body), but it
+// logs each one with this format, the status first; the logger tells the emulator,
+// so that the request log shows it.
+static const char refusal_format[] = "HTTP response code is %u";
+
+static void log_refusal(void *cls, const char *format, va_list arguments) {
+  struct tpns_mhd_refusal_sink *sink = cls;
+  if (strstr(format, refusal_format) != NULL) {
+    unsigned int status = va_arg(arguments, unsigned int);
+    sink->callback(sink->context, status);
+  }
+}
 
 struct MHD_Daemon *tpns_mhd_start(const char *host, uint16_t port,
                                   MHD_AccessHandlerCallback handler,
                                   tpns_mhd_uri_callback uri_callback,
                                   MHD_RequestCompletedCallback completed, void *context,
+                                  struct tpns_mhd_refusal_sink *refusals,
                                   unsigned int thread_pool_size, unsigned int connection_timeout_s,
                                   size_t connection_memory_limit, unsigned int connection_limit,
                                   int *error_out) {
@@ -30,7 +46,7 @@ struct MHD_Daemon *tpns_mhd_start(const char *host, uint16_t port,
   // that arrives together with a partial request, leaving the socket in CLOSE_WAIT
   // (holding a connection slot) until the idle timeout. poll costs no throughput at
   // the emulator's scale (same req/s under wrk -c50).
-  unsigned int flags = MHD_USE_POLL_INTERNAL_THREAD | MHD_USE_TURBO;
+  unsigned int flags = MHD_USE_POLL_INTERNAL_THREAD | MHD_USE_TURBO | MHD_USE_ERROR_LOG;
   if (address.ss_family == AF_INET6) {
     ((struct sockaddr_in6 *)&address)->sin6_port = htons(port);
     flags |= MHD_USE_IPv6;
@@ -41,6 +57,8 @@ struct MHD_Daemon *tpns_mhd_start(const char *host, uint16_t port,
   errno = 0;
   struct MHD_Daemon *daemon = MHD_start_daemon(
       flags, port, NULL, NULL, handler, context,
+      // First: a message about an option before it would go to the default logger.
+      MHD_OPTION_EXTERNAL_LOGGER, log_refusal, refusals,
       MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&address,
       MHD_OPTION_URI_LOG_CALLBACK, uri_callback, context,
       MHD_OPTION_NOTIFY_COMPLETED, completed, context,

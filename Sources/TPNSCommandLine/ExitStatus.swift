@@ -89,6 +89,9 @@ enum ExitStatus {
       return (temporary, pending)
     case .status(let status, _, _) where failure.underlying.isTransient || status >= 500:
       return (temporary, pending)
+    case .status(414, _, _), .status(431, _, _):
+      // The server could not take the query: a `--method get` of a long list.
+      return (rejected, "The request is too long for a GET query: use --method post (the default).")
     case .status(let status, _, _) where [404, 405].contains(status):
       return (
         rejected,

@@ -1,5 +1,11 @@
 import Locking
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
+
 /// The TPNS emulator: an HTTP server on `/tpns` speaking the TPNS protocol, with an
 /// SQLite registry and inspection endpoints under `/_emulator/`.
 ///
@@ -53,7 +59,7 @@ public final class Emulator: @unchecked Sendable {
       do {
         registry = try Registry(path: database, warning: warning)
       } catch {
-        throw EmulatorError.database(path: database ?? ":memory:", reason: "\(error)")
+        throw Self.databaseError(error, path: database)
       }
       let log = RequestLog()
       let faults = FaultInjector()
@@ -62,7 +68,8 @@ public final class Emulator: @unchecked Sendable {
         inspector: Inspector(
           registry: registry, log: log, faults: faults, databaseName: database ?? ":memory:"),
         logger: logger)
-      let server = HTTPServer { router.handle($0) }
+      let server = HTTPServer(
+        handler: { router.handle($0) }, refused: { router.handleUnread(status: $0) })
       let bound: UInt16
       do throws(EmulatorError) {
         bound = try server.start(host: host, port: port, threads: threads)
@@ -72,6 +79,19 @@ public final class Emulator: @unchecked Sendable {
       }
       running = Running(server: server, registry: registry, host: host, port: bound)
     }
+  }
+
+  /// Why the registry could not be opened at `path`, from SQLite's `error`.
+  private static func databaseError(_ error: any Error, path: String?) -> EmulatorError {
+    guard let path else { return .database(path: ":memory:", reason: "\(error)") }
+    var status = stat()
+    if stat(path, &status) == 0 && status.st_mode & S_IFMT == S_IFDIR {
+      return .notADatabase(path: path, isDirectory: true)
+    }
+    if let error = error as? SQLiteError, error.isNotADatabase {
+      return .notADatabase(path: path, isDirectory: false)
+    }
+    return .database(path: path, reason: "\(error)")
   }
 
   /// Stops listening, waits for the requests in progress and closes the database

@@ -6,6 +6,9 @@ public enum EmulatorError: Error, Sendable, Equatable, CustomStringConvertible {
   case cannotListen(host: String, port: UInt16, reason: String)
   /// The registry database could not be opened.
   case database(path: String, reason: String)
+  /// The registry database path names a directory, or a file that is not an SQLite
+  /// database (left as it was).
+  case notADatabase(path: String, isDirectory: Bool)
 
   public var description: String {
     switch self {
@@ -15,6 +18,9 @@ public enum EmulatorError: Error, Sendable, Equatable, CustomStringConvertible {
       return "cannot listen on \(host):\(port): \(reason)"
     case .database(let path, let reason):
       return "cannot open the registry database '\(path)': \(reason)"
+    case .notADatabase(let path, let isDirectory):
+      return "cannot open the registry database '\(path)': it is "
+        + (isDirectory ? "a directory, " : "") + "not a SQLite database"
     }
   }
 }

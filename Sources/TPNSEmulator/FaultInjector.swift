@@ -27,6 +27,11 @@ final class FaultInjector: @unchecked Sendable {
     lock.withLock { fault = newFault.remaining > 0 ? newFault : nil }
   }
 
+  /// Disarms the fault, if any.
+  func disarm() {
+    lock.withLock { fault = nil }
+  }
+
   /// Consumes one failure; the fault to answer with, or nil to run the request.
   func take() -> Fault? {
     lock.withLock {

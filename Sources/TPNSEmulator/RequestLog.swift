@@ -9,8 +9,10 @@ struct RequestLogEntry: Sendable, Equatable {
   var sequence: Int
   /// Milliseconds since 1970.
   var time: Int64
-  var method: String
-  var path: String
+  /// Nil for a request libmicrohttpd answered by itself, unread (see
+  /// ``RequestError/unread(status:)``); so is `path`.
+  var method: String?
+  var path: String?
   /// The form text as received: the query, then `&` and the body when both are present.
   var form: [UInt8]
   /// Whether `form` decoded (then ``parameters`` shows it; else ``raw`` does).

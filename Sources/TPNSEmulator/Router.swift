@@ -1,13 +1,17 @@
 import TPNSProtocol
 
 /// Routes each HTTP request: `/tpns` to the protocol commands, `/_emulator/` to the
-/// inspector, anything else to a 404. Every `/tpns` request is recorded in the log.
+/// inspector, anything else to a 404. Every `/tpns` request is recorded in the log,
+/// and so is every request too large for libmicrohttpd to read.
 ///
 /// Called concurrently from libmicrohttpd's threads; everything it holds is
 /// thread-safe.
 struct Router: Sendable {
   /// The path of the service.
   static let servicePath = "/tpns"
+
+  /// The methods `/tpns` answers; HEAD runs nothing.
+  static let serviceMethods = ["GET", "HEAD", "POST"]
 
   let registry: Registry
   let log: RequestLog
@@ -46,13 +50,26 @@ struct Router: Sendable {
     return response
   }
 
+  /// Records a request libmicrohttpd answered with `status` by itself, unread (a
+  /// request line or header larger than ``HTTPServer/connectionMemoryLimit``): in the
+  /// request log, with no method or path (most likely a long GET of `/tpns`), and on
+  /// the log line. A refusal of another kind (a malformed request) is not recorded.
+  func handleUnread(status: Int) {
+    guard let failure = RequestError.unread(status: status) else { return }
+    let now = Clock.nowMilliseconds()
+    log.append(
+      RequestLogEntry(
+        sequence: 0, time: now, method: nil, path: nil, form: [], isDecoded: false,
+        status: status, error: failure.reason))
+    logger?("\(Clock.iso8601(milliseconds: now)) - - \(status) error: \(failure.reason)")
+  }
+
   /// Answers a `/tpns` request and logs it; also returns its `cmd` for the log line.
   private func handleService(_ request: HTTPRequest) -> (HTTPResponse, String?) {
     let now = Clock.nowMilliseconds()
     var entry = RequestLogEntry(
       sequence: 0, time: now, method: request.method, path: request.path,
       form: FormDecoding.formBytes(of: request), isDecoded: false, status: 0, error: nil)
-    let isAllowed = request.method == "GET" || request.method == "POST"
 
     // Decoded first, so that even a refused or faulted request shows what it carried.
     var decoded: Result<FormParameters, RequestError> = .success(FormParameters())
@@ -68,27 +85,7 @@ struct Router: Sendable {
 
     let response: HTTPResponse
     do throws(RequestError) {
-      if let fault = faults.take() {
-        var failure = RequestError(fault.status, "injected fault (\(fault.remaining) more)")
-        if let retryAfter = fault.retryAfter {
-          failure.header = HTTPHeader(name: "Retry-After", value: String(retryAfter))
-        }
-        throw failure
-      }
-      guard isAllowed else {
-        throw RequestError.methodNotAllowed(request.method, allowed: ["GET", "POST"])
-      }
-      guard !request.isBodyTooLarge else {
-        throw RequestError.bodyTooLarge
-      }
-      let commandRequest = try CommandRequest(try decoded.get())
-      let handler = try commandRequest.command.handler.init(commandRequest)
-      // Every command records something (a phone, a mapping, its last_seen, a
-      // device, notifications), so each is a write: refused while the file is gone.
-      let text = try RequestError.mappingDatabaseFailures {
-        try registry.write(inTransaction: !handler.isAtomic) { try handler.apply(to: $0, now: now) }
-      }
-      response = .text(200, text + "\n")
+      response = try answer(request, decoded, now: now)
     } catch {
       entry.error = error.reason
       response = .error(error)
@@ -97,6 +94,40 @@ struct Router: Sendable {
     log.append(entry)
     let command = try? decoded.get()[CommandParameter.cmd.name]
     return (response, command)
+  }
+
+  /// The answer to a `/tpns` request whose form decoded to `decoded`: an armed fault,
+  /// then the method, the size and the parameters are checked, then the command runs.
+  private func answer(
+    _ request: HTTPRequest, _ decoded: Result<FormParameters, RequestError>, now: Int64
+  ) throws(RequestError) -> HTTPResponse {
+    if request.method == "HEAD" {
+      // A GET's headers without running it: a probe changes nothing and takes no fault.
+      try request.checkSize()
+      var response = HTTPResponse.text(200, "")
+      response.header = HTTPHeader(
+        name: "Allow", value: Self.serviceMethods.joined(separator: ", "))
+      return response
+    }
+    if let fault = faults.take() {
+      var failure = RequestError(fault.status, "injected fault (\(fault.remaining) more)")
+      if let retryAfter = fault.retryAfter {
+        failure.header = HTTPHeader(name: "Retry-After", value: String(retryAfter))
+      }
+      throw failure
+    }
+    guard Self.serviceMethods.contains(request.method) else {
+      throw RequestError.methodNotAllowed(request.method, allowed: Self.serviceMethods)
+    }
+    try request.checkSize()
+    let commandRequest = try CommandRequest(try decoded.get())
+    let handler = try commandRequest.command.handler.init(commandRequest)
+    // Every command records something (a phone, a mapping, its last_seen, a
+    // device, notifications), so each is a write: refused while the file is gone.
+    let text = try RequestError.mappingDatabaseFailures {
+      try registry.write(inTransaction: !handler.isAtomic) { try handler.apply(to: $0, now: now) }
+    }
+    return .text(200, text + "\n")
   }
 }
 

@@ -1,5 +1,5 @@
-/// The version of tpns.
-public enum TPNSVersion {
-  /// The version string `--version` prints.
-  public static let current = "0.1.0"
-}
+import TPNSProtocol
+
+/// The version of tpns (declared in TPNSProtocol, which tpns-server shares), seen
+/// from `import TPNSKit` alone.
+public typealias TPNSVersion = TPNSProtocol.TPNSVersion

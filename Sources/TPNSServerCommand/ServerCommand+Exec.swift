@@ -8,7 +8,7 @@ import TPNSEmulator
 #endif
 
 extension ServerCommand {
-  /// `tpns-server exec -- COMMAND [ARGS...]`: runs a command against a fresh emulator
+  /// `tpns-server exec [--] COMMAND [ARGS...]`: runs a command against a fresh emulator
   /// on a free port, then stops it and exits with the command's status.
   public struct Exec: ParsableCommand {
     public static var configuration: CommandConfiguration {
@@ -19,7 +19,9 @@ extension ServerCommand {
           Starts the emulator on 127.0.0.1 and a free port, runs COMMAND with \
           TPNS_SERVER set to its URL (http://127.0.0.1:PORT/tpns), forwards SIGHUP, SIGINT \
           and SIGTERM to it, then stops and exits with its status (128+N if signal N \
-          killed it, 127 if it cannot be found). Request lines go to stderr.
+          killed it, 127 if it cannot be found). Request lines go to stderr. Everything \
+          from COMMAND's name on is COMMAND's, options included: the '--' before it \
+          is optional.
           """,
         options: [
           .option(
@@ -32,6 +34,44 @@ extension ServerCommand {
           Argument(
             "command", help: "The command to run, and its arguments.", parsing: .postTerminator)
         ])
+    }
+
+    /// `arguments` (without the program's name) with a `--` put before `exec`'s
+    /// COMMAND when there is none, so that everything from COMMAND's name on is
+    /// COMMAND's, options included, as with `env` or `xargs`: `exec sh -c 'id'` reads
+    /// as `exec -- sh -c 'id'`. Any other command line is returned as it is.
+    ///
+    /// ```swift
+    /// Exec.separatingCommand(["exec", "--quiet", "sh", "-c", "id"])
+    /// // ["exec", "--quiet", "--", "sh", "-c", "id"]
+    /// ```
+    public static func separatingCommand(_ arguments: [String]) -> [String] {
+      guard arguments.first == configuration.commandName else { return arguments }
+      var index = arguments.startIndex + 1
+      while index < arguments.endIndex {
+        let argument = arguments[index]
+        if argument == "--" { return arguments }
+        guard argument.hasPrefix("-"), argument != "-" else {
+          return Array(arguments[..<index]) + ["--"] + arguments[index...]
+        }
+        index += 1
+        // The option's value, when it takes one given apart (as the parser reads it).
+        if takesSeparateValue(argument), index < arguments.endIndex,
+          !arguments[index].hasPrefix("-")
+        {
+          index += 1
+        }
+      }
+      return arguments
+    }
+
+    /// Whether `argument` names one of `exec`'s options that takes a value and has
+    /// none inline (`--db`, not `--db=x` nor `--quiet`).
+    private static func takesSeparateValue(_ argument: String) -> Bool {
+      let option = configuration.options.first { option in
+        argument == "--\(option.name)" || option.shortName.map { argument == "-\($0)" } == true
+      }
+      return option.map { !$0.isFlag } ?? false
     }
 
     /// The environment variable that carries the emulator's URL to the command.

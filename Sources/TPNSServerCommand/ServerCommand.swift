@@ -1,5 +1,6 @@
 import ArgumentParsing
 import TPNSEmulator
+import TPNSProtocol
 
 #if canImport(Glibc)
   import Glibc
@@ -38,6 +39,7 @@ public struct ServerCommand: ParsableCommand {
           "threads", valueName: "n", help: "Threads serving requests (1 to 64).",
           defaultValue: "1", validate: { Int($0).map { (1...64).contains($0) } ?? false }),
         .flag("quiet", help: "Do not log a line per request."),
+        .flag("version", help: "Show the version."),
       ],
       subcommands: [Exec.self])
   }
@@ -54,6 +56,8 @@ public struct ServerCommand: ParsableCommand {
   public var threads: Int
   /// `--quiet`: no line per request.
   public var quiet: Bool
+  /// `--version`: print the version instead of serving.
+  public var version: Bool
 
   /// The command from its parsed options.
   public init(_ values: ParsedValues) throws {
@@ -63,12 +67,17 @@ public struct ServerCommand: ParsableCommand {
     portFile = values.value("port-file")
     threads = values.value("threads", as: Int.self) ?? 1
     quiet = values.flag("quiet")
+    version = values.flag("version")
   }
 
   /// Serves until SIGHUP, SIGINT or SIGTERM, then stops, closes the database and
   /// removes the port file. SIGHUP too: a closed terminal or a supervisor's reload must
   /// not kill it with the port file left behind.
   public func run() throws {
+    if version {
+      Console.line(TPNSVersion.current)
+      return
+    }
     let signals = Signals(blocking: [SIGHUP, SIGINT, SIGTERM])
     let logger: Emulator.Logger? = quiet ? nil : { @Sendable line in Console.line(line) }
     let emulator = Emulator(logger: logger, warning: Self.warning)
@@ -107,6 +116,18 @@ public struct ServerCommand: ParsableCommand {
         throw CommandFailure(
           error.description, hint: "Check that the directory exists and is writable.",
           exitCode: ExitCode(73))
+      case .notADatabase(let path, isDirectory: true):
+        throw CommandFailure(
+          error.description,
+          hint: "--db takes a file's path: pass one in that directory, such as "
+            + "--db \(path.hasSuffix("/") ? path : path + "/")registry.sqlite.",
+          exitCode: ExitCode(73))
+      case .notADatabase:
+        throw CommandFailure(
+          error.description,
+          hint: "--db takes a registry that tpns-server created, or a path where none exists "
+            + "yet (one is created there); this file was left as it is.",
+          exitCode: ExitCode(65))
       case .alreadyRunning:
         throw CommandFailure(error.description)
       }

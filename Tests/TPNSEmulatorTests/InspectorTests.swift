@@ -131,14 +131,58 @@ struct InspectorTests {
   @Test(
     "each endpoint refuses other methods with 405 and Allow",
     arguments: [
-      ("health", "POST", "GET"), ("registry", "DELETE", "GET"), ("requests", "POST", "GET"),
-      ("notifications", "PUT", "GET"), ("reset", "GET", "POST"), ("faults", "DELETE", "GET, POST"),
+      ("health", "POST", "GET, HEAD"), ("registry", "DELETE", "GET, HEAD"),
+      ("requests", "POST", "GET, HEAD"), ("notifications", "PUT", "GET, HEAD"),
+      ("reset", "GET", "POST"), ("reset", "HEAD", "POST"),
+      ("faults", "PUT", "GET, HEAD, POST, DELETE"),
     ])
   func methods(endpoint: String, method: String, allowed: String) throws {
     let server = try TestEmulator()
     let reply = try server.inspect(endpoint, method: method)
     #expect(reply.status == 405)
     #expect(reply.headers["allow"] == allowed)
+  }
+
+  @Test(
+    "HEAD is answered wherever GET is: GET's status and headers, no body",
+    arguments: ["health", "registry", "requests", "notifications?udid=x", "faults", "nothing"])
+  func head(path: String) throws {
+    let server = try TestEmulator()
+    try server.registerIOS()
+    let get = try server.inspect(path)
+    let head = try server.inspect(path, method: "HEAD")
+    #expect(head.status == get.status)
+    #expect(head.headers["content-type"] == get.headers["content-type"])
+    #expect(head.headers["content-length"] == String(get.body.utf8.count))
+    #expect(head.body == "")
+  }
+
+  @Test(
+    "count=0 and DELETE disarm the fault (no status needed)",
+    arguments: [
+      ("POST", "faults?count=0"), ("POST", "faults?status=503&count=0"), ("DELETE", "faults"),
+    ])
+  func disarm(method: String, path: String) throws {
+    let server = try TestEmulator()
+    _ = try server.inspect("faults?status=503&count=5", method: "POST")
+    let reply = try server.inspect(path, method: method)
+    #expect(reply.status == 200)
+    #expect(reply.body == "{\n  \"fault\" : null\n}\n")
+    #expect(try server.inspect("faults").body == reply.body)
+    #expect(try server.get("cmd=device&uid=\(TestEmulator.uid(1))").status == 200)
+  }
+
+  @Test(
+    "a disarm with a bad setting is refused and leaves the fault armed",
+    arguments: [
+      ("POST", "faults?count=0&status=200"), ("POST", "faults?count=0&retry_after=x"),
+      ("DELETE", "faults?count=0"),
+    ])
+  func badDisarm(method: String, path: String) throws {
+    let server = try TestEmulator()
+    _ = try server.inspect("faults?status=503", method: "POST")
+    #expect(try server.inspect(path, method: method).status == 400)
+    #expect(try server.get("cmd=device&uid=\(TestEmulator.uid(1))").status == 503)
   }
 
   @Test("notifications refuses an unknown filter")

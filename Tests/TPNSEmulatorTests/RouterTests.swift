@@ -143,7 +143,96 @@ struct RouterTests {
     let server = try TestEmulator()
     let reply = try RawHTTPClient.send(port: server.port, method: "PATCH", target: "/tpns")
     #expect(reply.status == 405)
-    #expect(reply.headers["allow"] == "GET, POST")
+    #expect(reply.headers["allow"] == "GET, HEAD, POST")
+  }
+
+  @Test("HEAD answers 200 with headers only, runs nothing, takes no fault, and is logged")
+  func head() throws {
+    let server = try TestEmulator()
+    _ = try server.inspect("faults?status=503", method: "POST")
+    let reply = try RawHTTPClient.send(
+      port: server.port, method: "HEAD", target: "/tpns?cmd=device&uid=\(TestEmulator.uid(1))")
+    #expect(reply.status == 200)
+    #expect(reply.body == "")
+    #expect(reply.headers["allow"] == "GET, HEAD, POST")
+    #expect(reply.headers["content-type"] == "text/plain; charset=utf-8")
+    #expect(Self.deviceCount(server) == 0)
+    // The fault is still armed for the next request that runs.
+    #expect(try server.get("cmd=device&uid=\(TestEmulator.uid(1))").status == 503)
+    let log = try #require(try server.inspect("requests").json as? [String: Any])
+    let entries = try #require(log["requests"] as? [[String: Any]])
+    #expect(entries.map { $0["method"] as? String } == ["HEAD", "GET"])
+    #expect(entries.map { $0["status"] as? Int } == [200, 503])
+  }
+
+  /// A query of `length` bytes in all: `cmd=device&x=aaa…`.
+  static func query(length: Int) -> String {
+    "cmd=device&x=" + String(repeating: "a", count: length - 13)
+  }
+
+  @Test(
+    "a target over 8 KiB is 414 with the one-line reason, logged with its parameters",
+    arguments: [8_193, 15_000])
+  func targetTooLong(length: Int) throws {
+    let server = try TestEmulator()
+    let target = "/tpns?" + Self.query(length: length - 6)
+    let reply = try RawHTTPClient.send(port: server.port, target: target)
+    let reason =
+      "the request target has \(length) bytes, more than 8192: send the parameters in a POST "
+      + "form body"
+    #expect(reply.status == 414)
+    #expect(reply.headers["content-type"] == "text/plain; charset=utf-8")
+    #expect(reply.body == "error: \(reason)\n")
+    let log = try #require(try server.inspect("requests").json as? [String: Any])
+    let entry = try #require((log["requests"] as? [[String: Any]])?.last)
+    #expect(entry["status"] as? Int == 414)
+    #expect(entry["error"] as? String == reason)
+    #expect(entry["method"] as? String == "GET")
+    #expect((entry["params"] as? [String: String])?["cmd"] == "device")
+    #expect(Self.deviceCount(server) == 0)
+  }
+
+  @Test("a target of 8 KiB exactly is read (and refused for what it says)")
+  func targetAtLimit() throws {
+    let server = try TestEmulator()
+    let reply = try RawHTTPClient.send(
+      port: server.port, target: "/tpns?" + Self.query(length: 8_192 - 6))
+    #expect(reply.status == 400)
+    #expect(reply.body.contains("unknown parameter 'x'"))
+  }
+
+  /// A request line or header larger than the connection's 16 KiB: libmicrohttpd
+  /// answers it by itself (its own HTML body, which the emulator cannot replace), but
+  /// the emulator is told, and logs it with the status answered.
+  @Test(
+    "a request too large for libmicrohttpd to read is logged with its status and the remedy",
+    arguments: [(16_100, 431), (40_000, 414)])
+  func unreadRequest(length: Int, status: Int) throws {
+    let server = try TestEmulator()
+    let reply = try RawHTTPClient.send(
+      port: server.port, target: "/tpns?" + Self.query(length: length))
+    #expect(reply.status == status)
+    let log = try #require(try server.inspect("requests").json as? [String: Any])
+    #expect(log["total"] as? Int == 1)
+    let entry = try #require((log["requests"] as? [[String: Any]])?.first)
+    #expect(entry["status"] as? Int == status)
+    #expect(entry["method"] is NSNull)
+    #expect(entry["path"] is NSNull)
+    #expect(entry["params"] is NSNull)
+    let reason = try #require(entry["error"] as? String)
+    #expect(
+      reason.hasPrefix(
+        status == 414
+          ? "the request line is longer than 16384 bytes"
+          : "the request line and headers are longer than 16384 bytes"))
+    #expect(reason.hasSuffix("send the parameters in a POST form body"))
+    #expect(try server.get("cmd=device&uid=\(TestEmulator.uid(1))").status == 200)
+  }
+
+  /// How many devices the registry holds.
+  static func deviceCount(_ server: TestEmulator) -> Int? {
+    let registry = (try? server.inspect("registry").json) as? [String: Any]
+    return (registry?["devices"] as? [Any])?.count
   }
 
   @Test("a body over 1 MiB is 413 and changes nothing")

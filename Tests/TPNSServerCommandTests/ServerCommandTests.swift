@@ -1,4 +1,5 @@
 import Foundation
+import TPNSProtocol
 import TPNSTestSupport
 import Testing
 
@@ -78,7 +79,7 @@ struct ServerCommandTests {
     #expect(
       result.stdout.contains(
         "USAGE: tpns-server [--host <host>] [--port <port>] [--db <path>] [--port-file <file>] "
-          + "[--threads <n>] [--quiet]\n"))
+          + "[--threads <n>] [--quiet] [--version]\n"))
     #expect(result.stdout.contains("\n  --port <port>           The port to listen on;"))
     #expect(result.stdout.contains("\nSUBCOMMANDS:\n  exec "))
   }
@@ -119,6 +120,92 @@ struct ServerCommandTests {
         != nil)
     #expect(lines.dropFirst().first == "ok: device ABCDEFGHJKLMNPRSTUVW announced")
     #expect(lines.last == "1")
+  }
+
+  @Test("--version prints the version to stdout and exits 0, as tpns --version does")
+  func version() throws {
+    let result = try Self.run(["--version"])
+    #expect(result.status == 0)
+    #expect(result.stdout == "\(TPNSVersion.current)\n")
+    #expect(result.stderr == "")
+    let tpns = try Self.run(
+      ["--version"],
+      executable: Self.binary.deletingLastPathComponent().appendingPathComponent("tpns"))
+    #expect(tpns.stdout == result.stdout)
+  }
+
+  @Test(
+    "exec: everything from the command's name on is the command's, with or without --",
+    arguments: [
+      ["exec", "--quiet", "sh", "-c", #"printf '%s|' "$0" "$@""#, "-zero", "--one"],
+      ["exec", "--quiet", "--", "sh", "-c", #"printf '%s|' "$0" "$@""#, "-zero", "--one"],
+      [
+        "exec", "--db", "REGISTRY", "--quiet", "sh", "-c", #"printf '%s|' "$0" "$@""#, "-zero",
+        "--one",
+      ],
+      ["exec", "--db=REGISTRY", "sh", "-c", #"printf '%s|' "$0" "$@""#, "-zero", "--one"],
+    ])
+  func execWithoutTerminator(arguments: [String]) throws {
+    let directory = try TemporaryDirectory()
+    let database = directory.file("registry.sqlite")
+    let result = try Self.run(
+      arguments.map { $0.replacingOccurrences(of: "REGISTRY", with: database) })
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(result.stdout == "-zero|--one|")
+    #expect(
+      FileManager.default.fileExists(atPath: database)
+        == arguments.contains { $0.contains("REGISTRY") })
+  }
+
+  @Test(
+    "exec's command line gets a -- before the command's name when it has none",
+    arguments: [
+      (["exec", "sh", "-c", "x"], ["exec", "--", "sh", "-c", "x"]),
+      (["exec", "--quiet", "sh", "--quiet"], ["exec", "--quiet", "--", "sh", "--quiet"]),
+      (["exec", "--db", "r", "sh"], ["exec", "--db", "r", "--", "sh"]),
+      (["exec", "--db=r", "sh"], ["exec", "--db=r", "--", "sh"]),
+      (["exec", "sh", "--", "x"], ["exec", "--", "sh", "--", "x"]),
+      (["exec", "--", "sh", "-c", "x"], ["exec", "--", "sh", "-c", "x"]),
+      (["exec", "--quiet"], ["exec", "--quiet"]),
+      (["exec", "--help"], ["exec", "--help"]),
+      (["exec", "--db", "--quiet", "sh"], ["exec", "--db", "--quiet", "--", "sh"]),
+      (["--port", "0"], ["--port", "0"]),
+      (["help", "exec"], ["help", "exec"]),
+    ] as [([String], [String])])
+  func separatingCommand(arguments: [String], expected: [String]) {
+    #expect(ServerCommand.Exec.separatingCommand(arguments) == expected)
+  }
+
+  @Test("a --db file that is not a database: exit 65 saying so and what to do, file untouched")
+  func databaseNotADatabase() throws {
+    let directory = try TemporaryDirectory()
+    let path = directory.file("notes.txt")
+    let text = Data("not a database, but someone's notes\n".utf8)
+    #expect(FileManager.default.createFile(atPath: path, contents: text))
+    let result = try Self.run(["--port", "0", "--db", path])
+    #expect(result.status == 65)
+    #expect(
+      result.stderr
+        == "Error: cannot open the registry database '\(path)': it is not a SQLite database\n"
+        + "--db takes a registry that tpns-server created, or a path where none exists yet "
+        + "(one is created there); this file was left as it is.\n")
+    #expect(result.stdout == "")
+    #expect(contents(of: path) == text)
+    #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["notes.txt"])
+  }
+
+  @Test("a --db directory: exit 73 naming a file in it to use instead")
+  func databaseDirectory() throws {
+    let directory = try TemporaryDirectory()
+    let result = try Self.run(["exec", "--db", directory.path, "true"])
+    #expect(result.status == 73)
+    #expect(
+      result.stderr
+        == "Error: cannot open the registry database '\(directory.path)': it is a directory, "
+        + "not a SQLite database\n"
+        + "--db takes a file's path: pass one in that directory, such as "
+        + "--db \(directory.path)/registry.sqlite.\n")
+    #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == [])
   }
 
   @Test("exec reports a command that cannot be found with 127")

@@ -17,12 +17,25 @@
 typedef void *_Nullable (*tpns_mhd_uri_callback)(void *_Nullable context, const char *_Nonnull uri,
                                                  struct MHD_Connection *_Nullable connection);
 
+/// Called when libmicrohttpd answers a request itself, before any handler saw it (a
+/// request line or header too large for the connection's memory: 414, 431; a
+/// malformed request: 400, 505), with the status it answered.
+typedef void (*tpns_mhd_refusal_callback)(void *_Nullable context, unsigned int status);
+
+/// Where libmicrohttpd's own refusals are reported: `callback(context, status)`.
+struct tpns_mhd_refusal_sink {
+  tpns_mhd_refusal_callback _Nonnull callback;
+  void *_Nullable context;
+};
+
 /// Starts a daemon with an internal poll thread, or a pool of `thread_pool_size`
 /// poll threads when it is more than 1.
 ///
 /// - `host`: numeric IPv4/IPv6 address or name to bind (resolved with getaddrinfo).
 /// - `port`: 0 lets the kernel pick a free port (see `tpns_mhd_bound_port`).
 /// - `handler`, `uri_callback`, `completed` all receive `context`.
+/// - `refusals`: told of each request libmicrohttpd answers itself (it must outlive
+///   the daemon); libmicrohttpd's other log messages are dropped.
 /// - `error_out`: on failure, an errno-style code (EADDRINUSE; EADDRNOTAVAIL for a host
 ///   that is not an address or does not resolve; ...).
 ///
@@ -32,6 +45,7 @@ struct MHD_Daemon *_Nullable tpns_mhd_start(const char *_Nonnull host, uint16_t 
                                             tpns_mhd_uri_callback _Nonnull uri_callback,
                                             MHD_RequestCompletedCallback _Nonnull completed,
                                             void *_Nullable context,
+                                            struct tpns_mhd_refusal_sink *_Nonnull refusals,
                                             unsigned int thread_pool_size,
                                             unsigned int connection_timeout_s,
                                             size_t connection_memory_limit,

@@ -13,6 +13,21 @@ struct HTTPRequest: Sendable {
   /// Whether the body was larger than ``HTTPServer/maximumBodySize`` (and dropped).
   var isBodyTooLarge: Bool
 
+  /// Bytes in the request target as sent: the path, and `?` and the query.
+  var targetLength: Int {
+    path.utf8.count + (query.map { $0.utf8.count + 1 } ?? 0)
+  }
+
+  /// Refuses a request over the server's limits: a body over
+  /// ``HTTPServer/maximumBodySize`` (413, the body was dropped), a target over
+  /// ``HTTPServer/maximumTargetLength`` (414). A refused request must not be acted on.
+  func checkSize() throws(RequestError) {
+    guard !isBodyTooLarge else { throw RequestError.bodyTooLarge }
+    guard targetLength <= HTTPServer.maximumTargetLength else {
+      throw RequestError.targetTooLong(targetLength)
+    }
+  }
+
   /// Splits a request target (`/tpns?cmd=client`) into path and query.
   static func split(target: String) -> (path: String, query: String?) {
     guard let mark = target.utf8.firstIndex(of: UInt8(ascii: "?")) else { return (target, nil) }

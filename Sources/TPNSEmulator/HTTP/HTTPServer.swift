@@ -15,13 +15,17 @@ import Locking
 /// accumulated up to ``maximumBodySize``; for a larger one the handler sees
 /// ``HTTPRequest/isBodyTooLarge`` and an empty body: at once, body unread, when the
 /// `Content-Length` declares it, else (chunked) once it has been read and dropped.
+/// A request libmicrohttpd answers by itself (a request line or header that does not
+/// fit in ``connectionMemoryLimit``) never reaches `handler`; `refused` is told its
+/// status instead.
 ///
 /// ```swift
 /// let server = HTTPServer { request in .text(200, "ok\n") }
 /// let port = try server.start(host: "127.0.0.1", port: 0)
 /// ```
 final class HTTPServer: @unchecked Sendable {
-  // @unchecked: `daemon` is only touched with `lock` held; `handler` is immutable.
+  // @unchecked: `daemon` is only touched with `lock` held; `handler`, `refused` and
+  // `refusalSink` are immutable.
 
   /// Largest body accepted: 1 MiB.
   static let maximumBodySize = 1 << 20
@@ -29,11 +33,17 @@ final class HTTPServer: @unchecked Sendable {
   /// Seconds a connection may stay idle.
   static let connectionTimeout: UInt32 = 30
 
-  /// Per-connection memory for the request line and headers: a GET query must fit in
-  /// it (libmicrohttpd answers 414 or 431 when it does not; a POST body has no such
-  /// limit, see ``maximumBodySize``). libmicrohttpd clears this pool after every
-  /// request, so it is kept small: 16 KiB holds any real GET (the quickstart's
-  /// `mapsync` of a few UIDs is well under 1 KiB).
+  /// Longest request target (path and query) answered: 8 KiB, as nginx's and Apache's
+  /// default request line. A longer one is refused with 414 (a POST body has no such
+  /// limit, see ``maximumBodySize``).
+  static let maximumTargetLength = 8 * 1024
+
+  /// Per-connection memory for the request line and headers. libmicrohttpd answers a
+  /// line or header that does not fit by itself (414 or 431, with an HTML body the
+  /// emulator cannot replace), so it is twice ``maximumTargetLength``: a target up to
+  /// about 15 KiB still reaches the router, which answers its own 414. libmicrohttpd
+  /// clears this pool after every request, so it is kept small (a larger one costs
+  /// throughput on every keep-alive request).
   static let connectionMemoryLimit = 16 * 1024
 
   /// Simultaneous connections.
@@ -41,15 +51,30 @@ final class HTTPServer: @unchecked Sendable {
 
   typealias Handler = @Sendable (HTTPRequest) -> HTTPResponse
 
+  /// Receives the status of a request libmicrohttpd answered by itself.
+  typealias RefusalHandler = @Sendable (Int) -> Void
+
   private let handler: Handler
+  private let refused: RefusalHandler
+  /// What the C logger calls back (`refusalCallback` with `self`): allocated here,
+  /// freed in `deinit`, after the daemon that uses it is stopped.
+  private let refusalSink: UnsafeMutablePointer<tpns_mhd_refusal_sink>
   private let lock = Lock()
   private var daemon: OpaquePointer?
 
-  init(handler: @escaping Handler) {
+  init(handler: @escaping Handler, refused: @escaping RefusalHandler = { _ in }) {
     self.handler = handler
+    self.refused = refused
+    refusalSink = .allocate(capacity: 1)
+    refusalSink.initialize(
+      to: tpns_mhd_refusal_sink(
+        callback: refusalCallback, context: Unmanaged.passUnretained(self).toOpaque()))
   }
 
-  deinit { stop() }
+  deinit {
+    stop()
+    refusalSink.deallocate()
+  }
 
   /// Starts listening on `host`:`port` (0: a free port) with `threads` poll threads,
   /// and returns the bound port.
@@ -61,7 +86,7 @@ final class HTTPServer: @unchecked Sendable {
       let context = Unmanaged.passUnretained(self).toOpaque()
       guard
         let started = tpns_mhd_start(
-          host, port, accessHandler, uriCallback, completedCallback, context,
+          host, port, accessHandler, uriCallback, completedCallback, context, refusalSink,
           UInt32(max(1, threads)), Self.connectionTimeout, Self.connectionMemoryLimit,
           Self.connectionLimit, &code)
       else {
@@ -87,6 +112,11 @@ final class HTTPServer: @unchecked Sendable {
   fileprivate func respond(to request: HTTPRequest) -> HTTPResponse {
     handler(request)
   }
+
+  /// Reports a request libmicrohttpd answered with `status` by itself.
+  fileprivate func reportRefusal(_ status: Int) {
+    refused(status)
+  }
 }
 
 /// The state of one request between libmicrohttpd's callbacks: created by the URI
@@ -106,6 +136,11 @@ private final class PendingRequest {
 /// what the emulator decodes strictly (libmicrohttpd's own parsing is lenient).
 private let uriCallback: tpns_mhd_uri_callback = { _, uri, _ in
   Unmanaged.passRetained(PendingRequest(target: String(cString: uri))).toOpaque()
+}
+
+private let refusalCallback: tpns_mhd_refusal_callback = { context, status in
+  guard let context else { return }
+  Unmanaged<HTTPServer>.fromOpaque(context).takeUnretainedValue().reportRefusal(Int(status))
 }
 
 private let completedCallback: MHD_RequestCompletedCallback = { _, _, state, _ in

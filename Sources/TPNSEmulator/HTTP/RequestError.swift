@@ -19,6 +19,36 @@ struct RequestError: Error, Sendable, Equatable {
     RequestError(413, "the body is larger than \(HTTPServer.maximumBodySize) bytes")
   }
 
+  /// 414 URI Too Long: a target over ``HTTPServer/maximumTargetLength``, of `length`
+  /// bytes.
+  static func targetTooLong(_ length: Int) -> RequestError {
+    RequestError(
+      414,
+      "the request target has \(length) bytes, more than \(HTTPServer.maximumTargetLength): "
+        + "send the parameters in a POST form body")
+  }
+
+  /// What the log says of a request libmicrohttpd answered with `status` by itself,
+  /// unread, when it was too large to read (414, 431); nil for another status (a
+  /// malformed request).
+  static func unread(status: Int) -> RequestError? {
+    let limit = HTTPServer.connectionMemoryLimit
+    switch status {
+    case 414:
+      return RequestError(
+        414,
+        "the request line is longer than \(limit) bytes and was not read: send the "
+          + "parameters in a POST form body")
+    case 431:
+      return RequestError(
+        431,
+        "the request line and headers are longer than \(limit) bytes and were not read: "
+          + "send the parameters in a POST form body")
+    default:
+      return nil
+    }
+  }
+
   /// 405 Method Not Allowed, naming the methods allowed.
   static func methodNotAllowed(_ method: String, allowed: [String]) -> RequestError {
     RequestError(

@@ -8,7 +8,9 @@
 /// | `notifications?udid=&appid=` | GET | recorded notifications (all without a filter) |
 /// | `requests` | GET | the log of `/tpns` requests |
 /// | `reset` | POST | empties the registry, the log and the faults |
-/// | `faults?status=&count=&retry_after=` | POST (GET shows) | arms a fault |
+/// | `faults?status=&count=&retry_after=` | POST (GET shows, DELETE disarms) | arms a fault |
+///
+/// HEAD is answered wherever GET is, with the same status and headers and no body.
 struct Inspector: Sendable {
   /// The path prefix of every inspection endpoint.
   static let prefix = "/_emulator/"
@@ -20,10 +22,9 @@ struct Inspector: Sendable {
 
   func handle(_ request: HTTPRequest) throws(RequestError) -> HTTPResponse {
     // The server drops a body over the limit; a knob must not then be turned as if it
-    // had been sent without one (a 2 MiB POST to `reset` emptied the registry).
-    guard !request.isBodyTooLarge else {
-      throw RequestError.bodyTooLarge
-    }
+    // had been sent without one (a 2 MiB POST to `reset` emptied the registry). Nor
+    // is a target over the limit read.
+    try request.checkSize()
     let name = String(request.path.dropFirst(Self.prefix.count))
     switch name {
     case "health":
@@ -65,27 +66,36 @@ struct Inspector: Sendable {
       _ = try form(request, allowed: [])
       try RequestError.mappingDatabaseFailures { try registry.write { try $0.reset() } }
       log.reset()
-      faults.arm(FaultInjector.Fault(status: 500, remaining: 0))
+      faults.disarm()
       return .json(ResetJSON())
     case "faults":
-      try only(["GET", "POST"], request)
+      try only(["GET", "POST", "DELETE"], request)
       let settings: Set<String> = ["status", "count", "retry_after"]
-      if request.method == "GET" {
+      switch request.method {
+      case "POST":
+        let query = try form(request, allowed: settings)
+        let status = try integer(query, "status", 400...599)
+        let count = try integer(query, "count", 0...1_000_000) ?? 1
+        let retryAfter = try integer(query, "retry_after", 0...86_400)
+        if count == 0 {
+          faults.disarm()  // `count=0` disarms: no status needed
+        } else {
+          guard let status else {
+            throw .badRequest("missing parameter 'status' (400 to 599)")
+          }
+          faults.arm(FaultInjector.Fault(status: status, remaining: count, retryAfter: retryAfter))
+        }
+      case "DELETE":
+        _ = try form(request, allowed: [])
+        faults.disarm()
+      default:
         // GET only shows the fault; a GET that tries to arm one is told how.
         guard try form(request, allowed: settings).pairs.isEmpty else {
           throw .badRequest(
             "GET \(request.path) only shows the armed fault; to arm a fault, POST "
               + "\(request.path)?status=…&count=…&retry_after=…")
         }
-        return .json(FaultJSON(fault: faults.current))
       }
-      let query = try form(request, allowed: settings)
-      guard let status = try integer(query, "status", 400...599) else {
-        throw .badRequest("missing parameter 'status' (400 to 599)")
-      }
-      let count = try integer(query, "count", 0...1_000_000) ?? 1
-      let retryAfter = try integer(query, "retry_after", 0...86_400)
-      faults.arm(FaultInjector.Fault(status: status, remaining: count, retryAfter: retryAfter))
       return .json(FaultJSON(fault: faults.current))
     default:
       throw RequestError(
@@ -95,9 +105,12 @@ struct Inspector: Sendable {
     }
   }
 
+  /// Refuses a method not in `methods`; HEAD goes wherever GET does.
   private func only(_ methods: [String], _ request: HTTPRequest) throws(RequestError) {
-    guard methods.contains(request.method) else {
-      throw .methodNotAllowed(request.method, allowed: methods)
+    var allowed = methods
+    if let get = allowed.firstIndex(of: "GET") { allowed.insert("HEAD", at: get + 1) }
+    guard allowed.contains(request.method) else {
+      throw .methodNotAllowed(request.method, allowed: allowed)
     }
   }
 

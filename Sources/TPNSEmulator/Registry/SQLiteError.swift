@@ -9,4 +9,7 @@ public struct SQLiteError: Error, Sendable, Hashable, CustomStringConvertible {
 
   /// Whether a UNIQUE constraint refused the statement (`SQLITE_CONSTRAINT_UNIQUE`).
   var isUniqueConstraint: Bool { code == 2067 }
+
+  /// Whether the file opened is not a database (`SQLITE_NOTADB`).
+  var isNotADatabase: Bool { code & 0xFF == 26 }
 }

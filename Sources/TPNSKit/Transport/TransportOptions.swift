@@ -1,3 +1,5 @@
+import TPNSProtocol
+
 /// How the transport talks to the server.
 public struct TransportOptions: Sendable, Equatable {
   /// The limit for a whole request (`--timeout`).
