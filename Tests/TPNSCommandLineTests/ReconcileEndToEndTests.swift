@@ -401,6 +401,38 @@ import Testing
     #expect(try world.status().pending == false)
   }
 
+  @Test(
+    "a token that one server rejects stays desired when another server acknowledged it: only a rejected register keeps the previous token"
+  )
+  func rejectionAtOneServerKeepsWorkingToken() throws {
+    let world = try TwoServers()
+    #expect(try world.run(["register", Self.t1]).status == 0)
+    #expect(try world.run(["register", Self.t2], at: world.b).status == 0)
+    #expect(try world.run(["add", Self.a], at: world.b).status == 0)
+    try world.expectReplicas("T1 at A, T2 with the list at B")
+
+    try world.a.armFault(status: 400)
+    var result = try world.run(["add", Self.b])
+    #expect(result.status == 76, "\(result.stderr)")
+    var store = try world.storeFile()
+    #expect(store.desired == .init(token: Self.t2), "an add does not change the registration")
+    #expect(store.acknowledged(at: world.b.server).registration == .init(token: Self.t2))
+    try world.expectReplicas("after the rejection at A")
+
+    let before = try world.b.requestLog().count
+    result = try world.run(["sync"], at: world.b)
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(
+      try world.b.requestLog().dropFirst(before).map(\.command) == ["mapsync"],
+      "B acknowledged T2: nothing to register or unmap there")
+    store = try world.storeFile()
+    #expect(
+      store.acknowledged(at: world.b.server)
+        == .init(registration: .init(token: Self.t2), uids: [Self.a, Self.b]))
+    try world.expectReplicas("after sync at B", reconciled: world.b)
+    try world.expectEvent(Self.b, reachesOnlyTheDesiredPhoneAt: world.b)
+  }
+
   // MARK: 8. lock waits end at --timeout
 
   enum HeldLock: String, Sendable, CaseIterable, CustomTestStringConvertible {

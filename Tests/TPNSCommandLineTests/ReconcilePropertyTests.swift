@@ -140,8 +140,8 @@ final class PropertySequence {
   /// Servers restarted since their last successful `sync`: their registry
   /// lags the store by design until then.
   private var forgetful: Set<Int> = []
-  /// The exit status of the last command recorded.
-  private var lastStatus: Int32?
+  /// The commands of the step running, with their servers and exit statuses.
+  private var stepResults: [(command: Command, server: Int, status: Int32)] = []
 
   init(seed: UInt64, servers: [RunningEmulator]) throws {
     self.seed = seed
@@ -206,8 +206,10 @@ final class PropertySequence {
     log.append("seed \(seed), \(steps.count) steps")
     for step in steps {
       log.append(step.description)
+      let before = try StoreFile(path: store)
+      stepResults = []
       try perform(step)
-      try checkStore(after: step)
+      try checkStore(before: before)
       try checkReplicas()
     }
     try finish()
@@ -259,7 +261,7 @@ final class PropertySequence {
     _ command: Command, server: Int, _ result: TPNSProcess.Result, outage: Bool
   ) throws {
     log.append("  tpns \(command) → \(result.status) \(result.stderr.prefix(300))")
-    lastStatus = result.status
+    stepResults.append((command, server, result.status))
     var allowed: Set<Int32> = [0, 75, 76]
     if outage { allowed.insert(69) }
     if case .remove = command { allowed.insert(65) }
@@ -275,26 +277,33 @@ final class PropertySequence {
     }
   }
 
-  /// The store's desired state against the model: the UIDs exactly, the
-  /// registration one that the step's registers allow.
-  private func checkStore(after step: Step) throws {
+  /// The store's desired state against the model: the UIDs exactly; the
+  /// registration changed only by the step's registers (changed first, then
+  /// sent: a register the server rejected, 76, may keep the previous one).
+  /// Another command whose token the server rejected may fall back to the
+  /// registration that server accepted, but only if no server acknowledged
+  /// the desired one: a working registration is never rolled back.
+  private func checkStore(before: StoreFile) throws {
     let file = try StoreFile(path: store)
     guard Set(file.uids) == desiredUIDs, file.uids.count == desiredUIDs.count else {
       throw Failure(
         problem: "the store holds UIDs \(file.uids), expected \(desiredUIDs.sorted())")
     }
-    var registers: [StoreFile.Registration] = []
-    var sure: StoreFile.Registration?
-    switch step {
-    case .run(.register(let phone), _), .outage(.register(let phone), _):
-      registers = [phone]
-      // Changed first, then sent: only a rejection (76) may keep the previous one.
-      if lastStatus != 76 { sure = phone }
-    case .concurrently(let commands):
-      for case (.register(let phone), _) in commands { registers.append(phone) }
-    default: break
+    let working = before.servers.values.contains {
+      $0.registration != nil && $0.registration == before.desired
     }
-    let allowed = Set(registers + [desired].compactMap { $0 })
+    var allowed = Set([desired].compactMap { $0 })
+    var sure: StoreFile.Registration?
+    for result in stepResults {
+      if case .register(let phone) = result.command {
+        allowed.insert(phone)
+        if stepResults.count == 1, result.status != 76 { sure = phone }
+      } else if result.status == 76, !working,
+        let fallback = before.acknowledged(at: servers[result.server].server).registration
+      {
+        allowed.insert(fallback)
+      }
+    }
     if let sure, file.desired != sure {
       throw Failure(problem: "the store desires \(String(describing: file.desired)), not \(sure)")
     }
