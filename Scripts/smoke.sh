@@ -132,9 +132,7 @@ run_checks() {
     '[.outcomes[] | select(.event == "added") | .uid] == [$a, $b]' \
     '.outcomes[-1] | .event == "synced" and .uids == [$a, $b]'
 
-  # TODO: `--from -` once the argument parser takes a value that starts with
-  # `-` (it is being fixed); until then `--from=-`, which means the same.
-  tpns_json add --from=- <<<"$uid_c"
+  tpns_json add --from - <<<"$uid_c"
   expect "add a third UID with --from -" 0 '.ok' '.uids == [$a, $b, $c]' \
     '.pending == false' '.outcomes[0] == {event: "added", uid: $c}'
 

@@ -2,19 +2,22 @@
 # The test command: installs what is missing, builds (no warnings allowed),
 # lints the formatting, runs every suite, the CI smoke script
 # (Scripts/smoke.sh) and its test, the stress suite (Scripts/stress.sh) against
-# the real binaries, then the Reactive suites under ThreadSanitizer.
-# Usage: Scripts/test.sh [--no-stress] [--no-tsan]
+# the real binaries, the Reactive suites under ThreadSanitizer, then every
+# target as a portable release build (--static-swift-stdlib).
+# Usage: Scripts/test.sh [--no-stress] [--no-tsan] [--no-portable]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 tsan=1
 stress=1
+portable=1
 for argument in "$@"; do
   case "$argument" in
     --no-tsan) tsan=0 ;;
     --no-stress) stress=0 ;;
+    --no-portable) portable=0 ;;
     -h | --help)
-      sed -n '2,6p' "$0" | sed 's/^# \{0,1\}//'
+      sed -n '2,7p' "$0" | sed 's/^# \{0,1\}//'
       exit 0
       ;;
     *)
@@ -57,6 +60,23 @@ fi
 if ((tsan)); then
   step "Reactive suites under ThreadSanitizer"
   swift test -j 2 --sanitize=thread --scratch-path .build/tsan --filter 'ReactiveTests\.'
+fi
+
+if ((portable)); then
+  # Every target, not only the products: a library that imports Testing, say,
+  # would not link without the toolchain's shared runtime.
+  step "portable build: swift build -c release --static-swift-stdlib"
+  swift build -c release --static-swift-stdlib -j 2 --scratch-path .build/portable 2>&1 | tee "$log"
+  if grep -E "^/.*(: )warning:" "$log" | grep -v "/opt/swift/\|/usr/lib/" >/dev/null; then
+    echo "Error: the portable build printed warnings (see above)." >&2
+    exit 1
+  fi
+  for binary in tpns tpns-server; do
+    if ldd ".build/portable/release/$binary" | grep -q libswift; then
+      echo "Error: .build/portable/release/$binary links the Swift runtime dynamically." >&2
+      exit 1
+    fi
+  done
 fi
 
 step "passed in $((SECONDS - start)) s"

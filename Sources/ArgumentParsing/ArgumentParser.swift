@@ -2,13 +2,18 @@
 ///
 /// Rules, as swift-argument-parser: a subcommand is selected by the first argument;
 /// `help [subcommand...]` as the first argument, or `-h`/`--help` anywhere before
-/// `--`, asks for help; options are `--name value`, `--name=value` or `-n value`; a
-/// value may not start with `-` (then it is missing); `--` ends the options.
+/// `--`, asks for help, and `--version` the root's version; options are
+/// `--name value`, `--name=value` or `-n value`; a value in the next argument may
+/// not look like an option (then it is missing) unless the option parses
+/// ``Option/Parsing/unconditional``; `-` alone is a value, and so is a negative
+/// number (`-5`, `-1.5`) when no option of the command is named by a digit, as
+/// in Python's argparse; `--` ends the options.
 enum ArgumentParser {
   /// What a command line asks for.
   enum Outcome {
     case command(path: [any ParsableCommand.Type], values: ParsedValues)
     case help(path: [any ParsableCommand.Type])
+    case version(String)
   }
 
   static func parse(_ arguments: [String], root: any ParsableCommand.Type) throws(UsageError)
@@ -19,21 +24,15 @@ enum ArgumentParser {
 
     if arguments.first == "help" {
       for name in arguments.dropFirst() {
-        guard
-          let subcommand = path[path.count - 1].configuration.subcommands.first(where: {
-            $0.configuration.commandName == name
-          })
-        else {
-          throw error(UsageError.unexpectedArgument(name), path)
+        guard let subcommand = path[path.count - 1].configuration.subcommand(named: name) else {
+          throw unknownCommand(name, path)
         }
         path.append(subcommand)
       }
       return .help(path: path)
     }
     while index < arguments.count,
-      let subcommand = path[path.count - 1].configuration.subcommands.first(where: {
-        $0.configuration.commandName == arguments[index]
-      })
+      let subcommand = path[path.count - 1].configuration.subcommand(named: arguments[index])
     {
       path.append(subcommand)
       index += 1
@@ -52,6 +51,14 @@ enum ArgumentParser {
     if beforeTerminator.contains("--help") || beforeTerminator.contains("-h") {
       return .help(path: path)
     }
+    if !configuration.version.isEmpty, beforeTerminator.contains("--version") {
+      return .version(configuration.version)
+    }
+    if configuration.isGroup {
+      // Nothing of its own to parse: a subcommand or nothing (its help).
+      guard let first = arguments[index...].first else { return .help(path: path) }
+      if !looksLikeOption(first, in: configuration) { throw unknownCommand(first, path) }
+    }
 
     while index < arguments.count {
       let argument = arguments[index]
@@ -60,7 +67,7 @@ enum ArgumentParser {
         afterTerminator = Array(arguments[index...])
         break
       }
-      guard argument.hasPrefix("-"), argument != "-" else {
+      guard looksLikeOption(argument, in: configuration) else {
         positionals.append(argument)
         continue
       }
@@ -71,7 +78,7 @@ enum ArgumentParser {
         inlineValue = String(argument[argument.index(after: equals)...])
       }
       guard let option = configuration.option(named: name) else {
-        throw error(UsageError.unknownOption(name), path)
+        throw unknownOption(name, configuration, path)
       }
       if option.isFlag {
         guard inlineValue == nil else {
@@ -83,7 +90,9 @@ enum ArgumentParser {
       let value: String
       if let inlineValue {
         value = inlineValue
-      } else if index < arguments.count, !arguments[index].hasPrefix("-") {
+      } else if index < arguments.count,
+        option.parsing == .unconditional || !looksLikeOption(arguments[index], in: configuration)
+      {
         value = arguments[index]
         index += 1
       } else {
@@ -92,7 +101,7 @@ enum ArgumentParser {
       guard option.validate(value) else {
         throw error(UsageError.invalidValue(value, option.synopsis), path)
       }
-      values.options[option.name] = value
+      values.add(value, for: option)
     }
 
     for option in configuration.options where option.isRequired {
@@ -102,6 +111,41 @@ enum ArgumentParser {
     }
     try assign(positionals, afterTerminator, to: configuration.arguments, in: &values, path)
     return .command(path: path, values: values)
+  }
+
+  /// Whether `argument` is an option (or flag) rather than a value: it starts
+  /// with `-`, but is not `-` alone (standard input, by convention) nor a
+  /// negative number, unless an option of `configuration` is named by a digit.
+  static func looksLikeOption(_ argument: String, in configuration: CommandConfiguration) -> Bool {
+    guard argument.hasPrefix("-"), argument != "-" else { return false }
+    return !isNegativeNumber(argument)
+      || configuration.options.contains { $0.shortName?.isNumber == true }
+  }
+
+  /// `-5`, `-1.5`, `-.5`, `-99999999999999999999`: a `-`, then a number.
+  private static func isNegativeNumber(_ argument: String) -> Bool {
+    let rest = argument.dropFirst()
+    guard let first = rest.first, first.isASCII, first.isNumber || first == "." else {
+      return false
+    }
+    return Double(rest) != nil
+  }
+
+  /// "Unknown option '--verbos'. Did you mean '--verbose'?"
+  private static func unknownOption(
+    _ name: String, _ configuration: CommandConfiguration, _ path: [any ParsableCommand.Type]
+  ) -> UsageError {
+    let long = (configuration.options + [Option.help]).map { "--" + $0.name }
+    let suggestion = name.hasPrefix("--") ? name.nearest(among: long) : nil
+    return error(UsageError.unknownOption(name, suggestion: suggestion), path)
+  }
+
+  /// "Unknown command 'lst'. Did you mean 'list'?", as git suggests the nearest one.
+  private static func unknownCommand(_ name: String, _ path: [any ParsableCommand.Type])
+    -> UsageError
+  {
+    let names = path[path.count - 1].configuration.subcommands.map { $0.configuration.commandName }
+    return error(UsageError.unknownCommand(name, suggestion: name.nearest(among: names)), path)
   }
 
   /// Distributes positional values over the declared arguments.

@@ -20,18 +20,36 @@ public struct CommandConfiguration {
   public var arguments: [Argument]
   /// Subcommands, selected by the first argument.
   public var subcommands: [any ParsableCommand.Type]
+  /// The version `--version` prints; empty: no `--version` (swift-argument-parser's
+  /// `version:`, for the root command).
+  public var version: String
 
   /// A command named `commandName`; everything else is optional.
   public init(
-    commandName: String, abstract: String = "", discussion: String = "", options: [Option] = [],
-    arguments: [Argument] = [], subcommands: [any ParsableCommand.Type] = []
+    commandName: String, abstract: String = "", discussion: String = "", version: String = "",
+    options: [Option] = [], arguments: [Argument] = [],
+    subcommands: [any ParsableCommand.Type] = []
   ) {
     self.commandName = commandName
     self.abstract = abstract
     self.discussion = discussion
+    self.version = version
     self.options = options
     self.arguments = arguments
     self.subcommands = subcommands
+  }
+
+  /// Whether the command only groups subcommands: it has subcommands and no
+  /// options or arguments of its own (`tpns`, but not `tpns-server`, which runs
+  /// by itself). Its usage is `tpns <subcommand>`, a first argument that is not
+  /// one of its subcommands is an unknown command, and alone it shows its help.
+  var isGroup: Bool {
+    !subcommands.isEmpty && options.isEmpty && arguments.isEmpty
+  }
+
+  /// The subcommand named `name`.
+  func subcommand(named name: String) -> (any ParsableCommand.Type)? {
+    subcommands.first { $0.configuration.commandName == name }
   }
 
   /// The declared option named `--name` (long) or `-name` (short).

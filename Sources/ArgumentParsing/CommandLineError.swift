@@ -16,7 +16,12 @@ public struct UsageError: Error, Sendable, Equatable, CustomStringConvertible {
       + "  See '\(commandPath.joined(separator: " ")) --help' for more information.\n"
   }
 
-  static func unknownOption(_ name: String) -> String { "Unknown option '\(name)'" }
+  static func unknownOption(_ name: String, suggestion: String? = nil) -> String {
+    "Unknown option '\(name)'" + (suggestion.map { ". Did you mean '\($0)'?" } ?? "")
+  }
+  static func unknownCommand(_ name: String, suggestion: String? = nil) -> String {
+    "Unknown command '\(name)'" + (suggestion.map { ". Did you mean '\($0)'?" } ?? "")
+  }
   static func missingValue(_ option: Option) -> String { "Missing value for '\(option.synopsis)'" }
   static func invalidValue(_ value: String, _ name: String) -> String {
     "The value '\(value)' is invalid for '\(name)'"
@@ -71,12 +76,18 @@ public struct CommandFailure: Error, Sendable, Equatable, CustomStringConvertibl
   public var hint: String?
   /// The exit status to end with.
   public var exitCode: ExitCode
+  /// Text for standard output (a `--json` document that reports the failure),
+  /// written before the error goes to standard error.
+  public var output: String?
 
   /// A failure reported as `message` (and `hint`), ending with `exitCode`.
-  public init(_ message: String, hint: String? = nil, exitCode: ExitCode = .failure) {
+  public init(
+    _ message: String, hint: String? = nil, exitCode: ExitCode = .failure, output: String? = nil
+  ) {
     self.message = message
     self.hint = hint
     self.exitCode = exitCode
+    self.output = output
   }
 
   public var description: String { message }

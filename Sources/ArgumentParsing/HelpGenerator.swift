@@ -10,12 +10,11 @@ enum HelpGenerator {
   static func usage(for path: [any ParsableCommand.Type]) -> String {
     let configuration = path[path.count - 1].configuration
     var parts = path.map { $0.configuration.commandName }
-    for option in configuration.options {
-      parts.append(option.isRequired ? option.synopsis : "[\(option.synopsis)]")
-    }
-    for argument in configuration.arguments {
-      parts.append(argument.usage)
-    }
+    parts += configuration.options.map(\.usage)
+    parts += configuration.arguments.map(\.usage)
+    // swift-argument-parser's `tool <subcommand>` (its built-in --version and
+    // --help are not shown).
+    if configuration.isGroup { parts.append("<subcommand>") }
     return parts.joined(separator: " ")
   }
 
@@ -37,7 +36,9 @@ enum HelpGenerator {
         "ARGUMENTS:\n"
           + configuration.arguments.map { row($0.synopsis, $0.help) }.joined(separator: "\n"))
     }
-    let options = configuration.options + [Option.help]
+    let options =
+      configuration.options + (configuration.version.isEmpty ? [] : [Option.version])
+      + [Option.help]
     sections.append(
       "OPTIONS:\n"
         + options.map { option in

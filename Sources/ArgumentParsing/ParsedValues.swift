@@ -2,6 +2,8 @@
 public struct ParsedValues: Sendable, Equatable {
   /// Option values by long name (the last one given wins).
   public internal(set) var options: [String: String] = [:]
+  /// Every value given to each option, in order, by long name.
+  public internal(set) var repeatedOptions: [String: [String]] = [:]
   /// Flags given, by long name.
   public internal(set) var flags: Set<String> = []
   /// Positional values by argument name.
@@ -13,6 +15,10 @@ public struct ParsedValues: Sendable, Equatable {
 
   /// The value of `--name`, or its default.
   public func value(_ name: String) -> String? { options[name] ?? defaults[name] }
+
+  /// Every value given to `--name` (declared ``Option/isRepeatable``), in
+  /// order; empty when absent.
+  public func values(_ name: String) -> [String] { repeatedOptions[name] ?? [] }
 
   /// The value of `--name` (or its default) converted to `T`; nil when absent.
   /// Declare a `validate` on the option so that a value that does not convert is a
@@ -26,4 +32,10 @@ public struct ParsedValues: Sendable, Equatable {
 
   /// The values of the positional argument `name` (empty when absent).
   public func argument(_ name: String) -> [String] { arguments[name] ?? [] }
+
+  /// Records a value of `option`.
+  mutating func add(_ value: String, for option: Option) {
+    options[option.name] = value
+    repeatedOptions[option.name, default: []].append(value)
+  }
 }

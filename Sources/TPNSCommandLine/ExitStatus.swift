@@ -16,17 +16,14 @@ enum ExitStatus {
     switch failure {
     case .invalidUID:
       return (dataError, "A UID is 20 characters of A-Z and 0-9, as printed on the device.")
-    case .invalidToken:
-      return (
-        dataError,
-        "An iOS token is 64 hex characters; an Android token is up to 4096 of A-Z a-z 0-9 _ : . -"
-      )
+    case .invalidToken(let error):
+      return (dataError, tokenHint(error))
     case .invalidIndex:
       return (dataError, "Run 'tpns list' to see the indexes.")
     case .notInList:
       return (dataError, "Run 'tpns list' to see the stored UIDs.")
     case .missingUDID:
-      return (ExitCode.usage, nil)
+      return (ExitCode.usage, "Pass the phone's own ID with --udid.")
     case .formerPhoneNotUnmapped(_, let failure):
       return (
         ExitStatus.of(failure, command: .unregMapping).code,
@@ -44,6 +41,22 @@ enum ExitStatus {
     case .request(let command, let request):
       return of(request, command: command)
     }
+  }
+
+  /// What a valid token looks like, for the OS it was checked against (the
+  /// other OS's option named, in case the token is one of its).
+  static func tokenHint(_ error: IdentifierError) -> String {
+    let isAndroid: Bool
+    switch error {
+    case .empty(let kind), .length(let kind, _, _), .character(let kind, _, _):
+      isAndroid = kind == .androidToken
+    case .truncatedIOSDescription:
+      isAndroid = false
+    }
+    return isAndroid
+      ? "An Android (FCM) token is 1 to 4096 of A-Z a-z 0-9 _ : . - (for an iOS token, pass --os ios)."
+      : "An iOS token is 64 hex characters, or <0123abcd 4567ef01 ...> (for an Android token, "
+        + "pass --os android and --udid)."
   }
 
   static func of(_ error: StoreError) -> ExitCode {
@@ -69,8 +82,7 @@ enum ExitStatus {
       rejectedHint = "Nothing was registered; check the token and --os, --appid, --udid."
     case .event, .device:
       pending = "Nothing was stored; run the command again once the server answers."
-      rejectedHint = "Check the UID, --type and --message; nothing was stored."
-
+      rejectedHint = "Check the UID, --type, --message and --time against the server's reason."
     default:
       pending = "The change is stored and pending; run 'tpns sync' to send it again."
       rejectedHint =

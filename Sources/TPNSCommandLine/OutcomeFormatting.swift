@@ -35,6 +35,10 @@ struct OutcomeFormatting {
         "retrying in \(Self.seconds(delay)) (attempt \(attempt)/\(of)): \(command.rawValue): \(reason)"
     case .storeDeleted:
       return "the store \(options.storePath) was deleted; waiting for it to come back"
+    case .storeAbsent:
+      return
+        "the store \(options.storePath) does not exist yet; waiting for it "
+        + "('tpns register' or 'tpns add' creates it)"
     case .failed:
       return nil
     }
@@ -86,6 +90,8 @@ struct OutcomeFormatting {
       ])
     case .storeDeleted:
       return .object([("event", .string("store_deleted")), ("store", .string(options.storePath))])
+    case .storeAbsent:
+      return .object([("event", .string("store_absent")), ("store", .string(options.storePath))])
     case .alreadyRemoved(let uid):
       return .object([("event", .string("already_removed")), ("uid", .string(uid.rawValue))])
     case .unregistered(let former, let response):
@@ -99,6 +105,27 @@ struct OutcomeFormatting {
     case .failed(let failure):
       return .object([("event", .string("failed")), ("error", .string(failure.description))])
     }
+  }
+
+  /// The `--verbose` lines of one HTTP attempt, as `curl -v` marks them (`>`
+  /// what was sent, `<` what came back): method, URL (its token masked unless
+  /// `--show-token`), the command, then the status or the failure, and the time.
+  ///
+  ///     > POST http://127.0.0.1:7380/tpns (cmd=mapsync)
+  ///     < 200 after 3 ms
+  func lines(_ exchange: TPNSClient.Exchange) -> String {
+    let url = options.showToken ? exchange.url : exchange.maskedURL
+    let time = Self.milliseconds(exchange.duration)
+    let reason = exchange.failure.map { "\($0)" } ?? "unknown"
+    let answer =
+      exchange.status.map { "< \($0) after \(time)" } ?? "< no response after \(time): \(reason)"
+    return "> \(exchange.method.rawValue) \(url) (cmd=\(exchange.command.rawValue))\n" + answer
+  }
+
+  /// "3 ms", "1204 ms": a request's time.
+  static func milliseconds(_ duration: Duration) -> String {
+    let (seconds, attoseconds) = duration.components
+    return "\(seconds * 1000 + attoseconds / 1_000_000_000_000_000) ms"
   }
 
   /// "1.2 s": a delay for people.

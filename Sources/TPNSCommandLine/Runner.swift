@@ -24,16 +24,26 @@ struct Runner {
   }
 
   /// The live environment: the plist store, libcurl (made at the first
-  /// request), a serial queue for the pipeline.
-  func environment() -> PipelineEnvironment {
+  /// request), a serial queue for the pipeline. Fails (exit 66) if the
+  /// `--cacert` file cannot be read, before anything is stored or sent.
+  func environment() throws -> PipelineEnvironment {
+    if let problem = options.caCertificateProblem() {
+      throw fail(
+        problem, hint: "Pass a readable PEM file of CA certificates with --cacert.",
+        code: ExitStatus.noInput)
+    }
     let scheduler = SerialDispatchQueueScheduler(label: "tpns.pipeline")
     let options = options
     let store = store
+    let formatting = OutcomeFormatting(options: options)
+    let log: (@Sendable (TPNSClient.Exchange) -> Void)? =
+      options.verbose ? { @Sendable exchange in Console.error(formatting.lines(exchange)) } : nil
     let server = ServerClient.live(server: options.server, scheduler: scheduler) {
       let transport = try CurlTransport(
         options: TransportOptions(
           timeout: options.timeout, caCertificatePath: options.caCertificate))
-      return TPNSClient(server: options.server, method: options.method, transport: transport)
+      return TPNSClient(
+        server: options.server, method: options.method, transport: transport, log: log)
     }
     return PipelineEnvironment(
       store: .live(store), server: server, scheduler: scheduler,
@@ -41,7 +51,8 @@ struct Runner {
       deadline: budgeted ? scheduler.now + options.timeout : nil)
   }
 
-  /// The stored state, for the commands that only read it (`list`, `status`).
+  /// The stored state, for the commands that only read it (`list`, `status`,
+  /// `register`'s defaults).
   func loadStore() throws -> StoreState {
     do {
       return try store.load()
@@ -56,7 +67,7 @@ struct Runner {
     syncsChanges: Bool = true
   ) throws {
     // No read of the store here: the step that changes it reads it, under its lock.
-    let environment = environment()
+    let environment = try environment()
     let viewModel = SyncViewModel(
       environment: environment, registration: registration, syncsChanges: syncsChanges)
     try finish(viewModel.transform(input).outcomes)
@@ -76,44 +87,76 @@ struct Runner {
     do {
       all = try live.toBlocking(timeout: limit).toArray()
     } catch {
-      throw CommandFailure("\(command) did not finish: \(error)", exitCode: ExitStatus.temporary)
+      throw fail(
+        "\(command) did not finish: \(error)",
+        hint: "Run 'tpns status' to see what is pending, then run the command again.",
+        code: ExitStatus.temporary)
     }
     let failures = all.compactMap { outcome -> PipelineFailure? in
       if case .failed(let failure) = outcome { return failure }
       return nil
     }
-    if options.json {
-      Console.line(document(all, failures: failures).rendered)
+    guard let first = failures.first else {
+      if options.json { Console.line(document(all).rendered) }
+      return
     }
-    guard let first = failures.first else { return }
     for other in failures.dropFirst() { Console.error("Error: \(other)") }
     let (code, hint) = ExitStatus.of(first)
-    throw CommandFailure(first.description, hint: hint, exitCode: code)
+    throw CommandFailure(
+      first.description, hint: hint, exitCode: code,
+      output: options.json
+        ? document(all, errors: failures.map(\.description), code: code, hint: hint).rendered
+          + "\n" : nil)
   }
 
-  /// The failure for a pipeline failure found before the pipeline ran.
-  /// With `--json`, the document (with the error) is printed here, so that a
-  /// script always gets one.
+  /// The failure for a pipeline failure found before the pipeline ran; with
+  /// `--json`, it carries its document, so that a script always gets one.
   func failure(_ failure: PipelineFailure) -> CommandFailure {
     let (code, hint) = ExitStatus.of(failure)
-    if options.json { Console.line(document([.failed(failure)], failures: [failure]).rendered) }
-    return CommandFailure(failure.description, hint: hint, exitCode: code)
+    return fail(failure.description, hint: hint, code: code, outcomes: [.failed(failure)])
+  }
+
+  /// The failure `message` (with `hint`, ending with `code`); with `--json`,
+  /// it carries its document.
+  func fail(
+    _ message: String, hint: String?, code: ExitCode, outcomes: [Outcome]? = nil
+  ) -> CommandFailure {
+    let output = options.json ? failureDocument(message, hint: hint, code: code, outcomes) : nil
+    return CommandFailure(message, hint: hint, exitCode: code, output: output)
+  }
+
+  private func failureDocument(
+    _ message: String, hint: String?, code: ExitCode, _ outcomes: [Outcome]?
+  ) -> String {
+    let formatting = OutcomeFormatting(options: options)
+    let events =
+      outcomes.map { $0.map(formatting.json) }
+      ?? [.object([("event", .string("failed")), ("error", .string(message))])]
+    return document(events: events, errors: [message], code: code, hint: hint).rendered + "\n"
   }
 
   /// The `--json` document of a command that went through the pipeline.
-  func document(_ outcomes: [Outcome], failures: [PipelineFailure]) -> JSONValue {
+  func document(
+    _ outcomes: [Outcome], errors: [String] = [], code: ExitCode = .success, hint: String? = nil
+  ) -> JSONValue {
     let formatting = OutcomeFormatting(options: options)
+    return document(events: outcomes.map(formatting.json), errors: errors, code: code, hint: hint)
+  }
+
+  private func document(events: [JSONValue], errors: [String], code: ExitCode, hint: String?)
+    -> JSONValue
+  {
     let state = try? store.load()
     let difference = state?.difference(at: options.server)
-    let code = failures.first.map { ExitStatus.of($0).code.rawValue } ?? 0
     return .object([
       ("command", .string(command)),
-      ("ok", .bool(failures.isEmpty)),
-      ("exit_code", .number(Int(code))),
+      ("ok", .bool(errors.isEmpty)),
+      ("exit_code", .number(Int(code.rawValue))),
       ("server", .string(options.server)),
       ("store", .string(options.storePath)),
-      ("outcomes", .array(outcomes.map(formatting.json))),
-      ("errors", .array(failures.map { .string($0.description) })),
+      ("outcomes", .array(events)),
+      ("errors", .array(errors.map(JSONValue.string))),
+      ("hint", hint.map(JSONValue.string) ?? .null),
       ("uids", .array((state?.uids ?? []).map(JSONValue.string))),
       ("registered", .bool(difference?.isRegistered ?? false)),
       ("pending", .bool(difference?.isPending ?? false)),

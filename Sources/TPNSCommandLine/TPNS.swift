@@ -1,7 +1,7 @@
 import ArgumentParsing
 import TPNSKit
 
-/// `tpns`: the root command.
+/// `tpns`: the root command, a group of subcommands.
 public struct TPNS: ParsableCommand {
   public static var configuration: CommandConfiguration {
     CommandConfiguration(
@@ -14,26 +14,67 @@ public struct TPNS: ParsableCommand {
         A change the server did not get stays pending: 'tpns status' shows it, and \
         re-running the command or 'tpns sync' sends it.
         """,
-      options: [.flag("version", help: "Show the version.")],
+      version: TPNSVersion.current,
       subcommands: [
         Register.self, Add.self, Remove.self, List.self, Sync.self, Status.self, Event.self,
         Watch.self,
       ])
   }
 
-  let version: Bool
+  public init(_ values: ParsedValues) throws {}
 
-  public init(_ values: ParsedValues) throws {
-    version = values.flag("version")
+  /// Shows the help, as a command group does (the parser already answers a
+  /// bare `tpns` so).
+  public func run() throws {
+    guard case .help(let text) = try Self.parse(["--help"]) else { return }
+    Console.write(text, to: 1)
   }
 
-  public func run() throws {
-    if version {
-      Console.line(TPNSVersion.current)
+  /// With `--json`, a document for every failure: the command's own (with the
+  /// store's state), or else one that reports the error and what to do next
+  /// (a usage error, a failure before the command could say more).
+  public static func output(
+    for error: any Error, command: (any ParsableCommand)?, arguments: [String]
+  ) -> String? {
+    if let failure = error as? CommandFailure, let output = failure.output { return output }
+    let json: Bool
+    if let command = command as? any TPNSSubcommand {
+      json = command.options.json
     } else {
-      // Like a command group without a default subcommand: the help.
-      guard case .help(let text) = try Self.parse(["--help"]) else { return }
-      Console.line(String(text.dropLast()))
+      // Not parsed: the flag as typed.
+      json = arguments.prefix { $0 != "--" }.contains("--json")
     }
+    guard json else { return nil }
+    let name: String?
+    let message: String
+    let hint: String?
+    let code: ExitCode
+    switch error {
+    case let usage as UsageError:
+      name =
+        usage.commandPath.count > 1 ? usage.commandPath.dropFirst().joined(separator: " ") : nil
+      message = usage.message
+      hint = "See '\(usage.commandPath.joined(separator: " ")) --help' for more information."
+      code = .usage
+    case let failure as CommandFailure:
+      name = command.map { type(of: $0).configuration.commandName }
+      message = failure.message
+      hint = failure.hint
+      code = failure.exitCode
+    case is ExitCode:
+      return nil
+    default:
+      name = command.map { type(of: $0).configuration.commandName }
+      message = "\(error)"
+      hint = nil
+      code = .failure
+    }
+    return JSONValue.object([
+      ("command", name.map(JSONValue.string) ?? .null),
+      ("ok", .bool(false)),
+      ("exit_code", .number(Int(code.rawValue))),
+      ("errors", .array([.string(message)])),
+      ("hint", hint.map(JSONValue.string) ?? .null),
+    ]).rendered + "\n"
   }
 }

@@ -32,6 +32,7 @@ struct WatchLock {
     guard descriptor >= 0 else {
       throw CommandFailure(
         "cannot open \(path): \(String(cString: strerror(errno)))",
+        hint: "Check the permissions of the store's directory, or pass another path with --store.",
         exitCode: ExitStatus.cannotCreate)
     }
     guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {

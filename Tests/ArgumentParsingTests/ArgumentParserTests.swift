@@ -54,8 +54,8 @@ struct ArgumentParserTests {
     switch try ArgumentParser.parse(arguments, root: Root.self) {
     case .command(let path, let values):
       return (path.map { $0.configuration.commandName }.joined(separator: " "), values)
-    case .help:
-      Issue.record("unexpected help")
+    case .help, .version:
+      Issue.record("unexpected help or version")
       return ("", ParsedValues())
     }
   }
@@ -100,7 +100,7 @@ struct ArgumentParserTests {
     switch outcome {
     case .help(let helpPath):
       #expect(helpPath.map { $0.configuration.commandName }.joined(separator: " ") == path)
-    case .command:
+    case .command, .version:
       #expect(path == nil)
     }
   }
@@ -120,7 +120,9 @@ struct ArgumentParserTests {
       (["run", "sh"], "Unexpected argument 'sh'", "tool run"),
       (["add"], "Missing expected argument '<uid>'", "tool add"),
       (["add", "ABCD"], "The value 'ABCD' is invalid for '<uid>'", "tool add"),
-      (["help", "nope"], "Unexpected argument 'nope'", "tool"),
+      (["help", "nope"], "Unknown command 'nope'", "tool"),
+      (["--prot", "1"], "Unknown option '--prot'. Did you mean '--port'?", "tool"),
+      (["--version"], "Unknown option '--version'", "tool"),
     ])
   func usageErrors(arguments: [String], message: String, path: String) {
     let error = #expect(throws: UsageError.self) {

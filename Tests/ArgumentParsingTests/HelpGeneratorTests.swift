@@ -53,6 +53,39 @@ struct HelpGeneratorTests {
         """)
   }
 
+  @Test("a group's help: usage 'kit <subcommand>', --version before --help")
+  func group() throws {
+    guard case .help(let text) = try Kit.parse(["--help"]) else {
+      Issue.record("expected help")
+      return
+    }
+    #expect(
+      text == """
+        OVERVIEW: Groups things.
+
+        USAGE: kit <subcommand>
+
+        OPTIONS:
+          --version               Show the version.
+          -h, --help              Show help information.
+
+        SUBCOMMANDS:
+          push                    Pushes.
+          pull                    Pulls.
+
+          See 'kit help <subcommand>' for detailed help.
+
+        """)
+  }
+
+  @Test("a repeatable option shows as [--tag <tag> ...] in the usage")
+  func repeatable() {
+    #expect(
+      HelpGenerator.usage(for: [Kit.self, Push.self])
+        == "kit push [--message <text>] [--count <n>] [--offset <n>] [--file <file>] "
+        + "[--tag <tag> ...] [--json] [<index> ...]")
+  }
+
   @Test("a label wider than the column puts its help on the next line")
   func wideLabel() {
     struct Wide: ParsableCommand {

@@ -28,11 +28,37 @@ import Testing
     #expect(text?.contains(hint) == true)
   }
 
-  @Test("a rejected event says what to check, and that nothing was stored")
+  @Test("a rejected event's hint names what to check against the server's reason")
   func rejectedEvent() {
     #expect(
       ExitStatus.of(PipelineFailure.request(.event, Self.refused)).hint
-        == "Check the UID, --type and --message; nothing was stored.")
+        == "Check the UID, --type, --message and --time against the server's reason.")
+  }
+
+  @Test(
+    "every pipeline failure has a next step",
+    arguments: [
+      PipelineFailure.invalidUID("x", .empty(.uid)), .invalidToken(.empty(.iosToken)),
+      .invalidIndex(3, count: 1), .missingUDID,
+      .store(.lockTimeout(lockPath: "s.lock", seconds: 10)),
+      .request(.event, down), .request(.client, refused),
+    ])
+  func everyFailureHasAHint(failure: PipelineFailure) {
+    #expect(ExitStatus.of(failure).hint?.isEmpty == false)
+  }
+
+  @Test(
+    "an invalid token's hint is about the OS it was checked for, naming the other OS's option",
+    arguments: [
+      (IdentifierError.length(.iosToken, actual: 2, expected: 64...64), "An iOS token is 64 hex"),
+      (.truncatedIOSDescription, "An iOS token is 64 hex"),
+      (.empty(.androidToken), "An Android (FCM) token is 1 to 4096"),
+      (.character(.androidToken, " ", position: 3), "An Android (FCM) token is 1 to 4096"),
+    ])
+  func tokenHint(error: IdentifierError, prefix: String) {
+    let hint = ExitStatus.tokenHint(error)
+    #expect(hint.hasPrefix(prefix))
+    #expect(hint.contains(prefix.contains("iOS") ? "--os android" : "--os ios"))
   }
 }
 

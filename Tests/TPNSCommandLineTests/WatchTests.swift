@@ -326,9 +326,10 @@ import Testing
         try e2e.server.mappedUIDs(udid: EndToEnd.token) == [Self.uid("RELOAD", 1)]
       })
     // The registry has the list a moment before the watch prints that it does.
+    // Each line starts with its time: `2026-12-01T05:14:00Z `.
     func lines() -> [String] {
       String(decoding: contents(of: output) ?? Data(), as: UTF8.self).split(separator: "\n")
-        .map(String.init)
+        .map { String($0.drop { $0 != " " }.dropFirst()) }
     }
     #expect(Self.eventually(within: .seconds(5)) { lines().contains { $0.hasPrefix("synced") } })
     #expect(watch.isRunning)

@@ -37,6 +37,18 @@ import Testing
     }
   }
 
+  @Test("a store that does not exist yet is absent at the start, and deleted when it goes later")
+  func absentThenDeleted() throws {
+    let directory = try TemporaryDirectory()
+    let store = StateStore(path: directory.file("state.plist"))
+    let recorder = Recorder(store)
+    #expect(recorder.eventually(.absent))
+    try store.update { $0.uids = [Self.uid] }
+    #expect(recorder.eventually(.changed(try store.load())))
+    #expect(unlink(store.path) == 0)
+    #expect(recorder.eventually(.deleted))
+  }
+
   @Test("a store behind a link to another directory: writes through the link are read")
   func throughLink() throws {
     let directory = try TemporaryDirectory()
@@ -56,7 +68,7 @@ import Testing
   func replacedDirectory() throws {
     let directory = try TemporaryDirectory()
     let store = StateStore(path: directory.file("config/state.plist"))
-    try store.update { $0.uids = [] }
+    try store.update { $0.uids = ["BBBBBBBBBBBBBBBBBBBB"] }
     let recorder = Recorder(store)
     #expect(recorder.eventually(StoreWatcher.read(store)))
     let replacement = StateStore(path: directory.file("new/state.plist"))

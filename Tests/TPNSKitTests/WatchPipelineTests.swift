@@ -140,6 +140,24 @@ import Testing
     #expect(harness.acknowledged.uids == Self.uids(2))
   }
 
+  @Test("a store that does not exist at the start is absent, not deleted; a later deletion is")
+  func absentThenDeleted() {
+    let harness = PipelineHarness(state: PipelineHarness.registered(token: Self.token))
+    let reads = LockedState<[StoreEvent]>([
+      .deleted, .changed(PipelineHarness.registered(token: Self.token)), .deleted,
+    ])
+    let read: @Sendable () -> StoreEvent = {
+      reads.withLock { $0.count > 1 ? $0.removeFirst() : $0[0] }
+    }
+    let changes = harness.scheduler.createHotObservable([.next(300, ()), .next(600, ())])
+    let viewModel = SyncViewModel(environment: harness.environment)
+    let res = harness.scheduler.start(disposed: 3000) {
+      viewModel.transform(.init(storeChanges: Self.events(harness, changes: changes, read: read)))
+        .outcomes
+    }
+    #expect(res.events == [.next(200, .storeAbsent), .next(800, .storeDeleted)])
+  }
+
   @Test("watch registers a stored token this server has not acknowledged, then syncs")
   func registersStoredToken() {
     let state = PipelineHarness.registered(

@@ -32,3 +32,23 @@ import Testing
     #expect((violation == nil) == valid)
   }
 }
+
+@Suite struct EventMessageSyntaxTests {
+  @Test(
+    "a message is 1 to 4096 characters, newlines and tabs allowed, other control characters not",
+    arguments: [
+      ("motion detected", nil),
+      ("line 1\nline 2\tend", nil),
+      ("-10 degrees", nil),
+      (String(repeating: "é", count: 4096), nil),
+      ("", SyntaxViolation.length(actual: 0, expected: 1...4096)),
+      (String(repeating: "a", count: 4097), .length(actual: 4097, expected: 1...4096)),
+      ("bell\u{07}", .character("\u{07}", position: 5)),
+      ("a\u{7F}", .character("\u{7F}", position: 2)),
+      ("a\u{85}", .character("\u{85}", position: 2)),
+      ("cr\r", .character("\r", position: 3)),
+    ] as [(String, SyntaxViolation?)])
+  func violation(message: String, expected: SyntaxViolation?) {
+    #expect(EventMessageSyntax.violation(in: message) == expected)
+  }
+}

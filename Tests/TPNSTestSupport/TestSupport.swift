@@ -1,7 +1,6 @@
 import Foundation
 import TPNSEmulator
 import TPNSKit
-import Testing
 
 /// A fresh directory under the system's temp directory, removed when the test is done.
 public final class TemporaryDirectory {
@@ -31,6 +30,13 @@ public func permissions(of path: String) -> mode_t {
 /// The bytes of a file, or nil.
 public func contents(of path: String) -> Data? {
   FileManager.default.contents(atPath: path)
+}
+
+/// An inspection request the emulator did not answer 2xx (the test fails
+/// with it). TPNSTestSupport does not import Testing, so that every target
+/// builds in release with `--static-swift-stdlib`.
+public struct InspectionFailure: Error, CustomStringConvertible {
+  public let description: String
 }
 
 /// An emulator on a free port for one test, and a way to read its inspection JSON.
@@ -73,7 +79,9 @@ public final class RunningEmulator {
   public func inspect(_ path: String, method: HTTPRequest.Method = .get) throws -> [String: Any] {
     let url = server.replacingOccurrences(of: "/tpns", with: "/_emulator/\(path)")
     let response = try transport.perform(HTTPRequest(method: method, url: url))
-    #expect(response.isSuccess, "\(url): \(response.status) \(response.body)")
+    guard response.isSuccess else {
+      throw InspectionFailure(description: "\(url): \(response.status) \(response.body)")
+    }
     let object = try JSONSerialization.jsonObject(with: Data(response.body.utf8))
     return object as? [String: Any] ?? [:]
   }

@@ -18,13 +18,21 @@ struct Add: ParsableCommand {
       options: [
         .option(
           "from", valueName: "file",
-          help: "Also add the UIDs in this file, one a line ('-': standard input).",
+          help:
+            "Also add the UIDs in this file, one a line ('-': standard input; blank lines "
+            + "and lines starting with '#' are skipped).",
           validate: { !$0.isEmpty }),
         .flag("no-sync", help: "Only store the change; send it later with 'tpns sync'."),
-      ] + GlobalOptions.options,
+      ] + GlobalOptions.sending,
       arguments: [
         Argument("uid", help: "A 20-character device UID.", isOptional: true, parsing: .remaining)
       ])
+  }
+
+  /// A UID read from a file, and where: `uids.txt:9876`.
+  struct Line: Equatable {
+    var text: String
+    var location: String
   }
 
   let uids: [String]
@@ -42,38 +50,69 @@ struct Add: ParsableCommand {
 
   func run() throws {
     let runner = Runner(command: "add", options: options)
-    var all = uids
-    if let file { all += try Self.readLines(file) }
     // Check every UID before anything is stored or sent.
-    for text in all {
+    for text in uids {
       do { _ = try DeviceUID(text) } catch { throw runner.failure(.invalidUID(text, error)) }
     }
-    try runner.run(.init(addBatches: .just(all)), syncsChanges: sync)
+    var lines: [Line] = []
+    if let file {
+      let bytes: [UInt8]
+      do {
+        bytes = try Self.read(file)
+      } catch {
+        throw runner.fail(
+          "cannot read \(file): \(String(cString: strerror(error.code)))",
+          hint: "Check the path and its permissions, or pass '-' to read standard input.",
+          code: ExitStatus.noInput)
+      }
+      lines = Self.lines(of: bytes, name: file == "-" ? "<stdin>" : file)
+      for line in lines {
+        do {
+          _ = try DeviceUID(line.text)
+        } catch {
+          throw runner.fail(
+            "invalid UID '\(line.text)' at \(line.location): \(error)",
+            hint: ExitStatus.of(.invalidUID(line.text, error)).hint, code: ExitStatus.dataError)
+        }
+      }
+    }
+    try runner.run(.init(addBatches: .just(uids + lines.map(\.text))), syncsChanges: sync)
   }
 
-  /// The non-empty lines of `path` ('-' is standard input), '#' comments left out.
-  static func readLines(_ path: String) throws -> [String] {
+  /// The UIDs in `bytes`, with their places (`name:line`): one a line (LF or
+  /// CRLF), white space around them trimmed, blank lines and `#` comments
+  /// skipped, a UTF-8 byte-order mark at the start left out.
+  static func lines(of bytes: [UInt8], name: String) -> [Line] {
+    let text = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? bytes.dropFirst(3) : bytes[...]
+    return String(decoding: text, as: UTF8.self)
+      .split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" })
+      .enumerated()
+      .map { Line(text: $0.element.trimmingWhitespace(), location: "\(name):\($0.offset + 1)") }
+      .filter { !$0.text.isEmpty && !$0.text.hasPrefix("#") }
+  }
+
+  /// All of `path` ('-' is standard input), or the errno of the failure.
+  static func read(_ path: String) throws(ErrnoError) -> [UInt8] {
     let descriptor = path == "-" ? STDIN_FILENO : open(path, O_RDONLY | O_CLOEXEC)
-    guard descriptor >= 0 else {
-      throw CommandFailure(
-        "cannot read \(path): \(String(cString: strerror(errno)))", exitCode: ExitStatus.noInput)
-    }
+    guard descriptor >= 0 else { throw ErrnoError(errno) }
     defer { if descriptor != STDIN_FILENO { close(descriptor) } }
     var bytes: [UInt8] = []
     var buffer = [UInt8](repeating: 0, count: 65_536)
     while true {
-      let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+      let count = buffer.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
       if count < 0, errno == EINTR { continue }
-      guard count >= 0 else {
-        throw CommandFailure(
-          "cannot read \(path): \(String(cString: strerror(errno)))", exitCode: ExitStatus.noInput)
-      }
-      if count == 0 { break }
+      guard count >= 0 else { throw ErrnoError(errno) }
+      if count == 0 { return bytes }
       bytes += buffer[..<count]
     }
-    return String(decoding: bytes, as: UTF8.self)
-      .split(whereSeparator: { $0 == "\n" || $0 == "\r\n" })
-      .map { $0.trimmingWhitespace() }
-      .filter { !$0.isEmpty && !$0.hasPrefix("#") }
+  }
+}
+
+/// An `errno` value as an error.
+struct ErrnoError: Error {
+  var code: Int32
+
+  init(_ code: Int32) {
+    self.code = code
   }
 }

@@ -1,6 +1,7 @@
 import ArgumentParsing
 import Reactive
 import TPNSKit
+import TPNSProtocol
 
 /// `tpns event <uid>`: acts as the device and reports an event (cmd=event).
 struct Event: ParsableCommand {
@@ -10,13 +11,19 @@ struct Event: ParsableCommand {
       abstract: "Act as the device: send an event for a UID, to test a push end to end.",
       options: [
         .option(
-          "type", valueName: "n", help: "The event type (event_type).", defaultValue: "1",
-          validate: { Int($0) != nil }),
-        .option("message", valueName: "text", help: "The message (msg)."),
+          "type", valueName: "n",
+          help: "The event type (event_type), a whole number up to \(Int32.max).",
+          defaultValue: "1", validate: { Int32($0).map { $0 >= 0 } ?? false }),
+        .option(
+          "message", valueName: "text",
+          help:
+            "The message (msg): up to \(EventMessageSyntax.lengths.upperBound) characters, "
+            + "taken as is even if it starts with '-'; empty: none.",
+          parsing: .unconditional),
         .option(
           "time", valueName: "epoch", help: "When it happened, in seconds since 1970 (event_time).",
           validate: { Int($0).map { $0 >= 0 } ?? false }),
-      ] + GlobalOptions.options,
+      ] + GlobalOptions.sending,
       arguments: [Argument("uid", help: "The device's UID.")])
   }
 
@@ -29,7 +36,8 @@ struct Event: ParsableCommand {
   init(_ values: ParsedValues) throws {
     uid = values.argument("uid").first ?? ""
     type = values.value("type", as: Int.self) ?? 1
-    message = values.value("message")
+    // An empty message is no message: `msg` is left out, as without --message.
+    message = values.value("message").flatMap { $0.isEmpty ? nil : $0 }
     time = values.value("time", as: Int.self)
     options = try GlobalOptions(values, environment: ProcessEnvironment.current)
   }
@@ -38,7 +46,16 @@ struct Event: ParsableCommand {
     let runner = Runner(command: "event", options: options)
     let device: DeviceUID
     do { device = try DeviceUID(uid) } catch { throw runner.failure(.invalidUID(uid, error)) }
-    let environment = runner.environment()
+    if let message, let violation = EventMessageSyntax.violation(in: message) {
+      let limit = EventMessageSyntax.lengths.upperBound
+      throw runner.fail(
+        "invalid message: it \(violation)",
+        hint:
+          "Give a message of at most \(limit) characters; newlines and tabs are allowed, "
+          + "other control characters are not.",
+        code: ExitStatus.dataError)
+    }
+    let environment = try runner.environment()
     let outcomes = environment.request(
       .event(uid: device, type: type, message: message, time: time),
       // An event pushes: never sent twice after a timeout.

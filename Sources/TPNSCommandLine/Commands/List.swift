@@ -6,13 +6,14 @@ struct List: ParsableCommand {
   static var configuration: CommandConfiguration {
     CommandConfiguration(
       commandName: "list", abstract: "Show the stored UIDs with their indexes.",
-      options: GlobalOptions.options)
+      options: GlobalOptions.listing)
   }
 
   let options: GlobalOptions
 
   init(_ values: ParsedValues) throws {
-    options = try GlobalOptions(values, environment: ProcessEnvironment.current)
+    options = try GlobalOptions(
+      values, environment: ProcessEnvironment.current, usesServer: false)
   }
 
   func run() throws {

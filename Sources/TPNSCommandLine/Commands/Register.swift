@@ -12,51 +12,87 @@ struct Register: ParsableCommand {
       discussion: """
         An iOS token is 64 hex characters; the <0123abcd 4567ef01 ...> form is accepted. \
         UIDs stored but not yet sent are sent once the token is registered.
+        An option not given keeps the stored registration's value, so that a refreshed \
+        token needs only 'tpns register NEWTOKEN'; --os with another OS starts a new \
+        phone from the defaults. An iOS phone's ID is its token unless --udid is given.
         """,
       options: [
         .option(
-          "os", valueName: "os", help: "ios or android.", defaultValue: "ios",
+          "os", valueName: "os", help: "ios or android (default: the stored one, else ios).",
           validate: { OperatingSystem(rawValue: $0.lowercased()) != nil }),
         .option(
           "udid", valueName: "id",
-          help: "The phone's ID, of A-Z a-z 0-9 . _ : - (required for android; ios: the token).",
+          help:
+            "The phone's ID, of A-Z a-z 0-9 . _ : - (android: required unless stored; "
+            + "ios: the token).",
           validate: { PhoneFieldSyntax.udidViolation(in: $0) == nil }),
         .option(
-          "appid", valueName: "id", help: "The application ID, of A-Z a-z 0-9 . _ -",
-          defaultValue: Phone.defaultAppID,
+          "appid", valueName: "id",
+          help:
+            "The application ID, of A-Z a-z 0-9 . _ - (default: the stored one, else "
+            + "\(Phone.defaultAppID(for: .ios)) or \(Phone.defaultAppID(for: .android))).",
           validate: { PhoneFieldSyntax.appIDViolation(in: $0) == nil }),
         .option(
-          "lang", valueName: "language", help: "The phone's language (lang), e.g. en or zh-TW.",
+          "lang", valueName: "language",
+          help: "The phone's language (lang), e.g. en or zh-TW (default: the stored one).",
           validate: { PhoneFieldSyntax.languageViolation(in: $0) == nil }),
-        .flag("dev", help: "Use the APNs sandbox (dev=1)."),
-      ] + GlobalOptions.options,
+        .flag("dev", help: "Use the APNs sandbox (dev=1; kept until --no-dev)."),
+        .flag("no-dev", help: "Use APNs production (dev=0)."),
+      ] + GlobalOptions.sending,
       arguments: [Argument("token", help: "The push token.")])
   }
 
+  /// The registration options given on the command line; nil: not given.
+  struct Given: Equatable {
+    var os: OperatingSystem?
+    var appID: String?
+    var udid: String?
+    var language: String?
+    var sandbox: Bool?
+  }
+
   let token: String
-  let registration: Registration
+  let given: Given
   let options: GlobalOptions
 
   init(_ values: ParsedValues) throws {
     token = values.argument("token").first ?? ""
-    let os = OperatingSystem(rawValue: values.value("os")?.lowercased() ?? "ios") ?? .ios
-    if os == .android, values.value("udid") == nil {
-      throw ValidationError("Missing expected argument '--udid <id>' for an android token")
+    if values.flag("dev"), values.flag("no-dev") {
+      throw ValidationError("--dev and --no-dev cannot be used together")
     }
-    registration = Registration(
-      os: os, appID: values.value("appid") ?? Phone.defaultAppID, udid: values.value("udid"),
-      language: values.value("lang"), sandbox: values.flag("dev") ? true : nil)
+    given = Given(
+      os: values.value("os").flatMap { OperatingSystem(rawValue: $0.lowercased()) },
+      appID: values.value("appid"), udid: values.value("udid"), language: values.value("lang"),
+      sandbox: values.flag("dev") ? true : values.flag("no-dev") ? false : nil)
     options = try GlobalOptions(values, environment: ProcessEnvironment.current)
   }
 
   func run() throws {
     let runner = Runner(command: "register", options: options)
+    let stored = try runner.loadStore().registration
     // Bad input changes nothing and sends nothing: check it before the pipeline.
+    let registration = Self.registration(given, stored: stored)
     do {
       _ = try PushToken(token, os: registration.os)
     } catch {
       throw runner.failure(.invalidToken(error))
     }
+    if registration.os == .android, registration.udid == nil {
+      throw runner.failure(.missingUDID)
+    }
     try runner.run(.init(token: .just(token)), registration: registration)
+  }
+
+  /// The registration to send: each option given, else the stored
+  /// registration's value when it is of the same OS (a refreshed token keeps
+  /// its phone), else the OS's default. An iOS phone's udid is its token
+  /// unless given (nil here); an Android phone's has no default (nil).
+  static func registration(_ given: Given, stored: PhoneRegistration?) -> Registration {
+    let os = given.os ?? stored?.phone.os ?? .ios
+    let same = stored?.phone.os == os ? stored : nil
+    return Registration(
+      os: os, appID: given.appID ?? same?.phone.appID ?? Phone.defaultAppID(for: os),
+      udid: given.udid ?? (os == .android ? same?.phone.udid : nil),
+      language: given.language ?? same?.language, sandbox: given.sandbox ?? same?.sandbox)
   }
 }

@@ -7,7 +7,7 @@ struct Status: ParsableCommand {
     CommandConfiguration(
       commandName: "status",
       abstract: "Show the token, the server, and whether the server has the stored list.",
-      options: GlobalOptions.options)
+      options: GlobalOptions.reporting)
   }
 
   let options: GlobalOptions

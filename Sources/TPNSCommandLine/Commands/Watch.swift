@@ -1,4 +1,5 @@
 import ArgumentParsing
+import FoundationEssentials
 import Reactive
 import TPNSKit
 
@@ -19,8 +20,9 @@ struct Watch: ParsableCommand {
         Registers the stored token if this server has not acknowledged it, and sends the \
         list whenever it differs from what the server last acknowledged; after failed \
         retries, tries again on the next change or every --interval. SIGHUP re-reads the \
-        store and sets up the watches again. Prints a line per event (JSON lines with \
-        --json). One watch per store. A store that does not parse at the start is an error \
+        store and sets up the watches again. Prints a line per event, starting with its \
+        time (ISO 8601, UTC); JSON lines with --json, the first a 'started' event. One \
+        watch per store. A store that does not parse at the start is an error \
         (exit 65); one that breaks while watching is reported, and watched until it is fixed.
         """,
       options: [
@@ -34,7 +36,7 @@ struct Watch: ParsableCommand {
         .option(
           "interval", valueName: "seconds", help: "Try again this often while changes are pending.",
           defaultValue: "60", validate: { Double($0).map { $0 > 0 && $0 <= 86_400 } ?? false }),
-      ] + GlobalOptions.options)
+      ] + GlobalOptions.sending)
   }
 
   let debounce: Duration
@@ -60,7 +62,7 @@ struct Watch: ParsableCommand {
     // A broken store at the start is the user's to fix now; later, a
     // half-written edit must not stop the service.
     _ = try runner.loadStore()
-    let environment = runner.environment()
+    let environment = try runner.environment()
     let reloads = PublishSubject<Void>()
     let changes = DirectoryWatcher.changes(of: runner.store.path, rearm: reloads.asObservable())
       .share()
@@ -75,6 +77,16 @@ struct Watch: ParsableCommand {
     let formatting = OutcomeFormatting(options: options)
     let options = options
     let outcomes = viewModel.transform(.init(storeChanges: events, periodicChecks: checks)).outcomes
+    // The first JSON line, before any outcome (some come as the watch subscribes).
+    if options.json {
+      Console.line(
+        Self.stamped(
+          .object([
+            ("event", .string("started")), ("store", .string(options.storePath)),
+            ("server", .string(options.server)), ("pid", .number(Int(getpid()))),
+          ])
+        ).rendered)
+    }
     let subscription = outcomes.subscribe(onNext: { outcome in
       Self.print(outcome, formatting: formatting, options: options)
     })
@@ -102,19 +114,31 @@ struct Watch: ParsableCommand {
       let line = JSONValue.object([
         ("event", .string("reloading")), ("store", .string(options.storePath)),
       ])
-      Console.line(line.rendered)
+      Console.line(stamped(line).rendered)
     } else if !options.quiet {
-      Console.line("reloading: re-reading \(options.storePath)")
+      Console.line(stamped("reloading: re-reading \(options.storePath)"))
     }
   }
 
   static func print(_ outcome: Outcome, formatting: OutcomeFormatting, options: GlobalOptions) {
     if options.json {
-      Console.line(formatting.json(outcome).rendered)
+      Console.line(stamped(formatting.json(outcome)).rendered)
     } else if case .failed(let failure) = outcome {
-      Console.line("failed: \(failure)")
+      Console.line(stamped("failed: \(failure)"))
     } else if !options.quiet, let line = formatting.line(outcome) {
-      Console.line(line)
+      Console.line(stamped(line))
     }
+  }
+
+  /// `line` after the time it is printed: `2026-12-01T05:14:00Z synced 3 UIDs …`.
+  static func stamped(_ line: String, at date: Date = Date()) -> String {
+    "\(ISO8601.format(date)) \(line)"
+  }
+
+  /// An event with its `time` after its `event`: `{"event":"synced","time":"2026-…Z",…}`.
+  static func stamped(_ event: JSONValue, at date: Date = Date()) -> JSONValue {
+    guard case .object(var members) = event else { return event }
+    members.insert(("time", .string(ISO8601.format(date))), at: members.isEmpty ? 0 : 1)
+    return .object(members)
   }
 }

@@ -37,7 +37,7 @@ enum ParameterRules {
     case .format:
       return textViolation(value, maximum: 255, allowsNewlines: false)
     case .msg:
-      return textViolation(value, maximum: 4096, allowsNewlines: true)
+      return EventMessageSyntax.violation(in: value).map(String.init(describing:))
     default:
       return nil
     }

@@ -29,6 +29,8 @@ public enum Outcome: Sendable, Equatable {
   case waitingForRegistration([DeviceUID])
   /// The store file was deleted; the last good state stands (`watch`).
   case storeDeleted
+  /// The store file does not exist yet (`watch` waits for it to be created).
+  case storeAbsent
   /// An attempt failed and another follows after `delay`.
   case retrying(CommandName, attempt: Int, of: Int, delay: Duration, reason: String)
   /// Something failed; the pipeline goes on.

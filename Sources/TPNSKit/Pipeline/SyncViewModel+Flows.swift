@@ -133,6 +133,8 @@ struct Context: Sendable {
       return .just(.failed(.store(error)))
     case .deleted:
       return .just(.storeDeleted)
+    case .absent:
+      return .just(.storeAbsent)
     }
   }
 

@@ -6,6 +6,17 @@ public struct Phone: Hashable, Sendable {
   /// The default application ID, the quickstart's.
   public static let defaultAppID = "com.tutk.cc.samples.tpns.ios"
 
+  /// The default application ID of a phone of `os`: the quickstart's for iOS,
+  /// its Android counterpart's for Android.
+  ///
+  ///     Phone.defaultAppID(for: .android)  // "com.tutk.cc.samples.tpns.android"
+  public static func defaultAppID(for os: OperatingSystem) -> String {
+    switch os {
+    case .ios: defaultAppID
+    case .android: "com.tutk.cc.samples.tpns.android"
+    }
+  }
+
   /// `ios` or `android`.
   public var os: OperatingSystem
   /// The application ID.

@@ -2,7 +2,7 @@ import FoundationEssentials
 
 /// The `<date>` format of property lists, `2020-01-01T00:00:00Z`, without a
 /// date formatter (and ICU).
-enum ISO8601 {
+public enum ISO8601 {
   /// The date, or `nil` if `text` is not `YYYY-MM-DDTHH:MM:SSZ`.
   static func parse(_ text: String) -> Date? {
     let bytes = Array(text.utf8)
@@ -20,7 +20,7 @@ enum ISO8601 {
   }
 
   /// `date` as `YYYY-MM-DDTHH:MM:SSZ` (whole seconds, UTC).
-  static func format(_ date: Date) -> String {
+  public static func format(_ date: Date) -> String {
     let total = Int(date.timeIntervalSince1970.rounded(.down))
     let days = total >= 0 ? total / 86_400 : (total - 86_399) / 86_400
     let seconds = total - days * 86_400

@@ -6,4 +6,6 @@ public enum StoreEvent: Sendable, Equatable {
   case unreadable(StoreError)
   /// The file is gone.
   case deleted
+  /// There is no file yet: the first read found none (not a deletion).
+  case absent
 }

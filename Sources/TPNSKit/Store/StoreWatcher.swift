@@ -28,10 +28,15 @@ public enum StoreWatcher {
     changes: Observable<Void>, debounce: Duration, maxDelay: Duration? = nil,
     scheduler: some SchedulerType, read: @escaping @Sendable () -> StoreEvent
   ) -> Observable<StoreEvent> {
-    changes.debounce(debounce, maxDelay: maxDelay, scheduler: scheduler)
-      .startWith(())
-      .map { read() }
-      .distinctUntilChanged()
+    // The first read tells a store not created yet from one deleted later.
+    let first = Observable<StoreEvent>.deferred {
+      let event = read()
+      return .just(event == .deleted ? .absent : event)
+    }
+    return first.concat(
+      changes.debounce(debounce, maxDelay: maxDelay, scheduler: scheduler).map { read() }
+    )
+    .distinctUntilChanged()
   }
 
   /// What the file holds now.

@@ -1,3 +1,5 @@
+import TPNSProtocol
+
 /// Sends TPNS commands to one server: the transport, the server URL and the
 /// method together. One call is one attempt; retries are the caller's (the
 /// pipeline's, on its scheduler, with a ``RetryPolicy``).
@@ -5,18 +7,58 @@
 ///     let client = TPNSClient(server: url, method: .post, transport: transport)
 ///     let response = try client.send(.device(uid: uid))
 public struct TPNSClient: Sendable {
+  /// One attempt and what came of it, as `--verbose` shows it.
+  public struct Exchange: Sendable, Equatable {
+    /// GET or POST.
+    public var method: HTTPRequest.Method
+    /// The URL as sent, query included: a GET's holds the token (see ``maskedURL``).
+    public var url: String
+    /// The command sent.
+    public var command: CommandName
+    /// The HTTP status; nil when no response came.
+    public var status: Int?
+    /// Why no response came.
+    public var failure: TransportError?
+    /// From the start of the request to its end.
+    public var duration: Duration
+
+    /// ``url`` with the values of its `token` and `udid` query parameters (an
+    /// iOS phone's udid is its token) cut to their last 6 characters, as
+    /// tokens are printed.
+    public var maskedURL: String {
+      guard let query = url.firstIndex(of: "?") else { return url }
+      let parameters = url[url.index(after: query)...]
+        .split(separator: "&", omittingEmptySubsequences: false)
+        .map { parameter -> String in
+          guard let equals = parameter.firstIndex(of: "="),
+            ["token", "udid"].contains(parameter[..<equals])
+          else { return String(parameter) }
+          let value = parameter[parameter.index(after: equals)...]
+          return String(parameter[...equals])
+            + (value.count <= 6 ? "\(value)" : "…\(value.suffix(6))")
+        }
+      return String(url[...query]) + parameters.joined(separator: "&")
+    }
+  }
+
   /// The `/tpns` URL.
   public let server: String
   /// POST (the default) or GET.
   public let method: HTTPRequest.Method
   /// The HTTP transport.
   public let transport: CurlTransport
+  /// Called after every attempt (`--verbose`), on the thread that sent it.
+  public let log: (@Sendable (Exchange) -> Void)?
 
-  /// A client of `server`.
-  public init(server: String, method: HTTPRequest.Method = .post, transport: CurlTransport) {
+  /// A client of `server`; `log`, if given, hears of every attempt.
+  public init(
+    server: String, method: HTTPRequest.Method = .post, transport: CurlTransport,
+    log: (@Sendable (Exchange) -> Void)? = nil
+  ) {
     self.server = server
     self.method = method
     self.transport = transport
+    self.log = log
   }
 
   /// Sends `command` once, within `timeout` if given (else the transport's
@@ -27,12 +69,22 @@ public struct TPNSClient: Sendable {
   ) throws(RequestFailure) -> HTTPResponse {
     var request = command.request(server: server, method: method)
     request.timeout = timeout
+    let clock = ContinuousClock()
+    let start = clock.now
     let response: HTTPResponse
     do {
       response = try transport.perform(request, isCancelled: isCancelled)
     } catch {
+      log?(
+        Exchange(
+          method: request.method, url: request.url, command: command.name, status: nil,
+          failure: error, duration: clock.now - start))
       throw .transport(error)
     }
+    log?(
+      Exchange(
+        method: request.method, url: request.url, command: command.name,
+        status: response.status, failure: nil, duration: clock.now - start))
     guard response.isSuccess else { throw RequestFailure(response) }
     return response
   }
