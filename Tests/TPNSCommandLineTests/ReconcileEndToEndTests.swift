@@ -615,7 +615,7 @@ import Testing
     #expect(store.desired == overlap.winner)
     #expect(store.acknowledged(at: world.a.server).registration == overlap.winner)
     let row = try world.a.registry().client(
-      appID: StoreFile.defaultAppID, udid: overlap.winner.udid)
+      appID: overlap.winner.appID, udid: overlap.winner.udid)
     #expect(row?.token == overlap.winner.token)
     try world.expectReplicas("after both registers")
     #expect(try world.run(["sync"]).status == 0)

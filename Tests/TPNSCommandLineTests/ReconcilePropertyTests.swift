@@ -74,10 +74,11 @@ final class PropertySequence {
   /// Few, so that removes often find their UID and adds often find it there.
   static let uids = (0..<4).map { "PROPERTY" + String(repeating: "0", count: 11) + "\($0)" }
 
-  /// The `tpns register` arguments of `phone`.
+  /// The `tpns register` arguments of `phone`: `--os` always, since an
+  /// option not given is the stored registration's.
   static func register(_ phone: StoreFile.Registration) -> [String] {
     phone.os == "ios"
-      ? ["register", phone.token]
+      ? ["register", "--os", "ios", phone.token]
       : ["register", "--os", "android", "--udid", phone.udid, phone.token]
   }
 

@@ -7,8 +7,13 @@ import Foundation
 ///     let store = try StoreFile(path: tpns.store)
 ///     store.acknowledged(at: emulator.server).registration?.token
 public struct StoreFile: Sendable, Equatable {
-  /// The default application ID (the quickstart's).
+  /// The default application ID (the iOS quickstart's).
   public static let defaultAppID = "com.tutk.cc.samples.tpns.ios"
+
+  /// The application ID `register` sends for `os` without `--appid`.
+  public static func defaultAppID(for os: String) -> String {
+    os == "android" ? "com.tutk.cc.samples.tpns.android" : defaultAppID
+  }
 
   /// Everything `cmd=client` sends for one phone.
   public struct Registration: Sendable, Hashable, CustomStringConvertible {
@@ -19,13 +24,14 @@ public struct StoreFile: Sendable, Equatable {
     public var language: String?
     public var dev: Bool?
 
+    /// A registration; `appID` nil is the OS's default.
     public init(
-      token: String, os: String = "ios", appID: String = StoreFile.defaultAppID,
+      token: String, os: String = "ios", appID: String? = nil,
       udid: String? = nil, language: String? = nil, dev: Bool? = nil
     ) {
       self.token = token
       self.os = os
-      self.appID = appID
+      self.appID = appID ?? StoreFile.defaultAppID(for: os)
       self.udid = udid ?? token
       self.language = language
       self.dev = dev
@@ -36,7 +42,7 @@ public struct StoreFile: Sendable, Equatable {
       guard let token = list["Token"] as? String else { return nil }
       let os = list["OS"] as? String ?? "ios"
       self.init(
-        token: token, os: os, appID: list["AppID"] as? String ?? StoreFile.defaultAppID,
+        token: token, os: os, appID: list["AppID"] as? String,
         udid: list["UDID"] as? String ?? token, language: list["Lang"] as? String,
         dev: list["Dev"] as? Bool)
     }
@@ -99,7 +105,8 @@ public struct StoreFile: Sendable, Equatable {
     for (server, value) in list["Servers"] as? [String: Any] ?? [:] {
       let entry = value as? [String: Any] ?? [:]
       let formerPhones = (entry["FormerPhones"] as? [[String: Any]] ?? []).map {
-        "\($0["OS"] as? String ?? "ios")/\($0["AppID"] as? String ?? Self.defaultAppID)/"
+        let os = $0["OS"] as? String ?? "ios"
+        return "\(os)/\($0["AppID"] as? String ?? Self.defaultAppID(for: os))/"
           + "\($0["UDID"] as? String ?? "")"
       }
       servers[server] = Acknowledged(
