@@ -3,7 +3,7 @@
 # with hyperfine:
 #  1. `tpns add <uid>` + `tpns remove 0` (each stores, then sends one mapsync)
 #     against bare curl POSTing the same two mapsync bodies;
-#  2. `tpns list` and `tpns add` with 10,000 UIDs already stored.
+#  2. `tpns list`, `tpns status` and `tpns add` with 10,000 UIDs already stored.
 # Prints the medians and the ratios.
 # Usage: Scripts/bench.sh [RUNS]
 set -euo pipefail
@@ -59,6 +59,7 @@ for i in range(9999): print('BIG%017d' % i)" > "$work/uids.txt"
 reset="$tpns remove --uid $uid --no-sync --quiet || true"
 hyperfine -N --warmup 3 --runs "$runs" --export-json "$work/big.json" \
   --prepare true --command-name "tpns list (10,000)" "$tpns list" \
+  --prepare true --command-name "tpns status (10,000)" "$tpns status" \
   --prepare "bash -c '$reset'" --command-name "tpns add --no-sync (10,000)" "$tpns add $uid --no-sync --quiet" \
   --prepare "bash -c '$reset'" --command-name "tpns add (10,000, mapsync)" "$tpns add $uid --quiet" >&2
 
@@ -77,7 +78,8 @@ for name, value in list(pair.items()) + list(big.items()):
 if "tpns add+remove" in pair and "curl x2" in pair:
     ratio = pair["tpns add+remove"] / pair["curl x2"]
     print(f"\nratio tpns/curl: {ratio:.2f} (target <= 1.25): {'ok' if ratio <= 1.25 else 'MISSED'}")
-for name in ("tpns list (10,000)", "tpns add --no-sync (10,000)", "tpns add (10,000, mapsync)"):
+for name in ("tpns list (10,000)", "tpns status (10,000)", "tpns add --no-sync (10,000)",
+             "tpns add (10,000, mapsync)"):
     if name in big:
         print(f"{name}: {big[name]:.1f} ms (target < 30): {'ok' if big[name] < 30 else 'MISSED'}")
 PY
