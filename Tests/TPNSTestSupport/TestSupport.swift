@@ -68,6 +68,13 @@ public final class RunningEmulator {
     try emulator.start(port: port, database: database)
   }
 
+  /// Stops the emulator and starts it again on the same port with an empty
+  /// registry in memory, whatever its database: a server that lost its data.
+  public func restartForgettingEverything() throws {
+    emulator.stop()
+    try emulator.start(port: port, database: nil)
+  }
+
   /// `http://127.0.0.1:PORT/_emulator/<path>` answered as JSON.
   public func inspect(_ path: String, method: HTTPRequest.Method = .get) throws -> [String: Any] {
     let url = server.replacingOccurrences(of: "/tpns", with: "/_emulator/\(path)")
