@@ -49,11 +49,25 @@ import Testing
     #expect(recorder.eventually(.deleted))
   }
 
+  @Test("a store behind a link whose target is deleted is reported deleted, not read as empty")
+  func linkTargetDeleted() throws {
+    let directory = try TemporaryDirectory()
+    let real = StateStore(path: directory.file("real/state.plist"))
+    try real.update { $0.uids = [Self.uid] }
+    try FileManager.default.createSymbolicLink(
+      atPath: directory.file("state.plist"), withDestinationPath: real.path)
+    let store = StateStore(path: directory.file("state.plist"))
+    let recorder = Recorder(store)
+    #expect(recorder.eventually(.changed(try real.load())))
+    #expect(unlink(real.path) == 0)
+    #expect(recorder.eventually(.deleted))
+  }
+
   @Test("a store behind a link to another directory: writes through the link are read")
   func throughLink() throws {
     let directory = try TemporaryDirectory()
     let real = StateStore(path: directory.file("real/state.plist"))
-    try real.update { $0.uids = [] }
+    try real.update { $0.uids = ["BBBBBBBBBBBBBBBBBBBB"] }
     try FileManager.default.createSymbolicLink(
       atPath: directory.file("state.plist"), withDestinationPath: real.path)
     let store = StateStore(path: directory.file("state.plist"))

@@ -74,10 +74,11 @@ public struct StateStore: Sendable {
     return nil
   }
 
-  /// Whether the store file exists (a link to it counts).
+  /// Whether the store file exists; for a symbolic link, whether the file
+  /// it points to does (a dangling link is no store).
   public func exists() throws(StoreError) -> Bool {
     var status = stat()
-    if lstat(path, &status) == 0 { return true }
+    if stat(path, &status) == 0 { return true }
     if errno == ENOENT { return false }
     throw .io(operation: "read", path: path, errno: errno)
   }
