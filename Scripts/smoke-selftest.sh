@@ -71,7 +71,7 @@ shim() {
 
 # The cases: a shim name, what it breaks, and the `not ok` line expected
 # (an extended regular expression, after `not ok N - `).
-names=(exit-0-on-bad-uid status-says-pending bad-uid-sent)
+names=(exit-0-on-bad-uid status-says-pending bad-uid-sent status-prints-nothing)
 shim exit-0-on-bad-uid '
 "$real" "$@"
 status=$?
@@ -90,10 +90,16 @@ if ((status == 65)); then    # the bug: a refused UID still reaches the server
   curl -s -d cmd=device -d uid=FRONT0DOOR0000000000 "$TPNS_SERVER" >/dev/null
 fi
 exit $status'
+shim status-prints-nothing '
+if [[ $1 == status ]]; then   # the bug: status --json writes its document to stderr
+  exec "$real" "$@" >&2
+fi
+exec "$real" "$@"'
 declare -A expected=(
   [exit-0-on-bad-uid]='a bad UID is refused with exit 65: exit 0 \(expected 65\): Error: invalid UID'
   [status-says-pending]='status: registered, the list acknowledged, nothing pending: expected \.pending == false, got true$'
   [bad-uid-sent]='nothing was sent for the bad UID \(/_emulator/requests\): expected \.total == [0-9]+, got [0-9]+$'
+  [status-prints-nothing]="status: registered, the list acknowledged, nothing pending: the output is not one JSON document: ''$"
 )
 
 start=$SECONDS

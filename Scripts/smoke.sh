@@ -91,8 +91,10 @@ expect() {
     not_ok "$description" "exit $status (expected $expected)${err:+: $err}"
     return 1
   fi
-  if ! jq -e . >/dev/null 2>&1 <<<"$out"; then
-    not_ok "$description" "the output is not JSON: $(one_line "$out")"
+  # Exactly one JSON document: jq 1.6 (Debian 12's) takes empty input as a
+  # document that passes every `jq -e` test, so nothing must not pass.
+  if ! jq -es 'length == 1' >/dev/null 2>&1 <<<"$out"; then
+    not_ok "$description" "the output is not one JSON document: '$(one_line "$out")'"
     return 1
   fi
   local variables=(--arg a "$uid_a" --arg b "$uid_b" --arg c "$uid_c" --arg d "$uid_d"
