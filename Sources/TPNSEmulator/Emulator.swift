@@ -91,6 +91,9 @@ public final class Emulator: @unchecked Sendable {
     if let error = error as? SQLiteError, error.isNotADatabase {
       return .notADatabase(path: path, isDirectory: false)
     }
+    if let error = error as? RegistrySchemaError {
+      return .notARegistry(path: path, reason: error.reason)
+    }
     return .database(path: path, reason: "\(error)")
   }
 

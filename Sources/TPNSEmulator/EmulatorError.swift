@@ -9,6 +9,8 @@ public enum EmulatorError: Error, Sendable, Equatable, CustomStringConvertible {
   /// The registry database path names a directory, or a file that is not an SQLite
   /// database (left as it was).
   case notADatabase(path: String, isDirectory: Bool)
+  /// The registry database path names another program's SQLite database (left as it was).
+  case notARegistry(path: String, reason: String)
 
   public var description: String {
     switch self {
@@ -21,6 +23,9 @@ public enum EmulatorError: Error, Sendable, Equatable, CustomStringConvertible {
     case .notADatabase(let path, let isDirectory):
       return "cannot open the registry database '\(path)': it is "
         + (isDirectory ? "a directory, " : "") + "not a SQLite database"
+    case .notARegistry(let path, let reason):
+      return "cannot open the registry database '\(path)': it is not a tpns-server registry "
+        + "(\(reason))"
     }
   }
 }

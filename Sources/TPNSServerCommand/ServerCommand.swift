@@ -122,7 +122,7 @@ public struct ServerCommand: ParsableCommand {
           hint: "--db takes a file's path: pass one in that directory, such as "
             + "--db \(path.hasSuffix("/") ? path : path + "/")registry.sqlite.",
           exitCode: ExitCode(73))
-      case .notADatabase:
+      case .notADatabase, .notARegistry:
         throw CommandFailure(
           error.description,
           hint: "--db takes a registry that tpns-server created, or a path where none exists "

@@ -194,6 +194,30 @@ struct ServerCommandTests {
     #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["notes.txt"])
   }
 
+  @Test("another program's SQLite database: exit 65, not a registry, the file untouched")
+  func databaseOfAnotherProgram() throws {
+    let directory = try TemporaryDirectory()
+    let path = directory.file("other.db")
+    let sqlite = Process()
+    sqlite.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    sqlite.arguments = [
+      "python3", "-c",
+      "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.execute('create table clients(x)'); c.commit()",
+      path,
+    ]
+    try sqlite.run()
+    sqlite.waitUntilExit()
+    let before = try #require(contents(of: path))
+    let result = try Self.run(["--port", "0", "--db", path])
+    #expect(result.status == 65)
+    #expect(
+      result.stderr.hasPrefix(
+        "Error: cannot open the registry database '\(path)': it is not a tpns-server registry "
+          + "(its 'clients' table is not the registry's ("))
+    #expect(contents(of: path) == before)
+    #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["other.db"])
+  }
+
   @Test("a --db directory: exit 73 naming a file in it to use instead")
   func databaseDirectory() throws {
     let directory = try TemporaryDirectory()

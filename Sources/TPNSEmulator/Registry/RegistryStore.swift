@@ -65,6 +65,8 @@ final class RegistryStore {
   init(path: String?) throws {
     database = try SQLiteConnection(path: path ?? ":memory:")
     do {
+      // Another program's database is refused before anything is written to it.
+      try Self.checkSchema(of: database)
       if path != nil {
         try database.execute(
           "PRAGMA busy_timeout = 5000; PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;")
@@ -80,6 +82,42 @@ final class RegistryStore {
     } catch {
       database.close()
       throw error
+    }
+  }
+
+  /// A query per table naming every column it must have (a registry an
+  /// earlier version created has them all).
+  private static let columnChecks: [(table: String, query: StaticString)] = [
+    (
+      "clients",
+      "SELECT appid, udid, os, token, token_key, lang, dev, bgfetch, registered_at, last_seen FROM clients LIMIT 0"
+    ),
+    (
+      "mappings",
+      "SELECT appid, udid, uid, position, push_interval, format, created_at FROM mappings LIMIT 0"
+    ),
+    ("devices", "SELECT uid, first_seen, last_seen, announcements FROM devices LIMIT 0"),
+    (
+      "notifications",
+      "SELECT id, appid, udid, os, token, uid, event_type, msg, event_time, created_at FROM notifications LIMIT 0"
+    ),
+  ]
+
+  /// Throws ``RegistrySchemaError`` if `database` holds tables but not the
+  /// registry's (an empty database is a new registry).
+  private static func checkSchema(of database: SQLiteConnection) throws {
+    let tables = try database.statement("SELECT name FROM sqlite_master WHERE type = 'table'")
+      .rows([], { $0.text(0) ?? "" })
+    guard !tables.isEmpty else { return }
+    for (table, query) in columnChecks {
+      guard tables.contains(table) else {
+        throw RegistrySchemaError(reason: "it has no '\(table)' table")
+      }
+      do {
+        _ = try database.statement(query).rows([], { _ in 0 })
+      } catch {
+        throw RegistrySchemaError(reason: "its '\(table)' table is not the registry's (\(error))")
+      }
     }
   }
 
@@ -364,4 +402,12 @@ final class RegistryStore {
   private func optional(_ number: Int64?) -> SQLiteStatement.Value {
     number.map { .integer($0) } ?? .null
   }
+}
+
+/// A database that holds tables, but not a tpns-server registry's.
+struct RegistrySchemaError: Error, CustomStringConvertible {
+  /// What is missing.
+  let reason: String
+
+  var description: String { reason }
 }
