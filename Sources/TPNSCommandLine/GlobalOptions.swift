@@ -58,7 +58,10 @@ struct GlobalOptions: Sendable {
     methodOption, caCertificateOption, showTokenOption,
   ]
   /// The options of `list`, which only reads the store.
-  static let listing: [Option] = [storeOption, jsonOption, quietOption]
+  static let listing: [Option] = [
+    storeOption, jsonOption,
+    Option.flag("quiet", short: "q", help: "No notice on stderr when the list is empty."),
+  ]
   /// The options of `status`, which reads the store about one server.
   static let reporting: [Option] = [serverOption, storeOption, jsonOption, showTokenOption]
 

@@ -35,6 +35,18 @@ import Testing
     #expect(try e2e.store.load().uids == [Self.a, Self.b])
   }
 
+  @Test("a file with no UIDs is said so on stderr (not with --quiet); nothing is stored")
+  func emptyFile() throws {
+    let e2e = try EndToEnd()
+    let file = e2e.directory.file("uids.txt")
+    try Data("# nothing yet\n\n".utf8).write(to: URL(fileURLWithPath: file))
+    let result = try e2e.tpns.run(["add", "--no-sync", "--from", file])
+    #expect(result.status == 0)
+    #expect(result.stderr == "no UIDs in \(file) (blank lines and # comments only)\n")
+    #expect(try e2e.tpns.run(["add", "--no-sync", "--from", file, "--quiet"]).stderr == "")
+    #expect(try e2e.store.load().uids == [])
+  }
+
   @Test("an invalid UID in a file is named with the file and the line; nothing is stored")
   func invalidLine() throws {
     let e2e = try EndToEnd()

@@ -75,6 +75,11 @@ struct Add: ParsableCommand {
             hint: ExitStatus.of(.invalidUID(line.text, error)).hint, code: ExitStatus.dataError)
         }
       }
+      // An empty provisioning file in a CI job must not pass unnoticed.
+      if lines.isEmpty, !options.quiet, !options.json {
+        Console.error(
+          "no UIDs in \(file == "-" ? "<stdin>" : file) (blank lines and # comments only)")
+      }
     }
     try runner.run(.init(addBatches: .just(uids + lines.map(\.text))), syncsChanges: sync)
   }

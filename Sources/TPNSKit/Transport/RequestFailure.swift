@@ -37,12 +37,33 @@ public indirect enum RequestFailure: Error, Equatable, CustomStringConvertible {
     }
   }
 
+  /// A body as a person reads it: an HTML page (a proxy's, or a web
+  /// server's own error page) by its title, anything else trimmed.
+  static func summary(of body: String) -> String {
+    let text = body.trimmingWhitespace()
+    let lower = text.lowercased()
+    guard text.hasPrefix("<"), lower.contains("<html") else { return text }
+    // Lower-casing keeps ASCII markup in place, so offsets carry over.
+    if let open = lower.firstRange(of: "<title>"), let close = lower.firstRange(of: "</title>"),
+      open.upperBound <= close.lowerBound
+    {
+      let from = lower.distance(from: lower.startIndex, to: open.upperBound)
+      let to = lower.distance(from: lower.startIndex, to: close.lowerBound)
+      let characters = Array(text)
+      if to <= characters.count {
+        let title = String(characters[from..<to]).trimmingWhitespace()
+        if !title.isEmpty { return "an HTML page titled '\(title)'" }
+      }
+    }
+    return "an HTML page"
+  }
+
   public var description: String {
     switch self {
     case .transport(let error):
       return error.description
     case .status(let status, let body, _):
-      let text = body.trimmingWhitespace()
+      let text = Self.summary(of: body)
       let shown = text.count > 300 ? String(text.prefix(300)) + "…" : text
       return "the server answered \(status)\(shown.isEmpty ? "" : ": \(shown)")"
     case .retryAfterTooLong(let wait, let limit, let status):
