@@ -127,4 +127,13 @@ else
   fail "tokens masked" "$leaks lines with the full token; masked: $mentions in output, $watch_mentions in the watch log ($watch_syncs syncs); --show-token: $(grep -c "$token" <<<"$shown")"
 fi
 
+# The parts in security/ (one file per area: the store's files, the client's
+# secrets, the emulator), sourced in name order with this section's helpers,
+# $work and the emulator above.
+for part in "$(dirname "$0")"/security/*.sh; do
+  [[ -e $part ]] || continue
+  # shellcheck source=/dev/null
+  source "$part"
+done
+
 exit $((failures > 0))
