@@ -47,7 +47,8 @@ struct GlobalOptions: Sendable {
     "method", valueName: "method", help: "post (a form body) or get (a query).",
     defaultValue: "post", validate: { ["post", "get"].contains($0.lowercased()) })
   static let caCertificateOption = Option.option(
-    "cacert", valueName: "file", help: "Trust the CA certificates in this PEM file.",
+    "cacert", valueName: "file",
+    help: "Trust only the CA certificates in this PEM file (not the system's as well).",
     validate: { !$0.isEmpty })
   static let showTokenOption = Option.flag(
     "show-token", help: "Print tokens in full (they are masked by default).")

@@ -74,6 +74,9 @@ public final class CurlTransport: @unchecked Sendable {
       set(tpns_curl_set_string(handle, CURLOPT_USERAGENT, options.userAgent))
       if let caCertificatePath = options.caCertificatePath {
         set(tpns_curl_set_string(handle, CURLOPT_CAINFO, caCertificatePath))
+        // Only this file: libcurl's default CA directory would still add the
+        // system's CAs, so a public CA could vouch for a private server.
+        set(tpns_curl_set_pointer(handle, CURLOPT_CAPATH, nil))
       }
       set(tpns_curl_set_pointer(handle, CURLOPT_ERRORBUFFER, errorText.baseAddress))
       set(tpns_curl_set_write_callback(handle, Transfer.receiveBody, context))
