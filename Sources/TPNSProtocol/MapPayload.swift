@@ -11,10 +11,20 @@ public enum MapPayload {
   /// Compact JSON `[{"uid":"…"},…]` in list order, in standard padded base64.
   /// An empty list is `[]`.
   public static func encode(_ uids: [String]) -> String {
+    encode(uids.map { MapEntry(uid: $0) })
+  }
+
+  /// Compact JSON of the entries in list order, each `{"uid":"…"}` with its
+  /// `interval` and `format` when set (TUTK's Android quickstart's shape), in
+  /// standard padded base64.
+  public static func encode(_ entries: [MapEntry]) -> String {
     var json = "["
-    for (index, uid) in uids.enumerated() {
+    for (index, entry) in entries.enumerated() {
       if index > 0 { json += "," }
-      json += "{\"uid\":" + JSONString.quoted(uid) + "}"
+      json += "{\"uid\":" + JSONString.quoted(entry.uid)
+      if let interval = entry.interval { json += ",\"interval\":\(interval)" }
+      if let format = entry.format { json += ",\"format\":" + JSONString.quoted(format) }
+      json += "}"
     }
     json += "]"
     return Base64.encode(json.utf8)
