@@ -11,13 +11,13 @@ public enum MapPayload {
   /// Compact JSON `[{"uid":"…"},…]` in list order, in standard padded base64.
   /// An empty list is `[]`.
   public static func encode(_ uids: [String]) -> String {
-    encode(uids.map { MapEntry(uid: $0) })
+    encode(entries: uids.map { MapEntry(uid: $0) })
   }
 
   /// Compact JSON of the entries in list order, each `{"uid":"…"}` with its
   /// `interval` and `format` when set (TUTK's Android quickstart's shape), in
   /// standard padded base64.
-  public static func encode(_ entries: [MapEntry]) -> String {
+  public static func encode(entries: [MapEntry]) -> String {
     var json = "["
     for (index, entry) in entries.enumerated() {
       if index > 0 { json += "," }
