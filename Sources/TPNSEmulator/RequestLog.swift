@@ -77,6 +77,7 @@ final class RequestLog: @unchecked Sendable {
         // of them): free its payload now, or dropped 1 MiB bodies would pin gigabytes.
         entries[head].form = []
         entries[head].error = nil
+        entries[head].warnings = []
         head += 1
       }
       if head >= Self.capacity / 2 {

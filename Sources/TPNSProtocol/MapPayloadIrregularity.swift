@@ -37,6 +37,6 @@ public enum MapPayloadIrregularity: Sendable, Hashable, CustomStringConvertible 
 
   /// JSON text cut to 40 characters.
   private static func shown(_ text: String) -> String {
-    text.count > 40 ? String(text.prefix(40)) + "…" : text
+    text.count > 40 ? String(text.prefix(40)) + "..." : text
   }
 }

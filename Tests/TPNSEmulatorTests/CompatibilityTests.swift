@@ -165,6 +165,25 @@ struct CompatibilityTests {
     }
   }
 
+  @Test("keys of many entries are one warning, quoted printably")
+  func manyEntriesOtherKeys() throws {
+    let server = try Mode.lenient.server()
+    try Self.registerAndroid(server)
+    let json =
+      "["
+      + (1...7).map { #"{"uid":"\#(TestEmulator.uid($0))","n\u000Ame":\#($0)}"# }
+      .joined(separator: ",") + "]"
+    let reply = try server.post(
+      "cmd=mapsync&\(Self.androidPhone)&map=\(Self.encoded(Self.base64(json)))")
+    #expect(reply.body == "200 ok: 7 UIDs mapped\n")
+    #expect(
+      try server.lastWarnings() == [
+        #"map entries 0, 1, 2, 3, 4 and 2 more have keys besides uid, interval and format: n\u{a}me"#
+      ])
+    #expect(
+      try server.registry("mappings").last?["extra"] as? [String: Int] == ["n\nme": 7])
+  }
+
   // MARK: map base64 with line breaks
 
   /// `text` as Android's `Base64.DEFAULT` encodes it: lines of 76 characters, each

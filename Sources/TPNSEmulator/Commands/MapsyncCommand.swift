@@ -28,7 +28,8 @@ struct MapsyncCommand: CommandHandler {
         413, "map has \(decoded.entries.count) UIDs, more than the \(Self.maximumUIDs) allowed")
     }
     for irregularity in decoded.irregularities {
-      try conformance.tolerate(irregularity.description)
+      // Quotes the client's keys: made printable for the one-line reason.
+      try conformance.tolerate("\(Printable(irregularity.description, limit: 400))")
     }
     var seen: Set<String> = []
     var mappings: [MappingSettings] = []
