@@ -68,7 +68,7 @@ public final class Emulator: @unchecked Sendable {
         registry: registry, log: log, faults: faults,
         inspector: Inspector(
           registry: registry, log: log, faults: faults, databaseName: database ?? ":memory:"),
-        logger: logger)
+        access: AccessPolicy(listeningHost: host), logger: logger)
       let server = HTTPServer(
         handler: { router.handle($0) }, refused: { router.handleUnread(status: $0) })
       let bound: UInt16

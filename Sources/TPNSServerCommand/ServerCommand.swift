@@ -82,6 +82,7 @@ public struct ServerCommand: ParsableCommand {
     let logger: Emulator.Logger? = quiet ? nil : { @Sendable line in Console.line(line) }
     let emulator = Emulator(logger: logger, warning: Self.warning)
     try Self.start(emulator, host: host, port: port, database: database, threads: threads)
+    if let exposure = Self.exposureWarning(host: host) { Self.warning(exposure) }
     let written: PortFile?
     do {
       written = try portFile.map { try PortFile.write(emulator.port, to: $0) }
