@@ -31,7 +31,7 @@ struct WatchLock {
     let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
     guard descriptor >= 0 else {
       throw CommandFailure(
-        "cannot open \(path): \(String(cString: strerror(errno)))",
+        "cannot open \(path): \(String(cString: strerror(errno)))".escapingControlCharacters,
         hint: "Check the permissions of the store's directory, or pass another path with --store.",
         exitCode: ExitStatus.cannotCreate)
     }
@@ -39,7 +39,8 @@ struct WatchLock {
       let holder = Self.readPID(descriptor)
       close(descriptor)
       throw CommandFailure(
-        "another tpns watch\(holder.map { " (pid \($0))" } ?? "") is watching \(store.path)",
+        "another tpns watch\(holder.map { " (pid \($0))" } ?? "") is watching \(store.path)"
+          .escapingControlCharacters,
         hint: "Stop it first, or watch another store with --store.", exitCode: ExitStatus.temporary)
     }
     ftruncate(descriptor, 0)
@@ -81,7 +82,9 @@ struct WatchLock {
   }
 
   private static func failure(_ error: StoreError) -> CommandFailure {
-    CommandFailure(error.description, hint: error.suggestion, exitCode: ExitStatus.of(error))
+    CommandFailure(
+      error.description.escapingControlCharacters,
+      hint: error.suggestion.escapingControlCharacters, exitCode: ExitStatus.of(error))
   }
 
   private static func readPID(_ descriptor: Int32) -> Int? {
