@@ -125,7 +125,8 @@ run_checks() {
   scratch=$(dirname "$TPNS_STORE")
   local emulator_only="needs the emulator's /_emulator/ endpoints (--server)"
 
-  tpns_json register "$token"
+  # The token through the environment, never as an argument (other users read those).
+  TPNS_TOKEN=$token tpns_json register
   expect "register a token" 0 '.ok' '.registered' '.pending == false' \
     '.server == $server' '.outcomes[0].event == "registered"'
 
