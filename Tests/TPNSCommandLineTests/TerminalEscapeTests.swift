@@ -61,7 +61,7 @@ import Testing
   }
 
   @Test(
-    "a UID as typed, a file name and a file's line are shown escaped in errors",
+    "a UID as typed, a file name, a file's line and an option as typed are shown escaped in errors",
     arguments: [
       (["add", "AB\u{1B}[2J"], Int32(65), "Error: invalid UID 'AB\\u{1b}[2J': "),
       (
@@ -69,6 +69,11 @@ import Testing
         "Error: cannot read /nonexistent/\\u{1b}]0;x\\u{7}: "
       ),
       (["add", "--from", "-"], 65, "Error: invalid UID '\\u{1b}[2Jx\\u{d}Y' at <stdin>:2: "),
+      (
+        ["add", Self.a, "--server", "http://x/\u{1B}]0;pwned\u{07}"], 64,
+        "Error: The value 'http://x/\\u{1b}]0;pwned\\u{7}' is invalid for '--server <url>'\n"
+      ),
+      (["add", "--fr\u{1B}[2Jom", "-"], 64, "Error: Unknown option '--fr\\u{1b}[2Jom'"),
     ] as [([String], Int32, String)])
   func userInput(arguments: [String], status: Int32, error: String) throws {
     let directory = try TemporaryDirectory()
