@@ -130,16 +130,19 @@ struct Runner {
       return nil
     }
     guard let first = failures.first else {
-      if options.json { Console.line(document(all).rendered) }
+      if options.json { Console.line(document(all, state: currentState()).rendered) }
       return
     }
+    // The store is read once more for the document; the mask learns its tokens from it.
+    let state = options.json ? currentState() : nil
     for other in failures.dropFirst() { output.error("Error: \(mask(other.description))") }
     let (code, hint) = ExitStatus.of(first)
     throw CommandFailure(
       output.shown(mask(first.description)), hint: hint.map(output.shown), exitCode: code,
       output: options.json
-        ? document(all, errors: failures.map { mask($0.description) }, code: code, hint: hint)
-          .rendered + "\n" : nil)
+        ? document(
+          all, errors: failures.map { mask($0.description) }, code: code, hint: hint, state: state
+        ).rendered + "\n" : nil)
   }
 
   /// The failure for a pipeline failure found before the pipeline ran; with
@@ -155,34 +158,47 @@ struct Runner {
   func fail(
     _ message: String, hint: String?, code: ExitCode, outcomes: [Outcome]? = nil
   ) -> CommandFailure {
+    let state = options.json ? currentState() : nil
     let message = mask(message)
-    let document = options.json ? failureDocument(message, hint: hint, code: code, outcomes) : nil
+    let document =
+      options.json ? failureDocument(message, hint: hint, code: code, outcomes, state: state) : nil
     return CommandFailure(
       output.shown(message), hint: hint.map(output.shown), exitCode: code, output: document)
   }
 
   private func failureDocument(
-    _ message: String, hint: String?, code: ExitCode, _ outcomes: [Outcome]?
+    _ message: String, hint: String?, code: ExitCode, _ outcomes: [Outcome]?, state: StoreState?
   ) -> String {
     let formatting = OutcomeFormatting(options: options, mask: mask)
     let events =
       outcomes.map { $0.map(formatting.json) }
       ?? [.object([("event", .string("failed")), ("error", .string(message))])]
-    return document(events: events, errors: [message], code: code, hint: hint).rendered + "\n"
+    return document(events: events, errors: [message], code: code, hint: hint, state: state)
+      .rendered + "\n"
   }
 
-  /// The `--json` document of a command that went through the pipeline.
+  /// The store as it is now, for a `--json` document (nil if it cannot be
+  /// read); the mask learns the tokens in it, so that it is read once.
+  private func currentState() -> StoreState? {
+    let state = try? store.load()
+    if let state { mask.learn(from: state) }
+    return state
+  }
+
+  /// The `--json` document of a command that went through the pipeline;
+  /// `state` is the store as it is now (``currentState()``).
   func document(
-    _ outcomes: [Outcome], errors: [String] = [], code: ExitCode = .success, hint: String? = nil
+    _ outcomes: [Outcome], errors: [String] = [], code: ExitCode = .success, hint: String? = nil,
+    state: StoreState?
   ) -> JSONValue {
     let formatting = OutcomeFormatting(options: options, mask: mask)
-    return document(events: outcomes.map(formatting.json), errors: errors, code: code, hint: hint)
+    return document(
+      events: outcomes.map(formatting.json), errors: errors, code: code, hint: hint, state: state)
   }
 
-  private func document(events: [JSONValue], errors: [String], code: ExitCode, hint: String?)
-    -> JSONValue
-  {
-    let state = try? store.load()
+  private func document(
+    events: [JSONValue], errors: [String], code: ExitCode, hint: String?, state: StoreState?
+  ) -> JSONValue {
     let difference = state?.difference(at: options.serverKey)
     return .object([
       ("command", .string(command)),

@@ -25,6 +25,14 @@ struct TokenMask: Sendable {
     loadKnown = known
   }
 
+  /// Takes the known tokens from `state` (the store as a command read it),
+  /// unless they were read already: the store is not read again for them.
+  func learn(from state: StoreState) {
+    known.withLock { cached in
+      if cached == nil { cached = Self.tokens(in: state) }
+    }
+  }
+
   /// Masks `token` too, from now on (a token given to the command, not stored yet).
   func remember(_ token: String) {
     guard token.count > 6 else { return }
@@ -70,7 +78,7 @@ struct TokenMask: Sendable {
         continue
       }
       if let start = runStart {
-        if index - start >= 24 {
+        if index - start >= Self.hexRunLength {
           output += Array("…".utf8) + bytes[(index - 6)..<index]
         } else {
           output += bytes[start..<index]
@@ -82,12 +90,15 @@ struct TokenMask: Sendable {
     return String(decoding: output, as: UTF8.self)
   }
 
+  /// The shortest run of hex digits masked: longer than a UID (20).
+  static let hexRunLength = 24
+
   /// Whether `text` has a run of 24 or more hex digits (read without copying).
   private static func hasLongHexRun(_ text: String) -> Bool {
     var run = 0
     for byte in text.utf8 {
       run = isHexDigit(byte) ? run + 1 : 0
-      if run == 24 { return true }
+      if run == hexRunLength { return true }
     }
     return false
   }

@@ -38,10 +38,12 @@ struct List: ParsableCommand {
       return
     }
     let width = String(uids.count - 1).count
-    runner.output.lines(
-      uids.enumerated().map { index, uid in
-        let number = String(index)
-        return String(repeating: " ", count: width - number.count) + number + "  " + uid
-      })
+    var text = ""
+    text.reserveCapacity(uids.count * (width + 24))
+    for (index, uid) in uids.enumerated() {
+      let number = String(index)
+      text += String(repeating: " ", count: width - number.count) + number + "  " + uid + "\n"
+    }
+    runner.output.block(String(text.dropLast()))
   }
 }
