@@ -56,6 +56,36 @@ import Testing
     #expect(proxy.requests.last?.contains("&udid=\(Self.token)&") == true)
   }
 
+  @Test(
+    "watch --json prints the warning as a line, before the sync that carries the token",
+    .timeLimit(.minutes(1)))
+  func watchWarningLine() throws {
+    let proxy = try ScriptedServer()
+    let directory = try TemporaryDirectory()
+    let tpns = TPNSProcess(store: directory.file("state.plist"), server: Self.remote)
+    let environment = ["http_proxy": proxy.base]
+    #expect(try tpns.run(["register", Self.token], environment: environment).status == 0)
+    let output = directory.file("watch.out")
+    let watch = try WatchTests.startWatch(
+      tpns, ["--json", "--debounce", "20"], output: output, environment: environment)
+    defer { if watch.isRunning { watch.terminate() } }
+    #expect(WatchTests.holdsLock(watch, of: tpns.store))
+    #expect(try tpns.run(["add", "--no-sync", Self.a]).status == 0)
+    func events() throws -> [[String: Any]] {
+      try String(decoding: contents(of: output) ?? Data(), as: UTF8.self).split(separator: "\n")
+        .map { try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] ?? [:] }
+    }
+    #expect(
+      try WatchTests.eventually(within: .seconds(10)) {
+        try events().contains { $0["event"] as? String == "synced" }
+      })
+    #expect(WatchTests.stop(watch, with: SIGTERM))
+    let all = try events()
+    #expect(all.map { $0["event"] as? String } == ["started", "warning", "synced"])
+    #expect(all.dropFirst().first?["message"] as? String == Self.warning(proxy: proxy))
+    #expect(all.dropFirst().first?["time"] is String)
+  }
+
   @Test("an event (no token) over http:// is not warned about")
   func eventNotWarned() throws {
     let proxy = try ScriptedServer()
