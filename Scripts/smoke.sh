@@ -161,7 +161,9 @@ run_checks() {
     '.outcomes[0].cmd == "event"'
 
   if [[ $mode == emulator ]]; then
-    inspect notifications -G --data-urlencode "udid=$token"
+    # The token from a file (curl's name@file), not as an argument curl's own process shows.
+    printf '%s' "$token" >"$scratch/udid"
+    inspect notifications -G --data-urlencode "udid@$scratch/udid"
     # Only these fields: a failure's message must not print the whole token.
     out=$(jq '[.notifications[] | {uid, event_type, msg}]' <<<"$out" 2>/dev/null || printf '%s' "$out")
     expect "the notification reached the phone (/_emulator/notifications)" 0 \
