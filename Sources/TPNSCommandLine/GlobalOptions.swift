@@ -177,7 +177,7 @@ struct GlobalOptions: Sendable {
 
   /// A token as output shows it: masked unless `--show-token`.
   func show(_ token: String) -> String {
-    showToken || token.count <= 6 ? token : "…" + token.suffix(6)
+    showToken ? token : TokenMask.shown(token)
   }
 
   /// Why the `--cacert` file cannot be used, or nil: a file that cannot be

@@ -49,9 +49,6 @@ public struct ServerURL: Sendable, Hashable, CustomStringConvertible {
     return String(hostPort.prefix { $0 != ":" }).lowercased()
   }
 
-  /// Whether the URL carries credentials (`user:password@`).
-  public var hasUserinfo: Bool { parts?.userinfo != nil }
-
   /// The URL without its credentials: what the store records a server
   /// under, so that a password never reaches the store file. (The same
   /// server with other credentials is the same server there.)
