@@ -31,11 +31,12 @@ let package = Package(
       swiftSettings: swift6
     ),
 
-    // MARK: C shims (Debian -dev packages, behind typed wrappers of variadic calls)
+    // MARK: C shims (Debian -dev packages and Linux calls, behind typed wrappers of variadic calls)
 
     .target(name: "CCurl", linkerSettings: [.linkedLibrary("curl")]),
     .target(name: "CMicroHTTPD", linkerSettings: [.linkedLibrary("microhttpd")]),
     .target(name: "CSQLite", linkerSettings: [.linkedLibrary("sqlite3")]),
+    .target(name: "CLinux"),
 
     // MARK: Protocol (what the client library and the emulator share)
 
@@ -78,7 +79,8 @@ let package = Package(
       dependencies: ["ArgumentParsing", "TPNSKit"],
       swiftSettings: swift6
     ),
-    .executableTarget(name: "tpns", dependencies: ["TPNSCommandLine"], swiftSettings: swift6),
+    .executableTarget(
+      name: "tpns", dependencies: ["TPNSCommandLine", "CLinux"], swiftSettings: swift6),
     .testTarget(
       name: "TPNSCommandLineTests",
       dependencies: [

@@ -23,7 +23,9 @@ tpns-server exec --quiet -- bash -euo pipefail -c '
   show() { printf "\n\$ %s\n" "$*"; "$@" 2>&1; }
   echo "emulator: $TPNS_SERVER"
   show tpns add 7A3KX9P2QW4M8N6B5C1D
-  show tpns register "$token"
+  # The token from the environment (or --token-file), not as an argument: other users read those.
+  export TPNS_TOKEN=$token
+  show tpns register
   show tpns add LMN0PQRS7TUV8WXY9Z12 front0door0camera001
   show tpns add front-door || echo "(exit status $?: nothing was stored or sent)"
   show tpns list

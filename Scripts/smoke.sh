@@ -125,7 +125,8 @@ run_checks() {
   scratch=$(dirname "$TPNS_STORE")
   local emulator_only="needs the emulator's /_emulator/ endpoints (--server)"
 
-  tpns_json register "$token"
+  # The token through the environment, never as an argument (other users read those).
+  TPNS_TOKEN=$token tpns_json register
   expect "register a token" 0 '.ok' '.registered' '.pending == false' \
     '.server == $server' '.outcomes[0].event == "registered"'
 
@@ -160,7 +161,9 @@ run_checks() {
     '.outcomes[0].cmd == "event"'
 
   if [[ $mode == emulator ]]; then
-    inspect notifications -G --data-urlencode "udid=$token"
+    # The token from a file (curl's name@file), not as an argument curl's own process shows.
+    printf '%s' "$token" >"$scratch/udid"
+    inspect notifications -G --data-urlencode "udid@$scratch/udid"
     # Only these fields: a failure's message must not print the whole token.
     out=$(jq '[.notifications[] | {uid, event_type, msg}]' <<<"$out" 2>/dev/null || printf '%s' "$out")
     expect "the notification reached the phone (/_emulator/notifications)" 0 \

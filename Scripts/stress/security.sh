@@ -7,6 +7,8 @@ source "$(dirname "$0")/lib.sh"
 
 token=c0ffee00deadbeef1234567890abcdef0fedcba0987654321feedfacecafe001
 masked=${token: -6}
+# The token the way README says to pass it (not as an argument, which tpns warns about).
+export TPNS_TOKEN=$token
 emulator_flags=() # a line per request: the log checked for tokens below
 start_emulator
 emulator_log=$work/emulator.log
@@ -16,7 +18,7 @@ export TPNS_SERVER=$emulator_url
 store=$work/modes/config/tpns/state.plist
 problems=()
 writes=0
-for command in "add --no-sync ABCDEFGHJKLMNPRSTUVW" "register $token" "add 0123456789ABCDEFGHJK" \
+for command in "add --no-sync ABCDEFGHJKLMNPRSTUVW" "register" "add 0123456789ABCDEFGHJK" \
   "remove 0" "sync" "add --no-sync ZYXWVUTSRQPNMLKJHGFE"; do
   read -ra words <<<"$command"
   (umask 000 && TPNS_STORE=$store exec "$tpns" "${words[@]}" --quiet) || problems+=("'$command' failed")
@@ -43,7 +45,7 @@ if [[ $(id -u) == 0 ]] && id nobody >/dev/null 2>&1; then
   ln -s "$target" "$link"
   chown -h nobody "$link"
   problems=()
-  for command in "list" "add --no-sync ABCDEFGHJKLMNPRSTUVW" "register $token"; do
+  for command in "list" "add --no-sync ABCDEFGHJKLMNPRSTUVW" "register"; do
     read -ra words <<<"$command"
     TPNS_STORE=$link "$tpns" "${words[@]}" >"$work/out" 2>"$work/err"
     status=$?
@@ -70,10 +72,10 @@ if ! wait_for_file "$work/https.port"; then
   fail "TLS, self-signed" "the HTTPS server did not start"
 else
   https_url="https://127.0.0.1:$(cat "$work/https.port")/tpns"
-  TPNS_STORE=$work/tls/state.plist "$tpns" register "$token" --server "$https_url" >"$work/out" 2>"$work/err"
+  TPNS_STORE=$work/tls/state.plist "$tpns" register --server "$https_url" >"$work/out" 2>"$work/err"
   refused=$?
   refusal=$(grep -m1 '^Error' "$work/err")
-  TPNS_STORE=$work/tls/state.plist "$tpns" register "$token" --server "$https_url" \
+  TPNS_STORE=$work/tls/state.plist "$tpns" register --server "$https_url" \
     --cacert "$work/cert.pem" >"$work/out" 2>"$work/err"
   trusted=$?
   if ((refused != 0)) && grep -qi 'certificate' <<<"$refusal" && ((trusted == 0)); then
@@ -87,13 +89,13 @@ fi
 export TPNS_STORE=$work/mask/state.plist
 output=$work/mask.out
 {
-  "$tpns" register "$token"
+  "$tpns" register
   "$tpns" add ABCDEFGHJKLMNPRSTUVW
   "$tpns" list
   "$tpns" status
   "$tpns" sync
   "$tpns" event ABCDEFGHJKLMNPRSTUVW --type 1 --message hello
-  "$tpns" register "$token" --method get --server http://127.0.0.1:1/tpns --timeout 1
+  "$tpns" register --method get --allow-token-in-url --server http://127.0.0.1:1/tpns --timeout 1
   "$tpns" status --server http://127.0.0.1:1/tpns
 } >"$output" 2>&1
 # The watch log: the emulator forgets everything first, so that the watch's

@@ -10,10 +10,25 @@ public struct UsageError: Error, Sendable, Equatable, CustomStringConvertible {
 
   public var description: String { message }
 
-  /// The three lines written to stderr.
+  /// The three lines written to stderr. The message quotes what was typed,
+  /// so its control characters are escaped (`\u{1b}`): an argument cannot
+  /// drive the terminal or add a line.
   public var rendered: String {
-    "Error: \(message)\nUsage: \(usage)\n"
+    "Error: \(Self.escapingControlCharacters(message))\nUsage: \(usage)\n"
       + "  See '\(commandPath.joined(separator: " ")) --help' for more information.\n"
+  }
+
+  /// `text` with C0, DEL and C1 characters written as `\u{1b}`.
+  static func escapingControlCharacters(_ text: String) -> String {
+    var output = ""
+    for scalar in text.unicodeScalars {
+      if scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) {
+        output += "\\u{\(String(scalar.value, radix: 16))}"
+      } else {
+        output.unicodeScalars.append(scalar)
+      }
+    }
+    return output
   }
 
   static func unknownOption(_ name: String, suggestion: String? = nil) -> String {

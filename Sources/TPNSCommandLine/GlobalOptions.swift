@@ -21,6 +21,23 @@ struct GlobalOptions: Sendable {
   var method: HTTPRequest.Method
   var caCertificate: String?
   var showToken: Bool
+  /// `--require-https` or `TPNS_REQUIRE_HTTPS=1`: an http:// server off this machine is refused.
+  var requireHTTPS: Bool
+  /// `--allow-token-in-url`: `--method get` may put the token in the URL.
+  var allowTokenInURL: Bool
+
+  /// What a command sends, which decides what is checked about the server
+  /// and the method before anything is stored or sent.
+  enum Traffic {
+    /// Nothing (`list`, `status`).
+    case none
+    /// Requests without the token (`event`).
+    case withoutToken
+    /// Requests that may carry the token: every command that reconciles may
+    /// send `cmd=client`, and an iOS phone's udid (in `mapsync`,
+    /// `unreg_mapping`) is its token.
+    case token
+  }
 
   static let serverOption = Option.option(
     "server", valueName: "url",
@@ -52,11 +69,27 @@ struct GlobalOptions: Sendable {
     validate: { !$0.isEmpty })
   static let showTokenOption = Option.flag(
     "show-token", help: "Print tokens in full (they are masked by default).")
+  static let requireHTTPSOption = Option.flag(
+    "require-https",
+    help:
+      "Refuse an http:// server that is not on this machine, over which the token would "
+      + "travel unencrypted (env TPNS_REQUIRE_HTTPS=1).")
+  static let allowTokenInURLOption = Option.flag(
+    "allow-token-in-url",
+    help:
+      "Let --method get send the token in the URL, which proxies and access logs keep "
+      + "(refused without it).")
 
-  /// The options of a command that talks to the server.
+  /// The options of a command that talks to the server without the token (`event`).
   static let sending: [Option] = [
     serverOption, storeOption, jsonOption, quietOption, verboseOption, timeoutOption,
-    methodOption, caCertificateOption, showTokenOption,
+    methodOption, requireHTTPSOption, caCertificateOption, showTokenOption,
+  ]
+  /// The options of a command that may send the token (every one that reconciles).
+  static let sendingToken: [Option] = [
+    serverOption, storeOption, jsonOption, quietOption, verboseOption, timeoutOption,
+    methodOption, allowTokenInURLOption, requireHTTPSOption, caCertificateOption,
+    showTokenOption,
   ]
   /// The options of `list`, which only reads the store.
   static let listing: [Option] = [
@@ -78,14 +111,20 @@ struct GlobalOptions: Sendable {
   }
 
   /// Reads the options, then the environment, then the defaults. With
-  /// `usesServer` false (`list`), `TPNS_SERVER` is not looked at.
-  init(_ values: ParsedValues, environment: [String: String], usesServer: Bool = true) throws {
+  /// `usesServer` false (`list`), `TPNS_SERVER` is not looked at. What the
+  /// command sends (`traffic`) is checked against `--require-https` and
+  /// `--method get`: a refusal is a usage error, before anything is stored.
+  init(
+    _ values: ParsedValues, environment: [String: String], usesServer: Bool = true,
+    traffic: Traffic = .token
+  ) throws {
     server =
       values.value("server") ?? environment["TPNS_SERVER"].flatMap { $0.isEmpty ? nil : $0 }
       ?? Self.defaultServer
     guard !usesServer || Self.isServerURL(server) else {
       throw ValidationError(
-        "TPNS_SERVER must be an http:// or https:// URL, got \(server.debugDescription)")
+        "TPNS_SERVER must be an http:// or https:// URL, got "
+          + ServerURL(server).redacted.debugDescription)
     }
     guard let path = values.value("store") ?? StateStore.defaultPath(environment: environment)
     else {
@@ -100,11 +139,46 @@ struct GlobalOptions: Sendable {
     method = values.value("method")?.lowercased() == "get" ? .get : .post
     caCertificate = values.value("cacert")
     showToken = values.flag("show-token")
+    allowTokenInURL = values.flag("allow-token-in-url")
+    requireHTTPS = false
+    guard traffic != .none else { return }
+    let requiredByEnvironment = try Self.isOn(environment, "TPNS_REQUIRE_HTTPS")
+    requireHTTPS = values.flag("require-https") || requiredByEnvironment
+    if requireHTTPS, serverURL.isCleartextOverNetwork {
+      throw ValidationError(
+        "\(shownServer) is not https://, and --require-https (or TPNS_REQUIRE_HTTPS) refuses "
+          + "an http:// server that is not on this machine: the token would cross the network "
+          + "unencrypted")
+    }
+    if traffic == .token, method == .get, !allowTokenInURL {
+      throw ValidationError(
+        "--method get would put the push token in the URL, where proxies and access logs "
+          + "keep it: use --method post (the default), or add --allow-token-in-url")
+    }
   }
+
+  /// Whether the variable `name` is set to 1, true, yes or on (0, false, no,
+  /// off or empty: not); anything else is a usage error.
+  static func isOn(_ environment: [String: String], _ name: String) throws -> Bool {
+    guard let value = environment[name] else { return false }
+    if ["1", "true", "yes", "on"].contains(value.lowercased()) { return true }
+    if ["", "0", "false", "no", "off"].contains(value.lowercased()) { return false }
+    throw ValidationError("\(name) must be 1 or 0, got \(value.debugDescription)")
+  }
+
+  /// The server URL taken apart (``ServerURL``).
+  var serverURL: ServerURL { ServerURL(server) }
+
+  /// The server as output shows it: credentials as `***@`, query values as `***`.
+  var shownServer: String { serverURL.redacted }
+
+  /// What the store records the server under: the URL without its
+  /// credentials, so that a password never reaches the store file.
+  var serverKey: String { serverURL.withoutUserinfo }
 
   /// A token as output shows it: masked unless `--show-token`.
   func show(_ token: String) -> String {
-    showToken || token.count <= 6 ? token : "…" + token.suffix(6)
+    showToken ? token : TokenMask.shown(token)
   }
 
   /// Why the `--cacert` file cannot be used, or nil: a file that cannot be

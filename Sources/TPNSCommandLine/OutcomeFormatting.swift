@@ -1,9 +1,14 @@
 import TPNSKit
 import TPNSProtocol
 
-/// How outcomes read, as text lines and as JSON.
+/// How outcomes read, as text lines and as JSON. The server is shown
+/// without its credentials and query values; what a server said, with the
+/// tokens masked (unless `--show-token`). A text line is printed through
+/// ``TextOutput``, which escapes its control characters.
 struct OutcomeFormatting {
   let options: GlobalOptions
+  /// What a server said, with the tokens masked.
+  let mask: TokenMask
 
   /// The line for an outcome, or nil for one reported elsewhere (failures).
   func line(_ outcome: Outcome) -> String? {
@@ -16,15 +21,16 @@ struct OutcomeFormatting {
     case .unregistered(let former, _):
       return
         "unmapped the former phone \(options.show(former.udid)) (\(former.os.rawValue), "
-        + "\(former.appID)) at \(options.server)"
+        + "\(former.appID)) at \(options.shownServer)"
     case .registrationLost(let server):
-      return "\(server) no longer knows this phone; registering it again"
+      return "\(ServerURL(server).redacted) no longer knows this phone; registering it again"
     case .registered(let token, _):
-      return "registered \(options.show(token.rawValue)) at \(options.server)"
+      return "registered \(options.show(token.rawValue)) at \(options.shownServer)"
     case .synced(let uids, _):
-      return "synced \(uids.count) UID\(uids.count == 1 ? "" : "s") to \(options.server)"
+      return "synced \(uids.count) UID\(uids.count == 1 ? "" : "s") to \(options.shownServer)"
     case .sent(let command, let response):
-      let body = response.trimmingWhitespace()
+      // One line: a body's own newlines are escaped with the rest.
+      let body = mask(response.trimmingWhitespace()).escapingControlCharacters
       return "sent \(command.rawValue)\(body.isEmpty ? "" : ": \(body)")"
     case .waitingForRegistration(let uids):
       return
@@ -32,7 +38,8 @@ struct OutcomeFormatting {
         + "registered (tpns register <token>)"
     case .retrying(let command, let attempt, let of, let delay, let reason):
       return
-        "retrying in \(Self.seconds(delay)) (attempt \(attempt)/\(of)): \(command.rawValue): \(reason)"
+        "retrying in \(Self.seconds(delay)) (attempt \(attempt)/\(of)): \(command.rawValue): "
+        + mask(reason)
     case .storeDeleted:
       return "the store \(options.storePath) was deleted; waiting for it to come back"
     case .storeAbsent:
@@ -58,17 +65,17 @@ struct OutcomeFormatting {
     case .registered(let token, let response):
       return .object([
         ("event", .string("registered")), ("token", .string(options.show(token.rawValue))),
-        ("response", .string(response)),
+        ("response", .string(mask(response))),
       ])
     case .synced(let uids, let response):
       return .object([
         ("event", .string("synced")), ("uids", .array(uids.map { .string($0.rawValue) })),
-        ("response", .string(response)),
+        ("response", .string(mask(response))),
       ])
     case .sent(let command, let response):
       return .object([
         ("event", .string("sent")), ("cmd", .string(command.rawValue)),
-        ("response", .string(response)),
+        ("response", .string(mask(response))),
       ])
     case .waitingForRegistration(let uids):
       return .object([
@@ -86,7 +93,7 @@ struct OutcomeFormatting {
               delay.components.seconds * 1000 + delay.components.attoseconds / 1_000_000_000_000_000
             ))
         ),
-        ("reason", .string(reason)),
+        ("reason", .string(mask(reason))),
       ])
     case .storeDeleted:
       return .object([("event", .string("store_deleted")), ("store", .string(options.storePath))])
@@ -98,28 +105,31 @@ struct OutcomeFormatting {
       return .object([
         ("event", .string("unregistered")), ("udid", .string(options.show(former.udid))),
         ("os", .string(former.os.rawValue)), ("appid", .string(former.appID)),
-        ("response", .string(response)),
+        ("response", .string(mask(response))),
       ])
     case .registrationLost(let server):
-      return .object([("event", .string("registration_lost")), ("server", .string(server))])
+      return .object([
+        ("event", .string("registration_lost")), ("server", .string(ServerURL(server).redacted)),
+      ])
     case .failed(let failure):
-      return .object([("event", .string("failed")), ("error", .string(failure.description))])
+      return .object([("event", .string("failed")), ("error", .string(mask(failure.description)))])
     }
   }
 
   /// The `--verbose` lines of one HTTP attempt, as `curl -v` marks them (`>`
-  /// what was sent, `<` what came back): method, URL (its token masked unless
+  /// what was sent, `<` what came back): method, URL (credentials and the
+  /// server's own query values hidden, the token masked unless
   /// `--show-token`), the command, then the status or the failure, and the time.
   ///
   ///     > POST http://127.0.0.1:7380/tpns (cmd=mapsync)
   ///     < 200 after 3 ms
-  func lines(_ exchange: TPNSClient.Exchange) -> String {
-    let url = options.showToken ? exchange.url : exchange.maskedURL
+  func lines(_ exchange: TPNSClient.Exchange) -> [String] {
+    let url = exchange.shownURL(showingTokens: options.showToken)
     let time = Self.milliseconds(exchange.duration)
     let reason = exchange.failure.map { "\($0)" } ?? "unknown"
     let answer =
       exchange.status.map { "< \($0) after \(time)" } ?? "< no response after \(time): \(reason)"
-    return "> \(exchange.method.rawValue) \(url) (cmd=\(exchange.command.rawValue))\n" + answer
+    return ["> \(exchange.method.rawValue) \(url) (cmd=\(exchange.command.rawValue))", answer]
   }
 
   /// "3 ms", "1204 ms": a request's time.

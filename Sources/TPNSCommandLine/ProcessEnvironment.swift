@@ -4,7 +4,11 @@
 
 /// The environment variables tpns reads.
 enum ProcessEnvironment {
-  static let names = ["TPNS_SERVER", "TPNS_STORE", "XDG_CONFIG_HOME", "HOME"]
+  static let names = [
+    "TPNS_SERVER", "TPNS_STORE", "TPNS_TOKEN", "TPNS_REQUIRE_HTTPS", "XDG_CONFIG_HOME", "HOME",
+    // The proxies libcurl takes for http:// (it ignores HTTP_PROXY), named in warnings.
+    "http_proxy", "all_proxy", "ALL_PROXY", "no_proxy", "NO_PROXY",
+  ]
 
   /// Those variables that are set.
   static var current: [String: String] {

@@ -13,14 +13,35 @@ struct Runner {
   /// Whether `--timeout` bounds the whole command (every one-shot command;
   /// not `watch`, whose every request has its own).
   let budgeted: Bool
+  /// What a server said, with the tokens masked (unless `--show-token`).
+  let mask: TokenMask
+  /// Text for people: control characters escaped, tokens masked.
+  let output: TextOutput
+  /// The warnings so far: on stderr as they come, and in the `--json` document.
+  let warnings: Warnings
 
   /// The runner of `command`; with `budgeted`, the command's time starts now.
-  init(command: String, options: GlobalOptions, budgeted: Bool = true) {
+  /// `streamWarning`, if given, also prints each warning as it comes (`watch
+  /// --json`'s `warning` lines).
+  init(
+    command: String, options: GlobalOptions, budgeted: Bool = true,
+    streamWarning: (@Sendable (String) -> Void)? = nil
+  ) {
     self.command = command
     self.options = options
     self.budgeted = budgeted
-    store = StateStore(
+    let store = StateStore(
       path: options.storePath, deadline: budgeted ? .now + options.timeout : nil)
+    self.store = store
+    mask = TokenMask(showsTokens: options.showToken) {
+      (try? store.load()).map(TokenMask.tokens(in:)) ?? []
+    }
+    let output = TextOutput(mask: mask)
+    self.output = output
+    warnings = Warnings { message in
+      output.error("Warning: \(message)")
+      streamWarning?(message)
+    }
   }
 
   /// The live environment: the plist store, libcurl (made at the first
@@ -35,15 +56,26 @@ struct Runner {
     let scheduler = SerialDispatchQueueScheduler(label: "tpns.pipeline")
     let options = options
     let store = store
-    let formatting = OutcomeFormatting(options: options)
+    let formatting = OutcomeFormatting(options: options, mask: mask)
+    let output = output
     let log: (@Sendable (TPNSClient.Exchange) -> Void)? =
-      options.verbose ? { @Sendable exchange in Console.error(formatting.lines(exchange)) } : nil
-    let server = ServerClient.live(server: options.server, scheduler: scheduler) {
+      options.verbose ? { @Sendable exchange in output.errors(formatting.lines(exchange)) } : nil
+    // The store records the server without its credentials; requests go to it as given.
+    let live = ServerClient.live(server: options.serverKey, scheduler: scheduler) {
       let transport = try CurlTransport(
         options: TransportOptions(
           timeout: options.timeout, caCertificatePath: options.caCertificate))
       return TPNSClient(
         server: options.server, method: options.method, transport: transport, log: log)
+    }
+    // A token about to cross the network in clear is warned about, once.
+    let cleartext =
+      options.serverURL.isCleartextOverNetwork
+      ? Warnings.cleartext(to: options.serverURL, environment: ProcessEnvironment.current) : nil
+    let warnings = warnings
+    let server = ServerClient(server: live.server) { command, timeout in
+      if let cleartext, command.carriesToken { warnings.add(cleartext) }
+      return live.send(command, timeout)
     }
     return PipelineEnvironment(
       store: .live(store), server: server, scheduler: scheduler,
@@ -76,10 +108,11 @@ struct Runner {
   /// Reads `outcomes` to the end, printing them; then prints the result and
   /// throws the exit status of the first failure, if any.
   func finish(_ outcomes: Observable<Outcome>) throws {
-    let formatting = OutcomeFormatting(options: options)
+    let formatting = OutcomeFormatting(options: options, mask: mask)
+    let output = output
     let live = outcomes.do(onNext: { outcome in
       guard !options.json, !options.quiet, let line = formatting.line(outcome) else { return }
-      if case .retrying = outcome { Console.error(line) } else { Console.line(line) }
+      if case .retrying = outcome { output.error(line) } else { output.line(line) }
     })
     // Every wait ends with the command's budget; this is a last resort.
     let limit = options.timeout * 2 + .seconds(30)
@@ -97,16 +130,19 @@ struct Runner {
       return nil
     }
     guard let first = failures.first else {
-      if options.json { Console.line(document(all).rendered) }
+      if options.json { Console.line(document(all, state: currentState()).rendered) }
       return
     }
-    for other in failures.dropFirst() { Console.error("Error: \(other)") }
+    // The store is read once more for the document; the mask learns its tokens from it.
+    let state = options.json ? currentState() : nil
+    for other in failures.dropFirst() { output.error("Error: \(mask(other.description))") }
     let (code, hint) = ExitStatus.of(first)
     throw CommandFailure(
-      first.description, hint: hint, exitCode: code,
+      output.shown(mask(first.description)), hint: hint.map(output.shown), exitCode: code,
       output: options.json
-        ? document(all, errors: failures.map(\.description), code: code, hint: hint).rendered
-          + "\n" : nil)
+        ? document(
+          all, errors: failures.map { mask($0.description) }, code: code, hint: hint, state: state
+        ).rendered + "\n" : nil)
   }
 
   /// The failure for a pipeline failure found before the pipeline ran; with
@@ -117,45 +153,62 @@ struct Runner {
   }
 
   /// The failure `message` (with `hint`, ending with `code`); with `--json`,
-  /// it carries its document.
+  /// it carries its document. On stderr, both are one line each (control
+  /// characters escaped: they may quote a file name or a UID as typed).
   func fail(
     _ message: String, hint: String?, code: ExitCode, outcomes: [Outcome]? = nil
   ) -> CommandFailure {
-    let output = options.json ? failureDocument(message, hint: hint, code: code, outcomes) : nil
-    return CommandFailure(message, hint: hint, exitCode: code, output: output)
+    let state = options.json ? currentState() : nil
+    let message = mask(message)
+    let document =
+      options.json ? failureDocument(message, hint: hint, code: code, outcomes, state: state) : nil
+    return CommandFailure(
+      output.shown(message), hint: hint.map(output.shown), exitCode: code, output: document)
   }
 
   private func failureDocument(
-    _ message: String, hint: String?, code: ExitCode, _ outcomes: [Outcome]?
+    _ message: String, hint: String?, code: ExitCode, _ outcomes: [Outcome]?, state: StoreState?
   ) -> String {
-    let formatting = OutcomeFormatting(options: options)
+    let formatting = OutcomeFormatting(options: options, mask: mask)
     let events =
       outcomes.map { $0.map(formatting.json) }
       ?? [.object([("event", .string("failed")), ("error", .string(message))])]
-    return document(events: events, errors: [message], code: code, hint: hint).rendered + "\n"
+    return document(events: events, errors: [message], code: code, hint: hint, state: state)
+      .rendered + "\n"
   }
 
-  /// The `--json` document of a command that went through the pipeline.
-  func document(
-    _ outcomes: [Outcome], errors: [String] = [], code: ExitCode = .success, hint: String? = nil
-  ) -> JSONValue {
-    let formatting = OutcomeFormatting(options: options)
-    return document(events: outcomes.map(formatting.json), errors: errors, code: code, hint: hint)
-  }
-
-  private func document(events: [JSONValue], errors: [String], code: ExitCode, hint: String?)
-    -> JSONValue
-  {
+  /// The store as it is now, for a `--json` document (nil if it cannot be
+  /// read); the mask learns the tokens in it, so that it is read once.
+  private func currentState() -> StoreState? {
     let state = try? store.load()
-    let difference = state?.difference(at: options.server)
+    if let state { mask.learn(from: state) }
+    return state
+  }
+
+  /// The `--json` document of a command that went through the pipeline;
+  /// `state` is the store as it is now (``currentState()``).
+  func document(
+    _ outcomes: [Outcome], errors: [String] = [], code: ExitCode = .success, hint: String? = nil,
+    state: StoreState?
+  ) -> JSONValue {
+    let formatting = OutcomeFormatting(options: options, mask: mask)
+    return document(
+      events: outcomes.map(formatting.json), errors: errors, code: code, hint: hint, state: state)
+  }
+
+  private func document(
+    events: [JSONValue], errors: [String], code: ExitCode, hint: String?, state: StoreState?
+  ) -> JSONValue {
+    let difference = state?.difference(at: options.serverKey)
     return .object([
       ("command", .string(command)),
       ("ok", .bool(errors.isEmpty)),
       ("exit_code", .number(Int(code.rawValue))),
-      ("server", .string(options.server)),
+      ("server", .string(options.shownServer)),
       ("store", .string(options.storePath)),
       ("outcomes", .array(events)),
       ("errors", .array(errors.map(JSONValue.string))),
+      ("warnings", .array(warnings.all.map(JSONValue.string))),
       ("hint", hint.map(JSONValue.string) ?? .null),
       ("uids", .array((state?.uids ?? []).map(JSONValue.string))),
       ("registered", .bool(difference?.isRegistered ?? false)),

@@ -38,7 +38,8 @@ struct WatchLock {
       let holder = Self.readPID(descriptor)
       close(descriptor)
       throw CommandFailure(
-        "another tpns watch\(holder.map { " (pid \($0))" } ?? "") is watching \(store.path)",
+        "another tpns watch\(holder.map { " (pid \($0))" } ?? "") is watching \(store.path)"
+          .escapingControlCharacters,
         hint: "Stop it first, or watch another store with --store.", exitCode: ExitStatus.temporary)
     }
     ftruncate(descriptor, 0)
@@ -84,7 +85,9 @@ struct WatchLock {
   }
 
   private static func failure(_ error: StoreError) -> CommandFailure {
-    CommandFailure(error.description, hint: error.suggestion, exitCode: ExitStatus.of(error))
+    CommandFailure(
+      error.description.escapingControlCharacters,
+      hint: error.suggestion.escapingControlCharacters, exitCode: ExitStatus.of(error))
   }
 
   private static func readPID(_ descriptor: Int32) -> Int? {

@@ -69,8 +69,8 @@ import Testing
       (
         "sync",
         [
-          "--server", "--store", "--json", "-q", "-v", "--timeout", "--method", "--cacert",
-          "--show-token", "-h",
+          "--server", "--store", "--json", "-q", "-v", "--timeout", "--method",
+          "--allow-token-in-url", "--require-https", "--cacert", "--show-token", "-h",
         ]
       ),
     ])

@@ -43,7 +43,7 @@ import Testing
     #expect(errors.count == 1 && errors[0].hasPrefix(error), "\(errors)")
     let hint = try #require(document["hint"] as? String)
     // stderr: the error, then the next step (for a usage error, the usage and the pointer to --help).
-    let lines = result.stderr.split(separator: "\n").map(String.init)
+    let lines = result.stderrWithoutWarnings.split(separator: "\n").map(String.init)
     #expect(lines.first == "Error: \(errors[0])")
     #expect(lines.last == hint || lines.last == "  \(hint)")
   }

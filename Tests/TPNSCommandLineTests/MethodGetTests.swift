@@ -26,7 +26,8 @@ struct MethodGetTests {
   func tooLongForGet(count: Int) throws {
     let e2e = try EndToEnd()
     #expect(try e2e.tpns.run(["register", EndToEnd.token]).status == 0)
-    let result = try e2e.tpns.run(["add", "--method", "get"] + Self.uids(count))
+    let result = try e2e.tpns.run(
+      ["add", "--method", "get", "--allow-token-in-url"] + Self.uids(count))
     #expect(result.status == 76, "\(result.stderr)")
     #expect(result.stderr.contains("414"))
     #expect(

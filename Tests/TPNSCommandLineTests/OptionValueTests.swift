@@ -118,7 +118,8 @@ import Testing
       #expect(result.status == 66)
       let reason = file == "/missing.pem" ? "No such file or directory" : "it is a directory"
       #expect(
-        result.stderr == "Error: cannot read the CA certificate file \(file): \(reason)\n"
+        result.stderrWithoutWarnings
+          == "Error: cannot read the CA certificate file \(file): \(reason)\n"
           + "Pass a readable PEM file of CA certificates with --cacert.\n")
     }
     #expect(contents(of: e2e.tpns.store) == store)

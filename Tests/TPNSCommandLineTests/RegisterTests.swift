@@ -120,7 +120,7 @@ import Testing
     let tpns = TPNSProcess(store: directory.file("state.plist"), server: "http://127.0.0.1:1/tpns")
     let result = try tpns.run(arguments)
     #expect(result.status == 65)
-    let lines = result.stderr.split(separator: "\n")
+    let lines = result.stderrWithoutWarnings.split(separator: "\n")
     #expect(lines.count == 2 && lines[1].hasPrefix(hint), "\(result.stderr)")
   }
 
@@ -138,7 +138,8 @@ import Testing
   func androidNeedsUDID() throws {
     let directory = try TemporaryDirectory()
     let tpns = TPNSProcess(store: directory.file("state.plist"), server: "http://127.0.0.1:1/tpns")
-    let result = try tpns.run(["register", "--os", "android", "fcm-1"])
+    let result = try tpns.run(
+      ["register", "--os", "android"], environment: ["TPNS_TOKEN": "fcm-1"])
     #expect(result.status == 64)
     #expect(
       result.stderr

@@ -25,7 +25,7 @@ import Testing
     arguments: [["-v"], ["--verbose"]])
   func verbosePost(flag: [String]) throws {
     let e2e = try EndToEnd()
-    let result = try e2e.tpns.run(["register", EndToEnd.token] + flag)
+    let result = try e2e.tpns.run(["register"] + flag, environment: ["TPNS_TOKEN": EndToEnd.token])
     #expect(result.status == 0)
     #expect(result.stdout == "registered …0f0f0f at \(e2e.server.server)\n")
     let server = e2e.server.server
@@ -39,14 +39,18 @@ import Testing
   func verboseGet() throws {
     let e2e = try EndToEnd()
     let token = EndToEnd.token
-    let masked = try e2e.tpns.run(["register", token, "-v", "--method", "get"])
+    let masked = try e2e.tpns.run(
+      ["register", "-v", "--method", "get", "--allow-token-in-url"],
+      environment: ["TPNS_TOKEN": token])
     #expect(masked.status == 0)
     let query = "cmd=client&os=ios&appid=com.tutk.cc.samples.tpns.ios"
     #expect(
       masked.stderr.hasPrefix(
         "> GET \(e2e.server.server)?\(query)&udid=…0f0f0f&token=…0f0f0f (cmd=client)\n"))
     #expect(!masked.stderr.contains(token))
-    let shown = try e2e.tpns.run(["sync", "-v", "--method", "get", "--show-token"])
+    let shown = try e2e.tpns.run([
+      "sync", "-v", "--method", "get", "--allow-token-in-url", "--show-token",
+    ])
     #expect(shown.status == 0)
     #expect(shown.stderr.contains("&udid=\(token)&"))
   }

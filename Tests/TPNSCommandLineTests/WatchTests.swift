@@ -18,12 +18,14 @@ import Testing
   /// Starts `tpns watch` with `arguments` on `tpns`'s store and server, in the
   /// background; its standard output goes to the file `output`, if given.
   static func startWatch(
-    _ tpns: TPNSProcess, _ arguments: [String] = [], output: String? = nil
+    _ tpns: TPNSProcess, _ arguments: [String] = [], output: String? = nil,
+    environment: [String: String] = [:]
   ) throws -> Process {
     let watch = Process()
     watch.executableURL = URL(fileURLWithPath: TPNSProcess.binary)
     watch.arguments = ["watch"] + arguments
     watch.environment = TPNSProcess.environment(store: tpns.store, server: tpns.server)
+      .merging(environment) { $1 }
     // Not a pipe: nobody reads it, and a pipe end it inherited must not keep a reader waiting.
     if let output {
       _ = FileManager.default.createFile(atPath: output, contents: nil)

@@ -24,7 +24,12 @@ import Testing
         "http://h/tpns?cmd=event&uid=ABCDEFGHJKLMNPRSTUVW",
         "http://h/tpns?cmd=event&uid=ABCDEFGHJKLMNPRSTUVW"
       ),
-      ("http://h/tpns?x=1&&token=abcdefghij", "http://h/tpns?x=1&&token=…efghij"),
+      // The server URL's own query values and credentials are hidden too.
+      ("http://h/tpns?x=1&&token=abcdefghij", "http://h/tpns?x=***&&token=…efghij"),
+      (
+        "http://me:pw@h/tpns?key=k3y&cmd=client&token=abcdefghij",
+        "http://***@h/tpns?key=***&cmd=client&token=…efghij"
+      ),
     ])
   func maskedURL(url: String, masked: String) {
     #expect(Self.exchange(url).maskedURL == masked)

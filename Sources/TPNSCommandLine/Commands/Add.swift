@@ -23,7 +23,7 @@ struct Add: ParsableCommand {
             + "and lines starting with '#' are skipped).",
           validate: { !$0.isEmpty }),
         .flag("no-sync", help: "Only store the change; send it later with 'tpns sync'."),
-      ] + GlobalOptions.sending,
+      ] + GlobalOptions.sendingToken,
       arguments: [
         Argument("uid", help: "A 20-character device UID.", isOptional: true, parsing: .remaining)
       ])
@@ -58,7 +58,7 @@ struct Add: ParsableCommand {
     if let file {
       let bytes: [UInt8]
       do {
-        bytes = try Self.read(file)
+        bytes = try InputFile.read(file)
       } catch {
         throw runner.fail(
           "cannot read \(file): \(String(cString: strerror(error.code)))",
@@ -77,7 +77,7 @@ struct Add: ParsableCommand {
       }
       // An empty provisioning file in a CI job must not pass unnoticed.
       if lines.isEmpty, !options.quiet, !options.json {
-        Console.error(
+        runner.output.error(
           "no UIDs in \(file == "-" ? "<stdin>" : file) (blank lines and # comments only)")
       }
     }
@@ -94,30 +94,5 @@ struct Add: ParsableCommand {
       .enumerated()
       .map { Line(text: $0.element.trimmingWhitespace(), location: "\(name):\($0.offset + 1)") }
       .filter { !$0.text.isEmpty && !$0.text.hasPrefix("#") }
-  }
-
-  /// All of `path` ('-' is standard input), or the errno of the failure.
-  static func read(_ path: String) throws(ErrnoError) -> [UInt8] {
-    let descriptor = path == "-" ? STDIN_FILENO : open(path, O_RDONLY | O_CLOEXEC)
-    guard descriptor >= 0 else { throw ErrnoError(errno) }
-    defer { if descriptor != STDIN_FILENO { close(descriptor) } }
-    var bytes: [UInt8] = []
-    var buffer = [UInt8](repeating: 0, count: 65_536)
-    while true {
-      let count = buffer.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
-      if count < 0, errno == EINTR { continue }
-      guard count >= 0 else { throw ErrnoError(errno) }
-      if count == 0 { return bytes }
-      bytes += buffer[..<count]
-    }
-  }
-}
-
-/// An `errno` value as an error.
-struct ErrnoError: Error {
-  var code: Int32
-
-  init(_ code: Int32) {
-    self.code = code
   }
 }

@@ -39,7 +39,8 @@ struct Event: ParsableCommand {
     // An empty message is no message: `msg` is left out, as without --message.
     message = values.value("message").flatMap { $0.isEmpty ? nil : $0 }
     time = values.value("time", as: Int.self)
-    options = try GlobalOptions(values, environment: ProcessEnvironment.current)
+    options = try GlobalOptions(
+      values, environment: ProcessEnvironment.current, traffic: .withoutToken)
   }
 
   func run() throws {

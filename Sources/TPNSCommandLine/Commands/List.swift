@@ -13,7 +13,7 @@ struct List: ParsableCommand {
 
   init(_ values: ParsedValues) throws {
     options = try GlobalOptions(
-      values, environment: ProcessEnvironment.current, usesServer: false)
+      values, environment: ProcessEnvironment.current, usesServer: false, traffic: .none)
   }
 
   func run() throws {
@@ -34,7 +34,7 @@ struct List: ParsableCommand {
       return
     }
     if uids.isEmpty {
-      if !options.quiet { Console.error("no UIDs stored; add one with 'tpns add <uid>'") }
+      if !options.quiet { runner.output.error("no UIDs stored; add one with 'tpns add <uid>'") }
       return
     }
     let width = String(uids.count - 1).count
@@ -44,6 +44,6 @@ struct List: ParsableCommand {
       let number = String(index)
       text += String(repeating: " ", count: width - number.count) + number + "  " + uid + "\n"
     }
-    Console.line(String(text.dropLast()))
+    runner.output.block(String(text.dropLast()))
   }
 }

@@ -3,6 +3,10 @@ import Reactive
 import TPNSKit
 import TPNSProtocol
 
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 /// `tpns register <token>`: stores the token and sends `cmd=client`.
 struct Register: ParsableCommand {
   static var configuration: CommandConfiguration {
@@ -11,6 +15,8 @@ struct Register: ParsableCommand {
       abstract: "Register a push token with the server (cmd=client).",
       discussion: """
         An iOS token is 64 hex characters; the <0123abcd 4567ef01 ...> form is accepted. \
+        Give it with --token-file or TPNS_TOKEN rather than as <token>: every local user \
+        can read a command's arguments. \
         UIDs stored but not yet sent are sent once the token is registered.
         An option not given keeps the stored registration's value, so that a refreshed \
         token needs only 'tpns register NEWTOKEN'; --os with another OS starts a new \
@@ -38,8 +44,18 @@ struct Register: ParsableCommand {
           validate: { PhoneFieldSyntax.languageViolation(in: $0) == nil }),
         .flag("dev", help: "Use the APNs sandbox (dev=1; kept until --no-dev)."),
         .flag("no-dev", help: "Use APNs production (dev=0)."),
-      ] + GlobalOptions.sending,
-      arguments: [Argument("token", help: "The push token.")])
+        .option(
+          "token-file", valueName: "file",
+          help:
+            "Read the token from this file ('-': standard input) instead of <token>, "
+            + "which other local users can see (env TPNS_TOKEN: the token itself).",
+          validate: { !$0.isEmpty }),
+      ] + GlobalOptions.sendingToken,
+      arguments: [
+        Argument(
+          "token", help: "The push token (visible to other local users: prefer --token-file).",
+          isOptional: true)
+      ])
   }
 
   /// The registration options given on the command line; nil: not given.
@@ -51,12 +67,33 @@ struct Register: ParsableCommand {
     var sandbox: Bool?
   }
 
-  let token: String
+  /// Where the token comes from, in the order they are looked at.
+  enum TokenSource: Equatable {
+    /// The `<token>` argument, which other local users can read.
+    case argument(String)
+    /// `--token-file FILE`, or `-` for standard input (read when the command runs).
+    case file(String)
+    /// `TPNS_TOKEN`.
+    case environment(String)
+  }
+
+  let source: TokenSource
   let given: Given
   let options: GlobalOptions
 
   init(_ values: ParsedValues) throws {
-    token = values.argument("token").first ?? ""
+    let environment = ProcessEnvironment.current
+    let argument = values.argument("token").first
+    let file = values.value("token-file")
+    switch (argument, file, environment["TPNS_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }) {
+    case (.some, .some, _):
+      throw ValidationError("Give the token once: as <token> or with --token-file, not both")
+    case (.some(let token), nil, _): source = .argument(token)
+    case (nil, .some(let path), _): source = .file(path)
+    case (nil, nil, .some(let token)): source = .environment(token)
+    case (nil, nil, nil):
+      throw ValidationError("Missing expected argument '<token>' (or --token-file, or TPNS_TOKEN)")
+    }
     if values.flag("dev"), values.flag("no-dev") {
       throw ValidationError("--dev and --no-dev cannot be used together")
     }
@@ -64,11 +101,23 @@ struct Register: ParsableCommand {
       os: values.value("os").flatMap { OperatingSystem(rawValue: $0.lowercased()) },
       appID: values.value("appid"), udid: values.value("udid"), language: values.value("lang"),
       sandbox: values.flag("dev") ? true : values.flag("no-dev") ? false : nil)
-    options = try GlobalOptions(values, environment: ProcessEnvironment.current)
+    options = try GlobalOptions(values, environment: environment)
   }
 
   func run() throws {
     let runner = Runner(command: "register", options: options)
+    let token: String
+    switch source {
+    case .argument(let text):
+      token = text
+      runner.warnings.add(Warnings.tokenOnCommandLine)
+    case .environment(let text):
+      token = text
+    case .file(let path):
+      token = try Self.readToken(path, runner: runner)
+    }
+    // A server that echoes it (an Android token is not hex) shows it masked.
+    runner.mask.remember(token)
     let stored = try runner.loadStore().registration
     // Bad input changes nothing and sends nothing: check it before the pipeline.
     let registration = Self.registration(given, stored: stored)
@@ -81,6 +130,31 @@ struct Register: ParsableCommand {
       throw runner.failure(.missingUDID)
     }
     try runner.run(.init(token: .just(token)), registration: registration)
+  }
+
+  /// The largest token file read: an Android token has up to 4,096 characters.
+  static let tokenFileLimit = 16_384
+
+  /// The token in `path` ('-': standard input), white space around it
+  /// trimmed; a file that cannot be read is exit 66, one larger than any
+  /// token 65 (never read to its end: `/dev/zero` is refused too).
+  static func readToken(_ path: String, runner: Runner) throws -> String {
+    let name = path == "-" ? "<stdin>" : path
+    let bytes: [UInt8]
+    do {
+      bytes = try InputFile.read(path, limit: tokenFileLimit + 1)
+    } catch {
+      throw runner.fail(
+        "cannot read the token file \(name): \(String(cString: strerror(error.code)))",
+        hint: "Check the path and its permissions, or pass '-' to read standard input.",
+        code: ExitStatus.noInput)
+    }
+    guard bytes.count <= tokenFileLimit else {
+      throw runner.fail(
+        "the token file \(name) is larger than \(tokenFileLimit) bytes: it holds no token",
+        hint: "Put only the token in the file (one line).", code: ExitStatus.dataError)
+    }
+    return String(decoding: bytes, as: UTF8.self).trimmingWhitespace()
   }
 
   /// The registration to send: each option given, else the stored

@@ -16,7 +16,7 @@ struct Remove: ParsableCommand {
           "uid", valueName: "uid", help: "Remove this UID (repeatable), as well as the indexes.",
           isRepeatable: true, validate: { !$0.isEmpty }),
         .flag("no-sync", help: "Only store the change; send it later with 'tpns sync'."),
-      ] + GlobalOptions.sending,
+      ] + GlobalOptions.sendingToken,
       arguments: [
         Argument("index", help: "A 0-based index.", isOptional: true, parsing: .remaining)
       ])

@@ -13,22 +13,27 @@ struct Status: ParsableCommand {
   let options: GlobalOptions
 
   init(_ values: ParsedValues) throws {
-    options = try GlobalOptions(values, environment: ProcessEnvironment.current)
+    options = try GlobalOptions(
+      values, environment: ProcessEnvironment.current, traffic: .none)
   }
 
   func run() throws {
-    let state = try Runner(command: "status", options: options).loadStore()
-    let difference = state.difference(at: options.server)
+    let runner = Runner(command: "status", options: options)
+    let state = try runner.loadStore()
+    let server = options.serverKey
+    let difference = state.difference(at: server)
     let registration = state.registration
-    // Servers that really acknowledged the desired registration, this one first.
+    // Servers that really acknowledged the desired registration, this one first;
+    // shown without credentials and query values, as the server in use is.
     let registeredAt = state.servers.filter {
       $0.value.registration != nil && $0.value.registration == registration
-    }.keys.sorted { ($0 == options.server ? 0 : 1, $0) < ($1 == options.server ? 0 : 1, $1) }
+    }.keys.sorted { ($0 == server ? 0 : 1, $0) < ($1 == server ? 0 : 1, $1) }
+      .map { ServerURL($0).redacted }
     if options.json {
       Console.line(
         JSONValue.object([
           ("command", .string("status")),
-          ("server", .string(options.server)),
+          ("server", .string(options.shownServer)),
           ("store", .string(options.storePath)),
           ("token", registration.map { .string(options.show($0.token.rawValue)) } ?? .null),
           ("os", registration.map { .string($0.phone.os.rawValue) } ?? .null),
@@ -69,11 +74,11 @@ struct Status: ParsableCommand {
       registered = "no"
     }
     let rows = [
-      ("server", options.server), ("store", options.storePath), ("token", token),
+      ("server", options.shownServer), ("store", options.storePath), ("token", token),
       ("registered", registered), ("uids", String(state.uids.count)),
       ("pending", Self.pending(difference)),
     ]
-    Console.line(rows.map { $0.0.padding(to: 12) + $0.1 }.joined(separator: "\n"))
+    runner.output.lines(rows.map { $0.0.padding(to: 12) + $0.1 })
   }
 
   /// The pending line: what the server in use lacks, and the command that sends it.

@@ -14,7 +14,7 @@ struct Sync: ParsableCommand {
         the list, whether or not it is pending. Also repairs a server that lost what the \
         store says it acknowledged (a restored backup, a restarted emulator).
         """,
-      options: GlobalOptions.sending)
+      options: GlobalOptions.sendingToken)
   }
 
   let options: GlobalOptions

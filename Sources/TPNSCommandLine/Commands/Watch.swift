@@ -36,7 +36,7 @@ struct Watch: ParsableCommand {
         .option(
           "interval", valueName: "seconds", help: "Try again this often while changes are pending.",
           defaultValue: "60", validate: { Double($0).map { $0 > 0 && $0 <= 86_400 } ?? false }),
-      ] + GlobalOptions.sending)
+      ] + GlobalOptions.sendingToken)
   }
 
   let debounce: Duration
@@ -56,7 +56,13 @@ struct Watch: ParsableCommand {
     // Blocked before any thread starts, so every thread inherits the mask.
     // SIGUSR1 is how the watcher's thread tells this one that it re-armed.
     let signals = Signals(blocking: [SIGINT, SIGTERM, SIGHUP, SIGUSR1])
-    let runner = Runner(command: "watch", options: options, budgeted: false)
+    let options = options
+    // With --json, a warning (a token about to go out in clear) is a line too.
+    let warningLine: (@Sendable (String) -> Void)? =
+      options.json
+      ? { @Sendable message in Console.line(Self.warningLine(message).rendered) } : nil
+    let runner = Runner(
+      command: "watch", options: options, budgeted: false, streamWarning: warningLine)
     var lock = try WatchLock(store: runner.store)
     defer { lock.release() }
     // A broken store at the start is the user's to fix now; later, a
@@ -74,8 +80,8 @@ struct Watch: ParsableCommand {
       scheduler: environment.scheduler)
     let checks = Observable.interval(interval, scheduler: environment.scheduler).map { _ in () }
     let viewModel = SyncViewModel(environment: environment)
-    let formatting = OutcomeFormatting(options: options)
-    let options = options
+    let formatting = OutcomeFormatting(options: options, mask: runner.mask)
+    let output = runner.output
     let outcomes = viewModel.transform(.init(storeChanges: events, periodicChecks: checks)).outcomes
     // The first JSON line, before any outcome (some come as the watch subscribes).
     if options.json {
@@ -83,22 +89,22 @@ struct Watch: ParsableCommand {
         Self.stamped(
           .object([
             ("event", .string("started")), ("store", .string(options.storePath)),
-            ("server", .string(options.server)), ("pid", .number(Int(getpid()))),
+            ("server", .string(options.shownServer)), ("pid", .number(Int(getpid()))),
           ])
         ).rendered)
     }
     let subscription = outcomes.subscribe(onNext: { outcome in
-      Self.print(outcome, formatting: formatting, options: options)
+      Self.print(outcome, formatting: formatting, output: output, options: options)
     })
     // Disposing cancels a request in flight (libcurl polls the flag at least once a second).
     defer { subscription.dispose() }
     if !options.quiet, !options.json {
-      Console.error("watching \(options.storePath) for \(options.server)")
+      output.error("watching \(options.storePath) for \(options.shownServer)")
     }
     while true {
       switch signals.wait().signal {
       case SIGHUP:
-        Self.printReloading(options: options)
+        Self.printReloading(output: output, options: options)
         reloads.onNext(())
       case SIGUSR1:
         try lock.follow(runner.store)
@@ -108,25 +114,32 @@ struct Watch: ParsableCommand {
     }
   }
 
+  /// The `--json` line of a warning: `{"event":"warning","time":…,"message":…}`.
+  static func warningLine(_ message: String) -> JSONValue {
+    stamped(.object([("event", .string("warning")), ("message", .string(message))]))
+  }
+
   /// The line for a SIGHUP: the daemon convention, re-read and re-arm.
-  static func printReloading(options: GlobalOptions) {
+  static func printReloading(output: TextOutput, options: GlobalOptions) {
     if options.json {
       let line = JSONValue.object([
         ("event", .string("reloading")), ("store", .string(options.storePath)),
       ])
       Console.line(stamped(line).rendered)
     } else if !options.quiet {
-      Console.line(stamped("reloading: re-reading \(options.storePath)"))
+      output.line(stamped("reloading: re-reading \(options.storePath)"))
     }
   }
 
-  static func print(_ outcome: Outcome, formatting: OutcomeFormatting, options: GlobalOptions) {
+  static func print(
+    _ outcome: Outcome, formatting: OutcomeFormatting, output: TextOutput, options: GlobalOptions
+  ) {
     if options.json {
       Console.line(stamped(formatting.json(outcome)).rendered)
     } else if case .failed(let failure) = outcome {
-      Console.line(stamped("failed: \(failure)"))
+      output.line(stamped("failed: \(formatting.mask(failure.description))"))
     } else if !options.quiet, let line = formatting.line(outcome) {
-      Console.line(stamped(line))
+      output.line(stamped(line))
     }
   }
 

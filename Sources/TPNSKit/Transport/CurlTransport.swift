@@ -8,7 +8,10 @@ import Reactive
 /// `CURLOPT_NOSIGNAL` is set (timeouts must not use signals in a threaded
 /// program), the connect and total timeouts come from ``TransportOptions``,
 /// TLS peer and host verification are always on, redirects are not followed,
-/// and only http and https are allowed. Success is for the caller to decide
+/// and only http and https are allowed. A loopback server (``ServerURL/isLoopback``)
+/// is reached directly, whatever the proxy variables say; any other goes
+/// through the proxy libcurl takes from the environment (`http_proxy`,
+/// `https_proxy`, `all_proxy`, `no_proxy`). Success is for the caller to decide
 /// from the status code: any HTTP answer is a response, not an error.
 ///
 ///     let transport = try CurlTransport(options: TransportOptions(timeout: .seconds(10)))
@@ -63,6 +66,11 @@ public final class CurlTransport: @unchecked Sendable {
       var setup = CURLE_OK
       func set(_ result: CURLcode) { if setup == CURLE_OK { setup = result } }
       set(tpns_curl_set_string(handle, CURLOPT_URL, request.url))
+      if ServerURL(request.url).isLoopback {
+        // Never through `http_proxy`/`all_proxy`: a proxy would read the token in
+        // clear, and its own 127.0.0.1 is another machine.
+        set(tpns_curl_set_string(handle, CURLOPT_PROXY, ""))
+      }
       set(tpns_curl_allow_http_only(handle))
       set(tpns_curl_set_long(handle, CURLOPT_NOSIGNAL, 1))
       set(

@@ -29,9 +29,10 @@ public struct HTTPRequest: Sendable, Equatable {
     self.timeout = timeout
   }
 
-  /// The URL without its query, for messages: a GET's query holds the token.
+  /// The URL without its query, for messages: a GET's query holds the
+  /// token, and credentials (`user:password@`) are shown as `***@`.
   public var urlWithoutQuery: String {
-    String(url.prefix { $0 != "?" })
+    ServerURL(String(url.prefix { $0 != "?" && $0 != "#" })).redacted
   }
 }
 

@@ -37,9 +37,14 @@ public indirect enum RequestFailure: Error, Equatable, CustomStringConvertible {
     }
   }
 
-  /// A body as a person reads it: an HTML page (a proxy's, or a web
-  /// server's own error page) by its title, anything else trimmed.
+  /// A body as a person reads it, on one line: an HTML page (a proxy's, or
+  /// a web server's own error page) by its title, anything else trimmed;
+  /// control characters (newlines, escape sequences) escaped.
   static func summary(of body: String) -> String {
+    unescapedSummary(of: body).escapingControlCharacters
+  }
+
+  private static func unescapedSummary(of body: String) -> String {
     let text = body.trimmingWhitespace()
     let lower = text.lowercased()
     guard text.hasPrefix("<"), lower.contains("<html") else { return text }

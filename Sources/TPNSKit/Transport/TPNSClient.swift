@@ -11,7 +11,8 @@ public struct TPNSClient: Sendable {
   public struct Exchange: Sendable, Equatable {
     /// GET or POST.
     public var method: HTTPRequest.Method
-    /// The URL as sent, query included: a GET's holds the token (see ``maskedURL``).
+    /// The URL as sent, query and credentials included: a GET's holds the
+    /// token (see ``shownURL(showingTokens:)``).
     public var url: String
     /// The command sent.
     public var command: CommandName
@@ -22,23 +23,27 @@ public struct TPNSClient: Sendable {
     /// From the start of the request to its end.
     public var duration: Duration
 
-    /// ``url`` with the values of its `token` and `udid` query parameters (an
-    /// iOS phone's udid is its token) cut to their last 6 characters, as
-    /// tokens are printed.
-    public var maskedURL: String {
-      guard let query = url.firstIndex(of: "?") else { return url }
-      let parameters = url[url.index(after: query)...]
-        .split(separator: "&", omittingEmptySubsequences: false)
-        .map { parameter -> String in
-          guard let equals = parameter.firstIndex(of: "="),
-            ["token", "udid"].contains(parameter[..<equals])
-          else { return String(parameter) }
-          let value = parameter[parameter.index(after: equals)...]
-          return String(parameter[...equals])
-            + (value.count <= 6 ? "\(value)" : "…\(value.suffix(6))")
+    /// ``url`` as output shows it: credentials as `***@`; the values of the
+    /// `token` and `udid` parameters (an iOS phone's udid is its token) cut
+    /// to their last 6 characters, as tokens are printed, unless
+    /// `showingTokens`; TPNS's other parameters as sent; any other
+    /// query value (the server URL's own: a key, say) as `***`.
+    public func shownURL(showingTokens: Bool = false) -> String {
+      return ServerURL(url).redacted { name, value in
+        guard Self.names.contains(String(name)) else { return "***" }
+        guard !showingTokens, name == "token" || name == "udid", value.count > 6 else {
+          return String(value)
         }
-      return String(url[...query]) + parameters.joined(separator: "&")
+        return "…\(value.suffix(6))"
+      }
     }
+
+    /// The names TPNS's commands send, `cmd` included.
+    private static let names = Set(
+      ["cmd"] + CommandName.allCases.flatMap { $0.parameters.map(\.name) })
+
+    /// ``shownURL(showingTokens:)`` with the tokens masked.
+    public var maskedURL: String { shownURL() }
   }
 
   /// The `/tpns` URL.

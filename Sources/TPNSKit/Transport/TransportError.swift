@@ -26,7 +26,13 @@ public enum TransportError: Error, Equatable, CustomStringConvertible {
     }
   }
 
+  /// The failure on one line; libcurl's reason (which may quote a
+  /// certificate's or a server's text) with its control characters escaped.
   public var description: String {
+    unescapedDescription.escapingControlCharacters
+  }
+
+  private var unescapedDescription: String {
     switch self {
     case .unreachable(let url, let reason): "cannot reach \(url): \(reason)"
     case .timedOut(let url, let after):

@@ -1,0 +1,114 @@
+import Locking
+import TPNSKit
+
+/// What output hides unless `--show-token`: each run of 24 or more hex
+/// digits (an iOS token, or a server's echo of part of one; a UID has 20
+/// characters) and each token or phone ID the store knows (an Android
+/// token is not hex), shown as its last 6 characters, as tokens are.
+///
+/// The store is read for the known tokens only when text from a server is
+/// masked, once per command.
+///
+///     mask("error: token 0f1e…(64 hex)…e1f0 is not registered")
+///     // "error: token …d2e1f0 is not registered"
+struct TokenMask: Sendable {
+  /// Whether tokens are shown in full (`--show-token`): nothing is masked.
+  let showsTokens: Bool
+  private let known: LockedState<[String]?>
+  private let loadKnown: @Sendable () -> [String]
+  private let remembered = LockedState<[String]>([])
+
+  /// A mask; `known` lists the tokens and phone IDs to hide (read once, when needed).
+  init(showsTokens: Bool, known: @escaping @Sendable () -> [String] = { [] }) {
+    self.showsTokens = showsTokens
+    self.known = LockedState(nil)
+    loadKnown = known
+  }
+
+  /// Takes the known tokens from `state` (the store as a command read it),
+  /// unless they were read already: the store is not read again for them.
+  func learn(from state: StoreState) {
+    known.withLock { cached in
+      if cached == nil { cached = Self.tokens(in: state) }
+    }
+  }
+
+  /// Masks `token` too, from now on (a token given to the command, not stored yet).
+  func remember(_ token: String) {
+    guard token.count > 6 else { return }
+    remembered.withLock { $0.append(token) }
+  }
+
+  /// The tokens and phone IDs in `state`: the desired registration's, each
+  /// server's acknowledged one's and its former phones'.
+  static func tokens(in state: StoreState) -> [String] {
+    let registrations = [state.registration] + state.servers.values.map(\.registration)
+    return registrations.compactMap { $0 }.flatMap { [$0.token.rawValue, $0.phone.udid] }
+      + state.servers.values.flatMap { $0.formerPhones.map(\.udid) }
+  }
+
+  /// `text` from a server (a body, an error quoting one) with the known
+  /// tokens and the runs of hex digits masked.
+  func callAsFunction(_ text: String) -> String {
+    guard !showsTokens else { return text }
+    let stored = known.withLock { cached in
+      if cached == nil { cached = loadKnown() }
+      return cached ?? []
+    }
+    // Longest first: a token that contains another is masked whole.
+    let tokens = Set(stored + remembered.value).filter { $0.count > 6 }
+      .sorted { $0.count > $1.count }
+    var masked = text
+    for token in tokens where masked.contains(token) {
+      masked = masked.replacing(token, with: Self.shown(token))
+    }
+    return hexRuns(masked)
+  }
+
+  /// `text` with each run of 24 or more hex digits masked (no store read:
+  /// every line of output goes through this).
+  func hexRuns(_ text: String) -> String {
+    guard !showsTokens, Self.hasLongHexRun(text) else { return text }
+    let bytes = Array(text.utf8)
+    var output: [UInt8] = []
+    var runStart: Int?
+    for index in 0...bytes.count {
+      if index < bytes.count, Self.isHexDigit(bytes[index]) {
+        if runStart == nil { runStart = index }
+        continue
+      }
+      if let start = runStart {
+        if index - start >= Self.hexRunLength {
+          output += Array("…".utf8) + bytes[(index - 6)..<index]
+        } else {
+          output += bytes[start..<index]
+        }
+        runStart = nil
+      }
+      if index < bytes.count { output.append(bytes[index]) }
+    }
+    return String(decoding: output, as: UTF8.self)
+  }
+
+  /// The shortest run of hex digits masked: longer than a UID (20).
+  static let hexRunLength = 24
+
+  /// Whether `text` has a run of 24 or more hex digits (read without copying).
+  private static func hasLongHexRun(_ text: String) -> Bool {
+    var run = 0
+    for byte in text.utf8 {
+      run = isHexDigit(byte) ? run + 1 : 0
+      if run == hexRunLength { return true }
+    }
+    return false
+  }
+
+  /// A token as output shows it: `…` and its last 6 characters.
+  static func shown(_ token: String) -> String {
+    token.count <= 6 ? token : "…" + token.suffix(6)
+  }
+
+  private static func isHexDigit(_ byte: UInt8) -> Bool {
+    (0x30...0x39).contains(byte) || (0x41...0x46).contains(byte) || (0x61...0x66).contains(byte)
+  }
+}

@@ -1,0 +1,72 @@
+import Locking
+import TPNSKit
+
+/// The warnings of one command: each printed once, as it comes (on stderr,
+/// and for `watch --json` as a `warning` line), and kept for the `--json`
+/// document's `warnings`.
+final class Warnings: Sendable {
+  private let messages = LockedState<[String]>([])
+  private let print: @Sendable (String) -> Void
+
+  /// Warnings that `print` shows as they come.
+  init(print: @escaping @Sendable (String) -> Void) {
+    self.print = print
+  }
+
+  /// Records `message` and prints it, unless it was already given.
+  func add(_ message: String) {
+    let isNew = messages.withLock { messages in
+      guard !messages.contains(message) else { return false }
+      messages.append(message)
+      return true
+    }
+    if isNew { print(message) }
+  }
+
+  /// Every warning so far, in order.
+  var all: [String] { messages.value }
+}
+
+extension Warnings {
+  /// The warning for a token given as an argument.
+  static let tokenOnCommandLine =
+    "the token was given on the command line, where every local user can read it "
+    + "(ps, /proc/PID/cmdline) and shell history keeps it; pass it with --token-file FILE, "
+    + "--token-file - (standard input) or TPNS_TOKEN instead"
+
+  /// The warning for a request that carries the token to `server`, an
+  /// http:// server off this machine: it names the proxy libcurl sends it
+  /// through, if the environment names one for http:// that `no_proxy` does
+  /// not exempt.
+  static func cleartext(to server: ServerURL, environment: [String: String]) -> String {
+    let host = server.host ?? server.redacted
+    var message =
+      "the push token goes unencrypted (http://) to \(host), where anyone on the network path "
+      + "can read it"
+    if let (name, proxy) = proxy(for: server, environment: environment) {
+      message += ", and so does the proxy in \(name) (\(ServerURL(proxy).redacted))"
+    }
+    return message + "; use an https:// server (--require-https refuses http://)"
+  }
+
+  /// The proxy variable libcurl uses for an http:// `server`, and its value:
+  /// `http_proxy` (it ignores `HTTP_PROXY`), else `all_proxy` or `ALL_PROXY`;
+  /// none when `no_proxy` (or `NO_PROXY`) is `*` or names the host or a
+  /// domain of it.
+  static func proxy(
+    for server: ServerURL, environment: [String: String]
+  ) -> (name: String, value: String)? {
+    let exemptions = environment["no_proxy"] ?? environment["NO_PROXY"] ?? ""
+    let host = server.host ?? ""
+    let exempt = exemptions.split(separator: ",").contains { entry in
+      var name = entry.trimmingWhitespace().lowercased()
+      if name.hasPrefix(".") { name.removeFirst() }
+      return name == "*" || (!name.isEmpty && (host == name || host.hasSuffix("." + name)))
+    }
+    guard !exempt else { return nil }
+    for name in ["http_proxy", "all_proxy", "ALL_PROXY"] {
+      if let value = environment[name], !value.isEmpty { return (name, value) }
+    }
+    return nil
+  }
+}

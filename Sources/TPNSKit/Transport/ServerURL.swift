@@ -1,0 +1,118 @@
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// A server URL as text, taken apart as far as tpns needs: its credentials
+/// and query (which output hides), its host (a loopback server is reached
+/// directly and may be `http://`), and whether what is sent to it crosses
+/// the network unencrypted. Nothing is decoded or normalised: `text` is sent
+/// as given.
+///
+///     ServerURL("http://me:pw@push.example/tpns?key=k").redacted
+///     // "http://***@push.example/tpns?key=***"
+public struct ServerURL: Sendable, Hashable, CustomStringConvertible {
+  /// The URL as given.
+  public let text: String
+
+  /// `text` as a URL.
+  public init(_ text: String) {
+    self.text = text
+  }
+
+  /// The URL's parts: `scheme://userinfo@hostport` then the rest (path,
+  /// query, fragment); without `://`, all of it is the rest.
+  private var parts:
+    (scheme: Substring, userinfo: Substring?, hostPort: Substring, rest: Substring)?
+  {
+    guard let separator = text.firstRange(of: "://") else { return nil }
+    let afterScheme = text[separator.upperBound...]
+    let authorityEnd = afterScheme.firstIndex { "/?#".contains($0) } ?? afterScheme.endIndex
+    let authority = afterScheme[..<authorityEnd]
+    let at = authority.lastIndex(of: "@")
+    return (
+      text[..<separator.lowerBound],
+      at.map { authority[..<$0] },
+      at.map { authority[authority.index(after: $0)...] } ?? authority,
+      afterScheme[authorityEnd...]
+    )
+  }
+
+  /// The scheme, lower-cased (`http`), or nil.
+  public var scheme: String? { parts.map { $0.scheme.lowercased() } }
+
+  /// The host, lower-cased, without the brackets of an IPv6 address, or nil.
+  public var host: String? {
+    guard let hostPort = parts?.hostPort else { return nil }
+    if hostPort.hasPrefix("["), let close = hostPort.firstIndex(of: "]") {
+      return hostPort[hostPort.index(after: hostPort.startIndex)..<close].lowercased()
+    }
+    return String(hostPort.prefix { $0 != ":" }).lowercased()
+  }
+
+  /// The URL without its credentials: what the store records a server
+  /// under, so that a password never reaches the store file. (The same
+  /// server with other credentials is the same server there.)
+  public var withoutUserinfo: String {
+    guard let parts, parts.userinfo != nil else { return text }
+    return "\(parts.scheme)://\(parts.hostPort)\(parts.rest)"
+  }
+
+  /// The URL as output shows it: credentials as `***@`, every query value
+  /// as `***`.
+  public var redacted: String {
+    redacted { _, _ in "***" }
+  }
+
+  /// The URL with credentials as `***@` and each query value as `value`
+  /// makes it from the parameter's name and value (the name is empty for a
+  /// parameter without `=`); the fragment is kept.
+  public func redacted(queryValue value: (Substring, Substring) -> String) -> String {
+    guard let parts else { return text }
+    let start = "\(parts.scheme)://" + (parts.userinfo == nil ? "" : "***@") + parts.hostPort
+    let hash = parts.rest.firstIndex(of: "#") ?? parts.rest.endIndex
+    let fragment = parts.rest[hash...]
+    guard let questionMark = parts.rest[..<hash].firstIndex(of: "?") else {
+      return start + parts.rest
+    }
+    let query = parts.rest[parts.rest.index(after: questionMark)..<hash]
+      .split(separator: "&", omittingEmptySubsequences: false)
+      .map { parameter -> String in
+        // A bare value (`?k3y`) is a value too; an empty parameter (`&&`) stays empty.
+        guard let equals = parameter.firstIndex(of: "=") else {
+          return parameter.isEmpty ? "" : value("", parameter)
+        }
+        let name = parameter[..<equals]
+        return name + "=" + value(name, parameter[parameter.index(after: equals)...])
+      }
+      .joined(separator: "&")
+    return start + parts.rest[...questionMark] + query + fragment
+  }
+
+  /// Whether the host is this machine: `localhost`, 127.0.0.0/8 or `::1`
+  /// (also as an IPv4-mapped address). Any other spelling is not.
+  public var isLoopback: Bool {
+    guard let host else { return false }
+    if host == "localhost" { return true }
+    var v4 = in_addr()
+    if inet_pton(AF_INET, host, &v4) == 1 {
+      return UInt32(bigEndian: v4.s_addr) >> 24 == 127
+    }
+    var v6 = in6_addr()
+    guard inet_pton(AF_INET6, host, &v6) == 1 else { return false }
+    return withUnsafeBytes(of: &v6) { bytes in
+      let loopback = bytes.prefix(15).allSatisfy { $0 == 0 } && bytes[15] == 1
+      let mapped =
+        bytes.prefix(10).allSatisfy { $0 == 0 } && bytes[10] == 0xFF && bytes[11] == 0xFF
+        && bytes[12] == 127
+      return loopback || mapped
+    }
+  }
+
+  /// Whether what is sent here crosses the network unencrypted: `http://`
+  /// to a host that is not this machine.
+  public var isCleartextOverNetwork: Bool {
+    scheme == "http" && !isLoopback
+  }
+
+  public var description: String { redacted }
+}
