@@ -75,6 +75,7 @@ final class HTTPServer: @unchecked Sendable {
   /// What the C logger calls back (`refusalCallback` with `self`): allocated here,
   /// freed in `deinit`, after the daemon that uses it is stopped.
   private let refusalSink: UnsafeMutablePointer<tpns_mhd_refusal_sink>
+  /// The connections being tracked for their deadlines (tests read its counts).
   let deadlines: RequestDeadlines
   private let lock = Lock()
   private var daemon: OpaquePointer?

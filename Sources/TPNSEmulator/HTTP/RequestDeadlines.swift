@@ -149,11 +149,14 @@ final class RequestDeadlines: @unchecked Sendable {
 
   /// Closes every connection whose head is late.
   private func closeLateHeads() {
-    let now = Clock.monotonicNanoseconds()
     let timeout = UInt64(headTimeout * 1_000_000_000)
     lock.withLock {
+      // Read with the lock held: a start stamped by another thread just before is not
+      // later than this (a later one, read before, wrapped around and closed a busy
+      // keep-alive connection).
+      let now = Clock.monotonicNanoseconds()
       for connection in connections.values where !connection.hasHead {
-        if let started = connection.requestStarted, now &- started > timeout {
+        if let started = connection.requestStarted, now > started, now - started > timeout {
           close(connection)
         }
       }
