@@ -27,7 +27,7 @@ import Locking
 ///
 /// ```swift
 /// let deadlines = RequestDeadlines(headTimeout: 10, maximumIncomplete: 500)
-/// deadlines.start()
+/// deadlines.start()  // or closeLateHeads() on a test's own clock
 /// let connection = deadlines.opened(socket: descriptor)  // libmicrohttpd's callbacks
 /// ```
 final class RequestDeadlines: @unchecked Sendable {
@@ -56,6 +56,8 @@ final class RequestDeadlines: @unchecked Sendable {
   let headTimeout: Double
   /// Most connections in the middle of sending a request.
   let maximumIncomplete: Int
+  /// Monotonic nanoseconds.
+  private let clock: @Sendable () -> UInt64
 
   private let lock = Lock()
   private var connections: [ObjectIdentifier: Connection] = [:]
@@ -63,9 +65,14 @@ final class RequestDeadlines: @unchecked Sendable {
   private var incomplete = 0
   private var timer: (any DispatchSourceTimer)?
 
-  init(headTimeout: Double, maximumIncomplete: Int) {
+  /// `clock` gives monotonic nanoseconds (tests pass their own).
+  init(
+    headTimeout: Double, maximumIncomplete: Int,
+    clock: @escaping @Sendable () -> UInt64 = Clock.monotonicNanoseconds
+  ) {
     self.headTimeout = headTimeout
     self.maximumIncomplete = maximumIncomplete
+    self.clock = clock
   }
 
   deinit { stop() }
@@ -96,7 +103,7 @@ final class RequestDeadlines: @unchecked Sendable {
   /// Tracks a connection libmicrohttpd accepted on `socket`, waiting for its first
   /// request; closes the longest incomplete one if that makes too many.
   func opened(socket: Int32) -> Connection {
-    let connection = Connection(socket: socket, now: Clock.monotonicNanoseconds())
+    let connection = Connection(socket: socket, now: clock())
     lock.withLock {
       connections[ObjectIdentifier(connection)] = connection
       incomplete += 1
@@ -123,7 +130,7 @@ final class RequestDeadlines: @unchecked Sendable {
 
   /// `connection`'s answer was sent: the next request's head is due.
   func answered(_ connection: Connection) {
-    let now = Clock.monotonicNanoseconds()
+    let now = clock()
     lock.withLock {
       guard connection.requestStarted == nil, !connection.isClosing else { return }
       connection.requestStarted = now
@@ -147,14 +154,20 @@ final class RequestDeadlines: @unchecked Sendable {
     lock.withLock { (connections.count, incomplete) }
   }
 
-  /// Closes every connection whose head is late.
-  private func closeLateHeads() {
+  /// Whether `connection` was closed here, for its head being late or to make room
+  /// (for tests).
+  func wasClosed(_ connection: Connection) -> Bool {
+    lock.withLock { connection.isClosing }
+  }
+
+  /// Closes every connection whose head is late (the timer calls this).
+  func closeLateHeads() {
     let timeout = UInt64(headTimeout * 1_000_000_000)
     lock.withLock {
       // Read with the lock held: a start stamped by another thread just before is not
       // later than this (a later one, read before, wrapped around and closed a busy
       // keep-alive connection).
-      let now = Clock.monotonicNanoseconds()
+      let now = clock()
       for connection in connections.values where !connection.hasHead {
         if let started = connection.requestStarted, now > started, now - started > timeout {
           close(connection)
