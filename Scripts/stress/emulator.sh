@@ -15,7 +15,8 @@
 #   emulator-rss             VmRSS after the wrk run within 10 MB of the RSS measured
 #                            after the malformed phase and a 2 s warm-up.
 #   emulator-request-log     the request log stays bounded: it keeps at most 10,000
-#                            entries and counts the rest as dropped.
+#                            entries (read in pages of 1,000) and counts the rest as
+#                            dropped.
 # Expects TPNS_BIN (see lib.sh); STRESS_SEED replays another seed.
 set -uo pipefail
 source "$(dirname "$0")/lib.sh"
@@ -173,11 +174,19 @@ else
   pass emulator-rss "RSS $(mb "$rss_start") → $(mb "$rss_end") MB (start: after the malformed phase and a 2 s warm-up)"
 fi
 
-# Read after the RSS: encoding 10,000 entries as JSON takes memory of its own.
-read -r kept total dropped < <(inspect requests | python3 -c '
-import json, sys
-log = json.load(sys.stdin)
-print(len(log["requests"]), log["total"], log["dropped"])')
+# Read after the RSS, page by page (?since=&limit=1000, following `next`), as a
+# client reads the whole log.
+read -r kept total dropped < <(python3 - "$emulator_base" <<'PY'
+import json, sys, urllib.request
+since, kept, pages = 0, 0, 0
+while since is not None and pages < 100:
+    with urllib.request.urlopen("%s/_emulator/requests?since=%d&limit=1000" % (sys.argv[1], since)) as answer:
+        log = json.load(answer)
+    kept += len(log["requests"])
+    since, pages = log["next"], pages + 1
+print(kept, log["total"], log["dropped"])
+PY
+)
 if [[ -z ${kept:-} ]]; then
   fail emulator-request-log "/_emulator/requests did not answer"
 elif ((kept > 10000 || kept + dropped != total || total < ${requests:-0})); then

@@ -85,9 +85,10 @@ inspect() {
   curl -fsS "$@" "$emulator_base/_emulator/$path"
 }
 
-# The number of /tpns requests the emulator has logged.
+# The number of /tpns requests the emulator has received since start or reset
+# (/_emulator/requests answers a page of them; `total` counts them all).
 requests_seen() {
-  inspect requests | python3 -c 'import json, sys; print(len(json.load(sys.stdin)["requests"]))'
+  inspect requests | python3 -c 'import json, sys; print(json.load(sys.stdin)["total"])'
 }
 
 # Runs a set-up step "$@" (output to $work/setup.log); if it fails, the

@@ -362,7 +362,7 @@ class Generator:
         line = self.rng.choice([b"GET /tpns HTTP/9.9", b"GET /tpns", b"GET  /tpns HTTP/1.1",
                                 b"GET /tpns HTTP/1.1 extra", b"\r\nGET /tpns HTTP/1.1",
                                 b"GET /tp ns HTTP/1.1", b"GET /tpns?cmd=device\xff HTTP/1.1"])
-        return line + b"\r\nHost: x\r\nConnection: close\r\n\r\n", False
+        return line + b"\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n", False
 
     def case_pipelined(self):
         # A malformed request on a kept-alive connection, then another behind it: the

@@ -4,6 +4,7 @@
 #include <netdb.h>
 #include <stdarg.h>
 #include <string.h>
+#include <strings.h>
 
 // libmicrohttpd has no hook for the answers it sends by itself (a request line that
 // does not fit in the connection's memory gets a 414 with a fixed HTML body), but it
@@ -22,7 +23,8 @@ static void log_refusal(void *cls, const char *format, va_list arguments) {
 struct MHD_Daemon *tpns_mhd_start(const char *host, uint16_t port,
                                   MHD_AccessHandlerCallback handler,
                                   tpns_mhd_uri_callback uri_callback,
-                                  MHD_RequestCompletedCallback completed, void *context,
+                                  MHD_RequestCompletedCallback completed,
+                                  MHD_NotifyConnectionCallback connections, void *context,
                                   struct tpns_mhd_refusal_sink *refusals,
                                   unsigned int thread_pool_size, unsigned int connection_timeout_s,
                                   size_t connection_memory_limit, unsigned int connection_limit,
@@ -62,6 +64,7 @@ struct MHD_Daemon *tpns_mhd_start(const char *host, uint16_t port,
       MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&address,
       MHD_OPTION_URI_LOG_CALLBACK, uri_callback, context,
       MHD_OPTION_NOTIFY_COMPLETED, completed, context,
+      MHD_OPTION_NOTIFY_CONNECTION, connections, context,
       MHD_OPTION_THREAD_POOL_SIZE, thread_pool_size,
       MHD_OPTION_CONNECTION_TIMEOUT, connection_timeout_s,
       MHD_OPTION_CONNECTION_MEMORY_LIMIT, connection_memory_limit,
@@ -79,19 +82,93 @@ uint16_t tpns_mhd_bound_port(struct MHD_Daemon *daemon) {
   return info == NULL ? 0 : info->port;
 }
 
+int tpns_mhd_connection_socket(struct MHD_Connection *connection) {
+  const union MHD_ConnectionInfo *info =
+      MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CONNECTION_FD);
+  return info == NULL ? -1 : info->connect_fd;
+}
+
+void *tpns_mhd_connection_context(struct MHD_Connection *connection) {
+  const union MHD_ConnectionInfo *info =
+      MHD_get_connection_info(connection, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+  return info == NULL ? NULL : info->socket_context;
+}
+
+/// What `count_framing_headers` found among a request's headers.
+struct framing_headers {
+  unsigned int lengths;
+  unsigned int transfer_encodings;
+  bool is_chunked;
+};
+
+static enum MHD_Result count_framing_headers(void *cls, enum MHD_ValueKind kind, const char *key,
+                                             const char *value) {
+  (void)kind;
+  struct framing_headers *found = cls;
+  if (strcasecmp(key, MHD_HTTP_HEADER_CONTENT_LENGTH) == 0) {
+    found->lengths += 1;
+  } else if (strcasecmp(key, MHD_HTTP_HEADER_TRANSFER_ENCODING) == 0) {
+    found->transfer_encodings += 1;
+    found->is_chunked = value != NULL && strcasecmp(value, "chunked") == 0;
+  }
+  return MHD_YES;
+}
+
+enum tpns_mhd_framing tpns_mhd_request_framing(struct MHD_Connection *connection) {
+  struct framing_headers found = {0, 0, false};
+  MHD_get_connection_values(connection, MHD_HEADER_KIND, count_framing_headers, &found);
+  if (found.lengths > 0 && found.transfer_encodings > 0) {
+    return TPNS_MHD_FRAMING_LENGTH_AND_TRANSFER_ENCODING;
+  }
+  if (found.lengths > 1) {
+    return TPNS_MHD_FRAMING_REPEATED_LENGTH;
+  }
+  if (found.transfer_encodings > 1 || (found.transfer_encodings == 1 && !found.is_chunked)) {
+    return TPNS_MHD_FRAMING_UNSUPPORTED_TRANSFER_ENCODING;
+  }
+  return TPNS_MHD_FRAMING_CLEAR;
+}
+
+/// Adds the headers every response carries and queues it (dropping this reference).
+static enum MHD_Result queue(struct MHD_Connection *connection, unsigned int status,
+                             struct MHD_Response *response, const char *content_type,
+                             const char *header_name, const char *header_value, bool close) {
+  MHD_add_response_header(response, MHD_HTTP_HEADER_CONTENT_TYPE, content_type);
+  if (header_name != NULL && header_value != NULL) {
+    MHD_add_response_header(response, header_name, header_value);
+  }
+  if (close) {
+    MHD_add_response_header(response, MHD_HTTP_HEADER_CONNECTION, "close");
+  }
+  enum MHD_Result queued = MHD_queue_response(connection, status, response);
+  MHD_destroy_response(response);
+  return queued;
+}
+
 enum MHD_Result tpns_mhd_respond(struct MHD_Connection *connection, unsigned int status,
                                  const char *content_type, const char *header_name,
-                                 const char *header_value, const void *body, size_t body_length) {
+                                 const char *header_value, const void *body, size_t body_length,
+                                 bool close) {
   struct MHD_Response *response =
       MHD_create_response_from_buffer(body_length, (void *)body, MHD_RESPMEM_MUST_COPY);
   if (response == NULL) {
     return MHD_NO;
   }
-  MHD_add_response_header(response, MHD_HTTP_HEADER_CONTENT_TYPE, content_type);
-  if (header_name != NULL && header_value != NULL) {
-    MHD_add_response_header(response, header_name, header_value);
+  return queue(connection, status, response, content_type, header_name, header_value, close);
+}
+
+enum MHD_Result tpns_mhd_respond_stream(struct MHD_Connection *connection, unsigned int status,
+                                        const char *content_type, const char *header_name,
+                                        const char *header_value,
+                                        MHD_ContentReaderCallback reader, void *reader_context,
+                                        MHD_ContentReaderFreeCallback release) {
+  // The block is where libmicrohttpd asks the reader for the body: one per response.
+  struct MHD_Response *response =
+      MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, 16 * 1024, reader, reader_context,
+                                        release);
+  if (response == NULL) {
+    release(reader_context);
+    return MHD_NO;
   }
-  enum MHD_Result queued = MHD_queue_response(connection, status, response);
-  MHD_destroy_response(response);
-  return queued;
+  return queue(connection, status, response, content_type, header_name, header_value, false);
 }

@@ -3,8 +3,35 @@ import Locking
 /// One `/tpns` request as received: what was sent, and what was answered.
 ///
 /// The parameters are kept as the raw form bytes (one allocation) and decoded again
-/// when the log is read, which keeps a full log to a few megabytes.
+/// when the log is read, which keeps a full log to a few megabytes. A form over
+/// ``keptFormBytes`` is not kept whole (see ``bounded()``): its first bytes, its
+/// parameters decoded with each value cut to ``keptValueBytes``, and a note of what
+/// was cut (``truncation``).
 struct RequestLogEntry: Sendable, Equatable {
+  /// Most bytes of the form text kept (and shown as ``raw``).
+  static let keptFormBytes = 4 * 1024
+  /// Most bytes of one decoded value kept, from a form over ``keptFormBytes``.
+  static let keptValueBytes = 1024
+  /// Most bytes of decoded names and values kept in all, from a form over
+  /// ``keptFormBytes``; the parameters past it are left out.
+  static let keptParameterBytes = 4 * 1024
+
+  /// What was cut from a form the log did not keep whole.
+  struct Truncation: Sendable, Equatable {
+    /// A value cut to ``RequestLogEntry/keptValueBytes``: its name, and its bytes as
+    /// received (decoded).
+    struct CutValue: Sendable, Equatable {
+      var name: String
+      var bytes: Int
+    }
+
+    /// Bytes of the form text as received.
+    var formBytes: Int
+    var cutValues: [CutValue] = []
+    /// Parameters left out once ``RequestLogEntry/keptParameterBytes`` were kept.
+    var leftOut = 0
+  }
+
   /// 1 for the first request since start (or reset).
   var sequence: Int
   /// Milliseconds since 1970.
@@ -22,30 +49,88 @@ struct RequestLogEntry: Sendable, Equatable {
   var error: String?
   /// What the request sent that a canonical client would not (see ``Conformance``).
   var warnings: [String] = []
+  /// What was cut from the form; nil when it is kept whole.
+  var truncation: Truncation? = nil
+  /// The decoded parameters of a form not kept whole, values cut; nil otherwise (they
+  /// are decoded from `form` when read).
+  var keptParameters: [FormParameters.Pair]? = nil
 
-  /// The decoded parameters in the order sent; nil when they could not be decoded.
+  /// The decoded parameters in the order sent (values cut for a large form); nil when
+  /// they could not be decoded.
   var parameters: [FormParameters.Pair]? {
-    isDecoded ? (try? FormParameters(decoding: form))?.pairs : nil
+    guard isDecoded else { return nil }
+    return keptParameters ?? (try? FormParameters(decoding: form))?.pairs
   }
 
   /// The form text exactly as received, so that a client's wire format can be
-  /// checked byte for byte (at most 4 KiB, invalid UTF-8 replaced).
+  /// checked byte for byte (at most ``keptFormBytes``, invalid UTF-8 replaced).
   var raw: String {
-    String(decoding: form.prefix(4096), as: UTF8.self)
+    String(decoding: form.prefix(Self.keptFormBytes), as: UTF8.self)
   }
 
   /// Approximate heap bytes, for the log's memory budget.
   var cost: Int {
-    96 + form.count + (error?.utf8.count ?? 0) + warnings.reduce(0) { $0 + 16 + $1.utf8.count }
+    var bytes = 96 + form.count + (error?.utf8.count ?? 0)
+    bytes += warnings.reduce(0) { $0 + 16 + $1.utf8.count }
+    for pair in keptParameters ?? [] { bytes += 64 + pair.name.utf8.count + pair.value.utf8.count }
+    for cut in truncation?.cutValues ?? [] { bytes += 48 + cut.name.utf8.count }
+    return bytes
+  }
+
+  /// This entry as the log keeps it: a form over ``keptFormBytes`` is cut to that,
+  /// its decoded parameters kept with each value cut to ``keptValueBytes`` (and at most
+  /// ``keptParameterBytes`` in all), and ``truncation`` says what was cut. So an
+  /// entry holds a few KiB whatever was sent, and reading the log costs as little.
+  func bounded() -> RequestLogEntry {
+    guard form.count > Self.keptFormBytes else { return self }
+    var kept = self
+    kept.form = Array(form.prefix(Self.keptFormBytes))
+    var truncation = Truncation(formBytes: form.count)
+    if isDecoded, let pairs = try? FormParameters(decoding: form).pairs {
+      var budget = Self.keptParameterBytes
+      var keptPairs: [FormParameters.Pair] = []
+      for pair in pairs {
+        let value = pair.value.prefix(utf8Bytes: Self.keptValueBytes)
+        let bytes = pair.name.utf8.count + value.utf8.count
+        guard bytes <= budget else {
+          truncation.leftOut += 1
+          continue
+        }
+        budget -= bytes
+        keptPairs.append(FormParameters.Pair(name: pair.name, value: value))
+        if value.utf8.count < pair.value.utf8.count {
+          truncation.cutValues.append(.init(name: pair.name, bytes: pair.value.utf8.count))
+        }
+      }
+      kept.keptParameters = keptPairs
+    } else {
+      kept.isDecoded = false
+    }
+    kept.truncation = truncation
+    return kept
+  }
+}
+
+extension String {
+  /// The longest prefix of at most `limit` UTF-8 bytes that ends on a whole Unicode
+  /// scalar.
+  fileprivate func prefix(utf8Bytes limit: Int) -> String {
+    guard utf8.count > limit else { return self }
+    var end = utf8.index(utf8.startIndex, offsetBy: limit)
+    while end > utf8.startIndex, utf8[end] & 0xC0 == 0x80 {  // a continuation byte
+      end = utf8.index(before: end)
+    }
+    return String(self[..<end])
   }
 }
 
 /// The newest `/tpns` requests, in a bounded ring.
 ///
-/// Holds at most ``capacity`` entries and about ``byteBudget`` bytes of them (a few
-/// 1 MiB `mapsync` bodies would otherwise pin hundreds of megabytes); older ones are
-/// dropped and counted, so memory stays flat however long the emulator runs.
-/// Thread-safe.
+/// Holds at most ``capacity`` entries and about ``byteBudget`` bytes of them (each
+/// bounded to a few KiB, see ``RequestLogEntry/bounded()``); older ones are dropped and
+/// counted, so memory stays flat however long the emulator runs. Read by pages
+/// (``page(since:limit:)``, then ``firstEntry(in:generation:)`` one entry at a time),
+/// so that no reader copies the whole log. Thread-safe.
 final class RequestLog: @unchecked Sendable {
   // @unchecked: every stored property is only touched with `lock` held.
 
@@ -54,18 +139,35 @@ final class RequestLog: @unchecked Sendable {
   /// Most bytes of entries kept (approximately).
   static let byteBudget = 8 << 20
 
+  /// Which entries a reader asked for, by sequence number.
+  struct Page: Sendable, Equatable {
+    /// The sequence numbers of the page, oldest first (some may be dropped while it
+    /// is read).
+    var sequences: Range<Int>
+    /// Requests received since start or reset.
+    var total: Int
+    /// Requests no longer kept.
+    var dropped: Int
+    /// The `since` of the following page; nil when this one reaches the newest.
+    var next: Int?
+    /// The log's generation when the page was taken (a reset starts another).
+    var generation: Int
+  }
+
   private let lock = Lock()
   private var entries: [RequestLogEntry] = []
   /// Index of the oldest live entry in `entries` (the ring's head).
   private var head = 0
   private var bytes = 0
   private var total = 0
+  /// Counts resets: sequence numbers start again at 1 after one.
+  private var generation = 0
 
-  /// Records `entry`, numbering it.
+  /// Records `entry` (bounded to a few KiB), numbering it.
   func append(_ entry: RequestLogEntry) {
+    var entry = entry.bounded()
     lock.withLock {
       total += 1
-      var entry = entry
       entry.sequence = total
       entries.append(entry)
       bytes += entry.cost
@@ -74,10 +176,12 @@ final class RequestLog: @unchecked Sendable {
       {
         bytes -= entries[head].cost
         // The slot stays in `entries` until the next compaction (up to capacity / 2
-        // of them): free its payload now, or dropped 1 MiB bodies would pin gigabytes.
+        // of them): free its payload now.
         entries[head].form = []
         entries[head].error = nil
         entries[head].warnings = []
+        entries[head].keptParameters = nil
+        entries[head].truncation = nil
         head += 1
       }
       if head >= Self.capacity / 2 {
@@ -95,6 +199,40 @@ final class RequestLog: @unchecked Sendable {
     }
   }
 
+  /// The page of up to `limit` entries after sequence number `since` (the oldest
+  /// kept when `since` is older), or without `since`, the newest `limit`.
+  func page(since: Int?, limit: Int) -> Page {
+    lock.withLock {
+      let kept = entries.count - head
+      let oldest = total - kept + 1
+      let first: Int
+      if let since {
+        first = since >= total ? total + 1 : max(since + 1, oldest)
+      } else {
+        first = max(oldest, total - limit + 1)
+      }
+      let end = max(first, min(first + limit, total + 1))
+      return Page(
+        sequences: first..<end, total: total, dropped: total - kept,
+        next: end <= total ? end - 1 : nil, generation: generation)
+    }
+  }
+
+  /// The kept entry with the lowest sequence number in `sequences`; nil when there is
+  /// none, or the log was reset since `generation`. O(1): the ring holds consecutive
+  /// sequence numbers.
+  func firstEntry(in sequences: Range<Int>, generation: Int) -> RequestLogEntry? {
+    lock.withLock {
+      guard generation == self.generation, head < entries.count else { return nil }
+      let oldest = entries[head].sequence
+      let wanted = max(sequences.lowerBound, oldest)
+      guard wanted < sequences.upperBound, head + (wanted - oldest) < entries.count else {
+        return nil
+      }
+      return entries[head + (wanted - oldest)]
+    }
+  }
+
   /// Bytes of form text held by every slot, dropped ones awaiting compaction
   /// included: what the log really costs (for tests).
   var retainedFormBytes: Int {
@@ -108,6 +246,7 @@ final class RequestLog: @unchecked Sendable {
       head = 0
       bytes = 0
       total = 0
+      generation += 1
     }
   }
 }

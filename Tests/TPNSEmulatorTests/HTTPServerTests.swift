@@ -18,7 +18,7 @@ struct HTTPServerTests {
   func halfClosedUploads() throws {
     let server = try TestEmulator()
     let request = Array(
-      ("POST /tpns HTTP/1.1\r\nHost: x\r\nConnection: close\r\n"
+      ("POST /tpns HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n"
         + "Content-Type: application/x-www-form-urlencoded\r\nContent-Length: 5000\r\n\r\n"
         + "cmd=clien").utf8)
     // Many at once, so that the server finds data and FIN already queued together.

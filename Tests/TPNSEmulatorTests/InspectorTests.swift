@@ -44,6 +44,7 @@ struct InspectorTests {
       entries[1]["warnings"] as? [String]
         == ["unknown parameter 'bogus' for cmd=device (known: uid) (recorded)"])
     #expect((entries[2]["error"] as? String)?.contains("bad percent-escape") == true)
+    #expect(entries.first?["truncated"] is NSNull)
     #expect(entries[2]["params"] is NSNull)
     #expect(entries[2]["raw"] as? String == "cmd=x&lang=%zz")
   }
@@ -158,8 +159,88 @@ struct InspectorTests {
     let head = try server.inspect(path, method: "HEAD")
     #expect(head.status == get.status)
     #expect(head.headers["content-type"] == get.headers["content-type"])
-    #expect(head.headers["content-length"] == String(get.body.utf8.count))
+    // A streamed body (requests) is chunked, with no length; the others have theirs.
+    #expect(head.headers["transfer-encoding"] == get.headers["transfer-encoding"])
+    #expect(head.headers["content-length"] == get.headers["content-length"])
+    if get.headers["transfer-encoding"] == nil {
+      #expect(get.headers["content-length"] == String(get.body.utf8.count))
+    }
     #expect(head.body == "")
+  }
+
+  /// The sequence numbers of a page of `requests`, with its `next`, `total`, `dropped`.
+  static func page(_ server: TestEmulator, _ query: String = "") throws -> (
+    seqs: [Int], next: Int?, total: Int?, dropped: Int?
+  ) {
+    let reply = try server.inspect("requests" + query)
+    let json = try #require(reply.json as? [String: Any], "\(reply.status) \(reply.body)")
+    let entries = try #require(json["requests"] as? [[String: Any]])
+    return (
+      entries.compactMap { $0["seq"] as? Int }, json["next"] as? Int, json["total"] as? Int,
+      json["dropped"] as? Int
+    )
+  }
+
+  @Test("requests pages: the newest 100 by default, then since= and limit= for the rest")
+  func requestsPages() throws {
+    let server = try TestEmulator()
+    for number in 1...250 {
+      _ = try server.get("cmd=device&uid=\(TestEmulator.uid(number))")
+    }
+    let newest = try Self.page(server)
+    #expect(newest.seqs == Array(151...250))
+    #expect(newest.next == nil)
+    #expect(newest.total == 250)
+    #expect(newest.dropped == 0)
+    // From the start, following `next`.
+    var seqs: [Int] = []
+    var since: Int? = 0
+    var pages = 0
+    while let after = since, pages < 10 {
+      let page = try Self.page(server, "?since=\(after)&limit=100")
+      seqs += page.seqs
+      since = page.next
+      pages += 1
+    }
+    #expect(pages == 3)
+    #expect(seqs == Array(1...250))
+    #expect(try Self.page(server, "?since=250").seqs == [])
+    #expect(try Self.page(server, "?limit=1000").seqs == Array(1...250))
+    #expect(try Self.page(server, "?limit=1").seqs == [250])
+  }
+
+  @Test(
+    "requests refuses a bad since or limit",
+    arguments: ["since=-1", "since=x", "since=", "limit=0", "limit=1001", "limit=1.5", "page=2"])
+  func requestsBadQuery(query: String) throws {
+    let server = try TestEmulator()
+    let reply = try server.inspect("requests?\(query)")
+    #expect(reply.status == 400)
+    #expect(reply.body.hasPrefix("error: "))
+  }
+
+  /// Ten clients reading the log of ten 1 MiB requests held 454 MB: the log kept each
+  /// body whole and decoded it whole (a 44 MB answer, built once per client).
+  @Test("a 1 MiB request is logged as a few KiB, and the note says what was cut")
+  func requestsBounded() throws {
+    let server = try TestEmulator()
+    // Control characters are sent raw: each becomes six bytes of JSON (\u0001).
+    let body = Array("cmd=x&a=".utf8) + [UInt8](repeating: 1, count: (1 << 20) - 8)
+    let refused = try RawHTTPClient.send(
+      port: server.port, method: "POST", target: "/tpns", body: body)
+    #expect(refused.status == 400)
+    let reply = try server.inspect("requests")
+    #expect(reply.body.utf8.count < 64 * 1024)
+    let json = try #require(reply.json as? [String: Any])
+    let entry = try #require((json["requests"] as? [[String: Any]])?.first)
+    #expect((entry["raw"] as? String)?.utf8.count == RequestLogEntry.keptFormBytes)
+    let parameters = try #require(entry["params"] as? [String: String])
+    #expect(parameters["cmd"] == "x")
+    #expect(parameters["a"] == String(repeating: "\u{1}", count: RequestLogEntry.keptValueBytes))
+    let truncated = try #require(entry["truncated"] as? [String: Any])
+    #expect(truncated["bytes"] as? Int == 1 << 20)
+    #expect(truncated["values"] as? [String: Int] == ["a": (1 << 20) - 8])
+    #expect(truncated["left_out"] as? Int == 0)
   }
 
   @Test(

@@ -95,7 +95,7 @@ extension RunningEmulator {
 
   /// The `/tpns` requests received since start or reset, oldest first, decoded.
   public func requestLog() throws -> [LoggedRequest] {
-    (try inspect("requests")["requests"] as? [[String: Any]] ?? []).map {
+    try loggedRequests().map {
       LoggedRequest(
         parameters: ($0["params"] as? [String: Any] ?? [:]).compactMapValues { $0 as? String },
         status: $0["status"] as? Int ?? 0)

@@ -89,10 +89,22 @@ public final class RunningEmulator {
     return object as? [String: Any] ?? [:]
   }
 
+  /// Every entry of the request log, oldest first, read page by page
+  /// (`/_emulator/requests` answers the newest 100 unless asked for others).
+  public func loggedRequests() throws -> [[String: Any]] {
+    var entries: [[String: Any]] = []
+    var since: Int? = 0
+    while let after = since {
+      let page = try inspect("requests?since=\(after)&limit=1000")
+      entries += page["requests"] as? [[String: Any]] ?? []
+      since = page["next"] as? Int
+    }
+    return entries
+  }
+
   /// The `/tpns` requests the emulator received: method, raw form text, status.
   public func requests() throws -> [(method: String, raw: String, status: Int)] {
-    let log = try inspect("requests")["requests"] as? [[String: Any]] ?? []
-    return log.map {
+    try loggedRequests().map {
       ($0["method"] as? String ?? "", $0["raw"] as? String ?? "", $0["status"] as? Int ?? 0)
     }
   }

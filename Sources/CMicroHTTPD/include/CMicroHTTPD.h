@@ -5,6 +5,7 @@
 #ifndef TPNS_CMICROHTTPD_H
 #define TPNS_CMICROHTTPD_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
@@ -33,7 +34,9 @@ struct tpns_mhd_refusal_sink {
 ///
 /// - `host`: numeric IPv4/IPv6 address or name to bind (resolved with getaddrinfo).
 /// - `port`: 0 lets the kernel pick a free port (see `tpns_mhd_bound_port`).
-/// - `handler`, `uri_callback`, `completed` all receive `context`.
+/// - `handler`, `uri_callback`, `completed`, `connections` all receive `context`;
+///   `connections` is told of each connection opened and closed (closed before its
+///   socket is).
 /// - `refusals`: told of each request libmicrohttpd answers itself (it must outlive
 ///   the daemon); libmicrohttpd's other log messages are dropped.
 /// - `error_out`: on failure, an errno-style code (EADDRINUSE; EADDRNOTAVAIL for a host
@@ -44,6 +47,7 @@ struct MHD_Daemon *_Nullable tpns_mhd_start(const char *_Nonnull host, uint16_t 
                                             MHD_AccessHandlerCallback _Nonnull handler,
                                             tpns_mhd_uri_callback _Nonnull uri_callback,
                                             MHD_RequestCompletedCallback _Nonnull completed,
+                                            MHD_NotifyConnectionCallback _Nonnull connections,
                                             void *_Nullable context,
                                             struct tpns_mhd_refusal_sink *_Nonnull refusals,
                                             unsigned int thread_pool_size,
@@ -55,12 +59,50 @@ struct MHD_Daemon *_Nullable tpns_mhd_start(const char *_Nonnull host, uint16_t 
 /// The port the daemon is bound to (the kernel's choice when started with port 0).
 uint16_t tpns_mhd_bound_port(struct MHD_Daemon *_Nonnull daemon);
 
+/// The socket of a connection.
+int tpns_mhd_connection_socket(struct MHD_Connection *_Nonnull connection);
+
+/// What the connection callback stored in the connection's `*socket_context`.
+void *_Nullable tpns_mhd_connection_context(struct MHD_Connection *_Nonnull connection);
+
+/// How a request's headers delimit its body (RFC 9112, section 6). A server that takes
+/// one reading while a proxy in front takes another lets a request be smuggled inside
+/// another one's body, so anything but one clear framing is refused.
+enum __attribute__((enum_extensibility(closed))) tpns_mhd_framing {
+  /// At most one `Content-Length`, or one `Transfer-Encoding: chunked` alone.
+  TPNS_MHD_FRAMING_CLEAR,
+  /// `Content-Length` given more than once.
+  TPNS_MHD_FRAMING_REPEATED_LENGTH,
+  /// `Content-Length` and `Transfer-Encoding` together.
+  TPNS_MHD_FRAMING_LENGTH_AND_TRANSFER_ENCODING,
+  /// `Transfer-Encoding` given more than once, or not `chunked` (libmicrohttpd would
+  /// read such a body until the connection closes).
+  TPNS_MHD_FRAMING_UNSUPPORTED_TRANSFER_ENCODING,
+};
+
+/// The framing of the request whose headers `connection` has received.
+enum tpns_mhd_framing tpns_mhd_request_framing(struct MHD_Connection *_Nonnull connection);
+
 /// Queues a response with a copy of `body`, a `Content-Type` and, when non-NULL,
-/// one extra header. Returns MHD_YES when queued.
+/// one extra header; `close` adds `Connection: close` (the connection is closed once
+/// it is sent). Returns MHD_YES when queued.
 enum MHD_Result tpns_mhd_respond(struct MHD_Connection *_Nonnull connection, unsigned int status,
                                  const char *_Nonnull content_type,
                                  const char *_Nullable header_name,
                                  const char *_Nullable header_value, const void *_Nullable body,
-                                 size_t body_length);
+                                 size_t body_length, bool close);
+
+/// Queues a response whose body `reader(reader_context, ...)` produces as the client
+/// reads it (sent chunked to an HTTP/1.1 client; to HTTP/1.0, ended by closing), with
+/// a `Content-Type` and, when non-NULL, one extra header. `release(reader_context)` is
+/// called once the response is done with, or at once when it cannot be made. Returns
+/// MHD_YES when queued.
+enum MHD_Result tpns_mhd_respond_stream(struct MHD_Connection *_Nonnull connection,
+                                        unsigned int status, const char *_Nonnull content_type,
+                                        const char *_Nullable header_name,
+                                        const char *_Nullable header_value,
+                                        MHD_ContentReaderCallback _Nonnull reader,
+                                        void *_Nullable reader_context,
+                                        MHD_ContentReaderFreeCallback _Nonnull release);
 
 #endif

@@ -1,12 +1,14 @@
 import FoundationEssentials
 
-/// A response: status, content type, at most one extra header, body.
+/// A response: status, content type, at most one extra header, body (or a stream).
 struct HTTPResponse: Sendable {
   var status: Int
   var contentType: String
   /// One extra header (`Allow`, `Retry-After`), when needed.
   var header: HTTPHeader?
   var body: [UInt8]
+  /// When set, the body sent instead of `body`, piece by piece (chunked).
+  var stream: (any HTTPBodyStream)? = nil
 
   /// A `text/plain` response.
   static func text(_ status: Int, _ text: String) -> HTTPResponse {

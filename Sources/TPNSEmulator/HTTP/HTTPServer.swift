@@ -17,21 +17,31 @@ import Locking
 /// `Content-Length` declares it, else (chunked) once it has been read and dropped.
 /// A request libmicrohttpd answers by itself (a request line or header that does not
 /// fit in ``connectionMemoryLimit``) never reaches `handler`; `refused` is told its
-/// status instead.
+/// status instead. Nor does a request whose headers frame its body ambiguously (two
+/// `Content-Length`s, one with `Transfer-Encoding`): it is answered 400 and its
+/// connection closed, as a request smuggled past a proxy would be. Slow clients are
+/// held to deadlines (see ``RequestDeadlines``): each request head within
+/// ``headTimeout``, and at most ``maximumIncompleteRequests`` connections sending one.
+/// A response with a ``HTTPResponse/stream`` is sent as the client reads it.
 ///
 /// ```swift
 /// let server = HTTPServer { request in .text(200, "ok\n") }
 /// let port = try server.start(host: "127.0.0.1", port: 0)
 /// ```
 final class HTTPServer: @unchecked Sendable {
-  // @unchecked: `daemon` is only touched with `lock` held; `handler`, `refused` and
-  // `refusalSink` are immutable.
+  // @unchecked: `daemon` is only touched with `lock` held; `handler`, `refused`,
+  // `refusalSink` and `deadlines` are immutable (and `deadlines` is thread-safe).
 
   /// Largest body accepted: 1 MiB.
   static let maximumBodySize = 1 << 20
 
   /// Seconds a connection may stay idle.
   static let connectionTimeout: UInt32 = 30
+
+  /// Seconds a connection has to send each request head (request line and headers),
+  /// from its opening or its previous answer; a late one is closed. Also the longest a
+  /// keep-alive connection waits for its next request.
+  static let headTimeout: Double = 10
 
   /// Longest request target (path and query) answered: 8 KiB, as nginx's and Apache's
   /// default request line. A longer one is refused with 414 (a POST body has no such
@@ -49,6 +59,12 @@ final class HTTPServer: @unchecked Sendable {
   /// Simultaneous connections.
   static let connectionLimit: UInt32 = 1000
 
+  /// Most connections in the middle of sending a request (half the connection limit,
+  /// leaving the other half to requests being answered); a new connection beyond it
+  /// closes the one that has been sending longest, so that clients that send slowly
+  /// cannot keep others out.
+  static let maximumIncompleteRequests = Int(connectionLimit) / 2
+
   typealias Handler = @Sendable (HTTPRequest) -> HTTPResponse
 
   /// Receives the status of a request libmicrohttpd answered by itself.
@@ -59,12 +75,22 @@ final class HTTPServer: @unchecked Sendable {
   /// What the C logger calls back (`refusalCallback` with `self`): allocated here,
   /// freed in `deinit`, after the daemon that uses it is stopped.
   private let refusalSink: UnsafeMutablePointer<tpns_mhd_refusal_sink>
+  /// The connections being tracked for their deadlines (tests read its counts).
+  let deadlines: RequestDeadlines
   private let lock = Lock()
   private var daemon: OpaquePointer?
 
-  init(handler: @escaping Handler, refused: @escaping RefusalHandler = { _ in }) {
+  /// `headTimeout` and `maximumIncompleteRequests` default to the type's (tests pass
+  /// smaller ones).
+  init(
+    handler: @escaping Handler, refused: @escaping RefusalHandler = { _ in },
+    headTimeout: Double = HTTPServer.headTimeout,
+    maximumIncompleteRequests: Int = HTTPServer.maximumIncompleteRequests
+  ) {
     self.handler = handler
     self.refused = refused
+    deadlines = RequestDeadlines(
+      headTimeout: headTimeout, maximumIncomplete: maximumIncompleteRequests)
     refusalSink = .allocate(capacity: 1)
     refusalSink.initialize(
       to: tpns_mhd_refusal_sink(
@@ -86,7 +112,8 @@ final class HTTPServer: @unchecked Sendable {
       let context = Unmanaged.passUnretained(self).toOpaque()
       guard
         let started = tpns_mhd_start(
-          host, port, accessHandler, uriCallback, completedCallback, context, refusalSink,
+          host, port, accessHandler, uriCallback, completedCallback, connectionCallback, context,
+          refusalSink,
           UInt32(max(1, threads)), Self.connectionTimeout, Self.connectionMemoryLimit,
           Self.connectionLimit, &code)
       else {
@@ -94,6 +121,7 @@ final class HTTPServer: @unchecked Sendable {
           host: host, port: port, reason: String(cString: strerror(code)))
       }
       daemon = started
+      deadlines.start()
       return tpns_mhd_bound_port(started)
     }
   }
@@ -106,6 +134,7 @@ final class HTTPServer: @unchecked Sendable {
       return daemon
     }
     if let running { MHD_stop_daemon(running) }
+    deadlines.stop()
   }
 
   /// Answers one complete request.
@@ -123,19 +152,43 @@ final class HTTPServer: @unchecked Sendable {
 /// callback, owned through `*con_cls`, released when the request completes.
 private final class PendingRequest {
   let target: String
+  /// The connection's deadlines (nil if libmicrohttpd did not say which connection).
+  let connection: RequestDeadlines.Connection?
   var body: [UInt8] = []
   var isBodyTooLarge = false
   var hasStarted = false
 
-  init(target: String) {
+  init(target: String, connection: OpaquePointer?) {
     self.target = target
+    self.connection = connection.flatMap(tpns_mhd_connection_context).map {
+      Unmanaged<RequestDeadlines.Connection>.fromOpaque($0).takeUnretainedValue()
+    }
   }
 }
 
 /// libmicrohttpd calls this with the raw target before parsing it; the raw query is
 /// what the emulator decodes strictly (libmicrohttpd's own parsing is lenient).
-private let uriCallback: tpns_mhd_uri_callback = { _, uri, _ in
-  Unmanaged.passRetained(PendingRequest(target: String(cString: uri))).toOpaque()
+private let uriCallback: tpns_mhd_uri_callback = { _, uri, connection in
+  Unmanaged.passRetained(PendingRequest(target: String(cString: uri), connection: connection))
+    .toOpaque()
+}
+
+/// Tracks each connection for its deadlines: opened, then closed (before its socket
+/// is). Its ``RequestDeadlines/Connection`` is the connection's socket context.
+private let connectionCallback: MHD_NotifyConnectionCallback = {
+  context, connection, socketContext, event in
+  guard let context, let connection, let socketContext else { return }
+  let server = Unmanaged<HTTPServer>.fromOpaque(context).takeUnretainedValue()
+  switch event {
+  case .CONNECTION_NOTIFY_STARTED:
+    let tracked = server.deadlines.opened(socket: tpns_mhd_connection_socket(connection))
+    socketContext.pointee = Unmanaged.passRetained(tracked).toOpaque()
+  case .CONNECTION_NOTIFY_CLOSED:
+    guard let stored = socketContext.pointee else { return }
+    socketContext.pointee = nil
+    let tracked = Unmanaged<RequestDeadlines.Connection>.fromOpaque(stored).takeRetainedValue()
+    server.deadlines.closed(tracked)
+  }
 }
 
 private let refusalCallback: tpns_mhd_refusal_callback = { context, status in
@@ -143,10 +196,13 @@ private let refusalCallback: tpns_mhd_refusal_callback = { context, status in
   Unmanaged<HTTPServer>.fromOpaque(context).takeUnretainedValue().reportRefusal(Int(status))
 }
 
-private let completedCallback: MHD_RequestCompletedCallback = { _, _, state, _ in
-  guard let state, let pending = state.pointee else { return }
-  Unmanaged<PendingRequest>.fromOpaque(pending).release()
+private let completedCallback: MHD_RequestCompletedCallback = { context, _, state, _ in
+  guard let context, let state, let pending = state.pointee else { return }
   state.pointee = nil
+  let request = Unmanaged<PendingRequest>.fromOpaque(pending).takeRetainedValue()
+  if let connection = request.connection {
+    Unmanaged<HTTPServer>.fromOpaque(context).takeUnretainedValue().deadlines.answered(connection)
+  }
 }
 
 private let accessHandler: MHD_AccessHandlerCallback = {
@@ -155,17 +211,31 @@ private let accessHandler: MHD_AccessHandlerCallback = {
     return MHD_Result(rawValue: 0)!
   }
   if state.pointee == nil {
-    state.pointee = Unmanaged.passRetained(PendingRequest(target: "/")).toOpaque()
+    state.pointee = Unmanaged.passRetained(PendingRequest(target: "/", connection: connection))
+      .toOpaque()
   }
   let pending = Unmanaged<PendingRequest>.fromOpaque(state.pointee!).takeUnretainedValue()
 
   let server = Unmanaged<HTTPServer>.fromOpaque(context).takeUnretainedValue()
   if !pending.hasStarted {
-    // First call: headers only. A declared length over the limit is answered now, body
-    // unread: a client that sent `Expect: 100-continue` gets the 413 instead of a
-    // 100 Continue and never uploads, and no one streams a terabyte into the void.
-    // libmicrohttpd then closes the connection.
+    // First call: headers only.
     pending.hasStarted = true
+    if let tracked = pending.connection { server.deadlines.headReceived(tracked) }
+    // A body framed two ways is refused unread, and the connection closed: what follows
+    // on it cannot be told apart from the body.
+    if let reason = ambiguousFraming(connection) {
+      if let tracked = pending.connection { server.deadlines.requestReceived(tracked) }
+      let response = HTTPResponse.error(.badRequest(reason))
+      return response.body.withUnsafeBytes { body in
+        tpns_mhd_respond(
+          connection, UInt32(response.status), response.contentType, nil, nil, body.baseAddress,
+          body.count, true)
+      }
+    }
+    // A declared length over the limit is answered now, body unread: a client that sent
+    // `Expect: 100-continue` gets the 413 instead of a 100 Continue and never uploads,
+    // and no one streams a terabyte into the void. libmicrohttpd then closes the
+    // connection.
     if let length = header(connection, "Content-Length").flatMap({ Int($0) }),
       length > HTTPServer.maximumBodySize
     {
@@ -198,6 +268,7 @@ private func respond(
   _ server: HTTPServer, _ pending: PendingRequest, _ connection: OpaquePointer,
   _ method: UnsafePointer<CChar>
 ) -> MHD_Result {
+  if let tracked = pending.connection { server.deadlines.requestReceived(tracked) }
   let (path, query) = HTTPRequest.split(target: pending.target)
   let request = HTTPRequest(
     method: String(cString: method), path: path, query: query,
@@ -206,11 +277,69 @@ private func respond(
     origin: header(connection, "Origin"), fetchSite: header(connection, "Sec-Fetch-Site"))
   pending.body = []
   let response = server.respond(to: request)
+  if let stream = response.stream {
+    return tpns_mhd_respond_stream(
+      connection, UInt32(response.status), response.contentType, response.header?.name,
+      response.header?.value, streamReader, Unmanaged.passRetained(StreamedBody(stream)).toOpaque(),
+      streamRelease)
+  }
   return response.body.withUnsafeBytes { body in
     tpns_mhd_respond(
       connection, UInt32(response.status), response.contentType, response.header?.name,
-      response.header?.value, body.baseAddress, body.count)
+      response.header?.value, body.baseAddress, body.count, false)
   }
+}
+
+/// Why the headers of `connection`'s request do not frame its body one clear way; nil
+/// when they do.
+private func ambiguousFraming(_ connection: OpaquePointer) -> String? {
+  switch tpns_mhd_request_framing(connection) {
+  case .TPNS_MHD_FRAMING_CLEAR:
+    return nil
+  case .TPNS_MHD_FRAMING_REPEATED_LENGTH:
+    return "Content-Length is given more than once: a body is framed one way only"
+  case .TPNS_MHD_FRAMING_LENGTH_AND_TRANSFER_ENCODING:
+    return "Content-Length and Transfer-Encoding are given together: a body is framed one "
+      + "way only"
+  case .TPNS_MHD_FRAMING_UNSUPPORTED_TRANSFER_ENCODING:
+    return "Transfer-Encoding must be 'chunked', given once"
+  }
+}
+
+/// A streamed response's body between libmicrohttpd's reads: the piece being sent.
+/// Owned by libmicrohttpd (retained) until `streamRelease`; read on one thread at a time.
+private final class StreamedBody {
+  let stream: any HTTPBodyStream
+  var piece: [UInt8] = []
+  var offset = 0
+
+  init(_ stream: any HTTPBodyStream) {
+    self.stream = stream
+  }
+}
+
+/// Copies the next bytes of a streamed body into libmicrohttpd's `buffer` (at most
+/// `capacity`); -1 (`MHD_CONTENT_READER_END_OF_STREAM`) after the last.
+private let streamReader: MHD_ContentReaderCallback = { context, _, buffer, capacity in
+  guard let context, let buffer else { return -1 }
+  let body = Unmanaged<StreamedBody>.fromOpaque(context).takeUnretainedValue()
+  while body.offset == body.piece.count {
+    guard let next = body.stream.nextPiece() else { return -1 }
+    body.piece = next
+    body.offset = 0
+  }
+  let count = min(capacity, body.piece.count - body.offset)
+  body.piece.withUnsafeBytes { bytes in
+    UnsafeMutableRawPointer(buffer).copyMemory(
+      from: bytes.baseAddress! + body.offset, byteCount: count)
+  }
+  body.offset += count
+  return count
+}
+
+private let streamRelease: MHD_ContentReaderFreeCallback = { context in
+  guard let context else { return }
+  Unmanaged<StreamedBody>.fromOpaque(context).release()
 }
 
 private func header(_ connection: OpaquePointer, _ name: String) -> String? {

@@ -131,19 +131,33 @@ struct NotificationJSON: Encodable {
   }
 }
 
-struct RequestsJSON: Encodable {
-  /// Requests received since start or reset.
-  var total: Int
-  /// Requests no longer kept (the log keeps the newest).
-  var dropped: Int
-  var requests: [RequestJSON]
-}
-
+/// One entry of `GET /_emulator/requests` (the page around them is written by
+/// ``RequestLogStream``).
 struct RequestJSON: Encodable {
   let entry: RequestLogEntry
 
   private enum Keys: String, CodingKey {
-    case seq, time, method, path, params, raw, status, error, warnings
+    case seq, time, method, path, params, raw, status, error, warnings, truncated
+  }
+
+  /// What was cut: `{"bytes": form bytes as received, "values": {name: bytes},
+  /// "left_out": parameters not shown}`.
+  private struct Truncation: Encodable {
+    let truncation: RequestLogEntry.Truncation
+
+    private enum Keys: String, CodingKey {
+      case bytes, values
+      case leftOut = "left_out"
+    }
+
+    func encode(to encoder: any Encoder) throws {
+      var container = encoder.container(keyedBy: Keys.self)
+      try container.encode(truncation.formBytes, forKey: .bytes)
+      let values = Dictionary(
+        truncation.cutValues.map { ($0.name, $0.bytes) }, uniquingKeysWith: { first, _ in first })
+      try container.encode(values, forKey: .values)
+      try container.encode(truncation.leftOut, forKey: .leftOut)
+    }
   }
 
   /// The decoded parameters as an object (the first value of a duplicated name).
@@ -177,6 +191,7 @@ struct RequestJSON: Encodable {
     try container.encode(entry.status, forKey: .status)
     try container.encode(entry.error, forKey: .error)
     try container.encode(entry.warnings, forKey: .warnings)
+    try container.encode(entry.truncation.map(Truncation.init), forKey: .truncated)
   }
 }
 

@@ -6,7 +6,7 @@
 /// | `health` | GET | `{"status": "ok", ...}`; 503 when the database file is gone |
 /// | `registry` | GET | clients, mappings, devices |
 /// | `notifications?udid=&appid=` | GET | recorded notifications (all without a filter) |
-/// | `requests` | GET | the log of `/tpns` requests |
+/// | `requests?since=&limit=` | GET | a page of the log of `/tpns` requests (streamed) |
 /// | `reset` | POST | empties the registry, the log and the faults |
 /// | `faults?status=&count=&retry_after=` | POST (GET shows, DELETE disarms) | arms a fault |
 ///
@@ -55,12 +55,15 @@ struct Inspector: Sendable {
       return .json(NotificationsJSON(notifications: records.map(NotificationJSON.init)))
     case "requests":
       try only(["GET"], request)
-      _ = try form(request, allowed: [])
-      let snapshot = log.snapshot()
-      return .json(
-        RequestsJSON(
-          total: snapshot.total, dropped: snapshot.dropped,
-          requests: snapshot.entries.map(RequestJSON.init)))
+      let query = try form(request, allowed: ["since", "limit"])
+      let since = try integer(query, "since", 0...Int.max)
+      let limit =
+        try integer(query, "limit", 1...RequestLogStream.maximumLimit)
+        ?? RequestLogStream.defaultLimit
+      var response = HTTPResponse(
+        status: 200, contentType: "application/json", header: nil, body: [])
+      response.stream = RequestLogStream(log: log, since: since, limit: limit)
+      return response
     case "reset":
       try only(["POST"], request)
       _ = try form(request, allowed: [])

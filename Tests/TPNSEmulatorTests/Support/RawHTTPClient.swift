@@ -17,7 +17,8 @@ struct HTTPReply {
 
 /// A minimal HTTP/1.1 client over a plain socket, independent of the code under test
 /// and of URL parsing: it sends exactly the bytes it is given (bad escapes, odd
-/// methods, non-UTF-8), with `Connection: close`, and reads to the end.
+/// methods, non-UTF-8), with `Connection: close`, and reads to the end (a chunked body
+/// is decoded).
 enum RawHTTPClient {
   struct Failure: Error, CustomStringConvertible {
     var description: String
@@ -45,7 +46,7 @@ enum RawHTTPClient {
       throw Failure(description: "no header end in \(received.count) bytes")
     }
     let head = String(decoding: received[..<split.lowerBound], as: UTF8.self)
-    let body = String(decoding: received[split.upperBound...], as: UTF8.self)
+    var body = String(decoding: received[split.upperBound...], as: UTF8.self)
     var lines = head.components(separatedBy: "\r\n")
     let statusLine = lines.removeFirst().split(separator: " ")
     guard statusLine.count >= 2, let status = Int(statusLine[1]) else {
@@ -57,7 +58,27 @@ enum RawHTTPClient {
       headers[line[..<colon].lowercased()] = line[line.index(after: colon)...]
         .trimmingCharacters(in: .whitespaces)
     }
+    if headers["transfer-encoding"]?.lowercased() == "chunked" {
+      body = String(decoding: try dechunked(received[split.upperBound...]), as: UTF8.self)
+    }
     return HTTPReply(status: status, headers: headers, body: body)
+  }
+
+  /// A chunked body's data: each `SIZE\r\nDATA\r\n` up to the `0\r\n\r\n` chunk.
+  static func dechunked(_ bytes: ArraySlice<UInt8>) throws -> [UInt8] {
+    var data: [UInt8] = []
+    var rest = bytes
+    while true {
+      guard let lineEnd = rest.firstRange(of: Array("\r\n".utf8)),
+        let size = Int(String(decoding: rest[..<lineEnd.lowerBound], as: UTF8.self), radix: 16),
+        rest.count >= lineEnd.upperBound - rest.startIndex + size + 2
+      else {
+        throw Failure(description: "a bad chunk after \(data.count) bytes of body")
+      }
+      if size == 0 { return data }
+      data += rest[lineEnd.upperBound..<(lineEnd.upperBound + size)]
+      rest = rest[(lineEnd.upperBound + size + 2)...]
+    }
   }
 
   /// A TCP socket connected to 127.0.0.1:`port`; the caller closes it.

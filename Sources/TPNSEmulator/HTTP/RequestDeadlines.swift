@@ -1,0 +1,198 @@
+import Dispatch
+import Locking
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
+
+/// Keeps slow clients from holding the server's connections: a connection must send
+/// each request head (request line and headers) within ``headTimeout`` of opening or of
+/// its previous answer, else it is closed; and when more than ``maximumIncomplete``
+/// connections are in the middle of sending a request, a new one closes the one that
+/// has been at it longest.
+///
+/// libmicrohttpd's own timeout counts idleness, so a client that sends a header line
+/// every few seconds (slowloris) kept its connection for ever, and a thousand of them
+/// kept everyone else out. A connection is closed by shutting its socket down:
+/// libmicrohttpd then reads the end of the stream and cleans up on its own thread. The
+/// socket is shut down only while the connection is known to be open (under `lock`,
+/// which ``closed(_:)`` also takes, and libmicrohttpd reports a connection closed
+/// before it closes the socket), so a reused descriptor is never hit.
+///
+/// Costs one lock per connection opened or closed and three per request; while
+/// running, a timer checks the deadlines every quarter of ``headTimeout`` (at most
+/// every second).
+///
+/// ```swift
+/// let deadlines = RequestDeadlines(headTimeout: 10, maximumIncomplete: 500)
+/// deadlines.start()  // or closeLateHeads() on a test's own clock
+/// let connection = deadlines.opened(socket: descriptor)  // libmicrohttpd's callbacks
+/// ```
+final class RequestDeadlines: @unchecked Sendable {
+  // @unchecked: `connections`, `incomplete`, `timer` and every `Connection`'s state are
+  // only touched with `lock` held; the rest is immutable.
+
+  /// One connection's progress, from libmicrohttpd's callbacks.
+  final class Connection {
+    fileprivate let socket: Int32
+    /// Monotonic nanoseconds when the request being sent started (the connection
+    /// opened, or its previous answer was sent); nil while one is being answered, or
+    /// once the connection is being closed.
+    fileprivate var requestStarted: UInt64?
+    /// Whether the head of the request being sent has arrived.
+    fileprivate var hasHead = false
+    /// Whether its socket was shut down here.
+    fileprivate var isClosing = false
+
+    fileprivate init(socket: Int32, now: UInt64) {
+      self.socket = socket
+      requestStarted = now
+    }
+  }
+
+  /// Seconds a connection has for each request head.
+  let headTimeout: Double
+  /// Most connections in the middle of sending a request.
+  let maximumIncomplete: Int
+  /// Monotonic nanoseconds.
+  private let clock: @Sendable () -> UInt64
+
+  private let lock = Lock()
+  private var connections: [ObjectIdentifier: Connection] = [:]
+  /// Connections with a `requestStarted`.
+  private var incomplete = 0
+  private var timer: (any DispatchSourceTimer)?
+
+  /// `clock` gives monotonic nanoseconds (tests pass their own).
+  init(
+    headTimeout: Double, maximumIncomplete: Int,
+    clock: @escaping @Sendable () -> UInt64 = Clock.monotonicNanoseconds
+  ) {
+    self.headTimeout = headTimeout
+    self.maximumIncomplete = maximumIncomplete
+    self.clock = clock
+  }
+
+  deinit { stop() }
+
+  /// Starts checking the head deadlines (idempotent).
+  func start() {
+    lock.withLock {
+      guard timer == nil else { return }
+      let interval = min(1, headTimeout / 4)
+      let source = DispatchSource.makeTimerSource(
+        queue: DispatchQueue(label: "tpns-server.request-deadlines"))
+      source.schedule(
+        deadline: .now() + interval, repeating: interval, leeway: .milliseconds(20))
+      source.setEventHandler { [weak self] in self?.closeLateHeads() }
+      source.resume()
+      timer = source
+    }
+  }
+
+  /// Stops checking the deadlines (idempotent).
+  func stop() {
+    lock.withLock {
+      timer?.cancel()
+      timer = nil
+    }
+  }
+
+  /// Tracks a connection libmicrohttpd accepted on `socket`, waiting for its first
+  /// request; closes the longest incomplete one if that makes too many.
+  func opened(socket: Int32) -> Connection {
+    let connection = Connection(socket: socket, now: clock())
+    lock.withLock {
+      connections[ObjectIdentifier(connection)] = connection
+      incomplete += 1
+      if incomplete > maximumIncomplete, let oldest = longestIncomplete() {
+        close(oldest)
+      }
+    }
+    return connection
+  }
+
+  /// The request line and headers of `connection`'s request have arrived.
+  func headReceived(_ connection: Connection) {
+    lock.withLock { connection.hasHead = true }
+  }
+
+  /// `connection`'s request has arrived whole (its body too) and is being answered.
+  func requestReceived(_ connection: Connection) {
+    lock.withLock {
+      guard connection.requestStarted != nil else { return }
+      connection.requestStarted = nil
+      incomplete -= 1
+    }
+  }
+
+  /// `connection`'s answer was sent: the next request's head is due.
+  func answered(_ connection: Connection) {
+    let now = clock()
+    lock.withLock {
+      guard connection.requestStarted == nil, !connection.isClosing else { return }
+      connection.requestStarted = now
+      connection.hasHead = false
+      incomplete += 1
+    }
+  }
+
+  /// libmicrohttpd closed `connection` (its socket is closed next).
+  func closed(_ connection: Connection) {
+    lock.withLock {
+      connections[ObjectIdentifier(connection)] = nil
+      if connection.requestStarted != nil { incomplete -= 1 }
+      connection.requestStarted = nil
+    }
+  }
+
+  /// Connections being tracked, and those among them in the middle of a request (for
+  /// tests).
+  var counts: (open: Int, incomplete: Int) {
+    lock.withLock { (connections.count, incomplete) }
+  }
+
+  /// Whether `connection` was closed here, for its head being late or to make room
+  /// (for tests).
+  func wasClosed(_ connection: Connection) -> Bool {
+    lock.withLock { connection.isClosing }
+  }
+
+  /// Closes every connection whose head is late (the timer calls this).
+  func closeLateHeads() {
+    let timeout = UInt64(headTimeout * 1_000_000_000)
+    lock.withLock {
+      // Read with the lock held: a start stamped by another thread just before is not
+      // later than this (a later one, read before, wrapped around and closed a busy
+      // keep-alive connection).
+      let now = clock()
+      for connection in connections.values where !connection.hasHead {
+        if let started = connection.requestStarted, now > started, now - started > timeout {
+          close(connection)
+        }
+      }
+    }
+  }
+
+  /// The connection that has been sending its request longest. Called with `lock` held.
+  private func longestIncomplete() -> Connection? {
+    var oldest: Connection?
+    for connection in connections.values {
+      guard let started = connection.requestStarted else { continue }
+      if let current = oldest?.requestStarted, current <= started { continue }
+      oldest = connection
+    }
+    return oldest
+  }
+
+  /// Shuts `connection`'s socket down, for libmicrohttpd to close. Called with `lock`
+  /// held.
+  private func close(_ connection: Connection) {
+    shutdown(connection.socket, Int32(SHUT_RDWR))
+    connection.isClosing = true
+    if connection.requestStarted != nil { incomplete -= 1 }
+    connection.requestStarted = nil
+  }
+}

@@ -1,0 +1,76 @@
+import FoundationEssentials
+
+/// The body of `GET /_emulator/requests`: a page of the request log as JSON, written
+/// one entry at a time as the client reads it.
+///
+/// Nothing is copied up front: each entry is fetched from the log (by sequence number)
+/// and encoded when the previous one has been sent, so a client that stops reading
+/// holds one entry's JSON, not the page, and ten of them hold ten entries. An entry
+/// dropped from the log (or a reset) while the page is being sent is left out. The
+/// JSON is shaped as the other endpoints' (pretty-printed, keys sorted):
+///
+/// ```json
+/// {"dropped": 0, "next": null, "requests": [{"seq": 1, ...}], "total": 1}
+/// ```
+final class RequestLogStream: HTTPBodyStream, @unchecked Sendable {
+  // @unchecked: the mutable state is only touched by `nextPiece()`, which the server
+  // calls on one thread at a time.
+
+  /// Entries in a page when the request does not say (`limit`).
+  static let defaultLimit = 100
+  /// Most entries in a page.
+  static let maximumLimit = 1000
+
+  private enum Part {
+    case opening, entries, closing, done
+  }
+
+  private let log: RequestLog
+  private let page: RequestLog.Page
+  private let encoder: JSONEncoder
+  private var part = Part.opening
+  /// The sequence numbers still to send.
+  private var remaining: Range<Int>
+  private var hasSentEntry = false
+
+  /// The page of `log` after `since` (the newest when nil), at most `limit` entries.
+  init(log: RequestLog, since: Int?, limit: Int) {
+    self.log = log
+    page = log.page(since: since, limit: limit)
+    remaining = page.sequences
+    encoder = JSONEncoder()
+    encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+  }
+
+  func nextPiece() -> [UInt8]? {
+    switch part {
+    case .opening:
+      part = .entries
+      let next = page.next.map(String.init) ?? "null"
+      return Array(
+        "{\n  \"dropped\" : \(page.dropped),\n  \"next\" : \(next),\n  \"requests\" : [".utf8)
+    case .entries:
+      guard let entry = log.firstEntry(in: remaining, generation: page.generation),
+        let json = try? encoder.encode(RequestJSON(entry: entry))
+      else {
+        part = .closing
+        return nextPiece()
+      }
+      remaining = (entry.sequence + 1)..<max(entry.sequence + 1, remaining.upperBound)
+      // The entry's own lines, indented to its place in the array.
+      var piece = Array((hasSentEntry ? ",\n    " : "\n    ").utf8)
+      piece.reserveCapacity(json.count + json.count / 8)
+      for byte in json {
+        piece.append(byte)
+        if byte == UInt8(ascii: "\n") { piece += Array("    ".utf8) }
+      }
+      hasSentEntry = true
+      return piece
+    case .closing:
+      part = .done
+      return Array("\(hasSentEntry ? "\n  " : "")],\n  \"total\" : \(page.total)\n}\n".utf8)
+    case .done:
+      return nil
+    }
+  }
+}
