@@ -222,7 +222,10 @@ struct Context: Sendable {
         defer { demand = Demand() }
         return demand
       }
-      return Disposables.create(step(demand, number: 0).subscribe(observer), held)
+      // Each single-UID request is a step of its own.
+      let limit = Self.maximumSteps + demand.mappingRequests.count
+      return Disposables.create(
+        step(demand, number: 0, limit: limit).subscribe(observer), held)
     }
     .catchingFailures()
   }
@@ -231,13 +234,12 @@ struct Context: Sendable {
   /// `previous` is the step just acknowledged: the same one again means the
   /// store did not record it (edited meanwhile), and is left to the next run.
   private func step(
-    _ demand: Demand, number: Int, previous: ReconcileStep? = nil
+    _ demand: Demand, number: Int, limit: Int, previous: ReconcileStep? = nil
   ) -> Observable<Outcome> {
     Observable<Outcome>.deferred {
       let state = try store.load()
       list.onNext(state.uids)
-      // Each single-UID request is a step of its own.
-      guard number < Self.maximumSteps + demand.mappingRequests.count,
+      guard number < limit,
         let step = ReconcileStep.next(in: state, at: server, demand: demand), step != previous
       else { return .empty() }
       // What the step's handler learned decides the demand of the next step.
@@ -259,7 +261,9 @@ struct Context: Sendable {
           mappingRequest, settings: settings, taking: taking, for: desired, next: next)
       }
       return request.concat(
-        Observable.deferred { self.step(next.value, number: number + 1, previous: step) })
+        Observable.deferred {
+          self.step(next.value, number: number + 1, limit: limit, previous: step)
+        })
     }
   }
 

@@ -170,6 +170,7 @@ extension StoreState {
     guard !entries.isEmpty else { return [:] }
     let listed = Set(uids)
     var settings: [String: MappingSettings] = [:]
+    var seen = Set<String>()
     // Sorted, so that the error about several bad entries is always the same one.
     for (text, value) in entries.sorted(by: { $0.key < $1.key }) {
       let entryKey = "\(key) › \(text)"
@@ -184,7 +185,7 @@ extension StoreState {
           key: entryKey,
           reason: "\(uid) is not in '\(listKey)' (add it to the list, or remove its settings)")
       }
-      guard settings[uid] == nil else {
+      guard seen.insert(uid).inserted else {
         throw .invalidValue(key: entryKey, reason: "\(uid) has settings twice")
       }
       let read = try MappingSettings.read(value, key: entryKey)
