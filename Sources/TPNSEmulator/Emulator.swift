@@ -40,10 +40,11 @@ public final class Emulator: @unchecked Sendable {
 
   /// An emulator that is not yet listening; `logger`, when given, receives a line per
   /// request, and `warning` one line when the emulator itself goes wrong (its
-  /// database file deleted or replaced while it runs, reported once).
+  /// database file deleted or replaced while it runs, reported once). Both lines have
+  /// their control characters escaped (see ``LogLine``): they are meant for a terminal.
   public init(logger: Logger? = nil, warning: Logger? = nil) {
-    self.logger = logger
-    self.warning = warning
+    self.logger = logger.map { log in { @Sendable line in log(LogLine.escaped(line)) } }
+    self.warning = warning.map { log in { @Sendable line in log(LogLine.escaped(line)) } }
   }
 
   deinit { stop() }
@@ -67,7 +68,7 @@ public final class Emulator: @unchecked Sendable {
         registry: registry, log: log, faults: faults,
         inspector: Inspector(
           registry: registry, log: log, faults: faults, databaseName: database ?? ":memory:"),
-        logger: logger)
+        access: AccessPolicy(listeningHost: host), logger: logger)
       let server = HTTPServer(
         handler: { router.handle($0) }, refused: { router.handleUnread(status: $0) })
       let bound: UInt16

@@ -1,8 +1,9 @@
 import TPNSProtocol
 
 /// Routes each HTTP request: `/tpns` to the protocol commands, `/_emulator/` to the
-/// inspector, anything else to a 404. Every `/tpns` request is recorded in the log,
-/// and so is every request too large for libmicrohttpd to read.
+/// inspector, anything else to a 404, once ``AccessPolicy`` has refused what a web
+/// page sent. Every `/tpns` request is recorded in the log, and so is every request
+/// too large for libmicrohttpd to read.
 ///
 /// Called concurrently from libmicrohttpd's threads; everything it holds is
 /// thread-safe.
@@ -17,13 +18,16 @@ struct Router: Sendable {
   let log: RequestLog
   let faults: FaultInjector
   let inspector: Inspector
+  let access: AccessPolicy
   let logger: Emulator.Logger?
 
   func handle(_ request: HTTPRequest) -> HTTPResponse {
     let started = logger == nil ? 0 : Clock.monotonicNanoseconds()
     let response: HTTPResponse
     var command: String?
-    if request.path == Self.servicePath {
+    if let refusal = access.refusal(of: request) {
+      response = .error(refusal)  // from a web page: nothing is run, read or recorded
+    } else if request.path == Self.servicePath {
       (response, command) = handleService(request)
     } else if request.path.hasPrefix(Inspector.prefix) {
       do {

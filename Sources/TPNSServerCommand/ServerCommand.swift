@@ -82,18 +82,18 @@ public struct ServerCommand: ParsableCommand {
     let logger: Emulator.Logger? = quiet ? nil : { @Sendable line in Console.line(line) }
     let emulator = Emulator(logger: logger, warning: Self.warning)
     try Self.start(emulator, host: host, port: port, database: database, threads: threads)
-    if let portFile {
-      do {
-        try PortFile.write(emulator.port, to: portFile)
-      } catch {
-        emulator.stop()
-        throw error
-      }
+    if let exposure = Self.exposureWarning(host: host) { Self.warning(exposure) }
+    let written: PortFile?
+    do {
+      written = try portFile.map { try PortFile.write(emulator.port, to: $0) }
+    } catch {
+      emulator.stop()
+      throw error
     }
     Console.line("listening on \(emulator.baseURL ?? "")")
     _ = signals.wait()
     emulator.stop()
-    if let portFile { unlink(portFile) }
+    written?.remove()
     if !quiet { Console.line("stopped") }
   }
 

@@ -50,7 +50,7 @@ struct HTTPServerTests {
   func earlyTooLarge() throws {
     let server = try TestEmulator()
     let head =
-      "POST /tpns HTTP/1.1\r\nHost: x\r\nConnection: close\r\n"
+      "POST /tpns HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n"
       + "Content-Type: application/x-www-form-urlencoded\r\nContent-Length: 5000000\r\n"
       + "Expect: 100-continue\r\n\r\n"
     let reply = try RawHTTPClient.roundTrip(port: server.port, Array(head.utf8), timeout: 5)

@@ -48,11 +48,12 @@ struct PhoneKey: Sendable, Equatable {
   }
 
   /// Refuses a phone that never sent `cmd=client`, or that registered with another
-  /// `os`; otherwise records that it was seen.
+  /// `os`; otherwise records that it was seen. The refusal names the udid masked (on
+  /// iOS it is the token): it is printed by clients and logged.
   func requireRegistered(in store: RegistryStore, now: Int64) throws {
     guard let client = try store.client(appid: appid, udid: udid) else {
       throw RequestError.badRequest(
-        "udid '\(Printable(udid, limit: 24))' is not registered for appid '\(appid)' "
+        "udid '\(MaskedSecret(udid))' is not registered for appid '\(appid)' "
           + "(send cmd=client first)")
     }
     guard client.os == os else {

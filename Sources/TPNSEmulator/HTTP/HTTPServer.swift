@@ -202,7 +202,8 @@ private func respond(
   let request = HTTPRequest(
     method: String(cString: method), path: path, query: query,
     contentType: header(connection, "Content-Type"), body: pending.body,
-    isBodyTooLarge: pending.isBodyTooLarge)
+    isBodyTooLarge: pending.isBodyTooLarge, host: header(connection, "Host"),
+    origin: header(connection, "Origin"), fetchSite: header(connection, "Sec-Fetch-Site"))
   pending.body = []
   let response = server.respond(to: request)
   return response.body.withUnsafeBytes { body in

@@ -52,7 +52,8 @@ struct RequestError: Error, Sendable, Equatable {
   /// 405 Method Not Allowed, naming the methods allowed.
   static func methodNotAllowed(_ method: String, allowed: [String]) -> RequestError {
     RequestError(
-      405, "method \(method) is not allowed here (allowed: \(allowed.joined(separator: ", ")))",
+      405,
+      "method \(Printable(method)) is not allowed here (allowed: \(allowed.joined(separator: ", ")))",
       header: HTTPHeader(name: "Allow", value: allowed.joined(separator: ", ")))
   }
 

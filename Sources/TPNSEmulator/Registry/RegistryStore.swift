@@ -1,5 +1,11 @@
 import CSQLite
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
+
 /// The registry's tables and queries over one SQLite connection.
 ///
 /// Not thread-safe: reached only through ``Registry``, which holds its lock and wraps
@@ -63,7 +69,15 @@ final class RegistryStore {
   /// A file database uses WAL with `synchronous=NORMAL`: each command's commit is
   /// durable across a crash of the emulator, and cheap.
   init(path: String?) throws {
-    database = try SQLiteConnection(path: path ?? ":memory:")
+    // Created for its owner alone before SQLite opens it; removed again if the
+    // registry cannot be opened after all.
+    let created = path.map(DatabaseFile.createPrivately(at:)) ?? false
+    do {
+      database = try SQLiteConnection(path: path ?? ":memory:")
+    } catch {
+      if created, let path { unlink(path) }
+      throw error
+    }
     do {
       // Another program's database is refused before anything is written to it.
       try Self.checkSchema(of: database)
@@ -81,6 +95,7 @@ final class RegistryStore {
       }
     } catch {
       database.close()
+      if created, let path { unlink(path) }
       throw error
     }
   }

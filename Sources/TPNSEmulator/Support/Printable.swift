@@ -20,10 +20,15 @@ struct Printable: CustomStringConvertible {
       if scalar.value >= 0x20 && scalar.value < 0x7F {
         output.unicodeScalars.append(scalar)
       } else {
-        output += "\\u{\(String(scalar.value, radix: 16))}"
+        output += Self.escaped(scalar)
       }
       count += 1
     }
     return output
+  }
+
+  /// How a character that is not shown as itself is written: `\u{1b}`.
+  static func escaped(_ scalar: Unicode.Scalar) -> String {
+    "\\u{\(String(scalar.value, radix: 16))}"
   }
 }

@@ -11,9 +11,12 @@ final class TestEmulator {
 
   static let appid = "com.tutk.cc.samples.tpns.ios"
 
-  /// `warning` receives the emulator's warnings (see ``Emulator/init(logger:warning:)``).
-  init(database: String? = nil, warning: Emulator.Logger? = nil) throws {
-    emulator = Emulator(warning: warning)
+  /// `logger` receives its line per request and `warning` its warnings (see
+  /// ``Emulator/init(logger:warning:)``).
+  init(
+    database: String? = nil, logger: Emulator.Logger? = nil, warning: Emulator.Logger? = nil
+  ) throws {
+    emulator = Emulator(logger: logger, warning: warning)
     try emulator.start(port: 0, database: database)
     port = emulator.port
   }

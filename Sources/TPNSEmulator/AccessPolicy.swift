@@ -1,0 +1,103 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
+
+/// Who the emulator answers: clients on this machine (or, with a `--host` open to the
+/// network, on it), never a web page. A page the user visits can send requests to
+/// 127.0.0.1: a form or `fetch` could reset the registry, arm faults or register its
+/// own token over the user's udid, and a page on a name it rebinds to 127.0.0.1 (DNS
+/// rebinding) could read every token in `/_emulator/registry`. Native clients (`tpns`,
+/// curl, libcurl, scripts) send no `Origin` nor `Sec-Fetch-Site` and a `Host` that
+/// names the machine, so none of this costs them anything.
+///
+/// - `Host` must name this machine: `localhost`, an IP address, or the `--host` given;
+///   else 421. A rebound page's requests carry its own name. Any port is served: a
+///   forwarded port (`docker run -p 8080:7380`) changes it, and a page cannot pick it
+///   to reach the emulator. Any IP address is served: a page at an address is served
+///   from it, so only the emulator itself could be one that reaches the emulator; this
+///   keeps `--host 0.0.0.0` usable by address from other machines. A request with no
+///   `Host` (HTTP/1.0) is served: every browser sends one.
+/// - `Origin`, which browsers send on every POST and cross-origin `fetch`, must be the
+///   request's own (`http://` and its `Host`: the emulator serves no page, so that is a
+///   user at the console of one of its JSON answers); any other, `null` included, is
+///   403.
+/// - `Sec-Fetch-Site`, when sent, must be `none` (an address typed or bookmarked) or
+///   `same-origin`; `cross-site` and `same-site` (a page on another port of localhost
+///   is the same site) are 403. It catches what `Origin` cannot: an `<img>` or a link
+///   sends a GET with no `Origin`, and a GET of `/tpns` runs its command.
+///
+///     AccessPolicy(listeningHost: "127.0.0.1").refusal(of: request)  // nil: served
+struct AccessPolicy: Sendable {
+  /// The address given to listen on (`--host`), lower-cased: also served as a `Host`.
+  let listeningHost: String
+
+  init(listeningHost: String) {
+    self.listeningHost = listeningHost.lowercased()
+  }
+
+  /// Why `request` is refused (421, 403), or nil when it is served.
+  func refusal(of request: HTTPRequest) -> RequestError? {
+    if let host = request.host, !isServed(host: host) {
+      return RequestError(
+        421,
+        "the Host header '\(Printable(host))' does not name this server (use localhost, an IP "
+          + "address or the --host name): a web page must not reach the registry through "
+          + "DNS rebinding")
+    }
+    if let origin = request.origin,
+      origin.lowercased() != "http://" + (request.host ?? "").lowercased()
+    {
+      return Self.fromWebPage("Origin '\(Printable(origin))'")
+    }
+    if let site = request.fetchSite, !["none", "same-origin"].contains(site.lowercased()) {
+      return Self.fromWebPage("Sec-Fetch-Site: \(Printable(site))")
+    }
+    return nil
+  }
+
+  private static func fromWebPage(_ evidence: String) -> RequestError {
+    RequestError(
+      403,
+      "requests from web pages are refused (\(evidence)): the registry holds push tokens; "
+        + "use tpns, curl or another client that is not a browser")
+  }
+
+  /// Whether a `Host` header (`name`, `name:port`, `[v6]`, `[v6]:port`) names this
+  /// machine: `localhost`, an IP address, or ``listeningHost``.
+  func isServed(host: String) -> Bool {
+    guard let (name, isBracketed) = Self.name(of: host) else { return false }
+    var address = in6_addr()
+    if inet_pton(isBracketed ? AF_INET6 : AF_INET, name, &address) == 1 { return true }
+    let lowered = name.lowercased()
+    return lowered == "localhost" || lowered == listeningHost
+  }
+
+  /// The name in a `Host` header without its port and brackets, and whether it was
+  /// bracketed (an IPv6 address); nil when the header is malformed (an empty name, a
+  /// port that is not digits).
+  private static func name(of host: String) -> (String, isBracketed: Bool)? {
+    var rest = Substring(host)
+    let name: Substring
+    let isBracketed = rest.hasPrefix("[")
+    if isBracketed {
+      guard let close = rest.firstIndex(of: "]") else { return nil }
+      name = rest[rest.index(after: rest.startIndex)..<close]
+      rest = rest[rest.index(after: close)...]
+    } else {
+      let colon = rest.firstIndex(of: ":") ?? rest.endIndex
+      name = rest[..<colon]
+      rest = rest[colon...]
+    }
+    if rest.hasPrefix(":") {
+      let port = rest.dropFirst()
+      guard !port.isEmpty, port.utf8.allSatisfy({ (0x30...0x39).contains($0) }) else {
+        return nil
+      }
+    } else if !rest.isEmpty {
+      return nil
+    }
+    return name.isEmpty ? nil : (String(name), isBracketed)
+  }
+}

@@ -1,0 +1,18 @@
+/// A secret (a push token, or a udid, which on iOS is the token) as it is printed in
+/// errors and logs: its last 6 characters after `…`, or the whole when it has 6 or
+/// fewer, enough to tell two apart and nothing to register with.
+///
+///     "udid '\(MaskedSecret(udid))'"  // "udid '…d2e1f0'"
+///
+/// The form `tpns` prints tokens in (`PushToken.masked`, `--verbose`'s URLs).
+public struct MaskedSecret: Sendable, CustomStringConvertible {
+  /// Characters shown.
+  public static let shownCount = 6
+
+  public let description: String
+
+  public init(_ secret: some StringProtocol) {
+    description =
+      secret.count <= Self.shownCount ? String(secret) : "…" + secret.suffix(Self.shownCount)
+  }
+}
