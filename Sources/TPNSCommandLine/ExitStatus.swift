@@ -60,7 +60,7 @@ enum ExitStatus {
         + "--os ios)."
     case .token(let os):
       return
-        "A \(os.rawValue) token is 1 to 4096 of A-Z a-z 0-9 _ : . - (for an iOS token, pass "
+        "\(kind.article) \(os.rawValue) token is 1 to 4096 of A-Z a-z 0-9 _ : . - (for an iOS token, pass "
         + "--os ios)."
     case .iosToken, .uid:
       return

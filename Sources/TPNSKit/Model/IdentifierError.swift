@@ -71,7 +71,8 @@ public enum IdentifierError: Error, Equatable, CustomStringConvertible {
 }
 
 extension IdentifierError.Kind {
-  fileprivate var article: String {
+  /// The indefinite article of its name, capitalised: "A UID", "An oppo token".
+  public var article: String {
     switch self {
     case .uid: "A"
     case .iosToken: "An"
