@@ -262,11 +262,16 @@ import Testing
     #expect(Self.entries(try Self.sent(e2e, since: before).last).first?["format"] as? String == "door")
     #expect(try Self.status(e2e)["pending"] as? Bool == false)
 
+    // Leaving a setting out keeps it at the service: the mapping goes, and comes back.
+    let cleared = try e2e.server.requestLog().count
     result = try e2e.tpns.run(["add", Self.a, "--no-format"])
     #expect(result.status == 0, "\(result.stderr)")
     #expect(result.stdout.hasPrefix("updated \(Self.a): no settings\n"))
-    let last = try e2e.server.requestLog().last
-    #expect(Self.entries(last).first.map { Set($0.keys) } == ["uid"])
+    let sent = try Self.sent(e2e, since: cleared)
+    #expect(sent.map(\.command) == ["mapsync", "mapsync"])
+    #expect(Self.entries(sent.first).isEmpty)
+    #expect(Self.entries(sent.last).map { Set($0.keys) } == [["uid"]])
+    #expect(try e2e.server.registry().mappings.map(\.format) == [nil])
     #expect(try StoreFile(path: e2e.tpns.store).settings == [:])
     #expect(try Self.status(e2e)["pending"] as? Bool == false)
   }

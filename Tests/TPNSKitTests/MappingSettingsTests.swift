@@ -242,14 +242,20 @@ import Testing
     #expect(difference.toUpdate == [Self.a])
     #expect(difference.toAdd == [Self.b])
     #expect(difference.isPending)
-    state.servers[Self.server]?.accept(list: [Self.a, Self.b], settings: state.settings)
+    state.servers[Self.server]?.accept(list: [Self.a, Self.b], sent: state.settings)
     difference = state.difference(at: Self.server)
     #expect(difference.toUpdate == [])
+    #expect(difference.toReset == [])
     #expect(!difference.listDiffers)
     #expect(!difference.isPending)
     state.settings[Self.b] = Self.settings(nil, "door")
     #expect(state.difference(at: Self.server).toUpdate == [Self.b])
+    #expect(state.difference(at: Self.server).toReset == [], "sending the format sets it")
     #expect(state.difference(at: Self.server).nextCommand == "tpns sync")
+    // A setting cleared: leaving it out keeps it at the server; the mapping must go.
+    state.settings[Self.a] = Self.settings(30)
+    #expect(state.difference(at: Self.server).toUpdate == [Self.a, Self.b])
+    #expect(state.difference(at: Self.server).toReset == [Self.a])
     // Another phone's acknowledgement: its settings are not this phone's.
     let other = try PushToken(String(repeating: "cd", count: 32), os: .ios)
     state.registration = PhoneRegistration(token: other, phone: Phone(os: .ios, udid: other.rawValue))
@@ -278,5 +284,21 @@ import Testing
     var fresh = Acknowledgement()
     fresh.accept(mapping: Self.a, sent: Self.settings(nil, "f"))
     #expect(fresh.uids == [Self.a] && fresh.settings == [Self.a: Self.settings(nil, "f")])
+  }
+
+  @Test(
+    "what a mapsync moves: the whole list; a UID held before keeps a setting its entry leaves out, a UID new there has what was sent"
+  )
+  func mapsyncAcknowledgement() {
+    var acknowledgement = Acknowledgement(uids: [Self.a], settings: [Self.a: Self.settings(10, "x")])
+    acknowledgement.accept(
+      list: [Self.a, Self.b], sent: [Self.a: Self.settings(nil, "y"), Self.b: Self.settings(5)])
+    #expect(acknowledgement.uids == [Self.a, Self.b])
+    #expect(
+      acknowledgement.settings == [Self.a: Self.settings(10, "y"), Self.b: Self.settings(5)])
+    // Dropped, then back: a mapping made again has only what is sent.
+    acknowledgement.accept(list: [Self.b], sent: [:])
+    acknowledgement.accept(list: [Self.a, Self.b], sent: [:])
+    #expect(acknowledgement.settings == [Self.b: Self.settings(5)])
   }
 }

@@ -90,6 +90,12 @@ import Testing
       state: state([c], acknowledged: [a]), demand: Demand(mappingRequests: [.unregister(nil)]),
       step: .sendList(registration, [uid(c)], [:])),
     Case(
+      name: "a setting to clear: a mapsync without the UID first (leaving it out would keep it)",
+      state: state(
+        [a, b], settings: [a: settings(nil, "f")], acknowledgedSettings: [a: settings(30, "f")]),
+      demand: Demand(mappingRequests: [.map(uid(a))]),
+      step: .sendList(registration, [uid(b)], [uid(a): settings(nil, "f")])),
+    Case(
       name: "registering comes first",
       state: {
         var unregistered = Self.state([a])
@@ -186,7 +192,35 @@ import Testing
   }
 
   @Test(
-    "mapping cannot clear a setting: the server keeps it, so a mapsync follows to clear it")
+    "a cleared setting: leaving it out keeps it at the server, so the mapping is removed (a mapsync without it) and made again"
+  )
+  func clearedSetting() throws {
+    let harness = PipelineHarness(
+      state: Self.state(
+        [Self.a, Self.b], settings: [Self.a: Self.settings(30, "m")],
+        acknowledgedSettings: [Self.a: Self.settings(30, "m")]))
+    let update = try MappingSettingsUpdate(interval: .clear)
+    let events = Self.run(harness) {
+      .init(additions: Self.once(.init([Self.a], settings: update))($0))
+    }
+    #expect(
+      events == [
+        .next(210, .settingsChanged(Self.uid(Self.a), Self.settings(nil, "m"))),
+        .next(260, .synced([Self.uid(Self.b)], response: "ok")),
+        .next(310, .synced([Self.uid(Self.a), Self.uid(Self.b)], response: "ok")),
+        .completed(310),
+      ])
+    #expect(
+      harness.sends.map(\.value) == [
+        "send mapsync udid=1a1a [\(Self.b)]", "send mapsync udid=1a1a [\(Self.a){,m},\(Self.b)]",
+      ])
+    #expect(harness.acknowledged.settings == [Self.a: Self.settings(nil, "m")])
+    #expect(!harness.state.value.difference(at: Self.server).isPending)
+  }
+
+  @Test(
+    "mapping with a cleared setting: the mapping is removed first, then made again by cmd=mapping"
+  )
   func mappingClearedSetting() throws {
     let harness = PipelineHarness(
       state: Self.state(
@@ -198,8 +232,9 @@ import Testing
     }
     #expect(
       harness.sends.map(\.value) == [
-        "send mapping udid=1a1a uid=\(Self.a)", "send mapsync udid=1a1a [\(Self.a)]",
+        "send mapsync udid=1a1a []", "send mapping udid=1a1a uid=\(Self.a)",
       ])
+    #expect(harness.acknowledged.uids == [Self.a])
     #expect(harness.acknowledged.settings == [:])
     #expect(!harness.state.value.difference(at: Self.server).isPending)
   }

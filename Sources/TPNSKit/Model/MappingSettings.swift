@@ -56,9 +56,16 @@ public struct MappingSettings: Hashable, Sendable {
     return settings
   }
 
-  /// These settings as far as a `mapping` request of `sent` changes them at
-  /// the server: the fields it carries replace, those it leaves out are
-  /// kept (a `mapping` cannot clear a setting; a `mapsync` can).
+  /// Whether sending these settings can turn `held` into them: every
+  /// setting `held` has, these have too (sending replaces a setting, but
+  /// leaving one out keeps it).
+  func covers(_ held: MappingSettings) -> Bool {
+    (held.interval == nil || interval != nil) && (held.format == nil || format != nil)
+  }
+
+  /// These settings as far as a `mapping` or a `mapsync` entry of `sent`
+  /// changes them at the server: the fields it carries replace, those it
+  /// leaves out are kept (only removing the mapping clears a setting).
   func merged(sending sent: MappingSettings) -> MappingSettings {
     var settings = self
     if let interval = sent.interval { settings.interval = interval }

@@ -4,7 +4,9 @@
 ///
 /// In order: register the desired registration if the server has not
 /// acknowledged it (or `register` asks), then unmap every former phone the
-/// server still holds for this store (another udid, appid or os), then the
+/// server still holds for this store (another udid, appid or os), then
+/// remove the mappings whose settings must be cleared (a `mapsync` without
+/// them: leaving a setting out keeps it at the service), then the
 /// single-UID requests a command asked for (`mapping`, `rm_mapping`,
 /// `unreg_mapping`) while they agree with the desired list, then send the
 /// list if the server's (or a UID's settings) still differs (or `sync`
@@ -33,18 +35,24 @@ enum ReconcileStep: Equatable, Sendable {
     }
     if difference.needsRegistration || demand.forcesRegistration { return .register(desired) }
     if let former = difference.formerPhones.first { return .unmapFormerPhone(former) }
+    let stored = state.settings.compactMap { uid, value -> (DeviceUID, MappingSettings)? in
+      (try? DeviceUID(uid)).map { ($0, value) }
+    }
+    let settings = Dictionary(stored, uniquingKeysWith: { first, _ in first })
+    let reset = difference.toReset
+    if !reset.isEmpty {
+      // A setting to clear: the mapping goes, and comes back (the list, next).
+      let cleared = Set(reset)
+      return .sendList(desired, uids.filter { !cleared.contains($0.rawValue) }, settings)
+    }
     if !demand.mappingRequests.isEmpty,
       let next = demand.nextMappingRequest(for: Set(state.uids))
     {
-      var settings = MappingSettings()
-      if case .map(let uid) = next.request { settings = state.settings(of: uid.rawValue) }
-      return .sendMappingRequest(desired, next.request, settings, taking: next.taking)
+      var sent = MappingSettings()
+      if case .map(let uid) = next.request { sent = state.settings(of: uid.rawValue) }
+      return .sendMappingRequest(desired, next.request, sent, taking: next.taking)
     }
     if difference.listDiffers || demand.forcesList {
-      var settings: [DeviceUID: MappingSettings] = [:]
-      for (uid, value) in state.settings {
-        if let uid = try? DeviceUID(uid) { settings[uid] = value }
-      }
       return .sendList(desired, uids, settings)
     }
     return nil

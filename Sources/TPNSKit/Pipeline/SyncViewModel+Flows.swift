@@ -353,7 +353,7 @@ struct Context: Sendable {
         if state.servers[server]?.registration?.phone == desired.phone {
           var sent: [String: MappingSettings] = [:]
           for (uid, value) in settings { sent[uid.rawValue] = value }
-          state.servers[server]?.accept(list: uids.map(\.rawValue), settings: sent)
+          state.servers[server]?.accept(list: uids.map(\.rawValue), sent: sent)
         }
       }
       // A `sync` asked for meanwhile is satisfied: a list that changed since differs, and goes anyway.

@@ -31,11 +31,22 @@ public struct Acknowledgement: Sendable, Equatable {
     registration == nil && uids == nil && settings.isEmpty && formerPhones.isEmpty
   }
 
-  /// Records that the server accepted `uids` with `settings` (`mapsync`):
-  /// its whole list.
-  mutating func accept(list uids: [String], settings: [String: MappingSettings]) {
+  /// Records that the server accepted `uids` with the `sent` settings
+  /// (`mapsync`): its whole list. A UID it held before keeps a setting its
+  /// entry left out (the service keeps a mapping's settings unless told
+  /// otherwise: only removing the mapping clears one); a UID new to it has
+  /// what was sent.
+  mutating func accept(list uids: [String], sent: [String: MappingSettings]) {
+    let held = Set(self.uids ?? [])
+    let none = MappingSettings()
+    var settings: [String: MappingSettings] = [:]
+    for uid in uids {
+      let old = held.contains(uid) ? self.settings[uid] ?? none : none
+      let now = old.merged(sending: sent[uid] ?? none)
+      if !now.isEmpty { settings[uid] = now }
+    }
     self.uids = uids
-    self.settings = settings.filter { !$0.value.isEmpty }
+    self.settings = settings
   }
 
   /// Records that the server mapped `uid` (`mapping`) with `sent`: added at

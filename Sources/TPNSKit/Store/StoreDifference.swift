@@ -57,6 +57,17 @@ public struct StoreDifference: Sendable, Equatable {
     acknowledgedUIDs != uids || !toUpdate.isEmpty
   }
 
+  /// Stored UIDs the server holds with a setting the desired settings do
+  /// not have: neither a `mapsync` entry nor a `mapping` that leaves a
+  /// setting out clears it at the service, so the mapping is removed (a
+  /// `mapsync` without these UIDs) and made again (one with them).
+  public var toReset: [String] {
+    let held = acknowledgedSettings
+    guard !held.isEmpty else { return [] }
+    let none = MappingSettings()
+    return toUpdate.filter { !(settings[$0] ?? none).covers(held[$0] ?? none) }
+  }
+
   /// Stored UIDs the server holds with other settings than the desired ones.
   public var toUpdate: [String] {
     let held = acknowledgedSettings
