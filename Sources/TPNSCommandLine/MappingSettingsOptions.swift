@@ -30,7 +30,8 @@ struct MappingSettingsOptions: Equatable {
 
   /// The settings options given; one with its `--no-` form is a usage error.
   init(_ values: ParsedValues) throws {
-    for name in ["interval", "format"] where values.value(name) != nil && values.flag("no-\(name)") {
+    for name in ["interval", "format"] where values.value(name) != nil && values.flag("no-\(name)")
+    {
       throw ValidationError("--\(name) and --no-\(name) cannot be used together")
     }
     if let interval = values.value("interval", as: Int.self) {

@@ -81,7 +81,8 @@ import Testing
     #expect(elsewhere.count == 2)
     #expect(elsewhere.allSatisfy { $0.parameters["lang"] == "zhTW" && $0.parameters["dev"] == "1" })
     let all = try e2e.server.requestLog().filter { $0.command == "client" } + elsewhere
-    #expect(all.allSatisfy { $0.parameters["lang"] != nil && $0.parameters["dev"] != nil }, "\(all)")
+    #expect(
+      all.allSatisfy { $0.parameters["lang"] != nil && $0.parameters["dev"] != nil }, "\(all)")
     let last = try e2e.server.requestLog().last { $0.command == "client" }
     #expect(last?.parameters["lang"] == "enUS")
     #expect(last?.parameters["dev"] == "0")
@@ -230,7 +231,8 @@ import Testing
     #expect(status["next"] as? String == "tpns sync")
     result = try e2e.tpns.run(["status"])
     #expect(
-      result.stdout.contains("pending     yes: 0 to add, 0 to remove, settings of 1 UID (tpns sync)"))
+      result.stdout.contains(
+        "pending     yes: 0 to add, 0 to remove, settings of 1 UID (tpns sync)"))
 
     result = try e2e.tpns.run(["sync"])
     #expect(result.status == 0, "\(result.stderr)")
@@ -259,7 +261,8 @@ import Testing
     result = try e2e.tpns.run(["add", Self.a, "--format", "door"])
     #expect(result.status == 0, "\(result.stderr)")
     #expect(result.stdout.hasPrefix("\(Self.a) is already in the list\nsynced 1 UID"))
-    #expect(Self.entries(try Self.sent(e2e, since: before).last).first?["format"] as? String == "door")
+    #expect(
+      Self.entries(try Self.sent(e2e, since: before).last).first?["format"] as? String == "door")
     #expect(try Self.status(e2e)["pending"] as? Bool == false)
 
     // Leaving a setting out keeps it at the service: the mapping goes, and comes back.
@@ -280,7 +283,9 @@ import Testing
     "bad settings are refused before anything is stored or sent",
     arguments: [
       (["--interval", "0"], 64, "Error: The value '0' is invalid for '--interval <seconds>'"),
-      (["--interval", "soon"], 64, "Error: The value 'soon' is invalid for '--interval <seconds>'"),
+      (
+        ["--interval", "soon"], 64, "Error: The value 'soon' is invalid for '--interval <seconds>'"
+      ),
       (
         ["--interval", "2147483648"], 64,
         "Error: The value '2147483648' is invalid for '--interval <seconds>'"
@@ -422,7 +427,8 @@ import Testing
     let e2e = try EndToEnd()
     let result = try e2e.tpns.run(["mapping", Self.a])
     #expect(result.status == 0, "\(result.stderr)")
-    #expect(result.stdout.hasSuffix("they are sent once a token is registered (tpns register <token>)\n"))
+    #expect(
+      result.stdout.hasSuffix("they are sent once a token is registered (tpns register <token>)\n"))
     #expect(try e2e.server.requestLog() == [])
     #expect(try StoreFile(path: e2e.tpns.store).uids == [Self.a])
   }

@@ -70,7 +70,8 @@ import Testing
   func update() throws {
     let old = Self.settings(30, "motion")
     #expect(old.updated(by: MappingSettingsUpdate()) == old)
-    #expect(try old.updated(by: MappingSettingsUpdate(interval: .set(60))) == Self.settings(60, "motion"))
+    #expect(
+      try old.updated(by: MappingSettingsUpdate(interval: .set(60))) == Self.settings(60, "motion"))
     #expect(try old.updated(by: MappingSettingsUpdate(format: .clear)) == Self.settings(30))
     #expect(
       try old.updated(by: MappingSettingsUpdate(interval: .clear, format: .clear)).isEmpty)
@@ -117,7 +118,8 @@ import Testing
     let text = String(decoding: data, as: UTF8.self)
     #expect(text.contains("<key>interval</key>") && text.contains("<integer>30</integer>"))
     let servers = try #require(list["Servers"] as? [String: [String: Any]])
-    let acknowledged = try #require(servers[Self.server]?["UIDSettings"] as? [String: [String: Any]])
+    let acknowledged = try #require(
+      servers[Self.server]?["UIDSettings"] as? [String: [String: Any]])
     #expect(acknowledged[Self.a]?["interval"] as? Int == 10)
     #expect(acknowledged[Self.a]?["format"] == nil)
   }
@@ -258,7 +260,8 @@ import Testing
     #expect(state.difference(at: Self.server).toReset == [Self.a])
     // Another phone's acknowledgement: its settings are not this phone's.
     let other = try PushToken(String(repeating: "cd", count: 32), os: .ios)
-    state.registration = PhoneRegistration(token: other, phone: Phone(os: .ios, udid: other.rawValue))
+    state.registration = PhoneRegistration(
+      token: other, phone: Phone(os: .ios, udid: other.rawValue))
     #expect(state.difference(at: Self.server).acknowledgedSettings == [:])
   }
 
@@ -266,7 +269,8 @@ import Testing
     "what mapping, rm_mapping and unreg_mapping move: a mapping keeps a setting it does not send, an unmapping takes the settings with it"
   )
   func acknowledgements() {
-    var acknowledgement = Acknowledgement(uids: [Self.a], settings: [Self.a: Self.settings(10, "x")])
+    var acknowledgement = Acknowledgement(
+      uids: [Self.a], settings: [Self.a: Self.settings(10, "x")])
     acknowledgement.accept(mapping: Self.a, sent: Self.settings(30))
     #expect(acknowledgement.uids == [Self.a])
     #expect(acknowledgement.settings == [Self.a: Self.settings(30, "x")])
@@ -290,7 +294,8 @@ import Testing
     "what a mapsync moves: the whole list; a UID held before keeps a setting its entry leaves out, a UID new there has what was sent"
   )
   func mapsyncAcknowledgement() {
-    var acknowledgement = Acknowledgement(uids: [Self.a], settings: [Self.a: Self.settings(10, "x")])
+    var acknowledgement = Acknowledgement(
+      uids: [Self.a], settings: [Self.a: Self.settings(10, "x")])
     acknowledgement.accept(
       list: [Self.a, Self.b], sent: [Self.a: Self.settings(nil, "y"), Self.b: Self.settings(5)])
     #expect(acknowledgement.uids == [Self.a, Self.b])

@@ -150,7 +150,8 @@ import Testing
         [Self.a], settings: [Self.a: Self.settings(30, "m")],
         acknowledgedSettings: [Self.a: Self.settings(30, "m")]))
     harness.script(
-      .mapsync, [harness.failure(Self.busy), harness.failure(Self.busy), harness.failure(Self.busy)])
+      .mapsync,
+      [harness.failure(Self.busy), harness.failure(Self.busy), harness.failure(Self.busy)])
     let update = try MappingSettingsUpdate(interval: .set(60))
     let events = Self.run(harness) {
       .init(additions: Self.once(.init([Self.a], settings: update))($0))
@@ -336,7 +337,8 @@ import Testing
   func mappingFailure() {
     let harness = PipelineHarness(state: Self.state([Self.a]))
     harness.script(
-      .mapping, [harness.failure(Self.busy), harness.failure(Self.busy), harness.failure(Self.busy)])
+      .mapping,
+      [harness.failure(Self.busy), harness.failure(Self.busy), harness.failure(Self.busy)])
     let events = Self.run(harness) {
       .init(additions: Self.once(.init([Self.b], sending: .mapping))($0))
     }

@@ -109,7 +109,8 @@ extension Phone {
     }
     guard let udid = try list.string(Key.udid, context: context) ?? defaultUDID else {
       throw .invalidValue(
-        key: context + Key.udid, reason: "a phone of os '\(os.rawValue)' needs one (only iOS "
+        key: context + Key.udid,
+        reason: "a phone of os '\(os.rawValue)' needs one (only iOS "
           + "phones use their token)")
     }
     if let violation = PhoneFieldSyntax.udidViolation(in: udid) {
