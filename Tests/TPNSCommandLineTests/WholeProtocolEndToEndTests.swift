@@ -488,6 +488,7 @@ import Testing
     let result = try HelpTests.tpns.run([command, "--help"])
     #expect(result.status == 0)
     #expect(result.stdout.contains("\nUSAGE: tpns \(command)"))
+    #expect(!result.stdout.contains("\\\n"), "a line continuation left in the discussion")
     let listed = HelpTests.options(result.stdout)
     for option in options {
       #expect(listed.contains(option), "\(command) --help lacks \(option): \(listed)")

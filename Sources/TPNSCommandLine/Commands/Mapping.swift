@@ -8,11 +8,12 @@ struct Mapping: ParsableCommand {
       commandName: "mapping",
       abstract: "Add one UID to the list and send it alone (cmd=mapping), for scripts.",
       discussion: """
-        The UID is stored as 'tpns add' stores it (with the settings given; a setting not \\
-        given is kept), then sent with cmd=mapping and its stored settings in place of a \\
-        mapsync, whether or not the server has it. A mapsync follows only if the server \\
-        still lacks something else (a setting cleared, another change pending). Before \\
-        'tpns register' the UID waits in the list.
+        The UID is stored as 'tpns add' stores it (with the settings given; a setting not \
+        given is kept), then sent with cmd=mapping and its stored settings in place of a \
+        mapsync, whether or not the server has it. A setting cleared (--no-interval, \
+        --no-format) first removes the mapping with a mapsync without the UID, since \
+        leaving a setting out keeps it at the service; a mapsync follows only if the \
+        server still lacks something else. Before 'tpns register' the UID waits in the list.
         """,
       options: MappingSettingsOptions.options + GlobalOptions.sending,
       arguments: [Argument("uid", help: "A 20-character device UID.")])

@@ -8,9 +8,9 @@ struct RemoveMapping: ParsableCommand {
       commandName: "rm-mapping",
       abstract: "Remove one UID from the list and send its removal alone (cmd=rm_mapping).",
       discussion: """
-        The UID and its settings are removed from the store as 'tpns remove --uid' removes \\
-        them, then cmd=rm_mapping is sent for it in place of a mapsync. A UID no longer \\
-        stored that the server in use still holds is sent again; one neither stored nor \\
+        The UID and its settings are removed from the store as 'tpns remove --uid' removes \
+        them, then cmd=rm_mapping is sent for it in place of a mapsync. A UID no longer \
+        stored that the server in use still holds is sent again; one neither stored nor \
         held there is an error, and nothing is sent.
         """,
       options: GlobalOptions.sending,

@@ -8,10 +8,10 @@ struct Unregister: ParsableCommand {
       commandName: "unregister",
       abstract: "Remove this phone's mappings at the server (cmd=unreg_mapping).",
       discussion: """
-        Without --uid: every UID is removed from the list, with its settings, and one \\
-        cmd=unreg_mapping without a uid removes all of this phone's mappings at the server, \\
-        whatever it holds. With --uid: those UIDs only, one cmd=unreg_mapping each (a UID \\
-        no longer stored that the server in use still holds is sent again). The token \\
+        Without --uid: every UID is removed from the list, with its settings, and one \
+        cmd=unreg_mapping without a uid removes all of this phone's mappings at the server, \
+        whatever it holds. With --uid: those UIDs only, one cmd=unreg_mapping each (a UID \
+        no longer stored that the server in use still holds is sent again). The token \
         stays registered; 'tpns add' maps UIDs again.
         """,
       options: [
