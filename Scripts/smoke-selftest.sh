@@ -110,7 +110,7 @@ for name in "${names[@]}"; do
   Scripts/smoke.sh --bin "$work/$name" >"$work/$name.out" 2>"$work/$name.err" &
   pids+=($!)
 done
-"$bin/tpns-server" --port 0 --port-file "$work/port" --quiet >"$work/server.log" 2>&1 &
+"$bin/tpns-server" --port 0 --port-file "$work/port" --quiet --strict >"$work/server.log" 2>&1 &
 server_pid=$!
 for _ in $(seq 100); do
   [[ -s $work/port ]] && break

@@ -332,7 +332,8 @@ if [[ -n $server ]]; then
 fi
 
 echo "smoke: $(command -v tpns) ($(tpns --version)) against tpns-server exec" >&2
-_SMOKE_UNDER_EXEC=1 tpns-server exec --quiet -- bash "$script"
+# --strict: tpns is a canonical client; anything else it sent would be a 400.
+_SMOKE_UNDER_EXEC=1 tpns-server exec --quiet --strict -- bash "$script"
 status=$?
 if ((status > 1)); then
   echo "Error: the checks did not finish: tpns-server exec exited $status" >&2

@@ -44,10 +44,11 @@ wait_for_file() {
 }
 
 # Starts tpns-server on a free port with `emulator_flags` (default --quiet: no
-# line per request) and extra arguments "$@"; its output goes to
+# line per request; --strict: what tpns sends must be canonical) and extra
+# arguments "$@"; its output goes to
 # $work/emulator.log. Sets emulator_pid, emulator_url (the /tpns URL) and
 # emulator_base (its root).
-emulator_flags=(--quiet)
+emulator_flags=(--quiet --strict)
 start_emulator() {
   local port_file
   port_file=$(mktemp "$work/port.XXXXXX")

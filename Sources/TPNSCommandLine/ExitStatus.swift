@@ -73,7 +73,7 @@ enum ExitStatus {
     switch error {
     case .corrupt, .unwritable: dataError
     case .lockTimeout: temporary
-    case .untrustedSymlink, .io: cannotCreate
+    case .untrusted, .io: cannotCreate
     }
   }
 

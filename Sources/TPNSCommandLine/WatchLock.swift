@@ -16,25 +16,24 @@ struct WatchLock {
   private var descriptor: Int32
 
   /// Takes the lock, creating the store's directories if missing, or fails
-  /// with exit status 75 naming the holder.
+  /// with exit status 75 naming the holder (73 if the lock file belongs to
+  /// another user: see ``StateStore/openCompanion(_:creatingDirectories:)``).
   init(store: StateStore) throws {
-    let path: String
+    let opened: Int32?
     do {
-      path = try store.companionPath(Self.suffix)
+      opened = try store.openCompanion(Self.suffix, creatingDirectories: true)
     } catch {
       throw Self.failure(error)
     }
-    try self.init(path: path, store: store)
+    guard let opened else {
+      throw Self.failure(.io(operation: "create the directory", path: store.path, errno: ENOENT))
+    }
+    try self.init(locking: opened, store: store)
   }
 
-  private init(path: String, store: StateStore) throws {
-    let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
-    guard descriptor >= 0 else {
-      throw CommandFailure(
-        "cannot open \(path): \(String(cString: strerror(errno)))",
-        hint: "Check the permissions of the store's directory, or pass another path with --store.",
-        exitCode: ExitStatus.cannotCreate)
-    }
+  /// Locks the open lock file `descriptor` and writes this pid in it, or
+  /// closes it and fails naming the holder.
+  private init(locking descriptor: Int32, store: StateStore) throws {
     guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
       let holder = Self.readPID(descriptor)
       close(descriptor)
@@ -54,14 +53,18 @@ struct WatchLock {
   /// one. Does nothing while the store's directory is missing: it is taken
   /// when the directory is back.
   mutating func follow(_ store: StateStore) throws {
-    let path: String?
+    let opened: Int32?
     do {
-      path = try store.existingCompanionPath(Self.suffix)
+      opened = try store.openCompanion(Self.suffix, creatingDirectories: false)
     } catch {
       throw Self.failure(error)
     }
-    guard let path, !isHeld(at: path) else { return }
-    let moved = try WatchLock(path: path, store: store)
+    guard let opened else { return }
+    if isHeld(opened) {
+      close(opened)
+      return
+    }
+    let moved = try WatchLock(locking: opened, store: store)
     release()
     self = moved
   }
@@ -72,11 +75,11 @@ struct WatchLock {
     close(descriptor)
   }
 
-  /// Whether the file at `path` is the one this lock holds.
-  private func isHeld(at path: String) -> Bool {
+  /// Whether `other` is open on the file this lock holds.
+  private func isHeld(_ other: Int32) -> Bool {
     var held = stat()
     var current = stat()
-    guard fstat(descriptor, &held) == 0, lstat(path, &current) == 0 else { return false }
+    guard fstat(descriptor, &held) == 0, fstat(other, &current) == 0 else { return false }
     return held.st_dev == current.st_dev && held.st_ino == current.st_ino
   }
 

@@ -51,8 +51,13 @@ public final class Emulator: @unchecked Sendable {
 
   /// Opens the registry (`database`: a file, in WAL mode; nil: in memory) and listens
   /// on `host`:`port` (0: any free port, see ``port``) with `threads` serving threads.
+  ///
+  /// By default it accepts what real clients send, as the real service does, and
+  /// records what a canonical client would not send as warnings in the request log;
+  /// `strict` refuses that with 400 instead (for authors testing their own encoder).
   public func start(
-    host: String = "127.0.0.1", port: UInt16 = 0, database: String? = nil, threads: Int = 1
+    host: String = "127.0.0.1", port: UInt16 = 0, database: String? = nil, threads: Int = 1,
+    strict: Bool = false
   ) throws(EmulatorError) {
     try lock.withLock { () throws(EmulatorError) in
       guard running == nil else { throw EmulatorError.alreadyRunning }
@@ -68,7 +73,7 @@ public final class Emulator: @unchecked Sendable {
         registry: registry, log: log, faults: faults,
         inspector: Inspector(
           registry: registry, log: log, faults: faults, databaseName: database ?? ":memory:"),
-        access: AccessPolicy(listeningHost: host), logger: logger)
+        access: AccessPolicy(listeningHost: host), logger: logger, isStrict: strict)
       let server = HTTPServer(
         handler: { router.handle($0) }, refused: { router.handleUnread(status: $0) })
       let bound: UInt16

@@ -20,6 +20,8 @@ struct RequestLogEntry: Sendable, Equatable {
   var status: Int
   /// The one-line reason of a refusal.
   var error: String?
+  /// What the request sent that a canonical client would not (see ``Conformance``).
+  var warnings: [String] = []
 
   /// The decoded parameters in the order sent; nil when they could not be decoded.
   var parameters: [FormParameters.Pair]? {
@@ -33,7 +35,9 @@ struct RequestLogEntry: Sendable, Equatable {
   }
 
   /// Approximate heap bytes, for the log's memory budget.
-  var cost: Int { 96 + form.count + (error?.utf8.count ?? 0) }
+  var cost: Int {
+    96 + form.count + (error?.utf8.count ?? 0) + warnings.reduce(0) { $0 + 16 + $1.utf8.count }
+  }
 }
 
 /// The newest `/tpns` requests, in a bounded ring.
@@ -73,6 +77,7 @@ final class RequestLog: @unchecked Sendable {
         // of them): free its payload now, or dropped 1 MiB bodies would pin gigabytes.
         entries[head].form = []
         entries[head].error = nil
+        entries[head].warnings = []
         head += 1
       }
       if head >= Self.capacity / 2 {

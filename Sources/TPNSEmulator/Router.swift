@@ -20,15 +20,19 @@ struct Router: Sendable {
   let inspector: Inspector
   let access: AccessPolicy
   let logger: Emulator.Logger?
+  /// Whether what a canonical client would not send is refused (`--strict`) rather
+  /// than accepted with warnings.
+  let isStrict: Bool
 
   func handle(_ request: HTTPRequest) -> HTTPResponse {
     let started = logger == nil ? 0 : Clock.monotonicNanoseconds()
     let response: HTTPResponse
     var command: String?
+    var warnings: [String] = []
     if let refusal = access.refusal(of: request) {
       response = .error(refusal)  // from a web page: nothing is run, read or recorded
     } else if request.path == Self.servicePath {
-      (response, command) = handleService(request)
+      (response, command, warnings) = handleService(request)
     } else if request.path.hasPrefix(Inspector.prefix) {
       do {
         response = try inspector.handle(request)
@@ -49,6 +53,9 @@ struct Router: Sendable {
       if response.status >= 400, response.contentType.hasPrefix("text/plain") {
         line += " " + String(decoding: response.body, as: UTF8.self).trimmingNewline()
       }
+      if !warnings.isEmpty {
+        line += " warning\(warnings.count == 1 ? "" : "s"): " + warnings.joined(separator: "; ")
+      }
       logger(line)
     }
     return response
@@ -68,8 +75,9 @@ struct Router: Sendable {
     logger?("\(Clock.iso8601(milliseconds: now)) - - \(status) error: \(failure.reason)")
   }
 
-  /// Answers a `/tpns` request and logs it; also returns its `cmd` for the log line.
-  private func handleService(_ request: HTTPRequest) -> (HTTPResponse, String?) {
+  /// Answers a `/tpns` request and logs it; also returns its `cmd` and warnings for
+  /// the log line.
+  private func handleService(_ request: HTTPRequest) -> (HTTPResponse, String?, [String]) {
     let now = Clock.nowMilliseconds()
     var entry = RequestLogEntry(
       sequence: 0, time: now, method: request.method, path: request.path,
@@ -88,22 +96,27 @@ struct Router: Sendable {
     }
 
     let response: HTTPResponse
+    var conformance = Conformance(isStrict: isStrict)
     do throws(RequestError) {
-      response = try answer(request, decoded, now: now)
+      response = try answer(request, decoded, conformance: &conformance, now: now)
     } catch {
       entry.error = error.reason
       response = .error(error)
     }
     entry.status = response.status
+    entry.warnings = conformance.allWarnings
     log.append(entry)
     let command = try? decoded.get()[CommandParameter.cmd.name]
-    return (response, command)
+    return (response, command, entry.warnings)
   }
 
   /// The answer to a `/tpns` request whose form decoded to `decoded`: an armed fault,
-  /// then the method, the size and the parameters are checked, then the command runs.
+  /// then the method, the size and the parameters are checked (what is irregular
+  /// told to `conformance`), then the command runs. A success's body starts with its
+  /// status, `200 ok: …`, for clients that look for `200` in it.
   private func answer(
-    _ request: HTTPRequest, _ decoded: Result<FormParameters, RequestError>, now: Int64
+    _ request: HTTPRequest, _ decoded: Result<FormParameters, RequestError>,
+    conformance: inout Conformance, now: Int64
   ) throws(RequestError) -> HTTPResponse {
     if request.method == "HEAD" {
       // A GET's headers without running it: a probe changes nothing and takes no fault.
@@ -124,14 +137,15 @@ struct Router: Sendable {
       throw RequestError.methodNotAllowed(request.method, allowed: Self.serviceMethods)
     }
     try request.checkSize()
-    let commandRequest = try CommandRequest(try decoded.get())
-    let handler = try commandRequest.command.handler.init(commandRequest)
+    let commandRequest = try CommandRequest(try decoded.get(), conformance: &conformance)
+    let handler = try commandRequest.command.handler.init(
+      commandRequest, conformance: &conformance)
     // Every command records something (a phone, a mapping, its last_seen, a
     // device, notifications), so each is a write: refused while the file is gone.
     let text = try RequestError.mappingDatabaseFailures {
       try registry.write(inTransaction: !handler.isAtomic) { try handler.apply(to: $0, now: now) }
     }
-    return .text(200, text + "\n")
+    return .text(200, "200 \(text)\n")
   }
 }
 

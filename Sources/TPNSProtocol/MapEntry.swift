@@ -8,6 +8,9 @@ public struct MapEntry: Hashable, Sendable {
   /// A base64 message template for this device's pushes (`format`).
   public var format: String?
 
+  /// The intervals a canonical client sends, here and in `mapping`'s `interval`.
+  public static let intervals: ClosedRange<Int> = 0...Int(Int32.max)
+
   /// An entry; settings absent by default.
   public init(uid: String, interval: Int? = nil, format: String? = nil) {
     self.uid = uid

@@ -5,9 +5,9 @@
 ///     MappingSettingsSyntax.intervals.contains(30)                 // true
 ///     MappingSettingsSyntax.formatViolation(in: "motion at %s")    // nil
 public enum MappingSettingsSyntax {
-  /// The intervals a client sends: a positive number of seconds that a
-  /// 32-bit server field holds.
-  public static let intervals: ClosedRange<Int> = 1...Int(Int32.max)
+  /// The intervals tpns stores and sends: a positive number of seconds, up
+  /// to what a server takes (``MapEntry/intervals``, which also takes 0).
+  public static let intervals: ClosedRange<Int> = 1...MapEntry.intervals.upperBound
 
   /// The allowed lengths of a format, in Unicode scalars.
   public static let formatLengths = 1...255

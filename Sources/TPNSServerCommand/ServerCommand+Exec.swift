@@ -28,6 +28,10 @@ extension ServerCommand {
             "db", valueName: "path",
             help: "Keep the registry in this SQLite file (default: in memory).",
             validate: { !$0.isEmpty }),
+          .flag(
+            "strict",
+            help: "Refuse with 400 what a canonical client would not send (default: accept "
+              + "it with a warning)."),
           .flag("quiet", help: "Do not log a line per request."),
         ],
         arguments: [
@@ -81,6 +85,8 @@ extension ServerCommand {
     public var command: [String]
     /// `--db`: the registry's SQLite file; nil keeps it in memory.
     public var database: String?
+    /// `--strict`: refuse what a canonical client would not send.
+    public var strict: Bool
     /// `--quiet`: no line per request (on stderr).
     public var quiet: Bool
 
@@ -88,6 +94,7 @@ extension ServerCommand {
     public init(_ values: ParsedValues) throws {
       command = values.argument("command")
       database = values.value("db")
+      strict = values.flag("strict")
       quiet = values.flag("quiet")
     }
 
@@ -97,7 +104,8 @@ extension ServerCommand {
       let logger: Emulator.Logger? =
         quiet ? nil : { @Sendable line in Console.error(line) }
       let emulator = Emulator(logger: logger, warning: ServerCommand.warning)
-      try ServerCommand.start(emulator, host: "127.0.0.1", port: 0, database: database)
+      try ServerCommand.start(
+        emulator, host: "127.0.0.1", port: 0, database: database, strict: strict)
       defer { emulator.stop() }
       if !quiet { Console.error("listening on \(emulator.baseURL ?? "")") }
 

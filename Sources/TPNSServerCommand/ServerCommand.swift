@@ -18,7 +18,9 @@ public struct ServerCommand: ParsableCommand {
         Serves the TPNS protocol at http://HOST:PORT/tpns (GET query or POST form), \
         keeps its registry in SQLite, and answers inspection requests under \
         /_emulator/ (health, registry, notifications, requests, reset, faults). \
-        SIGHUP, SIGINT or SIGTERM stops it.
+        It accepts what real clients send, as the real service does, and records \
+        what a canonical client would not send as warnings in /_emulator/requests; \
+        --strict refuses that with 400. SIGHUP, SIGINT or SIGTERM stops it.
         """,
       options: [
         .option(
@@ -38,6 +40,10 @@ public struct ServerCommand: ParsableCommand {
         .option(
           "threads", valueName: "n", help: "Threads serving requests (1 to 64).",
           defaultValue: "1", validate: { Int($0).map { (1...64).contains($0) } ?? false }),
+        .flag(
+          "strict",
+          help: "Refuse with 400 what a canonical client would not send (default: accept it "
+            + "with a warning)."),
         .flag("quiet", help: "Do not log a line per request."),
         .flag("version", help: "Show the version."),
       ],
@@ -54,6 +60,8 @@ public struct ServerCommand: ParsableCommand {
   public var portFile: String?
   /// `--threads`: threads serving requests.
   public var threads: Int
+  /// `--strict`: refuse what a canonical client would not send.
+  public var strict: Bool
   /// `--quiet`: no line per request.
   public var quiet: Bool
   /// `--version`: print the version instead of serving.
@@ -66,6 +74,7 @@ public struct ServerCommand: ParsableCommand {
     database = values.value("db")
     portFile = values.value("port-file")
     threads = values.value("threads", as: Int.self) ?? 1
+    strict = values.flag("strict")
     quiet = values.flag("quiet")
     version = values.flag("version")
   }
@@ -81,7 +90,8 @@ public struct ServerCommand: ParsableCommand {
     let signals = Signals(blocking: [SIGHUP, SIGINT, SIGTERM])
     let logger: Emulator.Logger? = quiet ? nil : { @Sendable line in Console.line(line) }
     let emulator = Emulator(logger: logger, warning: Self.warning)
-    try Self.start(emulator, host: host, port: port, database: database, threads: threads)
+    try Self.start(
+      emulator, host: host, port: port, database: database, threads: threads, strict: strict)
     if let exposure = Self.exposureWarning(host: host) { Self.warning(exposure) }
     let written: PortFile?
     do {
@@ -102,10 +112,12 @@ public struct ServerCommand: ParsableCommand {
 
   /// Starts `emulator`, turning a failure into a reported error.
   static func start(
-    _ emulator: Emulator, host: String, port: UInt16, database: String?, threads: Int = 1
+    _ emulator: Emulator, host: String, port: UInt16, database: String?, threads: Int = 1,
+    strict: Bool = false
   ) throws {
     do throws(EmulatorError) {
-      try emulator.start(host: host, port: port, database: database, threads: threads)
+      try emulator.start(
+        host: host, port: port, database: database, threads: threads, strict: strict)
     } catch {
       switch error {
       case .cannotListen:

@@ -42,7 +42,7 @@ import Testing
     #expect(try e2e.tpns.run(["add", Self.a]).status == 0)
     let result = try e2e.tpns.run(["event", Self.a] + options)
     #expect(result.status == 0, "\(result.stderr)")
-    #expect(result.stdout == "sent event: ok: 1 notification\n")
+    #expect(result.stdout == "sent event: 200 ok: 1 notification\n")
     #expect(try Self.messages(e2e) == [message])
   }
 

@@ -13,7 +13,7 @@ struct ClientCommandTests {
       method,
       "cmd=client&os=ios&appid=\(TestEmulator.appid)&udid=\(token)&token=\(token)&lang=en&dev=1")
     #expect(reply.status == 200)
-    #expect(reply.body == "ok: client registered\n")
+    #expect(reply.body == "200 ok: client registered\n")
     let clients = try server.clients()
     #expect(clients.count == 1)
     #expect(clients.first?["os"] as? String == "ios")
@@ -32,7 +32,7 @@ struct ClientCommandTests {
     let again = try server.get(
       "cmd=client&os=ios&appid=\(TestEmulator.appid)&udid=\(token)&token=\(token)&lang=fr")
     #expect(again.status == 200)
-    #expect(again.body == "ok: client updated\n")
+    #expect(again.body == "200 ok: client updated\n")
     let clients = try server.clients()
     #expect(clients.count == 1)
     #expect(clients.first?["lang"] as? String == "fr")

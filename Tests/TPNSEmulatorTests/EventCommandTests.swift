@@ -32,7 +32,7 @@ struct EventCommandTests {
     let reply = try server.send(
       method, "cmd=event&uid=\(uid)&event_type=3&msg=motion+detected&event_time=1700000000")
     #expect(reply.status == 200)
-    #expect(reply.body == "ok: 2 notifications\n")
+    #expect(reply.body == "200 ok: 2 notifications\n")
 
     let first = try server.inspect("notifications?udid=\(phones[0])").json as? [String: Any]
     let records = try #require(first?["notifications"] as? [[String: Any]])
@@ -56,6 +56,6 @@ struct EventCommandTests {
   func nobody() throws {
     let server = try TestEmulator()
     let reply = try server.get("cmd=event&uid=\(TestEmulator.uid(1))&event_type=1")
-    #expect(reply.body == "ok: 0 notifications\n")
+    #expect(reply.body == "200 ok: 0 notifications\n")
   }
 }

@@ -17,7 +17,7 @@ struct InspectorTests {
     #expect(json["error"] is NSNull)
   }
 
-  @Test("requests logs every /tpns request: method, decoded parameters, status")
+  @Test("requests logs every /tpns request: method, decoded parameters, status, warnings")
   func requests() throws {
     let server = try TestEmulator()
     let token = try server.registerIOS()
@@ -30,7 +30,7 @@ struct InspectorTests {
     #expect(json["dropped"] as? Int == 0)
     let entries = try #require(json["requests"] as? [[String: Any]])
     #expect(entries.map { $0["method"] as? String } == ["GET", "POST", "GET"])
-    #expect(entries.map { $0["status"] as? Int } == [200, 400, 400])
+    #expect(entries.map { $0["status"] as? Int } == [200, 200, 400])
     #expect(entries.map { $0["seq"] as? Int } == [1, 2, 3])
     let first = try #require(entries.first?["params"] as? [String: String])
     #expect(
@@ -38,7 +38,12 @@ struct InspectorTests {
         "cmd": "client", "os": "ios", "appid": TestEmulator.appid, "udid": token, "token": token,
       ])
     #expect(entries.first?["error"] is NSNull)
-    #expect((entries[1]["error"] as? String)?.contains("unknown parameter 'bogus'") == true)
+    #expect(entries.first?["warnings"] as? [String] == [])
+    #expect(entries[1]["error"] is NSNull)
+    #expect(
+      entries[1]["warnings"] as? [String]
+        == ["unknown parameter 'bogus' for cmd=device (known: uid) (recorded)"])
+    #expect((entries[2]["error"] as? String)?.contains("bad percent-escape") == true)
     #expect(entries[2]["params"] is NSNull)
     #expect(entries[2]["raw"] as? String == "cmd=x&lang=%zz")
   }

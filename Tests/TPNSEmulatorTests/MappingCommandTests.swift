@@ -13,12 +13,12 @@ struct MappingCommandTests {
     let token = try server.registerIOS()
     let first = try server.send(method, "cmd=mapping&\(Self.phone)&uid=\(TestEmulator.uid(1))")
     #expect(first.status == 200)
-    #expect(first.body == "ok: \(TestEmulator.uid(1)) mapped\n")
+    #expect(first.body == "200 ok: \(TestEmulator.uid(1)) mapped\n")
     let second = try server.send(
       method, "cmd=mapping&\(Self.phone)&uid=\(TestEmulator.uid(2))&interval=30&format=json")
     #expect(second.status == 200)
     let again = try server.send(method, "cmd=mapping&\(Self.phone)&uid=\(TestEmulator.uid(1))")
-    #expect(again.body == "ok: \(TestEmulator.uid(1)) already mapped\n")
+    #expect(again.body == "200 ok: \(TestEmulator.uid(1)) already mapped\n")
     #expect(try server.uids(of: token) == [TestEmulator.uid(1), TestEmulator.uid(2)])
   }
 
@@ -33,7 +33,7 @@ struct MappingCommandTests {
     #expect(reply.status == 200)
     #expect(try server.uids(of: token) == [TestEmulator.uid(1), TestEmulator.uid(3)])
     let absent = try server.send(method, "cmd=rm_mapping&\(Self.phone)&uid=\(TestEmulator.uid(2))")
-    #expect(absent.body == "ok: \(TestEmulator.uid(2)) was not mapped\n")
+    #expect(absent.body == "200 ok: \(TestEmulator.uid(2)) was not mapped\n")
   }
 
   @Test(
@@ -48,7 +48,7 @@ struct MappingCommandTests {
     #expect(one.status == 200)
     #expect(try server.uids(of: token) == [TestEmulator.uid(2), TestEmulator.uid(3)])
     let all = try server.send(method, "cmd=unreg_mapping&\(Self.phone)")
-    #expect(all.body == "ok: 2 UIDs unmapped\n")
+    #expect(all.body == "200 ok: 2 UIDs unmapped\n")
     #expect(try server.uids(of: token).isEmpty)
   }
 

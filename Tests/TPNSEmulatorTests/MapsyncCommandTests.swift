@@ -24,7 +24,7 @@ struct MapsyncCommandTests {
       "cmd=mapsync&os=ios&appid=com.tutk.cc.samples.tpns.ios&udid=\(token)"
         + "&map=\(TestEmulator.percentEncoded(map))")
     #expect(reply.status == 200)
-    #expect(reply.body == "ok: 3 UIDs mapped\n")
+    #expect(reply.body == "200 ok: 3 UIDs mapped\n")
     #expect(try server.uids(of: token) == uids)
   }
 
@@ -76,7 +76,7 @@ struct MapsyncCommandTests {
     let uids = [TestEmulator.uid(2), TestEmulator.uid(1), TestEmulator.uid(2)]
     let reply = try server.post(
       "cmd=mapsync&os=ios&appid=\(TestEmulator.appid)&udid=\(token)&map=\(TestEmulator.map(uids))")
-    #expect(reply.body == "ok: 2 UIDs mapped\n")
+    #expect(reply.body == "200 ok: 2 UIDs mapped\n")
     #expect(try server.uids(of: token) == [TestEmulator.uid(2), TestEmulator.uid(1)])
   }
 

@@ -12,8 +12,9 @@ import Testing
   func failedWriteKeepsOldFile() throws {
     let directory = try TemporaryDirectory()
     let path = directory.file("state.plist")
+    let folder = try #require(try StoreDirectory.open(directory.path, creating: false))
     let old = Data("old contents".utf8)
-    try AtomicFile.write(old, to: path)
+    try AtomicFile.write(old, named: "state.plist", in: folder)
 
     // RLIMIT_FSIZE makes write(2) fail with EFBIG past the limit, for root too.
     var saved = rlimit()
@@ -27,7 +28,8 @@ import Testing
       signal(SIGXFSZ, previousHandler)
     }
     #expect {
-      try AtomicFile.write(Data(repeating: 0x41, count: 64 * 1024), to: path)
+      try AtomicFile.write(
+        Data(repeating: 0x41, count: 64 * 1024), named: "state.plist", in: folder)
     } throws: { error in
       guard case .io(let operation, _, let code)? = error as? StoreError else { return false }
       return operation == "write" && code == EFBIG
@@ -43,7 +45,8 @@ import Testing
     let path = directory.file("file")
     try Data("a".utf8).write(to: URL(fileURLWithPath: path))
     chmod(path, 0o666)
-    try AtomicFile.write(Data("b".utf8), to: path)
+    let folder = try #require(try StoreDirectory.open(directory.path, creating: false))
+    try AtomicFile.write(Data("b".utf8), named: "file", in: folder)
     #expect(contents(of: path) == Data("b".utf8))
     #expect(permissions(of: path) == 0o600)
   }

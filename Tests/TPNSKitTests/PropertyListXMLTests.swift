@@ -137,6 +137,35 @@ import Testing
     #expect(throws: PropertyListXML.ParseError.self) { try PropertyListXML.parse(Array(text.utf8)) }
   }
 
+  /// `depth` levels of `open`…`close` around an empty array, in a plist.
+  static func nested(_ depth: Int, open: String = "<array>", close: String = "</array>") -> [UInt8]
+  {
+    Array(
+      ("<plist>" + String(repeating: open, count: depth - 1) + "<array/>"
+        + String(repeating: close, count: depth - 1) + "</plist>").utf8)
+  }
+
+  @Test(
+    "elements nested deeper than 64 levels are refused, naming the limit, before the stack ends",
+    arguments: [
+      (65, "<array>", "</array>"), (200_000, "<array>", "</array>"),
+      (200_000, "<dict><key>k</key>", "</dict>"),
+    ])
+  func tooDeep(depth: Int, open: String, close: String) {
+    let expected = PropertyListXML.ParseError(
+      line: 1, message: "elements nest deeper than 64 levels", isTooDeep: true)
+    #expect(throws: expected) {
+      try PropertyListXML.parse(Self.nested(depth, open: open, close: close))
+    }
+  }
+
+  @Test("64 levels of nesting are read")
+  func deepestRead() throws {
+    var expected = PropertyListValue.array([])
+    for _ in 1..<64 { expected = .array([expected]) }
+    #expect(try PropertyListXML.parse(Self.nested(64)) == expected)
+  }
+
   @Test("bytes that are not UTF-8 are refused, not read garbled")
   func notUTF8() {
     let latin1: [UInt8] =

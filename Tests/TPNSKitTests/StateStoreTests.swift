@@ -244,6 +244,26 @@ import Testing
     }
   }
 
+  @Test("a store nested 200,000 deep is refused as corrupt, naming the limit, and left as it was")
+  func nestedTooDeep() throws {
+    let directory = try TemporaryDirectory()
+    let path = directory.file("state.plist")
+    let depth = 200_000
+    let bytes = Data(
+      ("<plist version=\"1.0\"><dict><key>Deep</key>" + String(repeating: "<array>", count: depth)
+        + String(repeating: "</array>", count: depth) + "</dict></plist>").utf8)
+    try bytes.write(to: URL(fileURLWithPath: path))
+    let store = StateStore(path: path)
+    let refusal = StoreError.corrupt(path: path, reason: .nestedTooDeep(limit: 64, line: 1))
+    #expect(throws: refusal) { try store.load() }
+    #expect(throws: refusal) { try store.update { $0.uids = [] } }
+    #expect(contents(of: path) == bytes)
+    #expect(
+      refusal.description
+        == "the store \(path) cannot be read: its elements nest deeper than 64 levels (line 1); "
+        + "a store nests 6, and tpns reads at most 64")
+  }
+
   @Test("the file is 0600 and a directory the store creates is 0700")
   func modes() throws {
     let directory = try TemporaryDirectory()
@@ -342,7 +362,9 @@ import Testing
     let link = directory.file("state.plist")
     #expect(symlink(target, link) == 0)
     #expect(lchown(link, 65534, 65534) == 0)
-    #expect(throws: StoreError.untrustedSymlink(path: link)) { try StateStore(path: link).load() }
+    #expect(throws: StoreError.untrusted(path: link, reason: .linkOwner(uid: 65534))) {
+      try StateStore(path: link).load()
+    }
   }
 
   @Test("a store that is this user's symbolic link stays a link; both names share one lock")

@@ -85,4 +85,112 @@ struct MapPayloadTests {
       return
     }
   }
+
+  @Test("decode reads the entries a canonical client sends, interval and format included")
+  func canonicalEntries() throws {
+    let entries = [
+      MapEntry(uid: "ABCDEFGHJKLMNPRSTUVW", interval: 3),
+      MapEntry(uid: "0123456789ABCDEFGHIJ", format: "e21zZ30="),
+      MapEntry(uid: "ZYXWVUTSRPNMLKJHGFED"),
+    ]
+    let text = MapPayload.encode(entries: entries)
+    let decoded = try MapPayload.decode(entries: text)
+    #expect(decoded.entries == entries)
+    #expect(decoded.otherKeys == [[:], [:], [:]])
+    #expect(decoded.irregularities == [])
+    #expect(try MapPayload.decode(text) == entries.map(\.uid))
+  }
+
+  @Test("decode(entries:) keeps other keys and reports them once, over all entries")
+  func otherKeys() throws {
+    let json =
+      #"[{"uid":"A","name":"Front door","ch":1},{"uid":"B"},{"uid":"C","tags":["x",null],"#
+      + #""on":true,"at":{"h":1.5}}]"#
+    let decoded = try MapPayload.decode(entries: Self.base64(json))
+    #expect(decoded.entries.map(\.uid) == ["A", "B", "C"])
+    #expect(decoded.otherKeys[0] == ["name": .string("Front door"), "ch": .integer(1)])
+    #expect(decoded.otherKeys[1] == [:])
+    #expect(
+      decoded.otherKeys[2] == [
+        "tags": .array([.string("x"), .null]), "on": .bool(true),
+        "at": .object(["h": .number(1.5)]),
+      ])
+    #expect(
+      JSONValue.object(decoded.otherKeys[2]).compactText
+        == #"{"at":{"h":1.5},"on":true,"tags":["x",null]}"#)
+    #expect(
+      decoded.irregularities == [
+        .otherKeys(entries: [0, 2], keys: ["at", "ch", "name", "on", "tags"])
+      ])
+    #expect(
+      decoded.irregularities.first?.description
+        == "map entries 0, 2 have keys besides uid, interval and format: at, ch, name, on, tags")
+    #expect(throws: MapPayloadError.self) { try MapPayload.decode(Self.base64(json)) }
+  }
+
+  @Test(
+    "decode(entries:) takes an interval it can read and ignores one it cannot",
+    arguments: [
+      (#""3""#, 3, true),
+      ("-1", -1, true),
+      ("4294967296", 4_294_967_296, true),
+      ("3", 3, false),
+      ("3.5", nil, true),
+      ("null", nil, true),
+      ("true", nil, true),
+      (#""soon""#, nil, true),
+    ] as [(String, Int?, Bool)])
+  func interval(json: String, taken: Int?, isIrregular: Bool) throws {
+    let decoded = try MapPayload.decode(entries: Self.base64(#"[{"uid":"A","interval":\#(json)}]"#))
+    #expect(decoded.entries == [MapEntry(uid: "A", interval: taken)])
+    #expect(
+      decoded.irregularities
+        == (isIrregular ? [.interval(entry: 0, found: json, takenAs: taken)] : []))
+  }
+
+  @Test("decode(entries:) ignores a format that is not a string")
+  func formatNotString() throws {
+    let decoded = try MapPayload.decode(entries: Self.base64(#"[{"uid":"A","format":{"a":1}}]"#))
+    #expect(decoded.entries == [MapEntry(uid: "A")])
+    #expect(decoded.irregularities == [.format(entry: 0, found: #"{"a":1}"#)])
+    #expect(
+      decoded.irregularities.first?.description
+        == #"map entry 0 has a format {"a":1} that is not a string (ignored)"#)
+  }
+
+  @Test(
+    "decode(entries:) skips line breaks (Android's Base64.DEFAULT) and reports them",
+    arguments: ["\n", "\r\n"])
+  func lineBreaks(separator: String) throws {
+    let uids = ["ABCDEFGHJKLMNPRSTUVW", "0123456789ABCDEFGHIJ", "ZYXWVUTSRPNMLKJHGFED"]
+    let text = MapPayload.encode(uids)
+    let wrapped = String(text.prefix(76)) + separator + String(text.dropFirst(76)) + separator
+    let decoded = try MapPayload.decode(entries: wrapped)
+    #expect(decoded.entries.map(\.uid) == uids)
+    #expect(decoded.irregularities == [.lineBreaks])
+    #expect(throws: MapPayloadError.base64("it is broken into lines")) {
+      try MapPayload.decode(wrapped)
+    }
+  }
+
+  @Test(
+    "decode(entries:) still refuses what is not an array of objects with a string uid",
+    arguments: [
+      ("[{}]", #"expected a JSON array of {"uid": "..."} objects, found an empty object"#),
+      ("[{\"id\":\"A\"}]", #"expected a JSON array of {"uid": "..."} objects, found keys id"#),
+      (
+        "[{\"uid\":null}]",
+        #"expected a JSON array of {"uid": "..."} objects, found a "uid" that is not a string"#
+      ),
+      (
+        "[[]]",
+        #"expected a JSON array of {"uid": "..."} objects, found an element that is not an object"#
+      ),
+      ("{}", #"expected a JSON array of {"uid": "..."} objects"#),
+    ])
+  func refusesShapes(json: String, reason: String) {
+    #expect(throws: MapPayloadError.shape(reason)) {
+      try MapPayload.decode(entries: Self.base64(json))
+    }
+  }
 }

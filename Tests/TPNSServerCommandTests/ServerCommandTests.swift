@@ -79,7 +79,7 @@ struct ServerCommandTests {
     #expect(
       result.stdout.contains(
         "USAGE: tpns-server [--host <host>] [--port <port>] [--db <path>] [--port-file <file>] "
-          + "[--threads <n>] [--quiet] [--version]\n"))
+          + "[--threads <n>] [--strict] [--quiet] [--version]\n"))
     #expect(result.stdout.contains("\n  --port <port>           The port to listen on;"))
     #expect(result.stdout.contains("\nSUBCOMMANDS:\n  exec "))
   }
@@ -118,8 +118,26 @@ struct ServerCommandTests {
     #expect(
       lines.first?.range(of: #"^http://127\.0\.0\.1:[0-9]+/tpns$"#, options: .regularExpression)
         != nil)
-    #expect(lines.dropFirst().first == "ok: device ABCDEFGHJKLMNPRSTUVW announced")
+    #expect(lines.dropFirst().first == "200 ok: device ABCDEFGHJKLMNPRSTUVW announced")
     #expect(lines.last == "1")
+  }
+
+  @Test(
+    "exec --strict refuses what a canonical client would not send; by default, a warning",
+    arguments: [false, true])
+  func strict(isStrict: Bool) throws {
+    let script = """
+      curl -s -o /dev/null -w '%{http_code}\\n' "$TPNS_SERVER?cmd=device&uid=ABCDEFGHJKLMNPRSTUVW&debug=1"
+      """
+    let result = try Self.run(["exec"] + (isStrict ? ["--strict"] : []) + ["sh", "-c", script])
+    #expect(result.status == 0)
+    #expect(result.stdout == (isStrict ? "400\n" : "200\n"))
+    let reason = "unknown parameter 'debug' for cmd=device (known: uid)"
+    let line = result.stderr.split(separator: "\n").first { $0.contains(" cmd=device ") }
+    #expect(line?.contains(isStrict ? " 400 " : " 200 ") == true, "\(result.stderr)")
+    #expect(
+      line?.hasSuffix(isStrict ? "ms error: \(reason)" : "ms warning: \(reason) (recorded)")
+        == true, "\(result.stderr)")
   }
 
   @Test("--version prints the version to stdout and exits 0, as tpns --version does")

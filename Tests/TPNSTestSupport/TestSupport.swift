@@ -40,6 +40,9 @@ public struct InspectionFailure: Error, CustomStringConvertible {
 }
 
 /// An emulator on a free port for one test, and a way to read its inspection JSON.
+///
+/// It runs strict (`tpns-server --strict`): tpns is a canonical client, so anything
+/// it sends that the protocol does not define fails its tests with a 400.
 public final class RunningEmulator {
   public let emulator = Emulator()
   public let transport: CurlTransport
@@ -51,7 +54,7 @@ public final class RunningEmulator {
   /// An emulator whose registry is in memory, or in the file `database`
   /// (so that it survives a ``restart()``).
   public init(database: String? = nil) throws {
-    try emulator.start(port: 0, database: database)
+    try emulator.start(port: 0, database: database, strict: true)
     self.database = database
     port = emulator.port
     server = emulator.baseURL ?? ""
@@ -65,14 +68,14 @@ public final class RunningEmulator {
   /// Starts the stopped emulator again on the same port and database: a
   /// server back from an outage.
   public func restart() throws {
-    try emulator.start(port: port, database: database)
+    try emulator.start(port: port, database: database, strict: true)
   }
 
   /// Stops the emulator and starts it again on the same port with an empty
   /// registry in memory, whatever its database: a server that lost its data.
   public func restartForgettingEverything() throws {
     emulator.stop()
-    try emulator.start(port: port, database: nil)
+    try emulator.start(port: port, database: nil, strict: true)
   }
 
   /// `http://127.0.0.1:PORT/_emulator/<path>` answered as JSON.

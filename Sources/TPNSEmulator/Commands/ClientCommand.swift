@@ -3,26 +3,29 @@ import TPNSProtocol
 /// `cmd=client`: an idempotent upsert of the phone keyed by (appid, udid).
 ///
 /// A token already held by another udid moves to this one. iOS tokens are stored as
-/// sent and compared case-insensitively (hex); Android tokens are compared exactly.
+/// sent and compared case-insensitively (hex); other tokens are compared exactly.
+/// Parameters `client` does not take (`osver`, `appver`, `model`, `ucid`) are kept in
+/// the phone's `extra`, replaced at each registration.
 struct ClientCommand: CommandHandler {
   let record: ClientRecord
   let tokenKey: String
 
-  init(_ request: CommandRequest) throws(RequestError) {
-    let os = OperatingSystem(rawValue: request.required(.os)) ?? .ios
+  init(_ request: CommandRequest, conformance: inout Conformance) throws(RequestError) {
+    let os = request.required(.os)
     let token = request.required(.token)
-    if let violation = os.tokenViolation(token) {
-      let rule =
-        os == .ios
-        ? "an iOS token must be 64 hex characters"
-        : "an Android token must be 1 to 4096 characters of A-Z, a-z, 0-9, _ : . -"
-      throw .badRequest("parameter 'token' \(violation) (\(rule))")
+    switch ParameterRules.judge(token: token, os: os) {
+    case .canonical:
+      break
+    case .tolerated(let reason):
+      try conformance.tolerate("parameter 'token' \(reason)")
+    case .ignored(let reason), .refused(let reason):
+      throw .badRequest("parameter 'token' \(reason)")
     }
     record = ClientRecord(
-      os: os.rawValue, appid: request.required(.appid), udid: request.required(.udid),
+      os: os, appid: request.required(.appid), udid: request.required(.udid),
       token: token, lang: request[.lang], dev: request.integer(.dev),
-      bgfetch: request.integer(.bgfetch), registeredAt: 0, lastSeen: 0)
-    tokenKey = os == .ios ? token.lowercased() : token
+      bgfetch: request.integer(.bgfetch), extra: request.extra, registeredAt: 0, lastSeen: 0)
+    tokenKey = os == OperatingSystem.ios.rawValue ? token.lowercased() : token
   }
 
   /// ``RegistryStore/upsert(_:tokenKey:)`` is atomic by itself.

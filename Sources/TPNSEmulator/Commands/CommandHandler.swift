@@ -3,12 +3,14 @@ import TPNSProtocol
 /// The handler of one protocol command.
 ///
 /// `init` finishes validating the request (what needs more than one parameter, such
-/// as a token against its `os`, or decoding a `map`) without touching the registry;
-/// `apply` then runs in one transaction, so a refusal at either stage changes nothing.
+/// as a token against its `os`, or decoding a `map`) without touching the registry,
+/// telling `conformance` what a canonical client would not have sent; `apply` then
+/// runs in one transaction, so a refusal at either stage changes nothing.
 protocol CommandHandler: Sendable {
-  init(_ request: CommandRequest) throws(RequestError)
+  init(_ request: CommandRequest, conformance: inout Conformance) throws(RequestError)
 
-  /// Applies the command; returns the one-line text of the 200 answer.
+  /// Applies the command; returns the one-line text of the 200 answer after its
+  /// status (`ok: 2 UIDs mapped`).
   func apply(to store: RegistryStore, now: Int64) throws -> String
 
   /// Whether `apply` is atomic by itself, so that it runs without the transaction

@@ -1,14 +1,15 @@
 import TPNSProtocol
 
 /// `cmd=event`: fans out to every phone mapped to the UID that still holds a token,
-/// recording one notification each (see `/_emulator/notifications`).
+/// recording one notification each (see `/_emulator/notifications`), with the
+/// parameters `event` does not take (`sound`, `customized_payload`) in its `extra`.
 struct EventCommand: CommandHandler {
   let event: EventRecord
 
-  init(_ request: CommandRequest) throws(RequestError) {
+  init(_ request: CommandRequest, conformance: inout Conformance) throws(RequestError) {
     event = EventRecord(
       uid: request.required(.uid), eventType: request.integer(.eventType) ?? 0,
-      msg: request[.msg], eventTime: request.integer(.eventTime))
+      msg: request[.msg], eventTime: request.integer(.eventTime), extra: request.extra)
   }
 
   func apply(to store: RegistryStore, now: Int64) throws -> String {

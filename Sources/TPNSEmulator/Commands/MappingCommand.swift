@@ -1,25 +1,22 @@
 import TPNSProtocol
 
 /// `cmd=mapping`: maps one UID to the phone (appended to its list), or updates the
-/// `interval`/`format` of an existing mapping.
+/// `interval`, `format` and `extra` (the parameters `mapping` does not take, such as
+/// `lang` or `customized_payload`) of an existing mapping; what is not sent is kept.
 struct MappingCommand: CommandHandler {
   let phone: PhoneKey
-  let uid: String
-  let interval: Int64?
-  let format: String?
+  let settings: MappingSettings
 
-  init(_ request: CommandRequest) throws(RequestError) {
+  init(_ request: CommandRequest, conformance: inout Conformance) throws(RequestError) {
     phone = PhoneKey(request)
-    uid = request.required(.uid)
-    interval = request.integer(.interval)
-    format = request[.format]
+    settings = MappingSettings(
+      uid: request.required(.uid), interval: request.integer(.interval),
+      format: request[.format], extra: request.extra)
   }
 
   func apply(to store: RegistryStore, now: Int64) throws -> String {
     try phone.requireRegistered(in: store, now: now)
-    let isNew = try store.addMapping(
-      appid: phone.appid, udid: phone.udid, uid: uid, interval: interval, format: format,
-      now: now)
-    return isNew ? "ok: \(uid) mapped" : "ok: \(uid) already mapped"
+    let isNew = try store.addMapping(appid: phone.appid, udid: phone.udid, settings, now: now)
+    return isNew ? "ok: \(settings.uid) mapped" : "ok: \(settings.uid) already mapped"
   }
 }

@@ -2,43 +2,64 @@ import TPNSProtocol
 
 /// `cmd=mapsync`: replaces the phone's whole set of UIDs with the decoded `map`.
 ///
-/// The payload is decoded leniently (see ``MapPayload/decode(_:)``), every UID must be
-/// well-formed, duplicates are dropped (first occurrence kept), more than
+/// The payload is decoded leniently (see ``MapPayload/decode(entries:)``): each
+/// entry's `interval` and `format` are stored with its mapping, and its other keys in
+/// the mapping's `extra`; what a canonical client would not send (line breaks, other
+/// keys, a lower-case UID) is a warning, or a 400 in strict mode. Every UID must be 20
+/// letters and digits, duplicates are dropped (first occurrence kept), more than
 /// ``maximumUIDs`` entries is a 413, and a phone that never registered is refused.
 struct MapsyncCommand: CommandHandler {
   /// Most entries a `map` may hold.
   static let maximumUIDs = 10_000
 
   let phone: PhoneKey
-  let uids: [String]
+  let mappings: [MappingSettings]
 
-  init(_ request: CommandRequest) throws(RequestError) {
+  init(_ request: CommandRequest, conformance: inout Conformance) throws(RequestError) {
     phone = PhoneKey(request)
-    let entries: [String]
+    let decoded: DecodedMapPayload
     do {
-      entries = try MapPayload.decode(request.required(.map))
+      decoded = try MapPayload.decode(entries: request.required(.map))
     } catch {
       throw .badRequest(error.description)
     }
-    guard entries.count <= Self.maximumUIDs else {
+    guard decoded.entries.count <= Self.maximumUIDs else {
       throw RequestError(
-        413, "map has \(entries.count) UIDs, more than the \(Self.maximumUIDs) allowed")
+        413, "map has \(decoded.entries.count) UIDs, more than the \(Self.maximumUIDs) allowed")
+    }
+    for irregularity in decoded.irregularities {
+      // Quotes the client's keys: made printable for the one-line reason.
+      try conformance.tolerate("\(Printable(irregularity.description, limit: 400))")
     }
     var seen: Set<String> = []
-    var unique: [String] = []
-    for (index, uid) in entries.enumerated() {
-      if let violation = DeviceUIDSyntax.violation(in: uid) {
-        throw .badRequest(
-          "map entry \(index) '\(Printable(uid, limit: 40))' is not a device UID: \(violation)")
+    var mappings: [MappingSettings] = []
+    mappings.reserveCapacity(decoded.entries.count)
+    for (index, entry) in decoded.entries.enumerated() {
+      let uid = entry.uid
+      let reason = { (violation: String) in
+        "map entry \(index) '\(Printable(uid, limit: 40))' is not a device UID: \(violation)"
       }
-      if seen.insert(uid).inserted { unique.append(uid) }
+      switch ParameterRules.judge(uid: uid) {
+      case .canonical: break
+      case .tolerated(let violation): try conformance.tolerate(reason(violation))
+      case .ignored(let violation), .refused(let violation): throw .badRequest(reason(violation))
+      }
+      if let format = entry.format, let violation = ParameterRules.formatViolation(format) {
+        try conformance.tolerate("map entry \(index) has a format that \(violation)")
+      }
+      guard seen.insert(uid).inserted else { continue }
+      let others = decoded.otherKeys[index]
+      mappings.append(
+        MappingSettings(
+          uid: uid, interval: entry.interval.map(Int64.init), format: entry.format,
+          extra: others.isEmpty ? nil : JSONValue.object(others).compactText))
     }
-    uids = unique
+    self.mappings = mappings
   }
 
   func apply(to store: RegistryStore, now: Int64) throws -> String {
     try phone.requireRegistered(in: store, now: now)
-    try store.replaceMappings(appid: phone.appid, udid: phone.udid, uids: uids, now: now)
-    return "ok: \(uids.count) UID\(uids.count == 1 ? "" : "s") mapped"
+    try store.replaceMappings(appid: phone.appid, udid: phone.udid, mappings, now: now)
+    return "ok: \(mappings.count) UID\(mappings.count == 1 ? "" : "s") mapped"
   }
 }

@@ -2,69 +2,186 @@ import TPNSProtocol
 
 /// The syntax the emulator accepts for each `/tpns` parameter, as one table.
 ///
-/// Strict on purpose: the emulator exists to catch wire-format bugs, so what a real
-/// client never sends is refused with a reason rather than stored.
+/// Each value is judged twice over: is it what a canonical client sends (the
+/// syntax of TPNSProtocol), and if not, is it still usable, as the real service
+/// takes it? A usable value is accepted with a warning (refused in strict mode, see
+/// ``Conformance``); an unusable one is refused in every mode.
 enum ParameterRules {
-  /// Why `value` is not acceptable for `parameter` (for `os`, the request's), or nil.
-  /// `token` is checked against `os` by the `client` command, which knows both.
-  static func violation(of parameter: CommandParameter, value: String) -> String? {
+  /// What the emulator makes of one value.
+  enum Judgement: Equatable {
+    /// What a canonical client sends.
+    case canonical
+    /// Not canonical but usable: kept as sent, with this reason as a warning.
+    case tolerated(String)
+    /// Not usable but harmless (an optional setting): taken as not sent, with this
+    /// reason as a warning.
+    case ignored(String)
+    /// Not usable: 400 in every mode, for this reason.
+    case refused(String)
+  }
+
+  /// The judgement of `value` for `parameter`; the reasons follow `parameter 'name' `.
+  /// `token` is judged against `os` by ``judge(token:os:)``, and a `uid` in a `map`
+  /// by ``judge(uid:)``.
+  static func judge(_ parameter: CommandParameter, value: String) -> Judgement {
     // Matched by name: `CommandParameter`'s equality also compares `isRequired`.
     switch CommandParameter(parameter.name) {
     case .os:
-      return OperatingSystem(rawValue: value) == nil
-        ? "must be 'ios' or 'android', not '\(Printable(value))'" : nil
+      return judgeOperatingSystem(value)
     case .appid:
-      return PhoneFieldSyntax.appIDViolation(in: value).map(String.init(describing:))
+      return judgeText(value, canonical: PhoneFieldSyntax.appIDViolation(in: value))
     case .udid:
-      return PhoneFieldSyntax.udidViolation(in: value).map(String.init(describing:))
-    case .token:
-      return nil
+      return judgeText(value, canonical: PhoneFieldSyntax.udidViolation(in: value))
     case .lang:
-      return PhoneFieldSyntax.languageViolation(in: value).map(String.init(describing:))
+      return judgeText(value, canonical: PhoneFieldSyntax.languageViolation(in: value))
+    case .token, .map:
+      return .canonical
     case .dev, .bgfetch:
-      return value == "0" || value == "1" ? nil : "must be 0 or 1, not '\(Printable(value))'"
+      guard value != "0" && value != "1" else { return .canonical }
+      let reason = "must be 0 or 1, not '\(Printable(value))'"
+      return integer(value) == nil ? .ignored(reason) : .tolerated(reason)
     case .uid:
-      return DeviceUIDSyntax.violation(in: value).map {
-        "must be 20 characters of A-Z and 0-9: '\(Printable(value))' \($0)"
-      }
+      return judge(uid: value).map { "must be \(uidRule): '\(Printable(value))' \($0)" }
     case .interval:
-      return integerViolation(value, in: 0...Int64(Int32.max))
+      return judgeInteger(
+        value, in: Int64(MapEntry.intervals.lowerBound)...Int64(MapEntry.intervals.upperBound))
     case .eventType:
-      return integerViolation(value, in: Int64(Int32.min)...Int64(Int32.max))
+      return judgeInteger(value, in: Int64(Int32.min)...Int64(Int32.max), isRequired: true)
     case .eventTime:
       // Up to the end of year 9999, as seconds since 1970.
-      return integerViolation(value, in: 0...253_402_300_799)
+      return judgeInteger(value, in: 0...253_402_300_799)
     case .format:
-      return textViolation(value, maximum: 255, allowsNewlines: false)
+      return formatViolation(value).map { .tolerated($0) } ?? .canonical
     case .msg:
-      return EventMessageSyntax.violation(in: value).map(String.init(describing:))
+      return EventMessageSyntax.violation(in: value).map { .tolerated("\($0)") } ?? .canonical
     default:
-      return nil
+      return .canonical
     }
   }
 
-  /// The value as an integer, once ``violation(of:value:)`` has accepted it.
-  static func integer(_ value: String) -> Int64 { Int64(value) ?? 0 }
+  /// The rule of a canonical device UID, as reasons quote it.
+  static let uidRule = "20 characters of A-Z and 0-9"
 
-  /// A decimal integer (an optional `-`, then digits only) within `range`.
-  private static func integerViolation(_ value: String, in range: ClosedRange<Int64>) -> String? {
-    let digits = value.hasPrefix("-") ? value.dropFirst() : Substring(value)
-    guard !digits.isEmpty, digits.utf8.allSatisfy({ (0x30...0x39).contains($0) }),
-      let number = Int64(value), range.contains(number)
-    else {
-      return "must be an integer from \(range.lowerBound) to \(range.upperBound), "
-        + "not '\(Printable(value))'"
+  /// The judgement of a device UID: canonical (``DeviceUIDSyntax``), tolerated when
+  /// it is 20 ASCII letters and digits (lower case: stored as sent), else refused.
+  /// The reason is the ``SyntaxViolation``.
+  static func judge(uid text: String) -> Judgement {
+    guard let violation = DeviceUIDSyntax.violation(in: text) else { return .canonical }
+    let usable = SyntaxViolation.first(in: text, length: 20...20) { scalar in
+      ("A"..."Z").contains(scalar) || ("a"..."z").contains(scalar) || ("0"..."9").contains(scalar)
     }
-    return nil
+    return usable == nil ? .tolerated("\(violation)") : .refused("\(violation)")
   }
 
-  /// Free text of at most `maximum` characters, without control characters.
-  private static func textViolation(_ value: String, maximum: Int, allowsNewlines: Bool)
-    -> String?
-  {
-    SyntaxViolation.first(in: value, length: 1...maximum) { scalar in
-      let isControl = scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
-      return !isControl || (allowsNewlines && (scalar == "\n" || scalar == "\t"))
-    }.map(String.init(describing:))
+  /// The judgement of a push token for `os` (the reasons follow `parameter 'token' `):
+  ///
+  /// - `ios`: canonical as 64 hex characters; tolerated as any other even number of
+  ///   them (the bytes of a token, in hex; APNs tokens may grow);
+  /// - `android` and every other documented `os` (``OperatingSystem``): canonical as
+  ///   FCM's `[A-Za-z0-9_:.-]`, as tpns sends them; tolerated with `+ / =` too;
+  /// - an `os` not documented (already warned about): 1 to 4096 of
+  ///   `[A-Za-z0-9_:.+/=-]`, the characters of every push service's tokens (hex,
+  ///   FCM's, base64).
+  ///
+  /// Anything else cannot be a token: refused.
+  static func judge(token: String, os: String) -> Judgement {
+    switch OperatingSystem(rawValue: os) {
+    case .ios:
+      guard let violation = OperatingSystem.ios.tokenViolation(token) else { return .canonical }
+      let reason = "\(violation) (an iOS token must be 64 hex characters)"
+      let isHex =
+        SyntaxViolation.first(in: token, length: 2...4096) { scalar in
+          ("0"..."9").contains(scalar) || ("a"..."f").contains(scalar)
+            || ("A"..."F").contains(scalar)
+        } == nil
+      return isHex && token.utf8.count.isMultiple(of: 2) ? .tolerated(reason) : .refused(reason)
+    case let other?:
+      guard let violation = other.tokenViolation(token) else { return .canonical }
+      let name = other == .android ? "an Android token" : "a token of os '\(other.rawValue)'"
+      let reason =
+        "\(violation) (\(name) must be 1 to 4096 characters of A-Z, a-z, 0-9, _ : . -)"
+      return anyTokenViolation(token) == nil ? .tolerated(reason) : .refused(reason)
+    case nil:
+      return anyTokenViolation(token).map {
+        .refused("\($0) (a token must be 1 to 4096 characters of A-Z, a-z, 0-9, _ : . + / = -)")
+      } ?? .canonical
+    }
+  }
+
+  /// What keeps `text` from being any push service's token, or nil.
+  private static func anyTokenViolation(_ text: String) -> SyntaxViolation? {
+    SyntaxViolation.first(in: text, length: 1...4096) { scalar in
+      ("A"..."Z").contains(scalar) || ("a"..."z").contains(scalar) || ("0"..."9").contains(scalar)
+        || "_:.+/=-".unicodeScalars.contains(scalar)
+    }
+  }
+
+  /// Why a `format` (of `mapping`, or of a `map` entry) is not what a canonical client
+  /// sends: at most 255 characters, no control characters; or nil.
+  static func formatViolation(_ value: String) -> String? {
+    MappingSettingsSyntax.formatViolation(in: value).map(String.init(describing:))
+  }
+
+  /// The value as an integer, once ``judge(_:value:)`` has kept it.
+  static func integer(_ value: String) -> Int64? {
+    let digits = value.hasPrefix("-") ? value.utf8.dropFirst() : value.utf8[...]
+    guard !digits.isEmpty, digits.allSatisfy({ (0x30...0x39).contains($0) }) else { return nil }
+    return Int64(value)
+  }
+
+  /// The values the vendor documents (``OperatingSystem``) are canonical: tpns
+  /// sends them. Any other plain text is tolerated.
+  private static func judgeOperatingSystem(_ value: String) -> Judgement {
+    guard OperatingSystem(rawValue: value) == nil else { return .canonical }
+    if let violation = plainTextViolation(value) { return .refused("\(violation)") }
+    return .tolerated(
+      "must be one the vendor documents (\(OperatingSystem.documentedValues)), "
+        + "not '\(Printable(value))'")
+  }
+
+  /// Free text (`appid`, `udid`, `lang`): canonical when `canonical` is nil,
+  /// tolerated when it is plain text, else refused.
+  private static func judgeText(_ value: String, canonical: SyntaxViolation?) -> Judgement {
+    guard let canonical else { return .canonical }
+    if let violation = plainTextViolation(value) { return .refused("\(violation)") }
+    if case .character(" ", _) = canonical {
+      return .tolerated("\(canonical) (a '+' sent unencoded arrives as a space)")
+    }
+    return .tolerated("\(canonical)")
+  }
+
+  /// 1 to 4096 characters without control characters: what any identifier must be.
+  private static func plainTextViolation(_ value: String) -> SyntaxViolation? {
+    SyntaxViolation.first(in: value, length: 1...4096) { !isControl($0) }
+  }
+
+  /// A decimal integer (an optional `-`, then digits only) within `range`: canonical;
+  /// another integer: tolerated; anything else: ignored, or refused when `isRequired`.
+  private static func judgeInteger(
+    _ value: String, in range: ClosedRange<Int64>, isRequired: Bool = false
+  ) -> Judgement {
+    let number = integer(value)
+    if let number, range.contains(number) { return .canonical }
+    let reason =
+      "must be an integer from \(range.lowerBound) to \(range.upperBound), "
+      + "not '\(Printable(value))'"
+    if number != nil { return .tolerated(reason) }
+    return isRequired ? .refused(reason) : .ignored(reason)
+  }
+
+  private static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+    scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
+  }
+}
+
+extension ParameterRules.Judgement {
+  /// The same judgement with its reason rewritten.
+  func map(_ transform: (String) -> String) -> Self {
+    switch self {
+    case .canonical: return .canonical
+    case .tolerated(let reason): return .tolerated(transform(reason))
+    case .ignored(let reason): return .ignored(transform(reason))
+    case .refused(let reason): return .refused(transform(reason))
+    }
   }
 }

@@ -5,7 +5,7 @@ struct UnregisterMappingCommand: CommandHandler {
   let phone: PhoneKey
   let uid: String?
 
-  init(_ request: CommandRequest) throws(RequestError) {
+  init(_ request: CommandRequest, conformance: inout Conformance) throws(RequestError) {
     phone = PhoneKey(request)
     uid = request[.uid]
   }

@@ -1,6 +1,10 @@
+import FoundationEssentials
+import TPNSProtocol
+
 /// The JSON shapes of the `/_emulator/` endpoints. Optional fields are written as
 /// `null` rather than left out, so that every object has the same keys; times are
-/// ISO 8601 UTC strings.
+/// ISO 8601 UTC strings; `extra` (what a client sent beyond the protocol) is an
+/// object, `{}` when there was nothing.
 
 struct HealthJSON: Encodable {
   /// `ok`, or `database missing` when the file was deleted or replaced.
@@ -38,7 +42,7 @@ struct ClientJSON: Encodable {
   let record: ClientRecord
 
   private enum Keys: String, CodingKey {
-    case os, appid, udid, token, lang, dev, bgfetch
+    case os, appid, udid, token, lang, dev, bgfetch, extra
     case registeredAt = "registered_at"
     case lastSeen = "last_seen"
   }
@@ -52,6 +56,7 @@ struct ClientJSON: Encodable {
     try container.encode(record.lang, forKey: .lang)
     try container.encode(record.dev, forKey: .dev)
     try container.encode(record.bgfetch, forKey: .bgfetch)
+    try container.encode(ExtraJSON(record.extra), forKey: .extra)
     try container.encode(Clock.iso8601(milliseconds: record.registeredAt), forKey: .registeredAt)
     try container.encode(Clock.iso8601(milliseconds: record.lastSeen), forKey: .lastSeen)
   }
@@ -61,7 +66,7 @@ struct MappingJSON: Encodable {
   let record: MappingRecord
 
   private enum Keys: String, CodingKey {
-    case appid, udid, uid, interval, format
+    case appid, udid, uid, interval, format, extra
     case createdAt = "created_at"
   }
 
@@ -72,6 +77,7 @@ struct MappingJSON: Encodable {
     try container.encode(record.uid, forKey: .uid)
     try container.encode(record.interval, forKey: .interval)
     try container.encode(record.format, forKey: .format)
+    try container.encode(ExtraJSON(record.extra), forKey: .extra)
     try container.encode(Clock.iso8601(milliseconds: record.createdAt), forKey: .createdAt)
   }
 }
@@ -80,7 +86,7 @@ struct DeviceJSON: Encodable {
   let record: DeviceRecord
 
   private enum Keys: String, CodingKey {
-    case uid, announcements
+    case uid, announcements, extra
     case firstSeen = "first_seen"
     case lastSeen = "last_seen"
   }
@@ -89,6 +95,7 @@ struct DeviceJSON: Encodable {
     var container = encoder.container(keyedBy: Keys.self)
     try container.encode(record.uid, forKey: .uid)
     try container.encode(record.announcements, forKey: .announcements)
+    try container.encode(ExtraJSON(record.extra), forKey: .extra)
     try container.encode(Clock.iso8601(milliseconds: record.firstSeen), forKey: .firstSeen)
     try container.encode(Clock.iso8601(milliseconds: record.lastSeen), forKey: .lastSeen)
   }
@@ -102,7 +109,7 @@ struct NotificationJSON: Encodable {
   let record: NotificationRecord
 
   private enum Keys: String, CodingKey {
-    case id, appid, udid, os, token, uid, msg
+    case id, appid, udid, os, token, uid, msg, extra
     case eventType = "event_type"
     case eventTime = "event_time"
     case createdAt = "created_at"
@@ -119,6 +126,7 @@ struct NotificationJSON: Encodable {
     try container.encode(record.eventType, forKey: .eventType)
     try container.encode(record.msg, forKey: .msg)
     try container.encode(record.eventTime, forKey: .eventTime)
+    try container.encode(ExtraJSON(record.extra), forKey: .extra)
     try container.encode(Clock.iso8601(milliseconds: record.createdAt), forKey: .createdAt)
   }
 }
@@ -135,7 +143,7 @@ struct RequestJSON: Encodable {
   let entry: RequestLogEntry
 
   private enum Keys: String, CodingKey {
-    case seq, time, method, path, params, raw, status, error
+    case seq, time, method, path, params, raw, status, error, warnings
   }
 
   /// The decoded parameters as an object (the first value of a duplicated name).
@@ -168,6 +176,22 @@ struct RequestJSON: Encodable {
     try container.encode(entry.raw, forKey: .raw)
     try container.encode(entry.status, forKey: .status)
     try container.encode(entry.error, forKey: .error)
+    try container.encode(entry.warnings, forKey: .warnings)
+  }
+}
+
+/// A row's `extra` column (a compact JSON object, or NULL) as an object.
+struct ExtraJSON: Encodable {
+  let text: String?
+
+  init(_ text: String?) { self.text = text }
+
+  func encode(to encoder: any Encoder) throws {
+    var value = JSONValue.object([:])
+    if let text, let decoded = try? JSONDecoder().decode(JSONValue.self, from: Data(text.utf8)) {
+      value = decoded
+    }
+    try value.encode(to: encoder)
   }
 }
 

@@ -8,6 +8,9 @@ struct ClientRecord: Equatable, Sendable {
   var lang: String?
   var dev: Int64?
   var bgfetch: Int64?
+  /// The parameters of the last `cmd=client` that it does not take, as a compact
+  /// JSON object; nil when there were none.
+  var extra: String?
   /// Milliseconds since 1970.
   var registeredAt: Int64
   var lastSeen: Int64
@@ -20,7 +23,19 @@ struct MappingRecord: Equatable, Sendable {
   var uid: String
   var interval: Int64?
   var format: String?
+  /// What else the client sent with it (a `map` entry's other keys, `mapping`'s
+  /// unknown parameters), as a compact JSON object; nil when nothing.
+  var extra: String?
   var createdAt: Int64
+}
+
+/// What a `mapsync` entry or a `mapping` sets for one UID; nil fields leave a
+/// mapping's current value alone.
+struct MappingSettings: Equatable, Sendable {
+  var uid: String
+  var interval: Int64?
+  var format: String?
+  var extra: String?
 }
 
 /// A device that announced itself with `cmd=device`.
@@ -29,6 +44,9 @@ struct DeviceRecord: Equatable, Sendable {
   var firstSeen: Int64
   var lastSeen: Int64
   var announcements: Int64
+  /// The parameters of the last `cmd=device` that it does not take, as a compact
+  /// JSON object; nil when there were none.
+  var extra: String?
 }
 
 /// What would have been pushed to one phone for one `cmd=event`.
@@ -42,6 +60,9 @@ struct NotificationRecord: Equatable, Sendable {
   var eventType: Int64
   var msg: String?
   var eventTime: Int64?
+  /// The event's parameters that `cmd=event` does not take, as a compact JSON
+  /// object; nil when there were none.
+  var extra: String?
   var createdAt: Int64
 }
 
@@ -51,4 +72,5 @@ struct EventRecord: Sendable {
   var eventType: Int64
   var msg: String?
   var eventTime: Int64?
+  var extra: String?
 }

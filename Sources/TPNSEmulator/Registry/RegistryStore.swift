@@ -28,6 +28,7 @@ final class RegistryStore {
       bgfetch INTEGER,
       registered_at INTEGER NOT NULL,
       last_seen INTEGER NOT NULL,
+      extra TEXT,
       PRIMARY KEY (appid, udid)
     );
     CREATE TABLE IF NOT EXISTS mappings (
@@ -38,6 +39,7 @@ final class RegistryStore {
       push_interval INTEGER,
       format TEXT,
       created_at INTEGER NOT NULL,
+      extra TEXT,
       PRIMARY KEY (appid, udid, uid),
       FOREIGN KEY (appid, udid) REFERENCES clients (appid, udid) ON DELETE CASCADE
     );
@@ -46,7 +48,8 @@ final class RegistryStore {
       uid TEXT PRIMARY KEY,
       first_seen INTEGER NOT NULL,
       last_seen INTEGER NOT NULL,
-      announcements INTEGER NOT NULL
+      announcements INTEGER NOT NULL,
+      extra TEXT
     );
     CREATE TABLE IF NOT EXISTS notifications (
       id INTEGER PRIMARY KEY,
@@ -58,11 +61,18 @@ final class RegistryStore {
       event_type INTEGER NOT NULL,
       msg TEXT,
       event_time INTEGER,
-      created_at INTEGER NOT NULL
+      created_at INTEGER NOT NULL,
+      extra TEXT
     );
     CREATE INDEX IF NOT EXISTS notifications_by_udid ON notifications (udid);
-    PRAGMA user_version = 1;
     """
+
+  /// The schema's version (`PRAGMA user_version`): 1 had no `extra` columns; 2 has
+  /// them (what clients sent beyond the protocol's parameters).
+  static let schemaVersion = 2
+
+  /// The tables that gained an `extra` column in version 2.
+  private static let tablesWithExtra = ["clients", "mappings", "devices", "notifications"]
 
   /// Opens the registry in `path`, or in memory when `path` is nil.
   ///
@@ -87,6 +97,7 @@ final class RegistryStore {
       }
       try database.execute("PRAGMA foreign_keys = ON;")
       try database.execute(Self.schema)
+      try Self.migrate(database)
       file = try path.map { path in
         guard let file = DatabaseFile(path: path) else {
           throw SQLiteError(code: SQLITE_CANTOPEN, message: "the file vanished once opened")
@@ -136,6 +147,20 @@ final class RegistryStore {
     }
   }
 
+  /// Brings a registry an earlier version created up to ``schemaVersion``, adding
+  /// only what it lacks (its rows stay as they are), then records the version.
+  private static func migrate(_ database: SQLiteConnection) throws {
+    let hasExtra = try database.statement(
+      "SELECT COUNT(*) FROM pragma_table_info(?1) WHERE name = 'extra'")
+    for table in tablesWithExtra {
+      let count = try hasExtra.rows([.text(table)]) { $0.integer(0) ?? 0 }.first ?? 0
+      if count == 0 {
+        try database.execute("ALTER TABLE \(table) ADD COLUMN extra TEXT;")
+      }
+    }
+    try database.execute("PRAGMA user_version = \(schemaVersion);")
+  }
+
   /// Closes the database (idempotent).
   func close() { database.close() }
 
@@ -154,25 +179,25 @@ final class RegistryStore {
   // MARK: Clients
 
   /// A client from a row of `os, appid, udid, token, lang, dev, bgfetch, registered_at,
-  /// last_seen`.
+  /// last_seen, extra`.
   private static func client(_ row: SQLiteStatement) -> ClientRecord {
     ClientRecord(
       os: row.text(0) ?? "", appid: row.text(1) ?? "", udid: row.text(2) ?? "",
       token: row.text(3), lang: row.text(4), dev: row.integer(5), bgfetch: row.integer(6),
-      registeredAt: row.integer(7) ?? 0, lastSeen: row.integer(8) ?? 0)
+      extra: row.text(9), registeredAt: row.integer(7) ?? 0, lastSeen: row.integer(8) ?? 0)
   }
 
   /// The phone registered as (appid, udid), if any.
   func client(appid: String, udid: String) throws -> ClientRecord? {
     try database.statement(
-      "SELECT os, appid, udid, token, lang, dev, bgfetch, registered_at, last_seen FROM clients WHERE appid = ?1 AND udid = ?2"
+      "SELECT os, appid, udid, token, lang, dev, bgfetch, registered_at, last_seen, extra FROM clients WHERE appid = ?1 AND udid = ?2"
     ).rows([.text(appid), .text(udid)], Self.client).first
   }
 
   /// Every phone, oldest registration first.
   func clients() throws -> [ClientRecord] {
     try database.statement(
-      "SELECT os, appid, udid, token, lang, dev, bgfetch, registered_at, last_seen FROM clients ORDER BY registered_at, rowid"
+      "SELECT os, appid, udid, token, lang, dev, bgfetch, registered_at, last_seen, extra FROM clients ORDER BY registered_at, rowid"
     ).rows([], Self.client)
   }
 
@@ -190,13 +215,14 @@ final class RegistryStore {
     let values: [SQLiteStatement.Value] = [
       .text(record.os), .text(record.appid), .text(record.udid), optional(record.token),
       optional(record.lang), optional(record.dev), optional(record.bgfetch),
-      .integer(record.lastSeen), .text(tokenKey),
+      .integer(record.lastSeen), .text(tokenKey), optional(record.extra),
     ]
     // A phone refreshing its registration with the same token (the usual case) is
     // one update that leaves the token index alone.
     try database.statement(
       """
-      UPDATE clients SET os = ?1, token = ?4, lang = ?5, dev = ?6, bgfetch = ?7, last_seen = ?8
+      UPDATE clients
+      SET os = ?1, token = ?4, lang = ?5, dev = ?6, bgfetch = ?7, last_seen = ?8, extra = ?10
       WHERE appid = ?2 AND udid = ?3 AND token_key = ?9
       """
     ).run(values)
@@ -205,12 +231,12 @@ final class RegistryStore {
     let insert = try database.statement(
       """
       INSERT INTO clients
-        (os, appid, udid, token, lang, dev, bgfetch, registered_at, last_seen, token_key)
-      VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?8, ?9)
+        (os, appid, udid, token, lang, dev, bgfetch, registered_at, last_seen, token_key, extra)
+      VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?8, ?9, ?10)
       ON CONFLICT (appid, udid) DO UPDATE SET
         os = excluded.os, token = excluded.token, token_key = excluded.token_key,
         lang = excluded.lang, dev = excluded.dev, bgfetch = excluded.bgfetch,
-        last_seen = excluded.last_seen
+        last_seen = excluded.last_seen, extra = excluded.extra
       """)
     do {
       return try upsert(with: insert, values)
@@ -248,18 +274,20 @@ final class RegistryStore {
 
   // MARK: Mappings
 
-  /// A mapping from a row of `appid, udid, uid, push_interval, format, created_at`.
+  /// A mapping from a row of `appid, udid, uid, push_interval, format, created_at,
+  /// extra`.
   private static func mapping(_ row: SQLiteStatement) -> MappingRecord {
     MappingRecord(
       appid: row.text(0) ?? "", udid: row.text(1) ?? "", uid: row.text(2) ?? "",
-      interval: row.integer(3), format: row.text(4), createdAt: row.integer(5) ?? 0)
+      interval: row.integer(3), format: row.text(4), extra: row.text(6),
+      createdAt: row.integer(5) ?? 0)
   }
 
   /// The phone's mappings in list order.
   func mappings(appid: String, udid: String) throws -> [MappingRecord] {
     try database.statement(
       """
-      SELECT appid, udid, uid, push_interval, format, created_at FROM mappings
+      SELECT appid, udid, uid, push_interval, format, created_at, extra FROM mappings
       WHERE appid = ?1 AND udid = ?2 ORDER BY position
       """
     ).rows([.text(appid), .text(udid)], Self.mapping)
@@ -269,61 +297,68 @@ final class RegistryStore {
   func mappings() throws -> [MappingRecord] {
     try database.statement(
       """
-      SELECT m.appid, m.udid, m.uid, m.push_interval, m.format, m.created_at
+      SELECT m.appid, m.udid, m.uid, m.push_interval, m.format, m.created_at, m.extra
       FROM mappings m JOIN clients c ON c.appid = m.appid AND c.udid = m.udid
       ORDER BY c.registered_at, c.rowid, m.position
       """
     ).rows([], Self.mapping)
   }
 
-  /// Replaces the phone's set with `uids` (already deduplicated), in that order. A UID
-  /// that stays keeps its `interval` and `format`.
-  func replaceMappings(appid: String, udid: String, uids: [String], now: Int64) throws {
+  /// Replaces the phone's set with `mappings` (already deduplicated), in that order.
+  /// A UID that stays keeps its `interval`, `format` and `extra` unless its entry sets
+  /// them, and its creation time.
+  func replaceMappings(appid: String, udid: String, _ mappings: [MappingSettings], now: Int64)
+    throws
+  {
     var kept: [String: MappingRecord] = [:]
-    for record in try mappings(appid: appid, udid: udid) { kept[record.uid] = record }
+    for record in try self.mappings(appid: appid, udid: udid) { kept[record.uid] = record }
     try database.statement("DELETE FROM mappings WHERE appid = ?1 AND udid = ?2")
       .run([.text(appid), .text(udid)])
     let insert = try database.statement(
       """
-      INSERT INTO mappings (appid, udid, uid, position, push_interval, format, created_at)
-      VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)
+      INSERT INTO mappings
+        (appid, udid, uid, position, push_interval, format, created_at, extra)
+      VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)
       """)
-    for (position, uid) in uids.enumerated() {
-      let old = kept[uid]
+    for (position, mapping) in mappings.enumerated() {
+      let old = kept[mapping.uid]
       try insert.run([
-        .text(appid), .text(udid), .text(uid), .integer(Int64(position)),
-        optional(old?.interval), optional(old?.format), .integer(old?.createdAt ?? now),
+        .text(appid), .text(udid), .text(mapping.uid), .integer(Int64(position)),
+        optional(mapping.interval ?? old?.interval), optional(mapping.format ?? old?.format),
+        .integer(old?.createdAt ?? now), optional(mapping.extra ?? old?.extra),
       ])
     }
   }
 
-  /// Adds `uid` at the end of the phone's list, or updates its `interval`/`format`
-  /// when already mapped; true when it is new.
-  func addMapping(
-    appid: String, udid: String, uid: String, interval: Int64?, format: String?, now: Int64
-  ) throws -> Bool {
+  /// Adds `settings.uid` at the end of the phone's list, or updates its `interval`,
+  /// `format` and `extra` (those set) when already mapped; true when it is new.
+  func addMapping(appid: String, udid: String, _ settings: MappingSettings, now: Int64) throws
+    -> Bool
+  {
     let existing = try mappings(appid: appid, udid: udid)
-    if let old = existing.first(where: { $0.uid == uid }) {
+    if let old = existing.first(where: { $0.uid == settings.uid }) {
       try database.statement(
         """
-        UPDATE mappings SET push_interval = ?4, format = ?5
+        UPDATE mappings SET push_interval = ?4, format = ?5, extra = ?6
         WHERE appid = ?1 AND udid = ?2 AND uid = ?3
         """
       ).run([
-        .text(appid), .text(udid), .text(uid), optional(interval ?? old.interval),
-        optional(format ?? old.format),
+        .text(appid), .text(udid), .text(settings.uid), optional(settings.interval ?? old.interval),
+        optional(settings.format ?? old.format), optional(settings.extra ?? old.extra),
       ])
       return false
     }
     try database.statement(
       """
-      INSERT INTO mappings (appid, udid, uid, position, push_interval, format, created_at)
+      INSERT INTO mappings
+        (appid, udid, uid, position, push_interval, format, created_at, extra)
       VALUES (?1, ?2, ?3,
         (SELECT COALESCE(MAX(position), -1) + 1 FROM mappings WHERE appid = ?1 AND udid = ?2),
-        ?4, ?5, ?6)
+        ?4, ?5, ?6, ?7)
       """
     ).run([
-      .text(appid), .text(udid), .text(uid), optional(interval), optional(format), .integer(now),
+      .text(appid), .text(udid), .text(settings.uid), optional(settings.interval),
+      optional(settings.format), .integer(now), optional(settings.extra),
     ])
     return true
   }
@@ -344,25 +379,30 @@ final class RegistryStore {
 
   // MARK: Devices and notifications
 
-  /// Records a `cmd=device` announcement.
-  func announce(uid: String, now: Int64) throws {
+  /// Records a `cmd=device` announcement, with the `extra` of the latest one.
+  func announce(uid: String, extra: String?, now: Int64) throws {
     try database.statement(
       """
-      INSERT INTO devices (uid, first_seen, last_seen, announcements) VALUES (?1, ?2, ?2, 1)
+      INSERT INTO devices (uid, first_seen, last_seen, announcements, extra)
+      VALUES (?1, ?2, ?2, 1, ?3)
       ON CONFLICT (uid) DO UPDATE SET
-        last_seen = excluded.last_seen, announcements = announcements + 1
+        last_seen = excluded.last_seen, announcements = announcements + 1,
+        extra = excluded.extra
       """
-    ).run([.text(uid), .integer(now)])
+    ).run([.text(uid), .integer(now), optional(extra)])
   }
 
   /// Every announced device, in order of first announcement.
   func devices() throws -> [DeviceRecord] {
     try database.statement(
-      "SELECT uid, first_seen, last_seen, announcements FROM devices ORDER BY first_seen, rowid"
+      """
+      SELECT uid, first_seen, last_seen, announcements, extra FROM devices
+      ORDER BY first_seen, rowid
+      """
     ).rows([]) { row in
       DeviceRecord(
         uid: row.text(0) ?? "", firstSeen: row.integer(1) ?? 0, lastSeen: row.integer(2) ?? 0,
-        announcements: row.integer(3) ?? 0)
+        announcements: row.integer(3) ?? 0, extra: row.text(4))
     }
   }
 
@@ -372,15 +412,15 @@ final class RegistryStore {
     try database.statement(
       """
       INSERT INTO notifications
-        (appid, udid, os, token, uid, event_type, msg, event_time, created_at)
-      SELECT c.appid, c.udid, c.os, c.token, m.uid, ?2, ?3, ?4, ?5
+        (appid, udid, os, token, uid, event_type, msg, event_time, created_at, extra)
+      SELECT c.appid, c.udid, c.os, c.token, m.uid, ?2, ?3, ?4, ?5, ?6
       FROM mappings m JOIN clients c ON c.appid = m.appid AND c.udid = m.udid
       WHERE m.uid = ?1 AND c.token IS NOT NULL
       ORDER BY c.registered_at, c.rowid
       """
     ).run([
       .text(event.uid), .integer(event.eventType), optional(event.msg),
-      optional(event.eventTime), .integer(now),
+      optional(event.eventTime), .integer(now), optional(event.extra),
     ])
     return database.changes
   }
@@ -390,7 +430,7 @@ final class RegistryStore {
   func notifications(udid: String?, appid: String?) throws -> [NotificationRecord] {
     try database.statement(
       """
-      SELECT id, appid, udid, os, token, uid, event_type, msg, event_time, created_at
+      SELECT id, appid, udid, os, token, uid, event_type, msg, event_time, created_at, extra
       FROM notifications
       WHERE (?1 IS NULL OR udid = ?1) AND (?2 IS NULL OR appid = ?2)
       ORDER BY id
@@ -400,7 +440,7 @@ final class RegistryStore {
         id: row.integer(0) ?? 0, appid: row.text(1) ?? "", udid: row.text(2) ?? "",
         os: row.text(3) ?? "", token: row.text(4) ?? "", uid: row.text(5) ?? "",
         eventType: row.integer(6) ?? 0, msg: row.text(7), eventTime: row.integer(8),
-        createdAt: row.integer(9) ?? 0)
+        extra: row.text(10), createdAt: row.integer(9) ?? 0)
     }
   }
 

@@ -7,20 +7,25 @@ import FoundationEssentials
 /// Replaces a file's contents atomically and durably: after a crash or power
 /// loss the file holds either the old bytes or the new ones, never a mix.
 ///
-/// Writes a temp file in the same directory (`O_CREAT|O_EXCL`, mode 0600),
-/// `fsync`s it, `rename`s it over the target and `fsync`s the directory so the
-/// rename itself is on disk. (Foundation's `.atomic` on Linux neither keeps
-/// the mode nor syncs the directory.) On any failure the temp file is removed
-/// and the old file is left as it was.
+/// Writes a temp file in the same directory (`O_CREAT|O_EXCL|O_NOFOLLOW`,
+/// mode 0600), `fsync`s it, `renameat`s it over the target and `fsync`s the
+/// directory so the rename itself is on disk, all relative to the open
+/// ``StoreDirectory``. (Foundation's `.atomic` on Linux neither keeps the mode
+/// nor syncs the directory.) On any failure the temp file is removed and the
+/// old file is left as it was.
 enum AtomicFile {
-  /// Writes `data` to `path` with mode `mode`.
-  static func write(_ data: Data, to path: String, mode: mode_t = 0o600) throws(StoreError) {
-    let directory = parentDirectory(of: path)
-    let temporary = "\(path)\(temporaryMarker)\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-    let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, mode)
+  /// Writes `data` to the file `name` in `directory` with mode `mode`.
+  static func write(
+    _ data: Data, named name: String, in directory: StoreDirectory, mode: mode_t = 0o600
+  ) throws(StoreError) {
+    let temporaryName = "\(name)\(temporaryMarker)\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+    let temporary = directory.path(of: temporaryName)
+    let descriptor = openat(
+      directory.descriptor, temporaryName, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW,
+      mode)
     guard descriptor >= 0 else { throw .io(operation: "create", path: temporary, errno: errno) }
     var renamed = false
-    defer { if !renamed { unlink(temporary) } }
+    defer { if !renamed { unlinkat(directory.descriptor, temporaryName, 0) } }
     let filled = Result { () throws(StoreError) in
       // The umask can only remove bits; fchmod makes the mode exact either way.
       guard fchmod(descriptor, mode) == 0 else {
@@ -33,24 +38,33 @@ enum AtomicFile {
     }
     close(descriptor)
     try filled.get()
-    guard rename(temporary, path) == 0 else {
-      throw .io(operation: "replace", path: path, errno: errno)
+    guard renameat(directory.descriptor, temporaryName, directory.descriptor, name) == 0 else {
+      throw .io(operation: "replace", path: directory.path(of: name), errno: errno)
     }
     renamed = true
-    try syncDirectory(directory)
+    guard fsync(directory.descriptor) == 0 else {
+      throw .io(operation: "flush", path: directory.path, errno: errno)
+    }
   }
 
   /// What follows the file's name in its temp files' names, before
   /// `<pid>-<random>`.
   static let temporaryMarker = ".tmp-"
 
-  /// Removes the temp files a killed writer of `path` left behind; returns
-  /// how many. Only for a caller that holds the lock all writers of `path`
-  /// take, so that no temp file it finds is still being written.
+  /// Removes the temp files a killed writer of `name` in `directory` left
+  /// behind; returns how many. Only for a caller that holds the lock all
+  /// writers of the file take, so that no temp file it finds is still being
+  /// written.
   @discardableResult
-  static func removeStaleTemporaries(of path: String) -> Int {
-    let namePrefix = fileName(of: path) + temporaryMarker
-    guard let stream = opendir(parentDirectory(of: path)) else { return 0 }
+  static func removeStaleTemporaries(of name: String, in directory: StoreDirectory) -> Int {
+    let namePrefix = name + temporaryMarker
+    // A descriptor of its own: reading entries moves its offset.
+    let listing = openat(directory.descriptor, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+    guard listing >= 0 else { return 0 }
+    guard let stream = fdopendir(listing) else {
+      close(listing)
+      return 0
+    }
     defer { closedir(stream) }
     var removed = 0
     while let entry = readdir(stream) {
@@ -64,7 +78,7 @@ enum AtomicFile {
       guard parts.count == 2,
         parts.allSatisfy({ !$0.isEmpty && $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) })
       else { continue }
-      if unlinkat(dirfd(stream), entryName, 0) == 0 { removed += 1 }
+      if unlinkat(directory.descriptor, entryName, 0) == 0 { removed += 1 }
     }
     return removed
   }
@@ -97,14 +111,5 @@ enum AtomicFile {
       return nil
     }
     if let failure { throw .io(operation: "write", path: path, errno: failure) }
-  }
-
-  private static func syncDirectory(_ directory: String) throws(StoreError) {
-    let descriptor = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-    guard descriptor >= 0 else { throw .io(operation: "open", path: directory, errno: errno) }
-    defer { close(descriptor) }
-    guard fsync(descriptor) == 0 else {
-      throw .io(operation: "flush", path: directory, errno: errno)
-    }
   }
 }

@@ -14,8 +14,16 @@ enum PropertyListXML {
   struct ParseError: Error, Equatable, CustomStringConvertible {
     let line: Int
     let message: String
+    /// Whether the elements nest deeper than ``maximumDepth``.
+    var isTooDeep = false
     var description: String { "line \(line): \(message)" }
   }
+
+  /// How deep elements may nest (`<plist>` not counted): a store nests 6
+  /// deep. The reader recurses once per level, and a stack ends a few
+  /// thousand levels down (200,000 `<array>`s were a SIGSEGV); past this,
+  /// the file is refused instead.
+  static let maximumDepth = 64
 
   /// The value at the top of the property list in `bytes`, which must be
   /// UTF-8 (a file in another encoding is refused, never rewritten garbled).
@@ -137,16 +145,21 @@ extension PropertyListXML {
       let plist = try openTag()
       guard plist.name == "plist" else { throw error("expected <plist>, found <\(plist.name)>") }
       guard !plist.isEmpty else { throw error("<plist/> holds no value") }
-      let value = try self.value()
+      let value = try self.value(depth: 1)
       try closeTag("plist")
       try skipMisc()
       guard index == bytes.count else { throw error("unexpected content after </plist>") }
       return value
     }
 
-    /// One value element.
-    mutating func value() throws(ParseError) -> PropertyListValue {
+    /// One value element, `depth` levels down (the top value is at 1).
+    mutating func value(depth: Int) throws(ParseError) -> PropertyListValue {
       try skipMisc()
+      guard depth <= PropertyListXML.maximumDepth else {
+        var failure = error("elements nest deeper than \(PropertyListXML.maximumDepth) levels")
+        failure.isTooDeep = true
+        throw failure
+      }
       let tag = try openTag()
       switch tag.name {
       case "string": return .string(try text(closing: "string", empty: tag.isEmpty))
@@ -176,7 +189,7 @@ extension PropertyListXML {
       case "array":
         var items: [PropertyListValue] = []
         guard !tag.isEmpty else { return .array(items) }
-        while try !atClosing("array") { items.append(try value()) }
+        while try !atClosing("array") { items.append(try value(depth: depth + 1)) }
         try closeTag("array")
         return .array(items)
       case "dict":
@@ -189,7 +202,7 @@ extension PropertyListXML {
           }
           let name = try text(closing: "key", empty: key.isEmpty)
           guard members[name] == nil else { throw error("the key '\(name)' appears twice") }
-          members[name] = try value()
+          members[name] = try value(depth: depth + 1)
         }
         try closeTag("dict")
         return .dictionary(members)

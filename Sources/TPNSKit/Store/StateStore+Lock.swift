@@ -14,20 +14,23 @@ extension StateStore {
     // calls once (a second call finds it closed).
     private var descriptor: Int32
 
-    /// Waits for the lock at `path` (creating the file, mode 0600) for at most
-    /// `timeout`, polling with a growing pause. A lock won on a file that was
+    /// Waits for the lock file beside the store at `location` whose name
+    /// ends in `suffix` (`.lock` gives `state.plist.lock`; it is created, mode
+    /// 0600, if missing) for at most `timeout`, polling with a growing pause.
+    /// A lock file that another user owns is refused at once, not waited on
+    /// (see ``StoreDirectory/openLock(_:)``). A lock won on a file that was
     /// meanwhile removed or replaced (someone deleted it) is no lock: the
     /// file is opened again, so that every holder locks the same file.
-    init(path: String, timeout: Duration) throws(StoreError) {
+    init(_ suffix: String, beside location: Location, timeout: Duration) throws(StoreError) {
+      let name = location.name + suffix
+      let path = location.path + suffix
       let deadline = ContinuousClock.now + timeout
       var pause = Duration.milliseconds(1)
       while true {
-        let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
-        guard descriptor >= 0 else {
-          throw .io(operation: "open the lock", path: path, errno: errno)
-        }
+        let (descriptor, opened) = try location.directory.openLock(name)
         if flock(descriptor, LOCK_EX | LOCK_NB) == 0 {
-          if Self.isStill(descriptor, at: path) {
+          let named = try? location.directory.status(of: name)
+          if let named, named.st_dev == opened.st_dev, named.st_ino == opened.st_ino {
             self.descriptor = descriptor
             return
           }
@@ -49,14 +52,6 @@ extension StateStore {
         Self.pause(pause)
         pause = min(pause * 2, .milliseconds(50))
       }
-    }
-
-    /// Whether the open file `descriptor` is still the one named `path`.
-    private static func isStill(_ descriptor: Int32, at path: String) -> Bool {
-      var opened = stat()
-      var named = stat()
-      guard fstat(descriptor, &opened) == 0, lstat(path, &named) == 0 else { return false }
-      return opened.st_dev == named.st_dev && opened.st_ino == named.st_ino
     }
 
     /// Releases the lock (closing the descriptor releases the flock).

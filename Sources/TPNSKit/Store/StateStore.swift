@@ -40,27 +40,51 @@ public struct StateStore: Sendable {
   /// The file locked during a read-modify-write: next to the store (for a
   /// symbolic link, next to its target, so that both names share one lock).
   public var lockPath: String {
-    ((try? target()) ?? path) + ".lock"
+    (((try? locate(creating: false)) ?? nil)?.path ?? path) + ".lock"
   }
 
-  /// Where writes go: `path`, or for a symbolic link this user owns, its
-  /// target, so that the link stays a link. A link owned by another user is
-  /// refused: it could point the write anywhere.
-  func target(depth: Int = 0) throws(StoreError) -> String {
-    var status = stat()
-    guard lstat(path, &status) == 0, status.st_mode & S_IFMT == S_IFLNK else { return path }
-    guard status.st_uid == geteuid() else { throw .untrustedSymlink(path: path) }
-    guard depth < 8 else { throw .io(operation: "follow", path: path, errno: ELOOP) }
-    var buffer = [UInt8](repeating: 0, count: Int(PATH_MAX) + 1)
-    let count = buffer.withUnsafeMutableBytes {
-      readlink(path, $0.baseAddress!.assumingMemoryBound(to: CChar.self), $0.count - 1)
+  /// The store's real file: its directory, checked and open (see
+  /// ``StoreDirectory``), and its name there. Follows a symbolic link at
+  /// `path` that this user owns (8 at most), so that writes land in its
+  /// target and the link stays a link; a link owned by anyone else could
+  /// point the store anywhere and is refused. nil if the directory does not
+  /// exist, unless `creating`.
+  func locate(creating: Bool) throws(StoreError) -> Location? {
+    var path = self.path
+    for _ in 0...8 {
+      let directoryPath = AtomicFile.parentDirectory(of: path)
+      guard let directory = try StoreDirectory.open(directoryPath, creating: creating) else {
+        return nil
+      }
+      let name = AtomicFile.fileName(of: path)
+      guard let status = try directory.status(of: name), status.st_mode & S_IFMT == S_IFLNK else {
+        return Location(directory: directory, name: name)
+      }
+      path = try destination(ofLink: path, status: status, in: directory)
     }
-    guard count > 0 else { throw .io(operation: "read the link", path: path, errno: errno) }
-    let destination = String(decoding: buffer[..<count], as: UTF8.self)
-    let absolute =
-      destination.hasPrefix("/")
+    throw .io(operation: "follow", path: self.path, errno: ELOOP)
+  }
+
+  /// Where the store's link at `path` (`status` its `lstat`), in
+  /// `directory`, points, if this user owns it; a relative destination is
+  /// taken from the link's directory.
+  private func destination(
+    ofLink path: String, status: stat, in directory: StoreDirectory
+  ) throws(StoreError) -> String {
+    if let reason = UntrustedReason.ofLink(status, isStore: true) {
+      throw .untrusted(path: path, reason: reason)
+    }
+    let destination = try directory.linkDestination(AtomicFile.fileName(of: path))
+    return destination.hasPrefix("/")
       ? destination : AtomicFile.parentDirectory(of: path) + "/" + destination
-    return try StateStore(path: absolute).target(depth: depth + 1)
+  }
+
+  /// Where the store's file is: see ``locate(creating:)``.
+  struct Location {
+    let directory: StoreDirectory
+    let name: String
+    /// Its path, for messages and for the files beside it.
+    var path: String { directory.path(of: name) }
   }
 
   /// Where the store lives: `TPNS_STORE`, else `$XDG_CONFIG_HOME/tpns/state.plist`,
@@ -99,11 +123,10 @@ public struct StateStore: Sendable {
   public func update<Result>(
     _ change: (inout StoreState) throws -> Result
   ) throws -> Result {
-    let target = try target()
-    try createDirectory(for: target)
-    let lock = try Lock(path: target + ".lock", timeout: lockWait)
+    let location = try located()
+    let lock = try Lock(".lock", beside: location, timeout: lockWait)
     defer { lock.release() }
-    let before = try load()
+    let before = try read(location).map(decode) ?? StoreState()
     var after = before
     let result = try change(&after)
     if after != before {
@@ -111,8 +134,8 @@ public struct StateStore: Sendable {
         throw StoreError.unwritable(path: path, text: text)
       }
       // A writer killed mid-write leaves its temp file; the lock says none is live.
-      AtomicFile.removeStaleTemporaries(of: target)
-      try AtomicFile.write(Self.encode(after), to: target)
+      AtomicFile.removeStaleTemporaries(of: location.name, in: location.directory)
+      try AtomicFile.write(Self.encode(after), named: location.name, in: location.directory)
     }
     return result
   }
@@ -123,18 +146,16 @@ public struct StateStore: Sendable {
   /// registration or list than the one recorded as acknowledged. Waits as
   /// long as a store lock (``lockWait``).
   public func lockForSending() throws(StoreError) -> any Disposable {
-    let lock = try Lock(path: companionPath(".sync.lock"), timeout: lockWait)
+    let lock = try Lock(".sync.lock", beside: located(), timeout: lockWait)
     return Disposables.create { lock.release() }
   }
 
-  /// The path of a file that belongs beside the store (a lock: `suffix`
-  /// `.watch.lock` gives `state.plist.watch.lock`), once the store's
-  /// directories exist. For a symbolic link it is beside the target, as the
-  /// store's own locks are, so that every name of one store shares it.
-  public func companionPath(_ suffix: String) throws(StoreError) -> String {
-    let target = try target()
-    try createDirectory(for: target)
-    return target + suffix
+  /// Where the store's file is, its directories created if missing.
+  func located() throws(StoreError) -> Location {
+    guard let location = try locate(creating: true) else {
+      throw .io(operation: "create the directory", path: path, errno: ENOENT)
+    }
+    return location
   }
 
   /// The bytes `state` is stored as: an XML property list.
@@ -148,6 +169,9 @@ public struct StateStore: Sendable {
     let value: PropertyListValue
     do {
       value = try PropertyListXML.parse(Array(data))
+    } catch  where error.isTooDeep {
+      throw .corrupt(
+        path: path, reason: .nestedTooDeep(limit: PropertyListXML.maximumDepth, line: error.line))
     } catch {
       throw .corrupt(path: path, reason: .notAPropertyList(reason: error.description))
     }
@@ -164,19 +188,40 @@ public struct StateStore: Sendable {
   /// The file's bytes, or `nil` if it does not exist. A symbolic link is
   /// followed only if this user owns it.
   private func read() throws(StoreError) -> Data? {
-    var status = stat()
-    if lstat(path, &status) != 0 {
-      if errno == ENOENT { return nil }
-      throw .io(operation: "read", path: path, errno: errno)
+    // As ``locate(creating:)``, but the file is opened first: a link is the
+    // rare case, and only then is it looked at.
+    var path = self.path
+    for _ in 0...8 {
+      let directoryPath = AtomicFile.parentDirectory(of: path)
+      guard let directory = try StoreDirectory.open(directoryPath, creating: false) else {
+        return nil
+      }
+      let name = AtomicFile.fileName(of: path)
+      switch try directory.openForReading(name) {
+      case nil: return nil
+      case .file(let descriptor): return try readAll(descriptor)
+      case .link:
+        guard let status = try directory.status(of: name) else { return nil }
+        path = try destination(ofLink: path, status: status, in: directory)
+      }
     }
-    if status.st_mode & S_IFMT == S_IFLNK, status.st_uid != geteuid() {
-      throw .untrustedSymlink(path: path)
+    throw .io(operation: "follow", path: self.path, errno: ELOOP)
+  }
+
+  /// The bytes of the file at `location` (see ``StoreDirectory/openForReading(_:)``);
+  /// nil if it does not exist.
+  private func read(_ location: Location) throws(StoreError) -> Data? {
+    switch try location.directory.openForReading(location.name) {
+    case nil: return nil
+    case .file(let descriptor): return try readAll(descriptor)
+    case .link:
+      // Made a link since it was located: looked at again by the next read.
+      throw .untrusted(path: location.path, reason: .notARegularFile(kind: "a symbolic link"))
     }
-    let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-    guard descriptor >= 0 else {
-      if errno == ENOENT { return nil }
-      throw .io(operation: "read", path: path, errno: errno)
-    }
+  }
+
+  /// All that can be read from `descriptor`, which is closed then.
+  private func readAll(_ descriptor: Int32) throws(StoreError) -> Data {
     defer { close(descriptor) }
     var data = Data()
     var buffer = [UInt8](repeating: 0, count: 64 * 1024)
@@ -190,24 +235,4 @@ public struct StateStore: Sendable {
       data.append(contentsOf: buffer[..<count])
     }
   }
-
-  /// Creates the store's directory (and its parents) with mode 0700 if missing.
-  private func createDirectory(for file: String) throws(StoreError) {
-    var missing: [String] = []
-    var directory = AtomicFile.parentDirectory(of: file)
-    var status = stat()
-    while stat(directory, &status) != 0 {
-      guard errno == ENOENT else { throw .io(operation: "open", path: directory, errno: errno) }
-      missing.append(directory)
-      let parent = AtomicFile.parentDirectory(of: directory)
-      if parent == directory { break }
-      directory = parent
-    }
-    for directory in missing.reversed() {
-      if mkdir(directory, 0o700) != 0, errno != EEXIST {
-        throw .io(operation: "create the directory", path: directory, errno: errno)
-      }
-    }
-  }
-
 }

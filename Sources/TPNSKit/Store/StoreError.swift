@@ -9,8 +9,10 @@ public enum StoreError: Error, Equatable, CustomStringConvertible {
   case corrupt(path: String, reason: StoreFormatError)
   /// Another process held the lock for longer than the limit.
   case lockTimeout(lockPath: String, seconds: Int)
-  /// The path is a symbolic link that this user does not own.
-  case untrustedSymlink(path: String)
+  /// A directory, link, store or lock file on the store's way that another
+  /// user could have put there or could change (see ``UntrustedReason``);
+  /// nothing was read or written through it.
+  case untrusted(path: String, reason: UntrustedReason)
   /// A value holds characters a property list cannot (C0 controls); nothing was written.
   case unwritable(path: String, text: String)
   /// A file or directory could not be read, created or written.
@@ -24,8 +26,8 @@ public enum StoreError: Error, Equatable, CustomStringConvertible {
       "another tpns is talking to the server (it holds \(lockPath)); waited \(seconds) s"
     case .lockTimeout(let lockPath, let seconds):
       "another process has held the store lock \(lockPath) for \(seconds) s"
-    case .untrustedSymlink(let path):
-      "the store \(path) is a symbolic link owned by another user; refusing to follow it"
+    case .untrusted(let path, let reason):
+      reason.description(of: path)
     case .io(let operation, let path, let code):
       "cannot \(operation) \(path): \(String(cString: strerror(code)))"
     case .unwritable(let path, let text):
@@ -44,8 +46,8 @@ public enum StoreError: Error, Equatable, CustomStringConvertible {
     case .lockTimeout:
       "Nothing was changed; run the command again once the other tpns is done "
         + "(check that no stuck process holds the lock)."
-    case .untrustedSymlink:
-      "Remove the link, or pass a store path you own with --store."
+    case .untrusted(let path, let reason):
+      reason.suggestion(for: path)
     case .io:
       "Check the permissions and free space there, or pass another path with --store."
     case .unwritable:

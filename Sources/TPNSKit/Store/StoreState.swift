@@ -225,6 +225,9 @@ extension StoreState {
 public enum StoreFormatError: Error, Equatable, CustomStringConvertible {
   /// The file is not a property list at all (`reason` from the parser).
   case notAPropertyList(reason: String)
+  /// Elements nest deeper than `limit` levels (at `line`): refused before
+  /// the reader runs out of stack.
+  case nestedTooDeep(limit: Int, line: Int)
   /// The file is empty (a store is never written empty: something else did it).
   case empty
   /// A binary property list; the store is kept as XML.
@@ -245,6 +248,9 @@ public enum StoreFormatError: Error, Equatable, CustomStringConvertible {
   public var description: String {
     switch self {
     case .notAPropertyList(let reason): "it is not a property list (\(reason))"
+    case .nestedTooDeep(let limit, let line):
+      "its elements nest deeper than \(limit) levels (line \(line)); a store nests 6, "
+        + "and tpns reads at most \(limit)"
     case .empty: "the file is empty"
     case .binaryPropertyList:
       "it is a binary property list; tpns keeps XML (convert it: plutil -convert xml1 FILE)"

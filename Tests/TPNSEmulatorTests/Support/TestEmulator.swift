@@ -11,13 +11,14 @@ final class TestEmulator {
 
   static let appid = "com.tutk.cc.samples.tpns.ios"
 
-  /// `logger` receives its line per request and `warning` its warnings (see
-  /// ``Emulator/init(logger:warning:)``).
+  /// `warning` receives the emulator's warnings and `logger` its request lines (see
+  /// ``Emulator/init(logger:warning:)``); `strict` starts it as `--strict` does.
   init(
-    database: String? = nil, logger: Emulator.Logger? = nil, warning: Emulator.Logger? = nil
+    database: String? = nil, strict: Bool = false, logger: Emulator.Logger? = nil,
+    warning: Emulator.Logger? = nil
   ) throws {
     emulator = Emulator(logger: logger, warning: warning)
-    try emulator.start(port: 0, database: database)
+    try emulator.start(port: 0, database: database, strict: strict)
     port = emulator.port
   }
 
@@ -54,8 +55,27 @@ final class TestEmulator {
   func registryText() throws -> String { try inspect("registry").body }
 
   /// The registry's clients.
-  func clients() throws -> [[String: Any]] {
-    (try inspect("registry").json as? [String: Any])?["clients"] as? [[String: Any]] ?? []
+  func clients() throws -> [[String: Any]] { try registry("clients") }
+
+  /// One list of the registry: `clients`, `mappings` or `devices`.
+  func registry(_ list: String) throws -> [[String: Any]] {
+    (try inspect("registry").json as? [String: Any])?[list] as? [[String: Any]] ?? []
+  }
+
+  /// The recorded notifications, oldest first.
+  func notifications() throws -> [[String: Any]] {
+    (try inspect("notifications").json as? [String: Any])?["notifications"] as? [[String: Any]]
+      ?? []
+  }
+
+  /// The request log's entries, oldest first.
+  func requests() throws -> [[String: Any]] {
+    (try inspect("requests").json as? [String: Any])?["requests"] as? [[String: Any]] ?? []
+  }
+
+  /// The warnings of the newest logged request.
+  func lastWarnings() throws -> [String] {
+    try requests().last?["warnings"] as? [String] ?? []
   }
 
   /// The UIDs mapped to `udid`, in list order.
