@@ -44,19 +44,29 @@ enum ExitStatus {
   }
 
   /// What a valid token looks like, for the OS it was checked against (the
-  /// other OS's option named, in case the token is one of its).
+  /// other kind's option named, in case the token is one of its).
   static func tokenHint(_ error: IdentifierError) -> String {
-    let isAndroid: Bool
+    let kind: IdentifierError.Kind
     switch error {
-    case .empty(let kind), .length(let kind, _, _), .character(let kind, _, _):
-      isAndroid = kind == .androidToken
+    case .empty(let found), .length(let found, _, _), .character(let found, _, _):
+      kind = found
     case .truncatedIOSDescription:
-      isAndroid = false
+      kind = .iosToken
     }
-    return isAndroid
-      ? "An Android (FCM) token is 1 to 4096 of A-Z a-z 0-9 _ : . - (for an iOS token, pass --os ios)."
-      : "An iOS token is 64 hex characters, or <0123abcd 4567ef01 ...> (for an Android token, "
-        + "pass --os android and --udid)."
+    switch kind {
+    case .token(.android):
+      return
+        "An Android (FCM) token is 1 to 4096 of A-Z a-z 0-9 _ : . - (for an iOS token, pass "
+        + "--os ios)."
+    case .token(let os):
+      return
+        "\(kind.article) \(os.rawValue) token is 1 to 4096 of A-Z a-z 0-9 _ : . - (for an iOS token, pass "
+        + "--os ios)."
+    case .iosToken, .uid:
+      return
+        "An iOS token is 64 hex characters, or <0123abcd 4567ef01 ...> (for an Android "
+        + "token, pass --os android and --udid; for another push service, its --os)."
+    }
   }
 
   static func of(_ error: StoreError) -> ExitCode {

@@ -13,8 +13,19 @@ struct OutcomeFormatting {
   /// The line for an outcome, or nil for one reported elsewhere (failures).
   func line(_ outcome: Outcome) -> String? {
     switch outcome {
-    case .added(let uid): return "added \(uid)"
+    case .added(let uid, let settings):
+      return "added \(uid)" + (settings.isEmpty ? "" : " (\(Self.describe(settings)))")
     case .alreadyPresent(let uid): return "\(uid) is already in the list"
+    case .settingsChanged(let uid, let settings):
+      return "updated \(uid): \(settings.isEmpty ? "no settings" : Self.describe(settings))"
+    case .mapped(let uid, let settings, _):
+      return
+        "mapped \(uid)" + (settings.isEmpty ? "" : " (\(Self.describe(settings)))")
+        + " at \(options.server)"
+    case .unmapped(let uid?, let command, _):
+      return "unmapped \(uid) at \(options.server) (\(command.rawValue))"
+    case .unmapped(nil, let command, _):
+      return "unmapped every UID of this phone at \(options.server) (\(command.rawValue))"
     case .removed(let uid, let index): return "removed \(index)  \(uid)"
     case .alreadyRemoved(let uid):
       return "\(uid) is no longer in the list; sending its removal"
@@ -54,10 +65,23 @@ struct OutcomeFormatting {
   /// The JSON object for an outcome.
   func json(_ outcome: Outcome) -> JSONValue {
     switch outcome {
-    case .added(let uid):
-      return .object([("event", .string("added")), ("uid", .string(uid.rawValue))])
+    case .added(let uid, let settings):
+      return .object(
+        [("event", .string("added")), ("uid", .string(uid.rawValue))] + Self.fields(settings))
     case .alreadyPresent(let uid):
       return .object([("event", .string("already_present")), ("uid", .string(uid.rawValue))])
+    case .settingsChanged(let uid, let settings):
+      return .object(
+        [("event", .string("updated")), ("uid", .string(uid.rawValue))] + Self.fields(settings))
+    case .mapped(let uid, let settings, let response):
+      return .object(
+        [("event", .string("mapped")), ("uid", .string(uid.rawValue))] + Self.fields(settings)
+          + [("response", .string(response))])
+    case .unmapped(let uid, let command, let response):
+      return .object([
+        ("event", .string("unmapped")), ("uid", uid.map { .string($0.rawValue) } ?? .null),
+        ("cmd", .string(command.rawValue)), ("response", .string(response)),
+      ])
     case .removed(let uid, let index):
       return .object([
         ("event", .string("removed")), ("index", .number(index)), ("uid", .string(uid)),
@@ -130,6 +154,22 @@ struct OutcomeFormatting {
     let answer =
       exchange.status.map { "< \($0) after \(time)" } ?? "< no response after \(time): \(reason)"
     return ["> \(exchange.method.rawValue) \(url) (cmd=\(exchange.command.rawValue))", answer]
+  }
+
+  /// A mapping's settings for people: `interval 30 s, format "motion at %s"`.
+  static func describe(_ settings: MappingSettings) -> String {
+    [
+      settings.interval.map { "interval \($0) s" },
+      settings.format.map { "format \(JSONString.quoted($0))" },
+    ].compactMap { $0 }.joined(separator: ", ")
+  }
+
+  /// A mapping's settings as JSON members, each only when set (`interval`, `format`).
+  static func fields(_ settings: MappingSettings) -> [(String, JSONValue)] {
+    [
+      settings.interval.map { ("interval", JSONValue.number($0)) },
+      settings.format.map { ("format", JSONValue.string($0)) },
+    ].compactMap { $0 }
   }
 
   /// "3 ms", "1204 ms": a request's time.

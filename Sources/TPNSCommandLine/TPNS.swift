@@ -17,7 +17,7 @@ public struct TPNS: ParsableCommand {
       version: TPNSVersion.current,
       subcommands: [
         Register.self, Add.self, Remove.self, List.self, Sync.self, Status.self, Event.self,
-        Watch.self,
+        Watch.self, Mapping.self, RemoveMapping.self, Unregister.self,
       ])
   }
 

@@ -14,3 +14,6 @@ extension Sync: TPNSSubcommand {}
 extension Status: TPNSSubcommand {}
 extension Event: TPNSSubcommand {}
 extension Watch: TPNSSubcommand {}
+extension Mapping: TPNSSubcommand {}
+extension RemoveMapping: TPNSSubcommand {}
+extension Unregister: TPNSSubcommand {}

@@ -1,15 +1,45 @@
 /// The value of the `os` parameter: which push service a token belongs to.
+///
+/// The vendor's documented values: `ios` (APNs), `android` (FCM), and the
+/// push services of Chinese Android phones and apps: `qqxg` (Tencent XG),
+/// `baidu`, `jiguang` (JPush), `oppo`, `huawei`, `mi` (Xiaomi), `wechat`.
+/// Only an iOS token has a syntax of its own (64 hex characters); every other
+/// service's is the generic one (see ``AndroidTokenSyntax``).
+///
+///     OperatingSystem(rawValue: "huawei")?.usesAPNsTokens  // false
 public enum OperatingSystem: String, CaseIterable, Sendable, Hashable {
   /// An APNs token: 64 hex characters (see ``IOSTokenSyntax``).
   case ios
   /// An FCM registration token (see ``AndroidTokenSyntax``).
   case android
+  /// Tencent's XG push.
+  case qqxg
+  /// Baidu Cloud Push.
+  case baidu
+  /// Jiguang (JPush).
+  case jiguang
+  /// OPPO Push.
+  case oppo
+  /// Huawei Push Kit.
+  case huawei
+  /// Xiaomi (Mi) Push.
+  case mi
+  /// WeChat.
+  case wechat
+
+  /// Whether its tokens are APNs tokens (iOS): 64 hex characters, and the
+  /// phone's `udid` is the token unless the phone has its own. Every other
+  /// service's phone must send its own `udid`.
+  public var usesAPNsTokens: Bool { self == .ios }
+
+  /// The documented values, as a user reads them: `ios, android, qqxg, …`.
+  public static var documentedValues: String {
+    allCases.map(\.rawValue).joined(separator: ", ")
+  }
 
   /// The syntax violation of `token` for this operating system, or nil when it is valid.
   public func tokenViolation(_ token: String) -> SyntaxViolation? {
-    switch self {
-    case .ios: return IOSTokenSyntax.violation(in: token)
-    case .android: return AndroidTokenSyntax.violation(in: token)
-    }
+    usesAPNsTokens
+      ? IOSTokenSyntax.violation(in: token) : AndroidTokenSyntax.violation(in: token)
   }
 }

@@ -39,7 +39,7 @@ import Testing
     "every pipeline failure has a next step",
     arguments: [
       PipelineFailure.invalidUID("x", .empty(.uid)), .invalidToken(.empty(.iosToken)),
-      .invalidIndex(3, count: 1), .missingUDID,
+      .invalidIndex(3, count: 1), .missingUDID(.android),
       .store(.lockTimeout(lockPath: "s.lock", seconds: 10)),
       .request(.event, down), .request(.client, refused),
     ])

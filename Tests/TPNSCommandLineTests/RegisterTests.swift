@@ -69,7 +69,8 @@ import Testing
     #expect(result.status == 0, "\(result.stderr)")
     #expect(
       try e2e.server.requests().last?.raw
-        == "cmd=client&os=android&appid=com.tutk.cc.samples.tpns.android&udid=phone1&token=fcm-1")
+        == "cmd=client&os=android&appid=com.tutk.cc.samples.tpns.android&udid=phone1&token=fcm-1"
+        + "&lang=enUS&dev=0")
   }
 
   @Test("a refreshed Android token needs only the token: os, udid, appid, lang and dev are kept")
@@ -103,7 +104,7 @@ import Testing
     let raw = try e2e.server.requests().map(\.raw)
     #expect(
       raw.contains(
-        "cmd=client&os=ios&appid=com.tutk.cc.samples.tpns.ios&udid=\(Self.ios2)&token=\(Self.ios2)&lang=en"
+        "cmd=client&os=ios&appid=com.tutk.cc.samples.tpns.ios&udid=\(Self.ios2)&token=\(Self.ios2)&lang=en&dev=0"
       ))
     #expect(try e2e.server.mappedUIDs(udid: Self.ios2) == ["ABCDEFGHJKLMNPRSTUVW"])
     #expect(try e2e.server.mappedUIDs(udid: Self.ios1) == [])

@@ -46,7 +46,8 @@ import Testing
     let query = "cmd=client&os=ios&appid=com.tutk.cc.samples.tpns.ios"
     #expect(
       masked.stderr.hasPrefix(
-        "> GET \(e2e.server.server)?\(query)&udid=…0f0f0f&token=…0f0f0f (cmd=client)\n"))
+        "> GET \(e2e.server.server)?\(query)&udid=…0f0f0f&token=…0f0f0f&lang=enUS&dev=0 "
+          + "(cmd=client)\n"))
     #expect(!masked.stderr.contains(token))
     let shown = try e2e.tpns.run([
       "sync", "-v", "--method", "get", "--allow-token-in-url", "--show-token",

@@ -119,18 +119,33 @@ final class PipelineHarness: Sendable {
       deadline: deadline.map { scheduler.now + $0 })
   }
 
-  /// The part of a command the tests look at: the mapsync list, the client's udid.
+  /// The part of a command the tests look at: the mapsync list (a UID's
+  /// settings after it, `A{30,fmt}`), the client's udid and the values that
+  /// are not the defaults (`lang=enUS` and `dev=0` are sent every time), the
+  /// UID of a single-UID request.
   private func summary(_ command: Command) -> String {
     switch command {
-    case .mapsync(let phone, let uids):
-      "udid=\(phone.udid.prefix(4)) [\(uids.map(\.rawValue).joined(separator: ","))]"
+    case .mapsync(let phone, let uids, let settings):
+      "udid=\(phone.udid.prefix(4)) ["
+        + uids.map { uid in
+          uid.rawValue
+            + (settings[uid].map { "{\($0.interval.map(String.init) ?? ""),\($0.format ?? "")}" }
+              ?? "")
+        }.joined(separator: ",") + "]"
     case .client(let phone, let token, let language, let sandbox, _):
       "udid=\(phone.udid.prefix(4)) token=\(token.rawValue.prefix(4))"
         + (phone.appID == Phone.defaultAppID ? "" : " appid=\(phone.appID)")
         + (phone.os == .ios ? "" : " os=\(phone.os.rawValue)")
-        + (language.map { " lang=\($0)" } ?? "") + (sandbox.map { " dev=\($0 ? 1 : 0)" } ?? "")
-    case .unregisterMapping(let phone, _):
-      "udid=\(phone.udid.prefix(4))"
+        + (language.flatMap { $0 == PhoneRegistration.defaultLanguage ? nil : " lang=\($0)" }
+          ?? "")
+        + (sandbox == true ? " dev=1" : "")
+    case .unregisterMapping(let phone, let uid):
+      "udid=\(phone.udid.prefix(4))" + (uid.map { " uid=\($0.rawValue)" } ?? "")
+    case .removeMapping(let phone, let uid):
+      "udid=\(phone.udid.prefix(4)) uid=\(uid.rawValue)"
+    case .mapping(let phone, let uid, let interval, let format):
+      "udid=\(phone.udid.prefix(4)) uid=\(uid.rawValue)"
+        + (interval.map { " interval=\($0)" } ?? "") + (format.map { " format=\($0)" } ?? "")
     default: ""
     }
   }

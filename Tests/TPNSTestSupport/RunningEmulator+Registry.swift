@@ -19,19 +19,29 @@ public struct RegistrySnapshot: Sendable, Equatable {
     }
   }
 
-  /// A UID mapped to a phone.
+  /// A UID mapped to a phone, with the mapping's settings.
   public struct Mapping: Sendable, Hashable, CustomStringConvertible {
     public var appID: String
     public var udid: String
     public var uid: String
+    public var interval: Int?
+    public var format: String?
 
-    public init(appID: String, udid: String, uid: String) {
+    public init(
+      appID: String, udid: String, uid: String, interval: Int? = nil, format: String? = nil
+    ) {
       self.appID = appID
       self.udid = udid
       self.uid = uid
+      self.interval = interval
+      self.format = format
     }
 
-    public var description: String { "\(appID)/\(udid) → \(uid)" }
+    public var description: String {
+      "\(appID)/\(udid) → \(uid)"
+        + (interval == nil && format == nil
+          ? "" : " {\(interval.map(String.init) ?? "-"), \(format ?? "-")}")
+    }
   }
 
   public var clients: [Client]
@@ -78,7 +88,8 @@ extension RunningEmulator {
     let mappings = (registry["mappings"] as? [[String: Any]] ?? []).map {
       RegistrySnapshot.Mapping(
         appID: $0["appid"] as? String ?? "", udid: $0["udid"] as? String ?? "",
-        uid: $0["uid"] as? String ?? "")
+        uid: $0["uid"] as? String ?? "", interval: $0["interval"] as? Int,
+        format: $0["format"] as? String)
     }
     return RegistrySnapshot(clients: clients, mappings: mappings)
   }

@@ -12,10 +12,16 @@ public struct StoreFile: Sendable, Equatable {
 
   /// The application ID `register` sends for `os` without `--appid`.
   public static func defaultAppID(for os: String) -> String {
-    os == "android" ? "com.tutk.cc.samples.tpns.android" : defaultAppID
+    os == "ios" ? defaultAppID : "com.tutk.cc.samples.tpns.android"
   }
 
-  /// Everything `cmd=client` sends for one phone.
+  /// The `lang` every `cmd=client` sends unless told otherwise (the service's default).
+  public static let defaultLanguage = "enUS"
+
+  /// Everything `cmd=client` sends for one phone. `lang` and `dev` are
+  /// always sent, so they are always known: the service's defaults (`enUS`,
+  /// `0`) unless given, also for a store without `Lang` or `Dev` (one written
+  /// before they were always sent).
   public struct Registration: Sendable, Hashable, CustomStringConvertible {
     public var token: String
     public var os: String
@@ -24,7 +30,8 @@ public struct StoreFile: Sendable, Equatable {
     public var language: String?
     public var dev: Bool?
 
-    /// A registration; `appID` nil is the OS's default.
+    /// A registration; `appID` nil is the OS's default, `language` and `dev`
+    /// nil the service's.
     public init(
       token: String, os: String = "ios", appID: String? = nil,
       udid: String? = nil, language: String? = nil, dev: Bool? = nil
@@ -33,8 +40,8 @@ public struct StoreFile: Sendable, Equatable {
       self.os = os
       self.appID = appID ?? StoreFile.defaultAppID(for: os)
       self.udid = udid ?? token
-      self.language = language
-      self.dev = dev
+      self.language = language ?? StoreFile.defaultLanguage
+      self.dev = dev ?? false
     }
 
     /// The registration in a plist dictionary (`Token`, `OS`, …), nil without a `Token`.
@@ -62,28 +69,61 @@ public struct StoreFile: Sendable, Equatable {
     }
   }
 
+  /// A mapping's settings (`UIDSettings › <UID>`).
+  public struct Settings: Sendable, Hashable, CustomStringConvertible {
+    public var interval: Int?
+    public var format: String?
+
+    public init(interval: Int? = nil, format: String? = nil) {
+      self.interval = interval
+      self.format = format
+    }
+
+    /// The settings in a plist dictionary.
+    init(_ list: [String: Any]) {
+      self.init(interval: list["interval"] as? Int, format: list["format"] as? String)
+    }
+
+    /// `UIDSettings` of a plist dictionary, by UID.
+    static func all(in list: [String: Any]) -> [String: Settings] {
+      (list["UIDSettings"] as? [String: Any] ?? [:]).mapValues {
+        Settings($0 as? [String: Any] ?? [:])
+      }
+    }
+
+    public var description: String {
+      "{\(interval.map(String.init) ?? "-"), \(format ?? "-")}"
+    }
+  }
+
   /// What one server acknowledged.
   public struct Acknowledged: Sendable, Equatable {
     /// The registration it accepted; nil if none.
     public var registration: Registration?
     /// The list it accepted; nil if none.
     public var uids: [String]?
+    /// The settings it accepted for UIDs of the list (`UIDSettings`).
+    public var settings: [String: Settings]
     /// Phones (`os/appid/udid`, see ``Registration/identity``) it accepted
     /// before the current one whose mappings are still to be removed there
     /// (`FormerPhones`).
     public var formerPhones: [String]
 
     public init(
-      registration: Registration? = nil, uids: [String]? = nil, formerPhones: [String] = []
+      registration: Registration? = nil, uids: [String]? = nil,
+      settings: [String: Settings] = [:], formerPhones: [String] = []
     ) {
       self.registration = registration
       self.uids = uids
+      self.settings = settings
       self.formerPhones = formerPhones
     }
   }
 
   /// The desired UIDs (`UIDs`).
   public var uids: [String]
+  /// The desired settings, by UID (`UIDSettings`).
+  public var settings: [String: Settings]
   /// The desired registration; nil without a token.
   public var desired: Registration?
   /// What each server acknowledged, by URL (`Servers`).
@@ -93,6 +133,7 @@ public struct StoreFile: Sendable, Equatable {
   public init(path: String) throws {
     guard let data = FileManager.default.contents(atPath: path) else {
       uids = []
+      settings = [:]
       desired = nil
       servers = [:]
       return
@@ -100,6 +141,7 @@ public struct StoreFile: Sendable, Equatable {
     let object = try PropertyListSerialization.propertyList(from: data, options: [], format: nil)
     let list = object as? [String: Any] ?? [:]
     uids = list["UIDs"] as? [String] ?? []
+    settings = Settings.all(in: list)
     desired = Registration(list)
     var servers: [String: Acknowledged] = [:]
     for (server, value) in list["Servers"] as? [String: Any] ?? [:] {
@@ -111,7 +153,8 @@ public struct StoreFile: Sendable, Equatable {
       }
       servers[server] = Acknowledged(
         registration: (entry["Registration"] as? [String: Any]).flatMap(Registration.init),
-        uids: entry["UIDs"] as? [String], formerPhones: formerPhones)
+        uids: entry["UIDs"] as? [String], settings: Settings.all(in: entry),
+        formerPhones: formerPhones)
     }
     self.servers = servers
   }
@@ -149,7 +192,10 @@ extension RunningEmulator {
       }
       expected = Set(
         (acknowledged.uids ?? []).map {
-          RegistrySnapshot.Mapping(appID: registration.appID, udid: registration.udid, uid: $0)
+          let settings = acknowledged.settings[$0]
+          return RegistrySnapshot.Mapping(
+            appID: registration.appID, udid: registration.udid, uid: $0,
+            interval: settings?.interval, format: settings?.format)
         })
     }
     let clients = Dictionary(
@@ -173,7 +219,8 @@ extension RunningEmulator {
   public func desiredMismatches(of store: StoreFile) throws -> [String] {
     var acknowledgedEverything = store
     acknowledgedEverything.servers[server] = StoreFile.Acknowledged(
-      registration: store.desired, uids: store.desired == nil ? nil : store.uids)
+      registration: store.desired, uids: store.desired == nil ? nil : store.uids,
+      settings: store.desired == nil ? [:] : store.settings)
     return try replicaMismatches(of: acknowledgedEverything)
   }
 }

@@ -13,7 +13,9 @@ struct Add: ParsableCommand {
       abstract: "Add device UIDs to the list and send it (cmd=mapsync).",
       discussion: """
         Every UID is checked first: if one is invalid, nothing is stored. A UID already in \
-        the list is left as it is.
+        the list is left as it is, but for the settings given: --interval and --format set \
+        the mapping's settings of every UID given (stored, then sent in its mapsync entry), \
+        --no-interval and --no-format clear them; a setting not given is kept.
         """,
       options: [
         .option(
@@ -23,7 +25,7 @@ struct Add: ParsableCommand {
             + "and lines starting with '#' are skipped).",
           validate: { !$0.isEmpty }),
         .flag("no-sync", help: "Only store the change; send it later with 'tpns sync'."),
-      ] + GlobalOptions.sendingToken,
+      ] + MappingSettingsOptions.options + GlobalOptions.sendingToken,
       arguments: [
         Argument("uid", help: "A 20-character device UID.", isOptional: true, parsing: .remaining)
       ])
@@ -38,6 +40,7 @@ struct Add: ParsableCommand {
   let uids: [String]
   let file: String?
   let sync: Bool
+  let settings: MappingSettingsOptions
   let options: GlobalOptions
 
   init(_ values: ParsedValues) throws {
@@ -45,11 +48,13 @@ struct Add: ParsableCommand {
     file = values.value("from")
     if uids.isEmpty, file == nil { throw ValidationError("Missing expected argument '<uid>'") }
     sync = !values.flag("no-sync")
+    settings = try MappingSettingsOptions(values)
     options = try GlobalOptions(values, environment: ProcessEnvironment.current)
   }
 
   func run() throws {
     let runner = Runner(command: "add", options: options)
+    let update = try settings.update(runner: runner)
     // Check every UID before anything is stored or sent.
     for text in uids {
       do { _ = try DeviceUID(text) } catch { throw runner.failure(.invalidUID(text, error)) }
@@ -81,7 +86,9 @@ struct Add: ParsableCommand {
           "no UIDs in \(file == "-" ? "<stdin>" : file) (blank lines and # comments only)")
       }
     }
-    try runner.run(.init(addBatches: .just(uids + lines.map(\.text))), syncsChanges: sync)
+    try runner.run(
+      .init(additions: .just(.init(uids + lines.map(\.text), settings: update))),
+      syncsChanges: sync)
   }
 
   /// The UIDs in `bytes`, with their places (`name:line`): one a line (LF or

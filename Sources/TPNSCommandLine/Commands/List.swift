@@ -5,7 +5,8 @@ import TPNSKit
 struct List: ParsableCommand {
   static var configuration: CommandConfiguration {
     CommandConfiguration(
-      commandName: "list", abstract: "Show the stored UIDs with their indexes.",
+      commandName: "list",
+      abstract: "Show the stored UIDs with their indexes, and each one's settings.",
       options: GlobalOptions.listing)
   }
 
@@ -18,7 +19,8 @@ struct List: ParsableCommand {
 
   func run() throws {
     let runner = Runner(command: "list", options: options)
-    let uids = try runner.loadStore().uids
+    let state = try runner.loadStore()
+    let uids = state.uids
     if options.json {
       Console.line(
         JSONValue.object([
@@ -27,7 +29,9 @@ struct List: ParsableCommand {
             "uids",
             .array(
               uids.enumerated().map {
-                .object([("index", .number($0.offset)), ("uid", .string($0.element))])
+                .object(
+                  [("index", .number($0.offset)), ("uid", .string($0.element))]
+                    + OutcomeFormatting.fields(state.settings(of: $0.element)))
               })
           ),
         ]).rendered)
@@ -42,7 +46,11 @@ struct List: ParsableCommand {
     text.reserveCapacity(uids.count * (width + 24))
     for (index, uid) in uids.enumerated() {
       let number = String(index)
-      text += String(repeating: " ", count: width - number.count) + number + "  " + uid + "\n"
+      text += String(repeating: " ", count: width - number.count) + number + "  " + uid
+      if let settings = state.settings[uid], !settings.isEmpty {
+        text += "  " + OutcomeFormatting.describe(settings)
+      }
+      text += "\n"
     }
     runner.output.block(String(text.dropLast()))
   }

@@ -15,35 +15,44 @@ struct Register: ParsableCommand {
       abstract: "Register a push token with the server (cmd=client).",
       discussion: """
         An iOS token is 64 hex characters; the <0123abcd 4567ef01 ...> form is accepted. \
-        Give it with --token-file or TPNS_TOKEN rather than as <token>: every local user \
-        can read a command's arguments. \
+        Every other push service's token is 1 to 4096 of A-Z a-z 0-9 _ : . -, and its \
+        phone needs its own ID (--udid). \
+        Give the token with --token-file or TPNS_TOKEN rather than as <token>: every local \
+        user can read a command's arguments. \
         UIDs stored but not yet sent are sent once the token is registered.
         An option not given keeps the stored registration's value, so that a refreshed \
         token needs only 'tpns register NEWTOKEN'; --os with another OS starts a new \
-        phone from the defaults. An iOS phone's ID is its token unless --udid is given.
+        phone from the defaults. An iOS phone's ID is its token unless --udid is given. \
+        lang and dev are sent on every registration (enUS and 0 unless given).
         """,
       options: [
         .option(
-          "os", valueName: "os", help: "ios or android (default: the stored one, else ios).",
+          "os", valueName: "os",
+          help:
+            "The push service: \(OperatingSystem.documentedValues) (default: the stored one, "
+            + "else ios).",
           validate: { OperatingSystem(rawValue: $0.lowercased()) != nil }),
         .option(
           "udid", valueName: "id",
           help:
-            "The phone's ID, of A-Z a-z 0-9 . _ : - (android: required unless stored; "
-            + "ios: the token).",
+            "The phone's ID, of A-Z a-z 0-9 . _ : - (ios: the token; any other os: "
+            + "required unless stored).",
           validate: { PhoneFieldSyntax.udidViolation(in: $0) == nil }),
         .option(
           "appid", valueName: "id",
           help:
             "The application ID, of A-Z a-z 0-9 . _ - (default: the stored one, else "
-            + "\(Phone.defaultAppID(for: .ios)) or \(Phone.defaultAppID(for: .android))).",
+            + "\(Phone.defaultAppID(for: .ios)), or \(Phone.defaultAppID(for: .android)) "
+            + "for any other os).",
           validate: { PhoneFieldSyntax.appIDViolation(in: $0) == nil }),
         .option(
           "lang", valueName: "language",
-          help: "The phone's language (lang), e.g. en or zh-TW (default: the stored one).",
+          help:
+            "The phone's language (lang), e.g. enUS or zhTW (default: the stored one, else "
+            + "\(PhoneRegistration.defaultLanguage)).",
           validate: { PhoneFieldSyntax.languageViolation(in: $0) == nil }),
         .flag("dev", help: "Use the APNs sandbox (dev=1; kept until --no-dev)."),
-        .flag("no-dev", help: "Use APNs production (dev=0)."),
+        .flag("no-dev", help: "Use APNs production (dev=0, the default)."),
         .option(
           "token-file", valueName: "file",
           help:
@@ -126,8 +135,8 @@ struct Register: ParsableCommand {
     } catch {
       throw runner.failure(.invalidToken(error))
     }
-    if registration.os == .android, registration.udid == nil {
-      throw runner.failure(.missingUDID)
+    if !registration.os.usesAPNsTokens, registration.udid == nil {
+      throw runner.failure(.missingUDID(registration.os))
     }
     try runner.run(.init(token: .just(token)), registration: registration)
   }
@@ -159,14 +168,16 @@ struct Register: ParsableCommand {
 
   /// The registration to send: each option given, else the stored
   /// registration's value when it is of the same OS (a refreshed token keeps
-  /// its phone), else the OS's default. An iOS phone's udid is its token
-  /// unless given (nil here); an Android phone's has no default (nil).
+  /// its phone), else the OS's default (`lang` enUS, `dev` 0). An iOS
+  /// phone's udid is its token unless given (nil here); any other phone's
+  /// has no default (nil).
   static func registration(_ given: Given, stored: PhoneRegistration?) -> Registration {
     let os = given.os ?? stored?.phone.os ?? .ios
     let same = stored?.phone.os == os ? stored : nil
     return Registration(
       os: os, appID: given.appID ?? same?.phone.appID ?? Phone.defaultAppID(for: os),
-      udid: given.udid ?? (os == .android ? same?.phone.udid : nil),
-      language: given.language ?? same?.language, sandbox: given.sandbox ?? same?.sandbox)
+      udid: given.udid ?? (os.usesAPNsTokens ? nil : same?.phone.udid),
+      language: given.language ?? same?.language ?? PhoneRegistration.defaultLanguage,
+      sandbox: given.sandbox ?? same?.sandbox ?? false)
   }
 }

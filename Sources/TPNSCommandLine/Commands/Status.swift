@@ -39,8 +39,8 @@ struct Status: ParsableCommand {
           ("os", registration.map { .string($0.phone.os.rawValue) } ?? .null),
           ("appid", registration.map { .string($0.phone.appID) } ?? .null),
           ("udid", registration.map { .string(options.show($0.phone.udid)) } ?? .null),
-          ("lang", registration?.language.map(JSONValue.string) ?? .null),
-          ("dev", registration?.sandbox.map(JSONValue.bool) ?? .null),
+          ("lang", registration.map { .string($0.language) } ?? .null),
+          ("dev", registration.map { .bool($0.sandbox) } ?? .null),
           ("registered", .bool(difference.isRegistered)),
           ("registered_server", registeredAt.first.map(JSONValue.string) ?? .null),
           ("registered_servers", .array(registeredAt.map(JSONValue.string))),
@@ -54,6 +54,7 @@ struct Status: ParsableCommand {
           ("needs_registration", .bool(difference.needsRegistration)),
           ("to_add", .number(difference.toAdd.count)),
           ("to_remove", .number(difference.toRemove.count)),
+          ("to_update", .number(difference.toUpdate.count)),
           ("next", difference.nextCommand.map(JSONValue.string) ?? .null),
         ]).rendered)
       return
@@ -93,7 +94,10 @@ struct Status: ParsableCommand {
     let formers = difference.formerPhones.count
     if formers > 0 { parts.append("\(formers) former phone\(formers == 1 ? "" : "s") to unmap") }
     if difference.listDiffers {
-      parts.append("\(difference.toAdd.count) to add, \(difference.toRemove.count) to remove")
+      var list = "\(difference.toAdd.count) to add, \(difference.toRemove.count) to remove"
+      let updates = difference.toUpdate.count
+      if updates > 0 { list += ", settings of \(updates) UID\(updates == 1 ? "" : "s")" }
+      parts.append(list)
     }
     return "yes: \(parts.joined(separator: ", ")) (\(next))"
   }

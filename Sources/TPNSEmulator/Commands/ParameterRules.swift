@@ -20,12 +20,6 @@ enum ParameterRules {
     case refused(String)
   }
 
-  /// The `os` values the vendor's documentation lists, `ios` and `android` among
-  /// them. Others are tolerated too; these are named in the warning.
-  static let documentedOperatingSystems = [
-    "android", "ios", "qqxg", "baidu", "jiguang", "oppo", "huawei", "mi", "wechat",
-  ]
-
   /// The judgement of `value` for `parameter`; the reasons follow `parameter 'name' `.
   /// `token` is judged against `os` by ``judge(token:os:)``, and a `uid` in a `map`
   /// by ``judge(uid:)``.
@@ -83,9 +77,11 @@ enum ParameterRules {
   ///
   /// - `ios`: canonical as 64 hex characters; tolerated as any other even number of
   ///   them (the bytes of a token, in hex; APNs tokens may grow);
-  /// - `android`: canonical as FCM's `[A-Za-z0-9_:.-]`; tolerated with `+ / =` too;
-  /// - any other `os` (already warned about): 1 to 4096 of `[A-Za-z0-9_:.+/=-]`, the
-  ///   characters of every push service's tokens (hex, FCM's, base64).
+  /// - `android` and every other documented `os` (``OperatingSystem``): canonical as
+  ///   FCM's `[A-Za-z0-9_:.-]`, as tpns sends them; tolerated with `+ / =` too;
+  /// - an `os` not documented (already warned about): 1 to 4096 of
+  ///   `[A-Za-z0-9_:.+/=-]`, the characters of every push service's tokens (hex,
+  ///   FCM's, base64).
   ///
   /// Anything else cannot be a token: refused.
   static func judge(token: String, os: String) -> Judgement {
@@ -99,12 +95,11 @@ enum ParameterRules {
             || ("A"..."F").contains(scalar)
         } == nil
       return isHex && token.utf8.count.isMultiple(of: 2) ? .tolerated(reason) : .refused(reason)
-    case .android:
-      guard let violation = OperatingSystem.android.tokenViolation(token) else {
-        return .canonical
-      }
+    case let other?:
+      guard let violation = other.tokenViolation(token) else { return .canonical }
+      let name = other == .android ? "an Android token" : "a token of os '\(other.rawValue)'"
       let reason =
-        "\(violation) (an Android token must be 1 to 4096 characters of A-Z, a-z, 0-9, _ : . -)"
+        "\(violation) (\(name) must be 1 to 4096 characters of A-Z, a-z, 0-9, _ : . -)"
       return anyTokenViolation(token) == nil ? .tolerated(reason) : .refused(reason)
     case nil:
       return anyTokenViolation(token).map {
@@ -124,8 +119,7 @@ enum ParameterRules {
   /// Why a `format` (of `mapping`, or of a `map` entry) is not what a canonical client
   /// sends: at most 255 characters, no control characters; or nil.
   static func formatViolation(_ value: String) -> String? {
-    SyntaxViolation.first(in: value, length: 1...255) { !isControl($0) }
-      .map(String.init(describing:))
+    MappingSettingsSyntax.formatViolation(in: value).map(String.init(describing:))
   }
 
   /// The value as an integer, once ``judge(_:value:)`` has kept it.
@@ -135,15 +129,14 @@ enum ParameterRules {
     return Int64(value)
   }
 
+  /// The values the vendor documents (``OperatingSystem``) are canonical: tpns
+  /// sends them. Any other plain text is tolerated.
   private static func judgeOperatingSystem(_ value: String) -> Judgement {
     guard OperatingSystem(rawValue: value) == nil else { return .canonical }
     if let violation = plainTextViolation(value) { return .refused("\(violation)") }
-    let reason = "must be 'ios' or 'android', not '\(Printable(value))'"
-    return documentedOperatingSystems.contains(value)
-      ? .tolerated("\(reason) (a value the vendor documents)")
-      : .tolerated(
-        "\(reason), nor one the vendor documents "
-          + "(\(documentedOperatingSystems.joined(separator: ", ")))")
+    return .tolerated(
+      "must be one the vendor documents (\(OperatingSystem.documentedValues)), "
+        + "not '\(Printable(value))'")
   }
 
   /// Free text (`appid`, `udid`, `lang`): canonical when `canonical` is nil,

@@ -3,10 +3,26 @@ import TPNSProtocol
 /// Why a UID or token typed by a user is not valid: what is wrong and where.
 public enum IdentifierError: Error, Equatable, CustomStringConvertible {
   /// The kind of identifier, as messages name it.
-  public enum Kind: String, Sendable {
-    case uid = "UID"
-    case iosToken = "iOS token"
-    case androidToken = "Android token"
+  public enum Kind: Sendable, Hashable {
+    /// A device UID.
+    case uid
+    /// An APNs token.
+    case iosToken
+    /// The token of another push service (FCM's syntax): `android`, `huawei`, ….
+    case token(OperatingSystem)
+
+    /// An FCM token.
+    public static let androidToken = Kind.token(.android)
+
+    /// How messages name it: "UID", "iOS token", "Android token", "huawei token".
+    public var rawValue: String {
+      switch self {
+      case .uid: "UID"
+      case .iosToken: "iOS token"
+      case .token(.android): "Android token"
+      case .token(let os): "\(os.rawValue) token"
+      }
+    }
   }
 
   /// Nothing but white space was given.
@@ -55,15 +71,20 @@ public enum IdentifierError: Error, Equatable, CustomStringConvertible {
 }
 
 extension IdentifierError.Kind {
-  fileprivate var article: String {
-    self == .uid ? "A" : (self == .iosToken ? "An" : "An")
+  /// The indefinite article of its name, capitalised: "A UID", "An oppo token".
+  public var article: String {
+    switch self {
+    case .uid: "A"
+    case .iosToken: "An"
+    case .token(let os): os.rawValue.first.map { "aeiou".contains($0) } == true ? "An" : "A"
+    }
   }
 
   fileprivate var allowed: String {
     switch self {
     case .uid: "only A-Z and 0-9"
     case .iosToken: "only 0-9 and a-f"
-    case .androidToken: "only A-Z, a-z, 0-9 and _ : . -"
+    case .token: "only A-Z, a-z, 0-9 and _ : . -"
     }
   }
 }

@@ -1,7 +1,8 @@
 import TPNSProtocol
 
-/// A push token: an APNs token for iOS (64 hex characters) or an FCM
-/// registration token for Android (1–4096 of `[A-Za-z0-9_:.-]`).
+/// A push token: an APNs token for iOS (64 hex characters), or the token of
+/// another push service (FCM for Android, Huawei, Xiaomi, …: 1–4096 of
+/// `[A-Za-z0-9_:.-]`).
 ///
 /// The only way to make one validates. White space around it is trimmed; an
 /// iOS token is lower-cased and may be given in the `<0123abcd 4567ef01 …>`
@@ -19,8 +20,7 @@ public struct PushToken: Hashable, Sendable, CustomStringConvertible {
   public init(_ text: String, os: OperatingSystem) throws(IdentifierError) {
     self.os = os
     var token = text.trimmingWhitespace()
-    switch os {
-    case .ios:
+    if os.usesAPNsTokens {
       guard !token.isEmpty else { throw .empty(.iosToken) }
       if token.hasPrefix("{") && token.contains("length") || token.contains("bytes = 0x") {
         throw .truncatedIOSDescription
@@ -32,10 +32,10 @@ public struct PushToken: Hashable, Sendable, CustomStringConvertible {
       if let violation = IOSTokenSyntax.violation(in: token) {
         throw IdentifierError(.iosToken, violation)
       }
-    case .android:
-      guard !token.isEmpty else { throw .empty(.androidToken) }
+    } else {
+      guard !token.isEmpty else { throw .empty(.token(os)) }
       if let violation = AndroidTokenSyntax.violation(in: token) {
-        throw IdentifierError(.androidToken, violation)
+        throw IdentifierError(.token(os), violation)
       }
     }
     rawValue = token

@@ -13,13 +13,50 @@ struct Demand: Sendable, Equatable {
   /// The server already answered "not registered" once in this
   /// reconciliation: a second time is a failure, not a loop.
   var registrationLost = false
+  /// Single-UID requests to send in place of a `mapsync` (`tpns mapping`,
+  /// `rm-mapping`, `unregister`), in order, each once.
+  var mappingRequests: [MappingRequest] = []
 
-  /// Both demands at once.
+  /// Both demands at once (a request asked for twice is sent once).
   func merged(with other: Demand) -> Demand {
     Demand(
       forcesRegistration: forcesRegistration || other.forcesRegistration,
       forcesList: forcesList || other.forcesList, attempt: other.attempt ?? attempt,
-      registrationLost: registrationLost || other.registrationLost)
+      registrationLost: registrationLost || other.registrationLost,
+      mappingRequests: mappingRequests
+        + other.mappingRequests.filter { !mappingRequests.contains($0) })
+  }
+
+  /// The first request that still agrees with the desired list `uids`, and
+  /// how many requests it takes off the queue (those before it no longer
+  /// agree: the list changed since they were asked for, and the list
+  /// itself is sent instead).
+  func nextMappingRequest(for uids: Set<String>) -> (request: MappingRequest, taking: Int)? {
+    for (index, request) in mappingRequests.enumerated() where request.agrees(with: uids) {
+      return (request, index + 1)
+    }
+    return nil
+  }
+}
+
+/// A single-UID request a command asked for in place of a `mapsync`: the
+/// store still says what the server should hold; these say how to send it.
+enum MappingRequest: Sendable, Equatable, Hashable {
+  /// `cmd=mapping` of a stored UID, with its stored settings.
+  case map(DeviceUID)
+  /// `cmd=rm_mapping` of a UID no longer stored.
+  case removeMapping(DeviceUID)
+  /// `cmd=unreg_mapping` of a UID no longer stored, or of every mapping
+  /// (nil) when nothing is stored.
+  case unregister(DeviceUID?)
+
+  /// Whether sending it moves the server towards the desired list `uids`.
+  func agrees(with uids: Set<String>) -> Bool {
+    switch self {
+    case .map(let uid): uids.contains(uid.rawValue)
+    case .removeMapping(let uid), .unregister(let uid?): !uids.contains(uid.rawValue)
+    case .unregister(nil): uids.isEmpty
+    }
   }
 }
 

@@ -4,10 +4,13 @@ import TPNSProtocol
 /// never end the pipeline (the single-source-of-truth article's
 /// `Observable<Event<T>>`).
 public enum Outcome: Sendable, Equatable {
-  /// A UID was stored.
-  case added(DeviceUID)
+  /// A UID was stored, with its settings (none by default).
+  case added(DeviceUID, settings: MappingSettings = MappingSettings())
   /// A UID was already in the list; nothing changed.
   case alreadyPresent(DeviceUID)
+  /// A UID already in the list was given other settings; these are its
+  /// settings now.
+  case settingsChanged(DeviceUID, MappingSettings)
   /// An entry was removed from the list; `index` is where it was.
   case removed(String, index: Int)
   /// A UID to remove was no longer stored, but the server still held it:
@@ -25,6 +28,11 @@ public enum Outcome: Sendable, Equatable {
   case sent(CommandName, response: String)
   /// The server acknowledged the list (`mapsync`).
   case synced([DeviceUID], response: String)
+  /// The server mapped one UID with these settings (`cmd=mapping`).
+  case mapped(DeviceUID, MappingSettings, response: String)
+  /// The server removed the mapping of one UID, or (nil) every mapping of
+  /// the phone: `cmd=rm_mapping` or `cmd=unreg_mapping`.
+  case unmapped(DeviceUID?, CommandName, response: String)
   /// The list is stored but cannot be sent until a token is registered.
   case waitingForRegistration([DeviceUID])
   /// The store file was deleted; the last good state stands (`watch`).
@@ -47,8 +55,8 @@ public enum PipelineFailure: Error, Equatable, CustomStringConvertible {
   case invalidIndex(Int, count: Int)
   /// A UID to remove is not in the list.
   case notInList(DeviceUID)
-  /// An Android phone needs its own ID.
-  case missingUDID
+  /// A phone of this OS (any but iOS) needs its own ID.
+  case missingUDID(OperatingSystem)
   /// The store could not be read or written.
   case store(StoreError)
   /// A request failed for good.
@@ -68,7 +76,10 @@ public enum PipelineFailure: Error, Equatable, CustomStringConvertible {
         ? "no UID at index \(index): the list is empty"
         : "no UID at index \(index): the list has indexes 0 to \(count - 1)"
     case .notInList(let uid): "\(uid) is not in the list"
-    case .missingUDID: "an Android phone needs its own ID: pass --udid"
+    case .missingUDID(.android): "an Android phone needs its own ID: pass --udid"
+    case .missingUDID(let os):
+      "a phone of os '\(os.rawValue)' needs its own ID (only an iOS phone's is its token): "
+        + "pass --udid"
     case .store(let error): error.description
     case .request(let command, let failure): "\(command.rawValue) failed: \(failure)"
     case .registrationRejected(let token, let kept, let failure):

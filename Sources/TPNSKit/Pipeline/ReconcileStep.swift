@@ -4,17 +4,24 @@
 ///
 /// In order: register the desired registration if the server has not
 /// acknowledged it (or `register` asks), then unmap every former phone the
-/// server still holds for this store (another udid, appid or os), then send
-/// the list if the server's differs (or `sync` asks). `nil` when the server
-/// is in line. Registering first means a new token the server rejects
+/// server still holds for this store (another udid, appid or os), then
+/// remove the mappings whose settings must be cleared (a `mapsync` without
+/// them: leaving a setting out keeps it at the service), then the
+/// single-UID requests a command asked for (`mapping`, `rm_mapping`,
+/// `unreg_mapping`) while they agree with the desired list, then send the
+/// list if the server's (or a UID's settings) still differs (or `sync`
+/// asks). `nil` when the server is in line. Registering first means a new token the server rejects
 /// leaves the working phone and its mappings as they were.
 enum ReconcileStep: Equatable, Sendable {
   /// `cmd=unreg_mapping` for a former phone: its mappings go before the new one is mapped.
   case unmapFormerPhone(Phone)
   /// `cmd=client` for the desired registration.
   case register(PhoneRegistration)
-  /// `cmd=mapsync` of the desired list for the desired phone.
-  case sendList(PhoneRegistration, [DeviceUID])
+  /// `cmd=mapsync` of the desired list, with its settings, for the desired phone.
+  case sendList(PhoneRegistration, [DeviceUID], [DeviceUID: MappingSettings])
+  /// A single-UID request for the desired phone, the UID's desired settings
+  /// with it (for `mapping`), taking `taking` requests off the demand.
+  case sendMappingRequest(PhoneRegistration, MappingRequest, MappingSettings, taking: Int)
   /// UIDs are stored but there is no token to send them for.
   case waitForToken([DeviceUID])
 
@@ -28,7 +35,26 @@ enum ReconcileStep: Equatable, Sendable {
     }
     if difference.needsRegistration || demand.forcesRegistration { return .register(desired) }
     if let former = difference.formerPhones.first { return .unmapFormerPhone(former) }
-    if difference.listDiffers || demand.forcesList { return .sendList(desired, uids) }
+    let stored = state.settings.compactMap { uid, value -> (DeviceUID, MappingSettings)? in
+      (try? DeviceUID(uid)).map { ($0, value) }
+    }
+    let settings = Dictionary(stored, uniquingKeysWith: { first, _ in first })
+    let reset = difference.toReset
+    if !reset.isEmpty {
+      // A setting to clear: the mapping goes, and comes back (the list, next).
+      let cleared = Set(reset)
+      return .sendList(desired, uids.filter { !cleared.contains($0.rawValue) }, settings)
+    }
+    if !demand.mappingRequests.isEmpty,
+      let next = demand.nextMappingRequest(for: Set(state.uids))
+    {
+      var sent = MappingSettings()
+      if case .map(let uid) = next.request { sent = state.settings(of: uid.rawValue) }
+      return .sendMappingRequest(desired, next.request, sent, taking: next.taking)
+    }
+    if difference.listDiffers || demand.forcesList {
+      return .sendList(desired, uids, settings)
+    }
     return nil
   }
 }

@@ -33,8 +33,9 @@ struct Context: Sendable {
       case .success(let valid): token = valid
       case .failure(let error): throw PipelineFailure.invalidToken(error)
       }
-      guard let udid = registration.udid ?? (token.os == .ios ? token.rawValue : nil) else {
-        throw PipelineFailure.missingUDID
+      guard let udid = registration.udid ?? (token.os.usesAPNsTokens ? token.rawValue : nil)
+      else {
+        throw PipelineFailure.missingUDID(token.os)
       }
       let desired = PhoneRegistration(
         token: token, phone: Phone(os: token.os, appID: registration.appID, udid: udid),
@@ -50,13 +51,17 @@ struct Context: Sendable {
     .catchingFailures()
   }
 
-  /// Validates every UID, then stores the new ones (all or nothing); then
-  /// reconciles, whether or not one was new: re-running a command finishes
-  /// what an earlier run left pending.
-  func add(_ texts: [String], triggers: PublishSubject<Void>) -> Observable<Outcome> {
+  /// Validates every UID, then stores the new ones (all or nothing), with
+  /// `addition`'s settings; a UID already stored gets its settings updated.
+  /// Then reconciles, whether or not one was new: re-running a command
+  /// finishes what an earlier run left pending. With `sending` `.mapping`,
+  /// each UID goes as one `cmd=mapping` instead of in a `mapsync`.
+  func add(_ addition: SyncViewModel.Addition, triggers: PublishSubject<Void>)
+    -> Observable<Outcome>
+  {
     Observable<Outcome>.deferred {
       var uids: [DeviceUID] = []
-      for text in texts {
+      for text in addition.uids {
         uids.append(try parseUID(text))
       }
       var outcomes: [Outcome] = []
@@ -64,25 +69,68 @@ struct Context: Sendable {
         outcomes = []
         var present = Set(state.uids)
         for uid in uids {
+          let old = state.settings(of: uid.rawValue)
+          let new = old.updated(by: addition.settings)
           if present.insert(uid.rawValue).inserted {
             state.uids.append(uid.rawValue)
-            outcomes.append(.added(uid))
+            outcomes.append(.added(uid, settings: new))
+          } else if new != old {
+            outcomes.append(.settingsChanged(uid, new))
           } else {
             outcomes.append(.alreadyPresent(uid))
           }
+          state.settings[uid.rawValue] = new.isEmpty ? nil : new
         }
       }
       // The outcomes first, then the reconciliation they ask for.
-      return Observable.from(outcomes).concat(changed(on: triggers))
+      var demand = Demand()
+      if addition.sending == .mapping {
+        for uid in uids where !demand.mappingRequests.contains(.map(uid)) {
+          demand.mappingRequests.append(.map(uid))
+        }
+      }
+      return Observable.from(outcomes).concat(changed(demand, on: triggers))
     }
     .catchingFailures()
   }
 
-  /// Checks every target against the list, then removes them all (or none);
-  /// then reconciles. A UID no longer stored that the server in use still
-  /// holds is already removed here, and its removal is what gets sent.
+  /// Checks every target against the list, then removes them all (or none),
+  /// with their settings; then reconciles. A UID no longer stored that the
+  /// server in use still holds is already removed here, and its removal is
+  /// what gets sent.
   func remove(
     _ removals: [SyncViewModel.Removal], triggers: PublishSubject<Void>
+  ) -> Observable<Outcome> {
+    remove(removals, all: false, requests: { _ in [] }, triggers: triggers)
+  }
+
+  /// Removes as ``remove(_:triggers:)`` does, then sends each removal as a
+  /// single-UID request (`rm_mapping`, `unreg_mapping`) instead of in a
+  /// `mapsync`; `unregister` of no UID removes them all, and sends one
+  /// `unreg_mapping` without a `uid`.
+  func unmap(_ unmapping: SyncViewModel.Unmapping, triggers: PublishSubject<Void>)
+    -> Observable<Outcome>
+  {
+    switch unmapping {
+    case .removeMapping(let text):
+      return remove(
+        [.uid(text)], all: false, requests: { $0.map(MappingRequest.removeMapping) },
+        triggers: triggers)
+    case .unregister(let texts) where texts.isEmpty:
+      return remove([], all: true, requests: { _ in [.unregister(nil)] }, triggers: triggers)
+    case .unregister(let texts):
+      return remove(
+        texts.map(SyncViewModel.Removal.uid), all: false,
+        requests: { $0.map(MappingRequest.unregister) }, triggers: triggers)
+    }
+  }
+
+  /// Removes `removals` (or, with `all`, every stored UID), then reconciles
+  /// with the single-UID `requests` made of the UIDs removed.
+  private func remove(
+    _ removals: [SyncViewModel.Removal], all: Bool,
+    requests: @escaping @Sendable ([DeviceUID]) -> [MappingRequest],
+    triggers: PublishSubject<Void>
   ) -> Observable<Outcome> {
     let server = server
     return Observable<Outcome>.deferred {
@@ -91,7 +139,7 @@ struct Context: Sendable {
       try update { state in
         removed = []
         alreadyRemoved = []
-        var indexes = Set<Int>()
+        var indexes = all ? Set(state.uids.indices) : Set<Int>()
         for removal in removals {
           switch removal {
           case .index(let index):
@@ -104,19 +152,22 @@ struct Context: Sendable {
             if let index = state.uids.firstIndex(of: uid.rawValue) {
               indexes.insert(index)
             } else if state.difference(at: server).toRemove.contains(uid.rawValue) {
-              alreadyRemoved.append(uid)
+              if !alreadyRemoved.contains(uid) { alreadyRemoved.append(uid) }
             } else {
               throw PipelineFailure.notInList(uid)
             }
           }
         }
         removed = indexes.sorted().map { ($0, state.uids[$0]) }
-        state.uids = state.uids.enumerated().filter { !indexes.contains($0.offset) }.map(\.element)
+        state.removeUIDs(at: indexes)
       }
       let outcomes =
         removed.map { Outcome.removed($0.uid, index: $0.index) }
         + alreadyRemoved.map(Outcome.alreadyRemoved)
-      return Observable.from(outcomes).concat(changed(on: triggers))
+      // Stored UIDs are valid: they were checked when the store was read.
+      let targets = removed.compactMap { try? DeviceUID($0.uid) } + alreadyRemoved
+      let demand = Demand(mappingRequests: requests(targets))
+      return Observable.from(outcomes).concat(changed(demand, on: triggers))
     }
     .catchingFailures()
   }
@@ -138,9 +189,12 @@ struct Context: Sendable {
     }
   }
 
-  /// Asks for a reconciliation after a change, unless changes are only stored (`--no-sync`).
-  func changed(on triggers: PublishSubject<Void>) -> Observable<Outcome> {
-    syncsChanges ? trigger(Demand(), on: triggers) : .empty()
+  /// Asks for a reconciliation after a change (with what `demand` asks
+  /// for), unless changes are only stored (`--no-sync`).
+  func changed(_ demand: Demand = Demand(), on triggers: PublishSubject<Void>)
+    -> Observable<Outcome>
+  {
+    syncsChanges ? trigger(demand, on: triggers) : .empty()
   }
 
   /// Adds `demand` to what the next reconciliation does, and asks for one; no outcome of its own.
@@ -168,7 +222,10 @@ struct Context: Sendable {
         defer { demand = Demand() }
         return demand
       }
-      return Disposables.create(step(demand, number: 0).subscribe(observer), held)
+      // Each single-UID request is a step of its own.
+      let limit = Self.maximumSteps + demand.mappingRequests.count
+      return Disposables.create(
+        step(demand, number: 0, limit: limit).subscribe(observer), held)
     }
     .catchingFailures()
   }
@@ -177,12 +234,12 @@ struct Context: Sendable {
   /// `previous` is the step just acknowledged: the same one again means the
   /// store did not record it (edited meanwhile), and is left to the next run.
   private func step(
-    _ demand: Demand, number: Int, previous: ReconcileStep? = nil
+    _ demand: Demand, number: Int, limit: Int, previous: ReconcileStep? = nil
   ) -> Observable<Outcome> {
     Observable<Outcome>.deferred {
       let state = try store.load()
       list.onNext(state.uids)
-      guard number < Self.maximumSteps,
+      guard number < limit,
         let step = ReconcileStep.next(in: state, at: server, demand: demand), step != previous
       else { return .empty() }
       // What the step's handler learned decides the demand of the next step.
@@ -196,12 +253,17 @@ struct Context: Sendable {
       case .register(let desired):
         next.withLock { $0.forcesRegistration = false }
         request = register(desired, demand: demand)
-      case .sendList(let desired, let uids):
+      case .sendList(let desired, let uids, let settings):
         next.withLock { $0.forcesList = false }
-        request = sendList(uids, for: desired, next: next)
+        request = sendList(uids, settings: settings, for: desired, next: next)
+      case .sendMappingRequest(let desired, let mappingRequest, let settings, let taking):
+        request = send(
+          mappingRequest, settings: settings, taking: taking, for: desired, next: next)
       }
       return request.concat(
-        Observable.deferred { self.step(next.value, number: number + 1, previous: step) })
+        Observable.deferred {
+          self.step(next.value, number: number + 1, limit: limit, previous: step)
+        })
     }
   }
 
@@ -282,13 +344,16 @@ struct Context: Sendable {
   /// server that answers "not registered" forgot the phone: it loses its
   /// acknowledged state, and the next step registers again (once).
   private func sendList(
-    _ uids: [DeviceUID], for desired: PhoneRegistration, next: LockedState<Demand>
+    _ uids: [DeviceUID], settings: [DeviceUID: MappingSettings], for desired: PhoneRegistration,
+    next: LockedState<Demand>
   ) -> Observable<Outcome> {
     let server = server
-    return request(.mapsync(desired.phone, uids: uids)) { response in
+    return request(.mapsync(desired.phone, uids: uids, settings: settings)) { response in
       try update { state in
         if state.servers[server]?.registration?.phone == desired.phone {
-          state.servers[server]?.uids = uids.map(\.rawValue)
+          var sent: [String: MappingSettings] = [:]
+          for (uid, value) in settings { sent[uid.rawValue] = value }
+          state.servers[server]?.accept(list: uids.map(\.rawValue), sent: sent)
         }
       }
       // A `sync` asked for meanwhile is satisfied: a list that changed since differs, and goes anyway.
@@ -302,6 +367,57 @@ struct Context: Sendable {
         $0.registrationLost = true
         $0.forcesList = true
       }
+      return .just(.registrationLost(server: server))
+    }
+  }
+
+  /// Sends one single-UID request for `desired`'s phone and records what
+  /// the server acknowledged: a UID mapped with `settings` (`mapping`),
+  /// one mapping removed (`rm_mapping`, `unreg_mapping` with `uid`), or all
+  /// of them (`unreg_mapping`). It leaves the demand once acknowledged; a
+  /// server that answers "not registered" forgot the phone, which is
+  /// registered again (once) before the request is sent again.
+  private func send(
+    _ mappingRequest: MappingRequest, settings: MappingSettings, taking: Int,
+    for desired: PhoneRegistration, next: LockedState<Demand>
+  ) -> Observable<Outcome> {
+    let server = server
+    let phone = desired.phone
+    let command: Command
+    switch mappingRequest {
+    case .map(let uid):
+      command = .mapping(phone, uid: uid, interval: settings.interval, format: settings.format)
+    case .removeMapping(let uid):
+      command = .removeMapping(phone, uid: uid)
+    case .unregister(let uid):
+      command = .unregisterMapping(phone, uid: uid)
+    }
+    return request(command) { response in
+      try update { state in
+        guard state.servers[server]?.registration?.phone == phone else { return }
+        switch mappingRequest {
+        case .map(let uid):
+          state.servers[server]?.accept(mapping: uid.rawValue, sent: settings)
+        case .removeMapping(let uid):
+          state.servers[server]?.accept(unmapping: uid.rawValue)
+        case .unregister(let uid):
+          state.servers[server]?.accept(unmapping: uid?.rawValue)
+        }
+      }
+      next.withLock { $0.mappingRequests.removeFirst(min(taking, $0.mappingRequests.count)) }
+      switch mappingRequest {
+      case .map(let uid):
+        return .mapped(uid, settings, response: response.body)
+      case .removeMapping(let uid):
+        return .unmapped(uid, .rmMapping, response: response.body)
+      case .unregister(let uid):
+        return .unmapped(uid, .unregMapping, response: response.body)
+      }
+    }
+    .catch { error in
+      guard Self.isNotRegistered(error), !next.value.registrationLost else { throw error }
+      try update { state in state.servers[server] = nil }
+      next.withLock { $0.registrationLost = true }
       return .just(.registrationLost(server: server))
     }
   }

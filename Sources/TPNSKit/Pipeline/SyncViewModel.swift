@@ -33,8 +33,13 @@ public struct SyncViewModel: Sendable {
     public var addTaps: Observable<Void>
     /// UIDs to add at once (a command line, a file).
     public var addBatches: Observable<[String]>
+    /// UIDs to add at once with settings, or sent one `cmd=mapping` each.
+    public var additions: Observable<Addition>
     /// Entries to remove at once, by index in the list or by UID.
     public var removals: Observable<[Removal]>
+    /// UIDs to remove and send as single-UID requests (`rm_mapping`,
+    /// `unreg_mapping`) instead of in a `mapsync`.
+    public var unmappings: Observable<Unmapping>
     /// Requests to send the stored list again, changed or not (registering first if needed).
     public var syncRequests: Observable<Void>
     /// The store as changed by anyone (`watch`).
@@ -46,18 +51,62 @@ public struct SyncViewModel: Sendable {
     public init(
       token: Observable<String> = .empty(), uidText: Observable<String> = .empty(),
       addTaps: Observable<Void> = .empty(), addBatches: Observable<[String]> = .empty(),
-      removals: Observable<[Removal]> = .empty(), syncRequests: Observable<Void> = .empty(),
+      additions: Observable<Addition> = .empty(), removals: Observable<[Removal]> = .empty(),
+      unmappings: Observable<Unmapping> = .empty(), syncRequests: Observable<Void> = .empty(),
       storeChanges: Observable<StoreEvent> = .empty(), periodicChecks: Observable<Void> = .empty()
     ) {
       self.token = token
       self.uidText = uidText
       self.addTaps = addTaps
       self.addBatches = addBatches
+      self.additions = additions
       self.removals = removals
+      self.unmappings = unmappings
       self.syncRequests = syncRequests
       self.storeChanges = storeChanges
       self.periodicChecks = periodicChecks
     }
+  }
+
+  /// UIDs to add (all or none), with a change of their settings, and how
+  /// to send them.
+  public struct Addition: Sendable, Equatable {
+    /// How the added UIDs reach the server.
+    public enum Sending: Sendable, Equatable {
+      /// In a `mapsync` of the whole list, if it differs (`tpns add`).
+      case list
+      /// One `cmd=mapping` each, always (`tpns mapping`); a `mapsync`
+      /// follows only if the list still differs.
+      case mapping
+    }
+
+    /// The UIDs, as typed.
+    public var uids: [String]
+    /// The change of their settings (a UID already stored keeps what it does not change).
+    public var settings: MappingSettingsUpdate
+    /// How they are sent.
+    public var sending: Sending
+
+    /// An addition; no settings and sent in the list by default.
+    public init(
+      _ uids: [String], settings: MappingSettingsUpdate = MappingSettingsUpdate(),
+      sending: Sending = .list
+    ) {
+      self.uids = uids
+      self.settings = settings
+      self.sending = sending
+    }
+  }
+
+  /// Removals sent as single-UID requests: the store is changed as by
+  /// ``Removal``s, and the server told with these commands instead of a `mapsync`.
+  public enum Unmapping: Sendable, Equatable {
+    /// Remove this UID and send `cmd=rm_mapping` (`tpns rm-mapping`).
+    case removeMapping(String)
+    /// Remove these UIDs and send `cmd=unreg_mapping` for each; none: remove
+    /// every stored UID and send one `cmd=unreg_mapping` without a `uid`
+    /// (`tpns unregister`).
+    case unregister([String])
   }
 
   /// What to remove.
@@ -124,8 +173,12 @@ public struct SyncViewModel: Sendable {
         }
         .distinctUntilChanged()
         .flatMapLatest { result in context.register(result, triggers: triggers) },
-        Observable.merge(tapped, input.addBatches).flatMap { context.add($0, triggers: triggers) },
+        Observable.merge(
+          Observable.merge(tapped, input.addBatches).map { Addition($0) }, input.additions
+        )
+        .flatMap { context.add($0, triggers: triggers) },
         input.removals.flatMap { context.remove($0, triggers: triggers) },
+        input.unmappings.flatMap { context.unmap($0, triggers: triggers) },
         input.syncRequests.flatMap { _ in context.trigger(Demand(forcesList: true), on: triggers) },
         input.storeChanges.flatMap { context.storeChanged($0, triggers: triggers) },
         input.periodicChecks.flatMap { _ in context.trigger(Demand(), on: triggers) },

@@ -9,7 +9,7 @@ extension Command {
     switch self {
     case .client:
       return true
-    case .mapsync(let phone, _), .mapping(let phone, _, _, _), .removeMapping(let phone, _),
+    case .mapsync(let phone, _, _), .mapping(let phone, _, _, _), .removeMapping(let phone, _),
       .unregisterMapping(let phone, _):
       return phone.os == .ios && (try? PushToken(phone.udid, os: .ios)) != nil
     case .device, .event:

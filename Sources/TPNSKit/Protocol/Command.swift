@@ -11,8 +11,9 @@ public enum Command: Hashable, Sendable {
   case client(
     Phone, token: PushToken, language: String? = nil, sandbox: Bool? = nil,
     backgroundFetch: Bool? = nil)
-  /// Replaces the phone's whole UID set (`cmd=mapsync`).
-  case mapsync(Phone, uids: [DeviceUID])
+  /// Replaces the phone's whole UID set (`cmd=mapsync`); each UID's entry
+  /// carries its settings, if it has any.
+  case mapsync(Phone, uids: [DeviceUID], settings: [DeviceUID: MappingSettings] = [:])
   /// Maps one UID (`cmd=mapping`).
   case mapping(Phone, uid: DeviceUID, interval: Int? = nil, format: String? = nil)
   /// Removes one mapping (`cmd=rm_mapping`).
@@ -55,9 +56,10 @@ public enum Command: Hashable, Sendable {
       add(.lang, language)
       add(.dev, sandbox.map { $0 ? "1" : "0" })
       add(.bgfetch, backgroundFetch.map { $0 ? "1" : "0" })
-    case .mapsync(let phone, let uids):
+    case .mapsync(let phone, let uids, let settings):
       add(phone)
-      add(.map, MapPayload.encode(uids.map(\.rawValue)))
+      let none = MappingSettings()
+      add(.map, MapPayload.encode(entries: uids.map { (settings[$0] ?? none).entry(for: $0) }))
     case .mapping(let phone, let uid, let interval, let format):
       add(phone)
       add(.uid, uid.rawValue)

@@ -7,17 +7,15 @@ public struct Phone: Hashable, Sendable {
   public static let defaultAppID = "com.tutk.cc.samples.tpns.ios"
 
   /// The default application ID of a phone of `os`: the quickstart's for iOS,
-  /// its Android counterpart's for Android.
+  /// its Android counterpart's for every other push service (they are
+  /// Android phones' push services, or apps on them).
   ///
   ///     Phone.defaultAppID(for: .android)  // "com.tutk.cc.samples.tpns.android"
   public static func defaultAppID(for os: OperatingSystem) -> String {
-    switch os {
-    case .ios: defaultAppID
-    case .android: "com.tutk.cc.samples.tpns.android"
-    }
+    os.usesAPNsTokens ? defaultAppID : "com.tutk.cc.samples.tpns.android"
   }
 
-  /// `ios` or `android`.
+  /// Whose push service its token belongs to (`ios`, `android`, `huawei`, …).
   public var os: OperatingSystem
   /// The application ID.
   public var appID: String

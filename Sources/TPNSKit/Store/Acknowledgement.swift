@@ -1,26 +1,78 @@
 /// What one server has acknowledged: the registration it accepted and the
-/// list it accepted. Only a request the server answered 2xx moves it.
+/// list it accepted, with each UID's settings. Only a request the server
+/// answered 2xx moves it.
 public struct Acknowledgement: Sendable, Equatable {
   /// The registration the server accepted (`cmd=client`); `nil` if none.
   public var registration: PhoneRegistration?
-  /// The list the server accepted (`cmd=mapsync`) for that registration's
-  /// phone; `nil` if it never accepted one.
+  /// The list the server accepted (`cmd=mapsync`, or moved by `mapping`,
+  /// `rm_mapping` and `unreg_mapping`) for that registration's phone; `nil`
+  /// if it never accepted one.
   public var uids: [String]?
+  /// The settings the server accepted for UIDs of ``uids`` (`UIDSettings`);
+  /// a UID without an entry has none there.
+  public var settings: [String: MappingSettings]
   /// Phones this store registered there before the current one (another
   /// udid, appid or os) whose mappings are still to be removed.
   public var formerPhones: [Phone]
 
   /// An acknowledgement; nothing acknowledged by default.
   public init(
-    registration: PhoneRegistration? = nil, uids: [String]? = nil, formerPhones: [Phone] = []
+    registration: PhoneRegistration? = nil, uids: [String]? = nil,
+    settings: [String: MappingSettings] = [:], formerPhones: [Phone] = []
   ) {
     self.registration = registration
     self.uids = uids
+    self.settings = settings
     self.formerPhones = formerPhones
   }
 
   /// Whether the server acknowledged nothing at all.
-  public var isEmpty: Bool { registration == nil && uids == nil && formerPhones.isEmpty }
+  public var isEmpty: Bool {
+    registration == nil && uids == nil && settings.isEmpty && formerPhones.isEmpty
+  }
+
+  /// Records that the server accepted `uids` with the `sent` settings
+  /// (`mapsync`): its whole list. A UID it held before keeps a setting its
+  /// entry left out (the service keeps a mapping's settings unless told
+  /// otherwise: only removing the mapping clears one); a UID new to it has
+  /// what was sent.
+  mutating func accept(list uids: [String], sent: [String: MappingSettings]) {
+    let held = Set(self.uids ?? [])
+    let none = MappingSettings()
+    var settings: [String: MappingSettings] = [:]
+    for uid in uids {
+      let old = held.contains(uid) ? self.settings[uid] ?? none : none
+      let now = old.merged(sending: sent[uid] ?? none)
+      if !now.isEmpty { settings[uid] = now }
+    }
+    self.uids = uids
+    self.settings = settings
+  }
+
+  /// Records that the server mapped `uid` (`mapping`) with `sent`: added at
+  /// the end of its list if it was not there; a setting not sent keeps the
+  /// value the server had (a `mapping` cannot clear one).
+  mutating func accept(mapping uid: String, sent: MappingSettings) {
+    var list = uids ?? []
+    let held = list.contains(uid)
+    if !held { list.append(uid) }
+    uids = list
+    let merged = (held ? settings[uid] ?? MappingSettings() : MappingSettings()).merged(
+      sending: sent)
+    settings[uid] = merged.isEmpty ? nil : merged
+  }
+
+  /// Records that the server removed the mapping of `uid`, or every
+  /// mapping of the phone when `uid` is nil (`rm_mapping`, `unreg_mapping`).
+  mutating func accept(unmapping uid: String?) {
+    guard let uid else {
+      uids = []
+      settings = [:]
+      return
+    }
+    uids?.removeAll { $0 == uid }
+    settings[uid] = nil
+  }
 
   /// Records that the server accepted `registration`: a phone it replaces
   /// becomes a former phone (its mappings still to be removed), and the
@@ -29,6 +81,7 @@ public struct Acknowledgement: Sendable, Equatable {
     if let current = self.registration, current.phone != registration.phone {
       if !formerPhones.contains(current.phone) { formerPhones.append(current.phone) }
       uids = nil
+      settings = [:]
     }
     formerPhones.removeAll { $0 == registration.phone }
     self.registration = registration
@@ -39,6 +92,7 @@ extension Acknowledgement {
   enum Key {
     static let registration = "Registration"
     static let uids = "UIDs"
+    static let settings = "UIDSettings"
     static let formerPhones = "FormerPhones"
   }
 
@@ -62,6 +116,9 @@ extension Acknowledgement {
     if let uids = try list.strings(Key.uids, context: context) {
       acknowledgement.uids = try StoreState.validated(uids, key: context + Key.uids)
     }
+    acknowledgement.settings = try StoreState.settings(
+      list[Key.settings], key: context + Key.settings, listKey: context + Key.uids,
+      of: acknowledgement.uids ?? [])
     switch list[Key.formerPhones] {
     case nil: break
     case .array(let items):
@@ -82,6 +139,7 @@ extension Acknowledgement {
     var list: [String: PropertyListValue] = [:]
     list[Key.registration] = registration.map { .dictionary($0.propertyList) }
     list[Key.uids] = uids.map { .array($0.map(PropertyListValue.string)) }
+    list[Key.settings] = StoreState.propertyList(of: settings, for: uids ?? [])
     if !formerPhones.isEmpty {
       list[Key.formerPhones] = .array(formerPhones.map { .dictionary($0.propertyList) })
     }

@@ -4,26 +4,36 @@ import TPNSProtocol
 ///
 /// The store holds one as the desired registration, and one per server as
 /// what that server acknowledged; the two are compared whole, so a changed
-/// `lang` or `dev` is registered again like a changed token.
+/// `lang` or `dev` is registered again like a changed token. `lang` and
+/// `dev` are always the effective values, sent on every `client` request:
+/// the service's defaults (`enUS`, production) unless given, so that a
+/// store written before they were always sent (no `Lang`, no `Dev`) reads
+/// as what the server registered then, and is not registered again.
 public struct PhoneRegistration: Hashable, Sendable {
+  /// The service's language when a client sends none (`lang=enUS`).
+  public static let defaultLanguage = "enUS"
+
   /// The push token.
   public var token: PushToken
   /// Who the phone is at the server (`os`, `appid`, `udid`).
   public var phone: Phone
-  /// The phone's language (`lang`).
-  public var language: String?
-  /// APNs sandbox (`dev=1`).
-  public var sandbox: Bool?
+  /// The phone's language (`lang`); ``defaultLanguage`` unless given.
+  public var language: String
+  /// APNs sandbox (`dev=1`); production (`dev=0`) unless given.
+  public var sandbox: Bool
 
   /// A registration of `token` for `phone`.
-  public init(token: PushToken, phone: Phone, language: String? = nil, sandbox: Bool? = nil) {
+  public init(
+    token: PushToken, phone: Phone, language: String = Self.defaultLanguage,
+    sandbox: Bool = false
+  ) {
     self.token = token
     self.phone = phone
     self.language = language
     self.sandbox = sandbox
   }
 
-  /// The `client` request that registers it.
+  /// The `client` request that registers it, `lang` and `dev` always sent.
   public var command: Command {
     .client(phone, token: token, language: language, sandbox: sandbox)
   }
@@ -47,23 +57,23 @@ extension PhoneRegistration {
     _ list: [String: PropertyListValue], context: String = ""
   ) throws(StoreFormatError) -> PhoneRegistration? {
     guard let text = try list.string(Key.token, context: context) else { return nil }
-    let osText = try list.string(Key.os, context: context) ?? OperatingSystem.ios.rawValue
-    guard let os = OperatingSystem(rawValue: osText) else {
-      throw .invalidValue(key: context + Key.os, reason: "'\(osText)' is not ios or android")
-    }
+    let os = try Phone.readOS(list, context: context)
     let token: PushToken
     do {
       token = try PushToken(text, os: os)
     } catch {
       throw .invalidValue(key: context + Key.token, reason: error.description)
     }
-    // An iOS phone's ID is its token; an Android phone must have its own.
+    // An iOS phone's ID is its token; any other phone must have its own.
     let phone = try Phone.read(
-      list, context: context, defaultUDID: os == .ios ? token.rawValue : nil)
-    let language = try list.string(Key.language, context: context)
-    let sandbox: Bool?
+      list, context: context, defaultUDID: os.usesAPNsTokens ? token.rawValue : nil)
+    let language = try list.string(Key.language, context: context) ?? defaultLanguage
+    if let violation = PhoneFieldSyntax.languageViolation(in: language) {
+      throw .invalidValue(key: context + Key.language, reason: "\(violation)")
+    }
+    let sandbox: Bool
     switch list[Key.sandbox] {
-    case nil: sandbox = nil
+    case nil: sandbox = false
     case .bool(let value): sandbox = value
     case let other?:
       throw .wrongType(key: context + Key.sandbox, expected: "boolean", found: other)
@@ -71,18 +81,18 @@ extension PhoneRegistration {
     return PhoneRegistration(token: token, phone: phone, language: language, sandbox: sandbox)
   }
 
-  /// The entries that store this registration.
+  /// The entries that store this registration (`Lang` and `Dev` always).
   var propertyList: [String: PropertyListValue] {
     var list = phone.propertyList
     list[Key.token] = .string(token.rawValue)
-    list[Key.language] = language.map(PropertyListValue.string)
-    list[Key.sandbox] = sandbox.map(PropertyListValue.bool)
+    list[Key.language] = .string(language)
+    list[Key.sandbox] = .bool(sandbox)
     return list
   }
 
   /// The texts it holds, for the check that a property list can hold them.
   var texts: [String] {
-    [token.rawValue, phone.appID, phone.udid] + (language.map { [$0] } ?? [])
+    [token.rawValue, phone.appID, phone.udid, language]
   }
 }
 
@@ -92,21 +102,35 @@ extension Phone {
     _ list: [String: PropertyListValue], context: String, defaultUDID: String? = nil
   ) throws(StoreFormatError) -> Phone {
     typealias Key = PhoneRegistration.Key
-    let osText = try list.string(Key.os, context: context) ?? OperatingSystem.ios.rawValue
-    guard let os = OperatingSystem(rawValue: osText) else {
-      throw .invalidValue(key: context + Key.os, reason: "'\(osText)' is not ios or android")
-    }
+    let os = try readOS(list, context: context)
     let appID = try list.string(Key.appID, context: context) ?? Phone.defaultAppID
     if let violation = PhoneFieldSyntax.appIDViolation(in: appID) {
       throw .invalidValue(key: context + Key.appID, reason: "\(violation)")
     }
     guard let udid = try list.string(Key.udid, context: context) ?? defaultUDID else {
-      throw .invalidValue(key: context + Key.udid, reason: "an android phone needs one")
+      throw .invalidValue(
+        key: context + Key.udid,
+        reason: "a phone of os '\(os.rawValue)' needs one (only iOS "
+          + "phones use their token)")
     }
     if let violation = PhoneFieldSyntax.udidViolation(in: udid) {
       throw .invalidValue(key: context + Key.udid, reason: "\(violation)")
     }
     return Phone(os: os, appID: appID, udid: udid)
+  }
+
+  /// The `OS` in `list` (`ios` if absent): one of the documented values.
+  static func readOS(
+    _ list: [String: PropertyListValue], context: String
+  ) throws(StoreFormatError) -> OperatingSystem {
+    let key = PhoneRegistration.Key.os
+    let text = try list.string(key, context: context) ?? OperatingSystem.ios.rawValue
+    guard let os = OperatingSystem(rawValue: text) else {
+      throw .invalidValue(
+        key: context + key,
+        reason: "'\(text)' is not one of \(OperatingSystem.documentedValues)")
+    }
+    return os
   }
 
   /// The entries that store this phone.

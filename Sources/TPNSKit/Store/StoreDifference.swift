@@ -7,12 +7,15 @@ public struct StoreDifference: Sendable, Equatable {
   public var acknowledged: Acknowledgement
   /// The desired list.
   public var uids: [String]
+  /// The desired settings of the listed UIDs.
+  public var settings: [String: MappingSettings]
 
   /// The difference between `desired`'s state and `acknowledged`.
   public init(desired: StoreState, acknowledged: Acknowledgement) {
     self.desired = desired.registration
     self.acknowledged = acknowledged
     uids = desired.uids
+    settings = desired.settings
   }
 
   /// Whether the server acknowledged the desired registration.
@@ -43,9 +46,38 @@ public struct StoreDifference: Sendable, Equatable {
     acknowledged.registration?.phone == desired?.phone ? acknowledged.uids ?? [] : []
   }
 
-  /// Whether the desired list differs from the one the server acknowledged.
+  /// The settings the server holds for the desired phone's UIDs, as far as we know.
+  public var acknowledgedSettings: [String: MappingSettings] {
+    acknowledged.registration?.phone == desired?.phone ? acknowledged.settings : [:]
+  }
+
+  /// Whether the desired list, or a listed UID's settings, differs from
+  /// what the server acknowledged.
   public var listDiffers: Bool {
-    acknowledgedUIDs != uids
+    acknowledgedUIDs != uids || !toUpdate.isEmpty
+  }
+
+  /// Stored UIDs the server holds with a setting the desired settings do
+  /// not have: neither a `mapsync` entry nor a `mapping` that leaves a
+  /// setting out clears it at the service, so the mapping is removed (a
+  /// `mapsync` without these UIDs) and made again (one with them).
+  public var toReset: [String] {
+    let held = acknowledgedSettings
+    guard !held.isEmpty else { return [] }
+    let none = MappingSettings()
+    return toUpdate.filter { !(settings[$0] ?? none).covers(held[$0] ?? none) }
+  }
+
+  /// Stored UIDs the server holds with other settings than the desired ones.
+  public var toUpdate: [String] {
+    let held = acknowledgedSettings
+    // Most stores have no settings at all: nothing to compare.
+    guard !settings.isEmpty || !held.isEmpty else { return [] }
+    let acknowledgedList = Set(acknowledgedUIDs)
+    let none = MappingSettings()
+    return uids.filter {
+      acknowledgedList.contains($0) && settings[$0] ?? none != held[$0] ?? none
+    }
   }
 
   /// Stored UIDs that the server does not hold yet.

@@ -12,6 +12,9 @@ import TPNSProtocol
 public struct StoreState: Sendable, Equatable {
   /// The desired device UIDs, in the user's order, without duplicates (`UIDs`).
   public var uids: [String] = []
+  /// The desired settings of UIDs in ``uids``, by UID (`UIDSettings`); a UID
+  /// without an entry has none (the service's defaults).
+  public var settings: [String: MappingSettings] = [:]
   /// The desired registration (`Token`, `OS`, `AppID`, `UDID`, `Lang`, `Dev`);
   /// `nil` until a token is registered.
   public var registration: PhoneRegistration?
@@ -33,12 +36,24 @@ public struct StoreState: Sendable, Equatable {
     StoreDifference(desired: self, acknowledged: acknowledged(at: server))
   }
 
+  /// The settings of `uid` (none if it has no entry).
+  public func settings(of uid: String) -> MappingSettings {
+    settings[uid] ?? MappingSettings()
+  }
+
+  /// Removes the UIDs at `indexes` from the list, and their settings.
+  public mutating func removeUIDs(at indexes: Set<Int>) {
+    for index in indexes { settings[uids[index]] = nil }
+    uids = uids.enumerated().filter { !indexes.contains($0.offset) }.map(\.element)
+  }
+
   /// The first string that a property list cannot hold, if any.
   var unwritableText: String? {
-    var texts = uids + (registration?.texts ?? [])
+    var texts = uids + (registration?.texts ?? []) + settings.values.compactMap(\.format)
     for (server, acknowledgement) in servers {
       texts += [server] + (acknowledgement.uids ?? []) + (acknowledgement.registration?.texts ?? [])
       texts += acknowledgement.formerPhones.flatMap { [$0.appID, $0.udid] }
+      texts += acknowledgement.settings.values.compactMap(\.format)
     }
     return texts.first { !PropertyListXML.isWritable($0) }
   }
@@ -48,6 +63,7 @@ extension StoreState {
   /// The top-level keys.
   enum Key {
     static let uids = "UIDs"
+    static let settings = "UIDSettings"
     static let servers = "Servers"
     /// The earlier format's: the one server the registration belonged to,
     /// whether it acknowledged it, and the list it acknowledged.
@@ -55,14 +71,17 @@ extension StoreState {
     static let legacyRegistered = "Registered"
     static let legacySyncedUIDs = "SyncedUIDs"
     static let all: Set<String> = PhoneRegistration.Key.all.union([
-      uids, servers, legacyServer, legacyRegistered, legacySyncedUIDs,
+      uids, settings, servers, legacyServer, legacyRegistered, legacySyncedUIDs,
     ])
   }
 
   /// Reads and validates a whole top-level plist dictionary: every UID valid,
-  /// no duplicates, the registration complete and valid.
+  /// no duplicates, settings valid and only for listed UIDs, the registration
+  /// complete and valid.
   init(propertyList: [String: PropertyListValue]) throws(StoreFormatError) {
     uids = try Self.validated(propertyList.strings(Key.uids) ?? [], key: Key.uids)
+    settings = try Self.settings(
+      propertyList[Key.settings], key: Key.settings, listKey: Key.uids, of: uids)
     registration = try PhoneRegistration.read(propertyList)
     switch propertyList[Key.servers] {
     case nil: break
@@ -134,10 +153,63 @@ extension StoreState {
     }
   }
 
+  /// The settings in `value`, stored at `key` (`UIDSettings`, a dictionary
+  /// UID → {`interval`, `format`}), each for a UID of `uids` (the list at
+  /// `listKey`), in its canonical form; empty if absent. Settings of a UID that is not in the
+  /// list are refused, not dropped: a hand edit that names the wrong UID
+  /// must not pass unnoticed.
+  static func settings(
+    _ value: PropertyListValue?, key: String, listKey: String, of uids: [String]
+  ) throws(StoreFormatError) -> [String: MappingSettings] {
+    let entries: [String: PropertyListValue]
+    switch value {
+    case nil: return [:]
+    case .dictionary(let value): entries = value
+    case let other?: throw .wrongType(key: key, expected: "dictionary", found: other)
+    }
+    guard !entries.isEmpty else { return [:] }
+    let listed = Set(uids)
+    var settings: [String: MappingSettings] = [:]
+    var seen = Set<String>()
+    // Sorted, so that the error about several bad entries is always the same one.
+    for (text, value) in entries.sorted(by: { $0.key < $1.key }) {
+      let entryKey = "\(key) › \(text)"
+      let uid: String
+      do {
+        uid = isCanonicalUID(text) ? text : try DeviceUID(text).rawValue
+      } catch {
+        throw .invalidValue(key: entryKey, reason: "it is not a UID: \(error)")
+      }
+      guard listed.contains(uid) else {
+        throw .invalidValue(
+          key: entryKey,
+          reason: "\(uid) is not in '\(listKey)' (add it to the list, or remove its settings)")
+      }
+      guard seen.insert(uid).inserted else {
+        throw .invalidValue(key: entryKey, reason: "\(uid) has settings twice")
+      }
+      let read = try MappingSettings.read(value, key: entryKey)
+      if !read.isEmpty { settings[uid] = read }
+    }
+    return settings
+  }
+
+  /// `settings` as a plist dictionary, only those of `uids` that are set;
+  /// nil if none is.
+  static func propertyList(
+    of settings: [String: MappingSettings], for uids: [String]
+  ) -> PropertyListValue? {
+    guard !settings.isEmpty else { return nil }
+    let listed = Set(uids)
+    let kept = settings.filter { listed.contains($0.key) && !$0.value.isEmpty }
+    return kept.isEmpty ? nil : .dictionary(kept.mapValues(\.propertyList))
+  }
+
   /// The top-level plist dictionary for this state.
   var propertyList: [String: PropertyListValue] {
     var list = otherKeys
     list[Key.uids] = .array(uids.map(PropertyListValue.string))
+    list[Key.settings] = Self.propertyList(of: settings, for: uids)
     if let registration {
       list.merge(registration.propertyList) { $1 }
     }
