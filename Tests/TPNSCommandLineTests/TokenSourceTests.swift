@@ -33,6 +33,17 @@ import Testing
     #expect(try Self.registered(e2e))
   }
 
+  @Test("a token file that starts with a UTF-8 byte-order mark (a Windows editor's) is read")
+  func tokenFileWithBOM() throws {
+    let e2e = try EndToEnd()
+    let file = e2e.directory.file("token")
+    try Data([0xEF, 0xBB, 0xBF] + Array("\(Self.token)\r\n".utf8)).write(
+      to: URL(fileURLWithPath: file))
+    let result = try e2e.tpns.run(["register", "--token-file", file])
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(try Self.registered(e2e))
+  }
+
   @Test("--token-file - reads standard input")
   func tokenFromStandardInput() throws {
     let e2e = try EndToEnd()

@@ -163,7 +163,9 @@ struct Register: ParsableCommand {
         "the token file \(name) is larger than \(tokenFileLimit) bytes: it holds no token",
         hint: "Put only the token in the file (one line).", code: ExitStatus.dataError)
     }
-    return String(decoding: bytes, as: UTF8.self).trimmingWhitespace()
+    // A UTF-8 byte-order mark (Windows editors write one) is no part of the token.
+    let text = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? Array(bytes.dropFirst(3)) : bytes
+    return String(decoding: text, as: UTF8.self).trimmingWhitespace()
   }
 
   /// The registration to send: each option given, else the stored
