@@ -1,5 +1,6 @@
 import Locking
 import TPNSKit
+import TPNSProtocol
 
 /// What output hides unless `--show-token`: each run of 24 or more hex
 /// digits (an iOS token, or a server's echo of part of one; a UID has 20
@@ -105,7 +106,7 @@ struct TokenMask: Sendable {
 
   /// A token as output shows it: `…` and its last 6 characters.
   static func shown(_ token: String) -> String {
-    token.count <= 6 ? token : "…" + token.suffix(6)
+    MaskedSecret(token).description
   }
 
   private static func isHexDigit(_ byte: UInt8) -> Bool {

@@ -43,7 +43,7 @@ public struct PushToken: Hashable, Sendable, CustomStringConvertible {
 
   /// The token with all but its last 6 characters hidden, for output and logs.
   public var masked: String {
-    rawValue.count <= 6 ? rawValue : "…" + rawValue.suffix(6)
+    MaskedSecret(rawValue).description
   }
 
   /// The masked form: a token is never printed in full by accident.

@@ -88,7 +88,7 @@ public enum PipelineFailure: Error, Equatable, CustomStringConvertible {
           ?? "it stays stored, not acknowledged")
     case .formerPhoneNotUnmapped(let phone, let failure):
       "the server refused to unmap the former phone "
-        + "\(phone.udid.count > 6 ? "…" + phone.udid.suffix(6) : phone.udid) "
+        + "\(MaskedSecret(phone.udid)) "
         + "(\(phone.os.rawValue), \(phone.appID)): \(failure); its mappings may remain there"
     }
   }

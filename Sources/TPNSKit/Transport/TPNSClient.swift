@@ -31,10 +31,8 @@ public struct TPNSClient: Sendable {
     public func shownURL(showingTokens: Bool = false) -> String {
       return ServerURL(url).redacted { name, value in
         guard Self.names.contains(String(name)) else { return "***" }
-        guard !showingTokens, name == "token" || name == "udid", value.count > 6 else {
-          return String(value)
-        }
-        return "…\(value.suffix(6))"
+        guard !showingTokens, name == "token" || name == "udid" else { return String(value) }
+        return MaskedSecret(value).description
       }
     }
 
