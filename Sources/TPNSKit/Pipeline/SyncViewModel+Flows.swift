@@ -17,7 +17,7 @@ struct Context: Sendable {
   let list: PublishSubject<[String]>
   let syncsChanges: Bool
   /// What the triggers since the last reconciliation started asked for.
-  let demand = LockedState(Demand())
+  let pendingDemand = LockedState(Demand())
 
   private var store: StoreClient { environment.store }
   private var server: String { environment.server.server }
@@ -200,7 +200,7 @@ struct Context: Sendable {
   /// Adds `demand` to what the next reconciliation does, and asks for one; no outcome of its own.
   func trigger(_ demand: Demand, on triggers: PublishSubject<Void>) -> Observable<Outcome> {
     Observable.deferred {
-      self.demand.withLock { $0 = $0.merged(with: demand) }
+      self.pendingDemand.withLock { $0 = $0.merged(with: demand) }
       triggers.onNext(())
       return .empty()
     }
@@ -218,7 +218,7 @@ struct Context: Sendable {
         observer.onError(error)
         return Disposables.create()
       }
-      let demand = self.demand.withLock { demand in
+      let demand = self.pendingDemand.withLock { demand in
         defer { demand = Demand() }
         return demand
       }
@@ -300,7 +300,6 @@ struct Context: Sendable {
     -> Observable<Outcome>
   {
     let server = server
-    let demand = demand
     return request(desired.command) { response in
       try update { state in
         var acknowledged = state.acknowledged(at: server)
@@ -308,7 +307,9 @@ struct Context: Sendable {
         state.servers[server] = acknowledged
       }
       // A `register` of this very registration asked for since is satisfied.
-      demand.withLock { if $0.attempt?.registration == desired { $0.forcesRegistration = false } }
+      pendingDemand.withLock {
+        if $0.attempt?.registration == desired { $0.forcesRegistration = false }
+      }
       return .registered(desired.token, response: response.body)
     }
     .catch { error in
@@ -357,7 +358,7 @@ struct Context: Sendable {
         }
       }
       // A `sync` asked for meanwhile is satisfied: a list that changed since differs, and goes anyway.
-      demand.withLock { $0.forcesList = false }
+      pendingDemand.withLock { $0.forcesList = false }
       return .synced(uids, response: response.body)
     }
     .catch { error in
