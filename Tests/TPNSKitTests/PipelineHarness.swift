@@ -75,6 +75,11 @@ final class PipelineHarness: Sendable {
     ]).asObservable()
   }
 
+  /// Every attempt of `command` fails with `failure` until the retries give up.
+  func failEveryAttempt(of command: CommandName, with failure: RequestFailure) {
+    script(command, (0..<3).map { _ in self.failure(failure) })
+  }
+
   /// A failure after `delay` ticks.
   func failure(_ failure: RequestFailure, after delay: TestTime = 0) -> Observable<HTTPResponse> {
     scheduler.createColdObservable([.error(delay, failure, HTTPResponse.self)]).asObservable()

@@ -149,9 +149,7 @@ import Testing
       state: Self.state(
         [Self.a], settings: [Self.a: Self.settings(30, "m")],
         acknowledgedSettings: [Self.a: Self.settings(30, "m")]))
-    harness.script(
-      .mapsync,
-      [harness.failure(Self.busy), harness.failure(Self.busy), harness.failure(Self.busy)])
+    harness.failEveryAttempt(of: .mapsync, with: Self.busy)
     let update = try MappingSettingsUpdate(interval: .set(60))
     let events = Self.run(harness) {
       .init(additions: Self.once(.init([Self.a], settings: update))($0))
@@ -336,9 +334,7 @@ import Testing
     "a mapping that fails for good leaves the UID stored and pending; a sync sends it in the list")
   func mappingFailure() {
     let harness = PipelineHarness(state: Self.state([Self.a]))
-    harness.script(
-      .mapping,
-      [harness.failure(Self.busy), harness.failure(Self.busy), harness.failure(Self.busy)])
+    harness.failEveryAttempt(of: .mapping, with: Self.busy)
     let events = Self.run(harness) {
       .init(additions: Self.once(.init([Self.b], sending: .mapping))($0))
     }

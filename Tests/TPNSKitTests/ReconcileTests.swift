@@ -194,9 +194,7 @@ import Testing
   @Test("a former phone the server could not unmap (down) stays to unmap; the next run does it")
   func unmapFailure() {
     let harness = PipelineHarness(state: PipelineHarness.registered(token: Self.t1, uids: [Self.a]))
-    harness.script(
-      .unregMapping,
-      [harness.failure(Self.busy), harness.failure(Self.busy), harness.failure(Self.busy)])
+    harness.failEveryAttempt(of: .unregMapping, with: Self.busy)
     _ = Self.run(harness) { .init(token: Self.once(Self.t2.rawValue)($0)) }
     let t1Phone = PipelineHarness.registration(Self.t1).phone
     #expect(harness.acknowledged.formerPhones == [t1Phone])
@@ -235,8 +233,7 @@ import Testing
   )
   func rejectedOnLaterSync() {
     let harness = PipelineHarness(state: PipelineHarness.registered(token: Self.t1, uids: [Self.a]))
-    harness.script(
-      .client, [harness.failure(Self.busy), harness.failure(Self.busy), harness.failure(Self.busy)])
+    harness.failEveryAttempt(of: .client, with: Self.busy)
     _ = Self.run(harness) { .init(token: Self.once(Self.t2.rawValue)($0)) }
     #expect(harness.state.value.registration?.token == Self.t2)
     let later = PipelineHarness(state: harness.state.value)
@@ -264,9 +261,7 @@ import Testing
   @Test("switching back to a former phone does not unmap it")
   func switchBack() {
     let harness = PipelineHarness(state: PipelineHarness.registered(token: Self.t1, uids: [Self.a]))
-    harness.script(
-      .unregMapping,
-      [harness.failure(Self.busy), harness.failure(Self.busy), harness.failure(Self.busy)])
+    harness.failEveryAttempt(of: .unregMapping, with: Self.busy)
     _ = Self.run(harness) { .init(token: Self.once(Self.t2.rawValue)($0)) }
     let rerun = PipelineHarness(state: harness.state.value)
     _ = Self.run(rerun) { .init(token: Self.once(Self.t1.rawValue)($0)) }
@@ -281,8 +276,7 @@ import Testing
   @Test("a failed register is stored with its lang and dev, and a later sync registers them")
   func failedRegisterKeepsSettings() {
     let harness = PipelineHarness()
-    harness.script(
-      .client, [harness.failure(Self.busy), harness.failure(Self.busy), harness.failure(Self.busy)])
+    harness.failEveryAttempt(of: .client, with: Self.busy)
     let registration = Registration(language: "de", sandbox: true)
     let first = Self.run(harness, registration: registration) {
       .init(token: Self.once(Self.t1.rawValue)($0))
@@ -303,9 +297,7 @@ import Testing
   @Test("a failed sync, then the same command again: the pending list is sent")
   func failureThenRerun() {
     let harness = PipelineHarness(state: PipelineHarness.registered(token: Self.t1))
-    harness.script(
-      .mapsync,
-      [harness.failure(Self.busy), harness.failure(Self.busy), harness.failure(Self.busy)])
+    harness.failEveryAttempt(of: .mapsync, with: Self.busy)
     _ = Self.run(harness) { .init(addBatches: Self.once([Self.a])($0)) }
     #expect(harness.acknowledged.uids == [])
     let rerun = PipelineHarness(state: harness.state.value)
