@@ -63,9 +63,13 @@ let package = Package(
       swiftSettings: swift6
     ),
 
+    // MARK: Process plumbing: whole writes to stdout/stderr, signals taken with sigwaitinfo
+
+    .target(name: "Posix", swiftSettings: swift6),
+
     // MARK: Command-line argument parsing
 
-    .target(name: "ArgumentParsing", swiftSettings: swift6),
+    .target(name: "ArgumentParsing", dependencies: ["Posix"], swiftSettings: swift6),
     .testTarget(
       name: "ArgumentParsingTests",
       dependencies: ["ArgumentParsing"],
@@ -76,7 +80,7 @@ let package = Package(
 
     .target(
       name: "TPNSCommandLine",
-      dependencies: ["ArgumentParsing", "TPNSKit"],
+      dependencies: ["ArgumentParsing", "Posix", "TPNSKit", "TPNSProtocol", "Reactive", "Locking"],
       swiftSettings: swift6
     ),
     .executableTarget(
@@ -98,7 +102,7 @@ let package = Package(
     ),
     .target(
       name: "TPNSServerCommand",
-      dependencies: ["TPNSEmulator", "TPNSProtocol", "ArgumentParsing"],
+      dependencies: ["TPNSEmulator", "TPNSProtocol", "ArgumentParsing", "Posix"],
       swiftSettings: swift6
     ),
     .executableTarget(

@@ -1,46 +1,92 @@
-/// A positional argument (`<uid>`).
-public struct Argument: Sendable {
-  /// How should it be parsed.
-  public enum Parsing: Sendable {
-    /// One value.
-    case single
-    /// Every remaining value (at least one unless optional): `<uid> ...`.
-    case remaining
-    /// Everything after a `--` terminator, options included: `-- <command> ...`.
-    case postTerminator
+/// A positional argument, declared on a property as in swift-argument-parser:
+///
+/// ```swift
+/// @Argument(help: "The device's UID.") var uid: String
+/// @Argument(help: ArgumentHelp("UIDs.", valueName: "uid")) var uids: [String] = []
+/// @Argument(parsing: .postTerminator, help: "The command.") var command: [String]
+/// ```
+///
+/// An array without a default needs at least one value.
+@propertyWrapper
+public struct Argument<Value: Sendable>: Decodable, Sendable, ArgumentDeclaration {
+  var storage: WrapperStorage<Value>
+
+  public var wrappedValue: Value {
+    get { storage.value("@Argument") }
+    set { storage = .value(newValue) }
   }
 
-  /// The name shown in help and errors, without brackets (`uid`).
-  public var name: String
-  /// One line of help.
-  public var help: String
-  /// Whether it may be left out.
-  public var isOptional: Bool
-  /// How values are taken from the command line.
-  public var parsing: Parsing
-  /// Whether a value is acceptable; a refused value is a usage error.
-  public var validate: @Sendable (String) -> Bool
+  public init(from decoder: any Decoder) throws {
+    storage = .value(try decoder.parsedValue(Value.self, wrapper: "@Argument"))
+  }
 
-  /// An argument shown as `<name>`.
-  public init(
-    _ name: String, help: String, isOptional: Bool = false, parsing: Parsing = .single,
-    validate: @escaping @Sendable (String) -> Bool = { _ in true }
+  func definitions(key: [String]) -> [ArgumentDefinition] { Self.definitions(storage, key: key) }
+
+  init<Element: ExpressibleByArgument>(
+    strategy: ArgumentArrayParsingStrategy?, help: ArgumentHelp, completion: CompletionKind?,
+    validate: (@Sendable (Element) -> Bool)?, absent: Absence,
+    collect: @escaping @Sendable ([any Sendable]) -> any Sendable, elementType: Element.Type
   ) {
-    self.name = name
-    self.help = help
-    self.isOptional = isOptional
-    self.parsing = parsing
-    self.validate = validate
+    storage = .definition { key in
+      [
+        ArgumentDefinition(
+          kind: .positional(strategy), key: key, long: nil, short: nil,
+          valueName: help.valueName ?? (key.last ?? "value").kebabCased, help: help.abstract,
+          environment: nil, isOptional: absent.isAllowed, defaultDescription: nil,
+          completion: completion ?? Element.defaultCompletionKind,
+          convert: { text in
+            guard let value = Element(argument: text), validate?(value) ?? true else { return nil }
+            return value
+          },
+          collect: collect, absent: absent)
+      ]
+    }
+  }
+}
+
+extension Argument where Value: ExpressibleByArgument {
+  /// One value that must be given.
+  public init(
+    help: ArgumentHelp, completion: CompletionKind? = nil,
+    validate: (@Sendable (Value) -> Bool)? = nil
+  ) {
+    self.init(
+      strategy: nil, help: help, completion: completion, validate: validate, absent: .required,
+      collect: { $0[0] }, elementType: Value.self)
+  }
+}
+
+extension Argument {
+  /// One value that may be left out (nil).
+  public init<Element: ExpressibleByArgument>(
+    help: ArgumentHelp, completion: CompletionKind? = nil,
+    validate: (@Sendable (Element) -> Bool)? = nil
+  ) where Value == Element? {
+    self.init(
+      strategy: nil, help: help, completion: completion, validate: validate,
+      absent: .value(Element?.none), collect: { $0[0] as? Element }, elementType: Element.self)
   }
 
-  /// `<uid>`, as errors name it.
-  public var synopsis: String { "<\(name)>" }
+  /// Every remaining value (or every value after `--`): at least one, unless
+  /// declared with a default (`= []`).
+  public init<Element: ExpressibleByArgument>(
+    parsing: ArgumentArrayParsingStrategy = .remaining, help: ArgumentHelp,
+    completion: CompletionKind? = nil, validate: (@Sendable (Element) -> Bool)? = nil
+  ) where Value == [Element] {
+    self.init(
+      strategy: parsing, help: help, completion: completion, validate: validate, absent: .required,
+      collect: { $0.compactMap { $0 as? Element } }, elementType: Element.self)
+  }
 
-  /// How usage shows it: `<uid>`, `[<uid>]`, `<uid> ...`, `-- <command> ...`.
-  var usage: String {
-    var text = synopsis
-    if parsing != .single { text += " ..." }
-    if parsing == .postTerminator { text = "-- " + text }
-    return isOptional ? "[\(text)]" : text
+  /// Every remaining value, none at all allowed.
+  public init<Element: ExpressibleByArgument>(
+    wrappedValue: [Element], parsing: ArgumentArrayParsingStrategy = .remaining,
+    help: ArgumentHelp, completion: CompletionKind? = nil,
+    validate: (@Sendable (Element) -> Bool)? = nil
+  ) where Value == [Element] {
+    self.init(
+      strategy: parsing, help: help, completion: completion, validate: validate,
+      absent: .value(wrappedValue), collect: { $0.compactMap { $0 as? Element } },
+      elementType: Element.self)
   }
 }

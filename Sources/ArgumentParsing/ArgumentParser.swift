@@ -1,13 +1,15 @@
-/// Parses a command line against a tree of ``ParsableCommand`` types.
+/// Parses a command line against a tree of ``ParsableCommand`` types, from the
+/// definitions their property wrappers declare.
 ///
 /// Rules, as swift-argument-parser: a subcommand is selected by the first argument;
 /// `help [subcommand...]` as the first argument, or `-h`/`--help` anywhere before
 /// `--`, asks for help, and `--version` the root's version; options are
 /// `--name value`, `--name=value` or `-n value`; a value in the next argument may
 /// not look like an option (then it is missing) unless the option parses
-/// ``Option/Parsing/unconditional``; `-` alone is a value, and so is a negative
-/// number (`-5`, `-1.5`) when no option of the command is named by a digit, as
-/// in Python's argparse; `--` ends the options.
+/// ``SingleValueParsingStrategy/unconditional``; `-` alone is a value, and so is a
+/// negative number (`-5`, `-1.5`) when no option of the command is named by a
+/// digit, as in Python's argparse; `--` ends the options. An option not given
+/// takes its environment variable, if declared and set, else its default.
 enum ArgumentParser {
   /// What a command line asks for.
   enum Outcome {
@@ -16,15 +18,16 @@ enum ArgumentParser {
     case version(String)
   }
 
-  static func parse(_ arguments: [String], root: any ParsableCommand.Type) throws(UsageError)
-    -> Outcome
-  {
+  static func parse(
+    _ arguments: [String], root: any ParsableCommand.Type,
+    environment: @Sendable (String) -> String?
+  ) throws(UsageError) -> Outcome {
     var path: [any ParsableCommand.Type] = [root]
     var index = 0
 
     if arguments.first == "help" {
       for name in arguments.dropFirst() {
-        guard let subcommand = path[path.count - 1].configuration.subcommand(named: name) else {
+        guard let subcommand = path[path.count - 1].subcommand(named: name) else {
           throw unknownCommand(name, path)
         }
         path.append(subcommand)
@@ -32,34 +35,33 @@ enum ArgumentParser {
       return .help(path: path)
     }
     while index < arguments.count,
-      let subcommand = path[path.count - 1].configuration.subcommand(named: arguments[index])
+      let subcommand = path[path.count - 1].subcommand(named: arguments[index])
     {
       path.append(subcommand)
       index += 1
     }
 
-    let configuration = path[path.count - 1].configuration
-    var values = ParsedValues()
-    for option in configuration.options {
-      if let value = option.defaultValue { values.defaults[option.name] = value }
-    }
-    var positionals: [String] = []
-    var afterTerminator: [String]?
+    let command = path[path.count - 1]
+    let definitions = command.definitions()
+    let named = definitions.filter { !$0.isPositional && !$0.kind.isEnvironment }
 
     // Help wins over every other problem, as in swift-argument-parser.
     let beforeTerminator = arguments[index...].prefix { $0 != "--" }
     if beforeTerminator.contains("--help") || beforeTerminator.contains("-h") {
       return .help(path: path)
     }
-    if !configuration.version.isEmpty, beforeTerminator.contains("--version") {
-      return .version(configuration.version)
-    }
-    if configuration.isGroup {
+    let version = command.configuration.version
+    if !version.isEmpty, beforeTerminator.contains("--version") { return .version(version) }
+    if command.isGroup(definitions) {
       // Nothing of its own to parse: a subcommand or nothing (its help).
       guard let first = arguments[index...].first else { return .help(path: path) }
-      if !looksLikeOption(first, in: configuration) { throw unknownCommand(first, path) }
+      if !looksLikeOption(first, among: named) { throw unknownCommand(first, path) }
     }
 
+    var given: [String: [any Sendable]] = [:]
+    var flagNames: [String: Set<String>] = [:]
+    var positionals: [String] = []
+    var afterTerminator: [String]?
     while index < arguments.count {
       let argument = arguments[index]
       index += 1
@@ -67,7 +69,7 @@ enum ArgumentParser {
         afterTerminator = Array(arguments[index...])
         break
       }
-      guard looksLikeOption(argument, in: configuration) else {
+      guard looksLikeOption(argument, among: named) else {
         positionals.append(argument)
         continue
       }
@@ -77,49 +79,84 @@ enum ArgumentParser {
         name = String(argument[..<equals])
         inlineValue = String(argument[argument.index(after: equals)...])
       }
-      guard let option = configuration.option(named: name) else {
-        throw unknownOption(name, configuration, path)
+      guard let definition = named.first(where: { $0.matches(name) }) else {
+        throw unknownOption(name, named, path)
       }
-      if option.isFlag {
-        guard inlineValue == nil else {
-          throw error(UsageError.unexpectedArgument(argument), path)
-        }
-        values.flags.insert(option.name)
+      if case .flag(let inversion) = definition.kind {
+        guard inlineValue == nil else { throw error(UsageError.unexpectedArgument(argument), path) }
+        let isInverted = inversion.map { name == "--\($0)" } ?? false
+        flagNames[definition.path, default: []].insert(name)
+        given[definition.path, default: []].append(!isInverted)
         continue
       }
+      guard case .option(let parsing, _) = definition.kind else { continue }
       let value: String
       if let inlineValue {
         value = inlineValue
       } else if index < arguments.count,
-        option.parsing == .unconditional || !looksLikeOption(arguments[index], in: configuration)
+        parsing == .unconditional || !looksLikeOption(arguments[index], among: named)
       {
         value = arguments[index]
         index += 1
       } else {
-        throw error(UsageError.missingValue(option), path)
+        throw error(UsageError.missingValue(definition.synopsis), path)
       }
-      guard option.validate(value) else {
-        throw error(UsageError.invalidValue(value, option.synopsis), path)
+      guard let typed = definition.convert(value) else {
+        throw error(UsageError.invalidValue(value, definition.synopsis), path)
       }
-      values.add(value, for: option)
+      given[definition.path, default: []].append(typed)
     }
 
-    for option in configuration.options where option.isRequired {
-      guard values.options[option.name] != nil else {
-        throw error(UsageError.missingValue(option), path)
+    var values = ParsedValues()
+    for definition in definitions where !definition.isPositional {
+      if let inversion = definition.inversion, let long = definition.long,
+        flagNames[definition.path]?.count == 2
+      {
+        throw error("--\(long) and --\(inversion) cannot be used together", path)
+      }
+      if let typed = given[definition.path] {
+        values.set(definition.collect(typed), at: definition.path)
+      } else if let variable = definition.environment, let text = environment(variable),
+        !text.isEmpty || definition.isFlag
+      {
+        values.set(try fromEnvironment(text, variable, definition, path), at: definition.path)
+      } else if case .value(let absent) = definition.absent {
+        values.set(absent, at: definition.path)
+      } else {
+        throw error(UsageError.missingValue(definition.synopsis), path)
       }
     }
-    try assign(positionals, afterTerminator, to: configuration.arguments, in: &values, path)
+    try assign(
+      positionals, afterTerminator, to: definitions.filter(\.isPositional), in: &values, path)
     return .command(path: path, values: values)
+  }
+
+  /// The value of `definition` from its environment variable's `text`: a flag's
+  /// is 1/true/yes/on or 0/false/no/off (empty: off); an option's converts as
+  /// its argument would.
+  private static func fromEnvironment(
+    _ text: String, _ variable: String, _ definition: ArgumentDefinition,
+    _ path: [any ParsableCommand.Type]
+  ) throws(UsageError) -> any Sendable {
+    if definition.isFlag {
+      if ["1", "true", "yes", "on"].contains(text.lowercased()) { return true }
+      if ["", "0", "false", "no", "off"].contains(text.lowercased()) { return false }
+      throw error("\(variable) must be 1 or 0, got \(text.debugDescription)", path)
+    }
+    guard let typed = definition.convert(text) else {
+      throw error(
+        "\(variable) must be a valid '\(definition.synopsis)', got \(text.debugDescription)",
+        path)
+    }
+    return definition.collect([typed])
   }
 
   /// Whether `argument` is an option (or flag) rather than a value: it starts
   /// with `-`, but is not `-` alone (standard input, by convention) nor a
-  /// negative number, unless an option of `configuration` is named by a digit.
-  static func looksLikeOption(_ argument: String, in configuration: CommandConfiguration) -> Bool {
+  /// negative number, unless an option is named by a digit.
+  static func looksLikeOption(_ argument: String, among named: [ArgumentDefinition]) -> Bool {
     guard argument.hasPrefix("-"), argument != "-" else { return false }
-    return !isNegativeNumber(argument)
-      || configuration.options.contains { $0.shortName?.isNumber == true }
+    return !isNegativeNumber(argument) || named.contains { $0.short?.isNumber == true }
   }
 
   /// `-5`, `-1.5`, `-.5`, `-99999999999999999999`: a `-`, then a number.
@@ -133,9 +170,11 @@ enum ArgumentParser {
 
   /// "Unknown option '--verbos'. Did you mean '--verbose'?"
   private static func unknownOption(
-    _ name: String, _ configuration: CommandConfiguration, _ path: [any ParsableCommand.Type]
+    _ name: String, _ named: [ArgumentDefinition], _ path: [any ParsableCommand.Type]
   ) -> UsageError {
-    let long = (configuration.options + [Option.help]).map { "--" + $0.name }
+    let long = (named + [.help]).flatMap { definition in
+      [definition.long, definition.inversion].compactMap { $0.map { "--" + $0 } }
+    }
     let suggestion = name.hasPrefix("--") ? name.nearest(among: long) : nil
     return error(UsageError.unknownOption(name, suggestion: suggestion), path)
   }
@@ -144,33 +183,37 @@ enum ArgumentParser {
   private static func unknownCommand(_ name: String, _ path: [any ParsableCommand.Type])
     -> UsageError
   {
-    let names = path[path.count - 1].configuration.subcommands.map { $0.configuration.commandName }
+    let names = path[path.count - 1].configuration.subcommands.map { $0.commandName }
     return error(UsageError.unknownCommand(name, suggestion: name.nearest(among: names)), path)
   }
 
   /// Distributes positional values over the declared arguments.
   private static func assign(
-    _ positionals: [String], _ afterTerminator: [String]?, to declared: [Argument],
+    _ positionals: [String], _ afterTerminator: [String]?, to declared: [ArgumentDefinition],
     in values: inout ParsedValues, _ path: [any ParsableCommand.Type]
   ) throws(UsageError) {
+    func strategy(_ definition: ArgumentDefinition) -> ArgumentArrayParsingStrategy? {
+      if case .positional(let strategy) = definition.kind { return strategy }
+      return nil
+    }
     // A value no argument can take is reported before a missing one.
-    let singles = declared.filter { $0.parsing == .single }.count
-    if !declared.contains(where: { $0.parsing == .remaining }) {
+    let singles = declared.filter { strategy($0) == nil }.count
+    if !declared.contains(where: { strategy($0) == .remaining }) {
       if positionals.count > singles {
         throw error(UsageError.unexpectedArgument(positionals[singles]), path)
       }
       if let extra = afterTerminator?.first,
-        !declared.contains(where: { $0.parsing == .postTerminator })
+        !declared.contains(where: { strategy($0) == .postTerminator })
       {
         throw error(UsageError.unexpectedArgument(extra), path)
       }
     }
     var remaining = positionals[...]
     var terminated = afterTerminator
-    for argument in declared {
+    for definition in declared {
       var taken: [String]
-      switch argument.parsing {
-      case .single:
+      switch strategy(definition) {
+      case nil:
         taken = remaining.first.map { [$0] } ?? []
         remaining = remaining.dropFirst(taken.count)
       case .remaining:
@@ -181,13 +224,21 @@ enum ArgumentParser {
         taken = terminated ?? []
         terminated = nil
       }
-      if taken.isEmpty && !argument.isOptional {
-        throw error(UsageError.missingArgument(argument.synopsis), path)
+      if taken.isEmpty {
+        guard case .value(let absent) = definition.absent else {
+          throw error(UsageError.missingArgument(definition.synopsis), path)
+        }
+        values.set(absent, at: definition.path)
+        continue
       }
-      for value in taken where !argument.validate(value) {
-        throw error(UsageError.invalidValue(value, argument.synopsis), path)
+      var typed: [any Sendable] = []
+      for value in taken {
+        guard let converted = definition.convert(value) else {
+          throw error(UsageError.invalidValue(value, definition.synopsis), path)
+        }
+        typed.append(converted)
       }
-      if !taken.isEmpty { values.arguments[argument.name] = taken }
+      values.set(definition.collect(typed), at: definition.path)
     }
     if let extra = remaining.first ?? terminated?.first {
       throw error(UsageError.unexpectedArgument(extra), path)
@@ -197,7 +248,12 @@ enum ArgumentParser {
   /// The usage error `message` of the last command of `path`.
   static func error(_ message: String, _ path: [any ParsableCommand.Type]) -> UsageError {
     UsageError(
-      message: message, commandPath: path.map { $0.configuration.commandName },
+      message: message, commandPath: path.map { $0.commandName },
       usage: HelpGenerator.usage(for: path))
   }
+}
+
+extension ParsableCommand {
+  /// The command's declarations, in declaration order.
+  static func definitions() -> [ArgumentDefinition] { definitions(prefix: []) }
 }

@@ -37,7 +37,7 @@ public struct UsageError: Error, Sendable, Equatable, CustomStringConvertible {
   static func unknownCommand(_ name: String, suggestion: String? = nil) -> String {
     "Unknown command '\(name)'" + (suggestion.map { ". Did you mean '\($0)'?" } ?? "")
   }
-  static func missingValue(_ option: Option) -> String { "Missing value for '\(option.synopsis)'" }
+  static func missingValue(_ synopsis: String) -> String { "Missing value for '\(synopsis)'" }
   static func invalidValue(_ value: String, _ name: String) -> String {
     "The value '\(value)' is invalid for '\(name)'"
   }

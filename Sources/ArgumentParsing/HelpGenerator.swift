@@ -8,19 +8,23 @@ enum HelpGenerator {
 
   /// The usage line of the last command of `path` (without `USAGE: `).
   static func usage(for path: [any ParsableCommand.Type]) -> String {
-    let configuration = path[path.count - 1].configuration
-    var parts = path.map { $0.configuration.commandName }
-    parts += configuration.options.map(\.usage)
-    parts += configuration.arguments.map(\.usage)
+    let command = path[path.count - 1]
+    let definitions = command.definitions().filter { !$0.kind.isEnvironment }
+    var parts = path.map { $0.commandName }
+    parts += definitions.filter { !$0.isPositional }.map(\.usage)
+    parts += definitions.filter(\.isPositional).map(\.usage)
     // swift-argument-parser's `tool <subcommand>` (its built-in --version and
     // --help are not shown).
-    if configuration.isGroup { parts.append("<subcommand>") }
+    if command.isGroup(definitions) { parts.append("<subcommand>") }
     return parts.joined(separator: " ")
   }
 
   /// The full help of the last command of `path`, ending with a newline.
   static func help(for path: [any ParsableCommand.Type]) -> String {
-    let configuration = path[path.count - 1].configuration
+    let command = path[path.count - 1]
+    let configuration = command.configuration
+    let definitions = command.definitions()
+    let arguments = definitions.filter(\.isPositional)
     var sections: [String] = []
     if !configuration.abstract.isEmpty {
       sections.append(wrap("OVERVIEW: \(configuration.abstract)", indent: 0))
@@ -31,28 +35,28 @@ enum HelpGenerator {
           .map { wrap(String($0), indent: 0) }.joined(separator: "\n"))
     }
     sections.append("USAGE: \(usage(for: path))")
-    if !configuration.arguments.isEmpty {
+    if !arguments.isEmpty {
       sections.append(
-        "ARGUMENTS:\n"
-          + configuration.arguments.map { row($0.synopsis, $0.help) }.joined(separator: "\n"))
+        "ARGUMENTS:\n" + arguments.map { row($0.synopsis, $0.fullHelp) }.joined(separator: "\n"))
     }
     let options =
-      configuration.options + (configuration.version.isEmpty ? [] : [Option.version])
-      + [Option.help]
+      definitions.filter { !$0.isPositional && !$0.kind.isEnvironment }
+      + (configuration.version.isEmpty ? [] : [ArgumentDefinition.version])
+      + [ArgumentDefinition.help]
     sections.append(
-      "OPTIONS:\n"
-        + options.map { option in
-          var help = option.help
-          if let value = option.defaultValue { help += " (default: \(value))" }
-          return row(option.label, help)
-        }.joined(separator: "\n"))
+      "OPTIONS:\n" + options.map { row($0.label, $0.fullHelp) }.joined(separator: "\n"))
+    let variables = definitions.filter(\.kind.isEnvironment)
+    if !variables.isEmpty {
+      sections.append(
+        "ENVIRONMENT:\n"
+          + variables.map { row($0.environment ?? "", $0.help) }.joined(separator: "\n"))
+    }
     if !configuration.subcommands.isEmpty {
-      let name = path.map { $0.configuration.commandName }.joined(separator: " ")
+      let name = path.map { $0.commandName }.joined(separator: " ")
       sections.append(
         "SUBCOMMANDS:\n"
-          + configuration.subcommands.map {
-            row($0.configuration.commandName, $0.configuration.abstract)
-          }.joined(separator: "\n")
+          + configuration.subcommands.map { row($0.commandName, $0.configuration.abstract) }
+          .joined(separator: "\n")
           + "\n\n  See '\(name) help <subcommand>' for detailed help.")
     }
     return sections.joined(separator: "\n\n") + "\n"

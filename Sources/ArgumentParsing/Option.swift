@@ -1,75 +1,108 @@
-/// A named option (`--port <port>`) or flag (`--quiet`).
-public struct Option: Sendable {
-  /// How a value given as the next argument (`--name value`) is taken.
-  /// A value given as `--name=value` is always taken whole.
-  public enum Parsing: Sendable {
-    /// The next argument, unless it looks like an option (swift-argument-parser's
-    /// default): `-` alone and negative numbers (`-5`, `-1.5`) are values.
-    case next
-    /// The next argument, whatever it is (`--message "-10 degrees"`,
-    /// `--message --json`): for free text that may start with `-`.
-    case unconditional
+/// A named option taking a value, declared on a property as in
+/// swift-argument-parser:
+///
+/// ```swift
+/// @Option(help: ArgumentHelp("The port.", valueName: "port")) var port: UInt16 = 7380
+/// @Option(name: .customLong("db"), help: "The SQLite file.") var database: String?
+/// @Option(name: .customLong("uid"), help: "A UID (repeatable).") var uids: [String] = []
+/// ```
+///
+/// A value that does not convert (``ExpressibleByArgument``) or that `validate`
+/// refuses is a usage error; `environment` names a variable read when the option
+/// is not given.
+@propertyWrapper
+public struct Option<Value: Sendable>: Decodable, Sendable, ArgumentDeclaration {
+  var storage: WrapperStorage<Value>
+
+  public var wrappedValue: Value {
+    get { storage.value("@Option") }
+    set { storage = .value(newValue) }
   }
 
-  /// The long name, without `--`.
-  public var name: String
-  /// The one-letter name, used as `-x`.
-  public var shortName: Character?
-  /// The value's name in help (`<port>`); nil for a flag, which takes no value.
-  public var valueName: String?
-  /// One line of help.
-  public var help: String
-  /// The value used when the option is absent; shown as `(default: …)`.
-  public var defaultValue: String?
-  /// Whether the option must be given.
-  public var isRequired: Bool
-  /// Whether every value given is kept (`--uid A --uid B`); otherwise the last one wins.
-  public var isRepeatable: Bool
-  /// How a value in the next argument is taken.
-  public var parsing: Parsing
-  /// Whether a value is acceptable; a refused value is a usage error.
-  public var validate: @Sendable (String) -> Bool
-
-  /// An option taking a value.
-  public static func option(
-    _ name: String, short: Character? = nil, valueName: String, help: String,
-    defaultValue: String? = nil, isRequired: Bool = false, isRepeatable: Bool = false,
-    parsing: Parsing = .next, validate: @escaping @Sendable (String) -> Bool = { _ in true }
-  ) -> Option {
-    Option(
-      name: name, shortName: short, valueName: valueName, help: help, defaultValue: defaultValue,
-      isRequired: isRequired, isRepeatable: isRepeatable, parsing: parsing, validate: validate)
+  public init(from decoder: any Decoder) throws {
+    storage = .value(try decoder.parsedValue(Value.self, wrapper: "@Option"))
   }
 
-  /// A flag: present or not.
-  public static func flag(_ name: String, short: Character? = nil, help: String) -> Option {
-    Option(
-      name: name, shortName: short, valueName: nil, help: help, defaultValue: nil,
-      isRequired: false, isRepeatable: false, parsing: .next, validate: { _ in true })
+  func definitions(key: [String]) -> [ArgumentDefinition] { Self.definitions(storage, key: key) }
+
+  init<Element: ExpressibleByArgument>(
+    name: NameSpecification, parsing: SingleValueParsingStrategy, help: ArgumentHelp,
+    environment: String?, isRepeating: Bool, defaultDescription: String?,
+    completion: CompletionKind?, validate: (@Sendable (Element) -> Bool)?,
+    absent: Absence, collect: @escaping @Sendable ([any Sendable]) -> any Sendable,
+    elementType: Element.Type
+  ) {
+    storage = .definition { key in
+      let names = name.names(for: key.last ?? "")
+      return [
+        ArgumentDefinition(
+          kind: .option(parsing: parsing, isRepeating: isRepeating), key: key, long: names.long,
+          short: names.short, valueName: help.valueName ?? names.long ?? "value",
+          help: help.abstract, environment: environment, isOptional: absent.isAllowed,
+          defaultDescription: defaultDescription,
+          completion: completion ?? Element.defaultCompletionKind,
+          convert: { text in
+            guard let value = Element(argument: text), validate?(value) ?? true else { return nil }
+            return value
+          },
+          collect: collect, absent: absent)
+      ]
+    }
+  }
+}
+
+extension Option where Value: ExpressibleByArgument {
+  /// An option with a default: `@Option var timeout: Seconds = 30`.
+  public init(
+    wrappedValue: Value, name: NameSpecification = .long,
+    parsing: SingleValueParsingStrategy = .next, help: ArgumentHelp, environment: String? = nil,
+    completion: CompletionKind? = nil, validate: (@Sendable (Value) -> Bool)? = nil
+  ) {
+    self.init(
+      name: name, parsing: parsing, help: help, environment: environment, isRepeating: false,
+      defaultDescription: wrappedValue.defaultValueDescription, completion: completion,
+      validate: validate, absent: .value(wrappedValue), collect: { $0[$0.count - 1] },
+      elementType: Value.self)
   }
 
-  /// Whether the option is a flag.
-  public var isFlag: Bool { valueName == nil }
+  /// An option that must be given.
+  public init(
+    name: NameSpecification = .long, parsing: SingleValueParsingStrategy = .next,
+    help: ArgumentHelp, environment: String? = nil, completion: CompletionKind? = nil,
+    validate: (@Sendable (Value) -> Bool)? = nil
+  ) {
+    self.init(
+      name: name, parsing: parsing, help: help, environment: environment, isRepeating: false,
+      defaultDescription: nil, completion: completion, validate: validate, absent: .required,
+      collect: { $0[$0.count - 1] }, elementType: Value.self)
+  }
+}
 
-  /// How errors name it: `--port <port>` or `--quiet`.
-  public var synopsis: String {
-    valueName.map { "--\(name) <\($0)>" } ?? "--\(name)"
+extension Option {
+  /// An option that may be left out (nil); `defaultDescription` says in help what
+  /// stands in for it (`the stored one, else ios`).
+  public init<Element: ExpressibleByArgument>(
+    name: NameSpecification = .long, parsing: SingleValueParsingStrategy = .next,
+    help: ArgumentHelp, environment: String? = nil, defaultDescription: String? = nil,
+    completion: CompletionKind? = nil, validate: (@Sendable (Element) -> Bool)? = nil
+  ) where Value == Element? {
+    self.init(
+      name: name, parsing: parsing, help: help, environment: environment, isRepeating: false,
+      defaultDescription: defaultDescription, completion: completion, validate: validate,
+      absent: .value(Element?.none), collect: { $0[$0.count - 1] as? Element },
+      elementType: Element.self)
   }
 
-  /// How usage shows it: `[--port <port>]`, `--name <name>`, `[--uid <uid> ...]`.
-  var usage: String {
-    let text = synopsis + (isRepeatable ? " ..." : "")
-    return isRequired ? text : "[\(text)]"
+  /// A repeatable option: every value given, in order (`--uid A --uid B`).
+  public init<Element: ExpressibleByArgument>(
+    wrappedValue: [Element] = [], name: NameSpecification = .long,
+    parsing: SingleValueParsingStrategy = .next, help: ArgumentHelp,
+    completion: CompletionKind? = nil, validate: (@Sendable (Element) -> Bool)? = nil
+  ) where Value == [Element] {
+    self.init(
+      name: name, parsing: parsing, help: help, environment: nil, isRepeating: true,
+      defaultDescription: nil, completion: completion, validate: validate,
+      absent: .value(wrappedValue),
+      collect: { $0.compactMap { $0 as? Element } }, elementType: Element.self)
   }
-
-  /// How help's `OPTIONS:` labels it: `-p, --port <port>`.
-  var label: String {
-    (shortName.map { "-\($0), " } ?? "") + synopsis
-  }
-
-  /// The built-in `-h, --help`.
-  static let help = Option.flag("help", short: "h", help: "Show help information.")
-
-  /// The built-in `--version` of a command with a ``CommandConfiguration/version``.
-  static let version = Option.flag("version", help: "Show the version.")
 }

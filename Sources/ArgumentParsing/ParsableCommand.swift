@@ -1,37 +1,35 @@
+import Posix
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Musl)
   import Musl
 #endif
 
-/// A command: a ``CommandConfiguration``, an initialiser from parsed values (which
-/// may throw a ``ValidationError``) and a `run()`.
+/// A command: declared options (``ParsableArguments``), a ``CommandConfiguration``
+/// and a `run()`, as in swift-argument-parser.
 ///
 /// ```swift
 /// struct Greet: ParsableCommand {
-///   static var configuration: CommandConfiguration { .init(commandName: "greet") }
-///   init(_ values: ParsedValues) throws {}
-///   func run() throws { print("hello") }
+///   @Option(help: "Whom to greet.") var name = "world"
+///   func run() throws { print("hello, \(name)") }
 /// }
 /// Greet.main()
 /// ```
-public protocol ParsableCommand {
+public protocol ParsableCommand: ParsableArguments {
   static var configuration: CommandConfiguration { get }
-
-  /// Builds the command from what was parsed for it.
-  init(_ values: ParsedValues) throws
 
   /// Does the work. Throw ``ExitCode`` to end with a status, ``CommandFailure`` to
   /// report an error.
-  func run() throws
+  mutating func run() throws
 
-  /// What to write on standard output when the program ends with `error`
-  /// (thrown by parsing when `command` is nil, else by `command`'s `run`),
-  /// before the error goes to standard error: a `--json` document, say. The
-  /// root command's is asked. By default, a ``CommandFailure``'s `output`.
-  static func output(
-    for error: any Error, command: (any ParsableCommand)?, arguments: [String]
-  ) -> String?
+  /// How the program ends with `error` (thrown by parsing when `command` is
+  /// nil, else by `command`'s `run`): what goes to stdout (a `--json` document,
+  /// say), to stderr, and the exit status. The root command's is asked: it is
+  /// the one place that decides. By default, ``ErrorReport/init(_:)``.
+  static func report(
+    _ error: any Error, command: (any ParsableCommand)?, arguments: [String]
+  ) -> ErrorReport
 }
 
 /// What running a command line comes to, before anything is printed.
@@ -45,16 +43,28 @@ public enum CommandLineOutcome {
 }
 
 extension ParsableCommand {
-  public static func output(
-    for error: any Error, command: (any ParsableCommand)?, arguments: [String]
-  ) -> String? {
-    (error as? CommandFailure)?.output
+  public static var configuration: CommandConfiguration { CommandConfiguration() }
+
+  public static func report(
+    _ error: any Error, command: (any ParsableCommand)?, arguments: [String]
+  ) -> ErrorReport {
+    ErrorReport(error)
   }
 
   /// Parses `arguments` (without the program name) from this root command: the
-  /// command to run, or the help asked for. Throws ``UsageError``.
-  public static func parse(_ arguments: [String]) throws -> CommandLineOutcome {
-    switch try ArgumentParser.parse(arguments, root: self) {
+  /// command to run, validated, or the help asked for. Options declared with
+  /// an `environment` variable read it from `environment` (nil: the process's).
+  /// Throws ``UsageError``.
+  public static func parse(_ arguments: [String], environment: [String: String]? = nil) throws
+    -> CommandLineOutcome
+  {
+    let lookup: @Sendable (String) -> String?
+    if let environment {
+      lookup = { environment[$0] }
+    } else {
+      lookup = { name in getenv(name).map { String(cString: $0) } }
+    }
+    switch try ArgumentParser.parse(arguments, root: self, environment: lookup) {
     case .help(let path):
       return .help(HelpGenerator.help(for: path))
     case .version(let version):
@@ -62,26 +72,27 @@ extension ParsableCommand {
     case .command(let path, let values):
       let type = path[path.count - 1]
       do {
-        return .run(try type.init(values))
+        var command = try type.init(from: ArgumentDecoder(values: values, codingPath: []))
+        try command.validate()
+        return .run(command)
       } catch let error as ValidationError {
         throw ArgumentParser.error(error.message, path)
       }
     }
   }
 
-  /// The stderr text and exit status for an error thrown by parsing or running.
-  public static func report(_ error: any Error) -> (message: String, exitCode: Int32) {
-    switch error {
-    case let code as ExitCode:
-      return ("", code.rawValue)
-    case let usage as UsageError:
-      return (usage.rendered, ExitCode.usage.rawValue)
-    case let failure as CommandFailure:
-      let hint = failure.hint.map { "\($0)\n" } ?? ""
-      return ("Error: \(failure.message)\n\(hint)", failure.exitCode.rawValue)
-    default:
-      return ("Error: \(error)\n", ExitCode.failure.rawValue)
+  /// Parses `arguments` as this command's own (no subcommand), for tests and
+  /// tools: `try Add.parseAsCommand(["ABCDEFGHJKLMNPRSTUVW"])`.
+  public static func parseAsCommand(
+    _ arguments: [String], environment: [String: String] = [:]
+  ) throws -> Self {
+    guard case .run(let command) = try parse(arguments, environment: environment),
+      let parsed = command as? Self
+    else {
+      throw UsageError(
+        message: "not a command line of \(commandName)", commandPath: [commandName], usage: "")
     }
+    return parsed
   }
 
   /// Parses the process's arguments, runs the command and exits: the one place that
@@ -97,18 +108,51 @@ extension ParsableCommand {
       case .version(let version):
         Console.line(version)
         exit(0)
-      case .run(let parsed):
+      case .run(var parsed):
         command = parsed
         try parsed.run()
         exit(0)
       }
     } catch {
-      if let output = output(for: error, command: command, arguments: arguments) {
-        Console.write(output, to: STDOUT_FILENO)
-      }
-      let (message, code) = report(error)
-      Console.write(message, to: STDERR_FILENO)
-      exit(code)
+      let report = report(error, command: command, arguments: arguments)
+      if let output = report.output { Console.write(output, to: STDOUT_FILENO) }
+      Console.write(report.message, to: STDERR_FILENO)
+      exit(report.exitCode.rawValue)
+    }
+  }
+}
+
+/// How a program ends with an error: what goes to stdout and stderr, and its
+/// exit status.
+public struct ErrorReport: Sendable, Equatable {
+  /// Written to standard output first (a `--json` document); nil: nothing.
+  public var output: String?
+  /// Written to standard error (`Error: …`, a hint, usage).
+  public var message: String
+  public var exitCode: ExitCode
+
+  public init(output: String?, message: String, exitCode: ExitCode) {
+    self.output = output
+    self.message = message
+    self.exitCode = exitCode
+  }
+
+  /// The report of `error` in swift-argument-parser's words: a usage error's
+  /// three lines (64), a ``CommandFailure``'s message, hint and status (and its
+  /// `output`), an ``ExitCode`` silently, anything else as `Error: …` (1).
+  public init(_ error: any Error) {
+    switch error {
+    case let code as ExitCode:
+      self.init(output: nil, message: "", exitCode: code)
+    case let usage as UsageError:
+      self.init(output: nil, message: usage.rendered, exitCode: .usage)
+    case let failure as CommandFailure:
+      let hint = failure.hint.map { "\($0)\n" } ?? ""
+      self.init(
+        output: failure.output, message: "Error: \(failure.message)\n\(hint)",
+        exitCode: failure.exitCode)
+    default:
+      self.init(output: nil, message: "Error: \(error)\n", exitCode: .failure)
     }
   }
 }

@@ -63,7 +63,7 @@ struct OutcomeFormatting {
   }
 
   /// The JSON object for an outcome.
-  func json(_ outcome: Outcome) -> JSONValue {
+  func json(_ outcome: Outcome) -> OrderedJSON {
     switch outcome {
     case .added(let uid, let settings):
       return .object(
@@ -165,10 +165,10 @@ struct OutcomeFormatting {
   }
 
   /// A mapping's settings as JSON members, each only when set (`interval`, `format`).
-  static func fields(_ settings: MappingSettings) -> [(String, JSONValue)] {
+  static func fields(_ settings: MappingSettings) -> [(String, OrderedJSON)] {
     [
-      settings.interval.map { ("interval", JSONValue.number($0)) },
-      settings.format.map { ("format", JSONValue.string($0)) },
+      settings.interval.map { ("interval", OrderedJSON.number($0)) },
+      settings.format.map { ("format", OrderedJSON.string($0)) },
     ].compactMap { $0 }
   }
 

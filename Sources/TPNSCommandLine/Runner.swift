@@ -1,4 +1,5 @@
 import ArgumentParsing
+import Posix
 import Reactive
 import TPNSKit
 import TPNSProtocol
@@ -190,15 +191,15 @@ struct Runner {
   func document(
     _ outcomes: [Outcome], errors: [String] = [], code: ExitCode = .success, hint: String? = nil,
     state: StoreState?
-  ) -> JSONValue {
+  ) -> OrderedJSON {
     let formatting = OutcomeFormatting(options: options, mask: mask)
     return document(
       events: outcomes.map(formatting.json), errors: errors, code: code, hint: hint, state: state)
   }
 
   private func document(
-    events: [JSONValue], errors: [String], code: ExitCode, hint: String?, state: StoreState?
-  ) -> JSONValue {
+    events: [OrderedJSON], errors: [String], code: ExitCode, hint: String?, state: StoreState?
+  ) -> OrderedJSON {
     let difference = state?.difference(at: options.serverKey)
     return .object([
       ("command", .string(command)),
@@ -207,13 +208,13 @@ struct Runner {
       ("server", .string(options.shownServer)),
       ("store", .string(options.storePath)),
       ("outcomes", .array(events)),
-      ("errors", .array(errors.map(JSONValue.string))),
-      ("warnings", .array(warnings.all.map(JSONValue.string))),
-      ("hint", hint.map(JSONValue.string) ?? .null),
-      ("uids", .array((state?.uids ?? []).map(JSONValue.string))),
+      ("errors", .array(errors.map(OrderedJSON.string))),
+      ("warnings", .array(warnings.all.map(OrderedJSON.string))),
+      ("hint", hint.map(OrderedJSON.string) ?? .null),
+      ("uids", .array((state?.uids ?? []).map(OrderedJSON.string))),
       ("registered", .bool(difference?.isRegistered ?? false)),
       ("pending", .bool(difference?.isPending ?? false)),
-      ("next", difference?.nextCommand.map(JSONValue.string) ?? .null),
+      ("next", difference?.nextCommand.map(OrderedJSON.string) ?? .null),
     ])
   }
 }

@@ -1,27 +1,26 @@
 import ArgumentParsing
+import Posix
 import TPNSKit
 
 /// `tpns`: the root command, a group of subcommands.
 public struct TPNS: ParsableCommand {
-  public static var configuration: CommandConfiguration {
-    CommandConfiguration(
-      commandName: "tpns",
-      abstract: "Register push tokens and map device UIDs on the TUTK Push Notification Service.",
-      discussion: """
-        The store (a property list) holds what you want: the token and the UID list, and \
-        what each server acknowledged. Every change is stored first; then the command \
-        brings the server in use in line (register, unmap a former phone, one mapsync). \
-        A change the server did not get stays pending: 'tpns status' shows it, and \
-        re-running the command or 'tpns sync' sends it.
-        """,
-      version: TPNSVersion.current,
-      subcommands: [
-        Register.self, Add.self, Remove.self, List.self, Sync.self, Status.self, Event.self,
-        Watch.self, Mapping.self, RemoveMapping.self, Unregister.self,
-      ])
-  }
+  public static let configuration = CommandConfiguration(
+    commandName: "tpns",
+    abstract: "Register push tokens and map device UIDs on the TUTK Push Notification Service.",
+    discussion: """
+      The store (a property list) holds what you want: the token and the UID list, and \
+      what each server acknowledged. Every change is stored first; then the command \
+      brings the server in use in line (register, unmap a former phone, one mapsync). \
+      A change the server did not get stays pending: 'tpns status' shows it, and \
+      re-running the command or 'tpns sync' sends it.
+      """,
+    version: TPNSVersion.current,
+    subcommands: [
+      Register.self, Add.self, Remove.self, List.self, Sync.self, Status.self,
+      EventCommand.self, Watch.self, Mapping.self, RemoveMapping.self, Unregister.self,
+    ])
 
-  public init(_ values: ParsedValues) throws {}
+  public init() {}
 
   /// Shows the help, as a command group does (the parser already answers a
   /// bare `tpns` so).
@@ -30,13 +29,25 @@ public struct TPNS: ParsableCommand {
     Console.write(text, to: 1)
   }
 
-  /// With `--json`, a document for every failure: the command's own (with the
-  /// store's state), or else one that reports the error and what to do next
-  /// (a usage error, a failure before the command could say more).
-  public static func output(
+  /// The one place that decides how `tpns` ends with an error: the message
+  /// and exit status (``ErrorReport``), and with `--json`, a document for
+  /// every failure: the command's own (with the store's state), or else one
+  /// that reports the error and what to do next (a usage error, a failure
+  /// before the command could say more).
+  public static func report(
+    _ error: any Error, command: (any ParsableCommand)?, arguments: [String]
+  ) -> ErrorReport {
+    var report = ErrorReport(error)
+    if report.output == nil {
+      report.output = document(for: error, command: command, arguments: arguments)
+    }
+    return report
+  }
+
+  /// The `--json` document reporting `error`, or nil without `--json`.
+  static func document(
     for error: any Error, command: (any ParsableCommand)?, arguments: [String]
   ) -> String? {
-    if let failure = error as? CommandFailure, let output = failure.output { return output }
     let json: Bool
     if let command = command as? any TPNSSubcommand {
       json = command.options.json
@@ -57,24 +68,24 @@ public struct TPNS: ParsableCommand {
       hint = "See '\(usage.commandPath.joined(separator: " ")) --help' for more information."
       code = .usage
     case let failure as CommandFailure:
-      name = command.map { type(of: $0).configuration.commandName }
+      name = command.map { type(of: $0).commandName }
       message = failure.message
       hint = failure.hint
       code = failure.exitCode
     case is ExitCode:
       return nil
     default:
-      name = command.map { type(of: $0).configuration.commandName }
+      name = command.map { type(of: $0).commandName }
       message = "\(error)"
       hint = nil
       code = .failure
     }
-    return JSONValue.object([
-      ("command", name.map(JSONValue.string) ?? .null),
+    return OrderedJSON.object([
+      ("command", name.map(OrderedJSON.string) ?? .null),
       ("ok", .bool(false)),
       ("exit_code", .number(Int(code.rawValue))),
       ("errors", .array([.string(message)])),
-      ("hint", hint.map(JSONValue.string) ?? .null),
+      ("hint", hint.map(OrderedJSON.string) ?? .null),
     ]).rendered + "\n"
   }
 }

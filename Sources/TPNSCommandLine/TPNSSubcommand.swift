@@ -12,7 +12,7 @@ extension Remove: TPNSSubcommand {}
 extension List: TPNSSubcommand {}
 extension Sync: TPNSSubcommand {}
 extension Status: TPNSSubcommand {}
-extension Event: TPNSSubcommand {}
+extension EventCommand: TPNSSubcommand {}
 extension Watch: TPNSSubcommand {}
 extension Mapping: TPNSSubcommand {}
 extension RemoveMapping: TPNSSubcommand {}

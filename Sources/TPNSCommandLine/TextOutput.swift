@@ -1,4 +1,5 @@
 import ArgumentParsing
+import Posix
 import TPNSKit
 
 /// How tpns prints text for people. Each line is made safe for a terminal:

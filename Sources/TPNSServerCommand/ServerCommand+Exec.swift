@@ -1,4 +1,5 @@
 import ArgumentParsing
+import Posix
 import TPNSEmulator
 
 #if canImport(Glibc)
@@ -11,34 +12,35 @@ extension ServerCommand {
   /// `tpns-server exec [--] COMMAND [ARGS...]`: runs a command against a fresh emulator
   /// on a free port, then stops it and exits with the command's status.
   public struct Exec: ParsableCommand {
-    public static var configuration: CommandConfiguration {
-      CommandConfiguration(
-        commandName: "exec",
-        abstract: "Run a command against an emulator on a free port, then stop it.",
-        discussion: """
-          Starts the emulator on 127.0.0.1 and a free port, runs COMMAND with \
-          TPNS_SERVER set to its URL (http://127.0.0.1:PORT/tpns), forwards SIGHUP, SIGINT \
-          and SIGTERM to it, then stops and exits with its status (128+N if signal N \
-          killed it, 127 if it cannot be found). Request lines go to stderr. Everything \
-          from COMMAND's name on is COMMAND's, options included: the '--' before it \
-          is optional.
-          """,
-        options: [
-          .option(
-            "db", valueName: "path",
-            help: "Keep the registry in this SQLite file (default: in memory).",
-            validate: { !$0.isEmpty }),
-          .flag(
-            "strict",
-            help: "Refuse with 400 what a canonical client would not send (default: accept "
-              + "it with a warning)."),
-          .flag("quiet", help: "Do not log a line per request."),
-        ],
-        arguments: [
-          Argument(
-            "command", help: "The command to run, and its arguments.", parsing: .postTerminator)
-        ])
-    }
+    public static let configuration = CommandConfiguration(
+      commandName: "exec",
+      abstract: "Run a command against an emulator on a free port, then stop it.",
+      discussion: """
+        Starts the emulator on 127.0.0.1 and a free port, runs COMMAND with \
+        TPNS_SERVER set to its URL (http://127.0.0.1:PORT/tpns), forwards SIGHUP, SIGINT \
+        and SIGTERM to it, then stops and exits with its status (128+N if signal N \
+        killed it, 127 if it cannot be found). Request lines go to stderr. Everything \
+        from COMMAND's name on is COMMAND's, options included: the '--' before it \
+        is optional.
+        """,
+    )
+
+    /// `--db`.
+    @OptionGroup public var storage: DatabaseOption
+    /// `--strict` and `--quiet` (request lines go to stderr).
+    @OptionGroup public var behaviour: BehaviourOptions
+    /// The command to run and its arguments.
+    @Argument(parsing: .postTerminator, help: "The command to run, and its arguments.")
+    public var command: [String]
+
+    public init() {}
+
+    /// `--db`'s path: the registry's SQLite file; nil keeps it in memory.
+    public var database: String? { storage.database?.string }
+    /// `--strict`: refuse what a canonical client would not send.
+    public var strict: Bool { behaviour.strict }
+    /// `--quiet`: no line per request (on stderr).
+    public var quiet: Bool { behaviour.quiet }
 
     /// `arguments` (without the program's name) with a `--` put before `exec`'s
     /// COMMAND when there is none, so that everything from COMMAND's name on is
@@ -50,7 +52,7 @@ extension ServerCommand {
     /// // ["exec", "--quiet", "--", "sh", "-c", "id"]
     /// ```
     public static func separatingCommand(_ arguments: [String]) -> [String] {
-      guard arguments.first == configuration.commandName else { return arguments }
+      guard arguments.first == commandName else { return arguments }
       var index = arguments.startIndex + 1
       while index < arguments.endIndex {
         let argument = arguments[index]
@@ -72,31 +74,11 @@ extension ServerCommand {
     /// Whether `argument` names one of `exec`'s options that takes a value and has
     /// none inline (`--db`, not `--db=x` nor `--quiet`).
     private static func takesSeparateValue(_ argument: String) -> Bool {
-      let option = configuration.options.first { option in
-        argument == "--\(option.name)" || option.shortName.map { argument == "-\($0)" } == true
-      }
-      return option.map { !$0.isFlag } ?? false
+      optionTakesValue(named: argument)
     }
 
     /// The environment variable that carries the emulator's URL to the command.
     public static let environmentVariable = "TPNS_SERVER"
-
-    /// The command to run and its arguments.
-    public var command: [String]
-    /// `--db`: the registry's SQLite file; nil keeps it in memory.
-    public var database: String?
-    /// `--strict`: refuse what a canonical client would not send.
-    public var strict: Bool
-    /// `--quiet`: no line per request (on stderr).
-    public var quiet: Bool
-
-    /// The command from its parsed options and arguments.
-    public init(_ values: ParsedValues) throws {
-      command = values.argument("command")
-      database = values.value("db")
-      strict = values.flag("strict")
-      quiet = values.flag("quiet")
-    }
 
     /// Runs the command against a fresh emulator; throws ``ExitCode`` with its status.
     public func run() throws {

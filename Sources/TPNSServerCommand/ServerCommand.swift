@@ -1,4 +1,5 @@
 import ArgumentParsing
+import Posix
 import TPNSEmulator
 import TPNSProtocol
 
@@ -10,73 +11,73 @@ import TPNSProtocol
 
 /// `tpns-server`: runs the emulator until SIGHUP, SIGINT or SIGTERM.
 public struct ServerCommand: ParsableCommand {
-  public static var configuration: CommandConfiguration {
-    CommandConfiguration(
-      commandName: "tpns-server",
-      abstract: "A local emulator of the TUTK Push Notification Service (TPNS).",
-      discussion: """
-        Serves the TPNS protocol at http://HOST:PORT/tpns (GET query or POST form), \
-        keeps its registry in SQLite, and answers inspection requests under \
-        /_emulator/ (health, registry, notifications, requests, reset, faults). \
-        It accepts what real clients send, as the real service does, and records \
-        what a canonical client would not send as warnings in /_emulator/requests; \
-        --strict refuses that with 400. SIGHUP, SIGINT or SIGTERM stops it.
-        """,
-      options: [
-        .option(
-          "host", valueName: "host", help: "The address to listen on.",
-          defaultValue: "127.0.0.1", validate: { !$0.isEmpty }),
-        .option(
-          "port", valueName: "port", help: "The port to listen on; 0 picks a free port.",
-          defaultValue: "7380", validate: { UInt16($0) != nil }),
-        .option(
-          "db", valueName: "path",
-          help: "Keep the registry in this SQLite file (default: in memory).",
-          validate: { !$0.isEmpty }),
-        .option(
-          "port-file", valueName: "file",
-          help: "Write the port listened on to this file once listening.",
-          validate: { !$0.isEmpty }),
-        .option(
-          "threads", valueName: "n", help: "Threads serving requests (1 to 64).",
-          defaultValue: "1", validate: { Int($0).map { (1...64).contains($0) } ?? false }),
-        .flag(
-          "strict",
-          help: "Refuse with 400 what a canonical client would not send (default: accept it "
-            + "with a warning)."),
-        .flag("quiet", help: "Do not log a line per request."),
-        .flag("version", help: "Show the version."),
-      ],
-      subcommands: [Exec.self])
-  }
+  public static let configuration = CommandConfiguration(
+    commandName: "tpns-server",
+    abstract: "A local emulator of the TUTK Push Notification Service (TPNS).",
+    discussion: """
+      Serves the TPNS protocol at http://HOST:PORT/tpns (GET query or POST form), \
+      keeps its registry in SQLite, and answers inspection requests under \
+      /_emulator/ (health, registry, notifications, requests, reset, faults). \
+      It accepts what real clients send, as the real service does, and records \
+      what a canonical client would not send as warnings in /_emulator/requests; \
+      --strict refuses that with 400. SIGHUP, SIGINT or SIGTERM stops it.
+      """,
+    subcommands: [Exec.self])
 
   /// `--host`: the address to listen on.
-  public var host: String
+  @Option(
+    help: ArgumentHelp("The address to listen on.", valueName: "host"), validate: { !$0.isEmpty })
+  public var host = "127.0.0.1"
   /// `--port`: 0 picks a free port.
-  public var port: UInt16
+  @Option(help: ArgumentHelp("The port to listen on; 0 picks a free port.", valueName: "port"))
+  public var port: UInt16 = 7380
   /// `--db`: the registry's SQLite file; nil keeps it in memory.
-  public var database: String?
+  @OptionGroup public var storage: DatabaseOption
   /// `--port-file`: where to write the chosen port.
-  public var portFile: String?
+  @Option(
+    help: ArgumentHelp("Write the port listened on to this file once listening.", valueName: "file")
+  )
+  public var portFile: FilePath?
   /// `--threads`: threads serving requests.
-  public var threads: Int
-  /// `--strict`: refuse what a canonical client would not send.
-  public var strict: Bool
-  /// `--quiet`: no line per request.
-  public var quiet: Bool
+  @Option(
+    help: ArgumentHelp("Threads serving requests (1 to 64).", valueName: "n"),
+    validate: { (1...64).contains($0) })
+  public var threads = 1
+  /// `--strict` and `--quiet`.
+  @OptionGroup public var behaviour: BehaviourOptions
   /// `--version`: print the version instead of serving.
-  public var version: Bool
+  @Flag(help: "Show the version.") public var version = false
 
-  /// The command from its parsed options.
-  public init(_ values: ParsedValues) throws {
-    host = values.value("host") ?? "127.0.0.1"
-    port = values.value("port", as: UInt16.self) ?? 7380
-    database = values.value("db")
-    portFile = values.value("port-file")
-    threads = values.value("threads", as: Int.self) ?? 1
-    strict = values.flag("strict")
-    quiet = values.flag("quiet")
-    version = values.flag("version")
+  public init() {}
+
+  /// `--db`'s path, or nil.
+  public var database: String? { storage.database?.string }
+  /// `--strict`: refuse what a canonical client would not send.
+  public var strict: Bool { behaviour.strict }
+  /// `--quiet`: no line per request.
+  public var quiet: Bool { behaviour.quiet }
+
+  /// `--db`, which `tpns-server` and `exec` share.
+  public struct DatabaseOption: ParsableArguments {
+    @Option(
+      name: .customLong("db"),
+      help: ArgumentHelp(
+        "Keep the registry in this SQLite file (default: in memory).", valueName: "path"))
+    public var database: FilePath?
+
+    public init() {}
+  }
+
+  /// `--strict` and `--quiet`, which `tpns-server` and `exec` share.
+  public struct BehaviourOptions: ParsableArguments {
+    @Flag(
+      help: ArgumentHelp(
+        "Refuse with 400 what a canonical client would not send (default: accept it with a "
+          + "warning)."))
+    public var strict = false
+    @Flag(help: "Do not log a line per request.") public var quiet = false
+
+    public init() {}
   }
 
   /// Serves until SIGHUP, SIGINT or SIGTERM, then stops, closes the database and
@@ -95,7 +96,7 @@ public struct ServerCommand: ParsableCommand {
     if let exposure = Self.exposureWarning(host: host) { Self.warning(exposure) }
     let written: PortFile?
     do {
-      written = try portFile.map { try PortFile.write(emulator.port, to: $0) }
+      written = try portFile.map { try PortFile.write(emulator.port, to: $0.string) }
     } catch {
       emulator.stop()
       throw error

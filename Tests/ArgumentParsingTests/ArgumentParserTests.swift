@@ -2,90 +2,33 @@ import Testing
 
 @testable import ArgumentParsing
 
-/// A command tree shaped like `tpns-server`, for the parser.
-struct Root: ParsableCommand {
-  static var configuration: CommandConfiguration {
-    CommandConfiguration(
-      commandName: "tool", abstract: "Does things.",
-      options: [
-        .option("host", valueName: "host", help: "The host.", defaultValue: "127.0.0.1"),
-        .option(
-          "port", short: "p", valueName: "port", help: "The port.", defaultValue: "7380",
-          validate: { UInt16($0) != nil }),
-        .flag("quiet", short: "q", help: "Say less."),
-      ],
-      subcommands: [Run.self, Add.self])
-  }
-
-  init(_ values: ParsedValues) throws {}
-  func run() throws {}
-}
-
-struct Run: ParsableCommand {
-  static var configuration: CommandConfiguration {
-    CommandConfiguration(
-      commandName: "run", abstract: "Runs a command.",
-      options: [.flag("quiet", help: "Say less.")],
-      arguments: [Argument("command", help: "The command.", parsing: .postTerminator)])
-  }
-
-  init(_ values: ParsedValues) throws {}
-  func run() throws {}
-}
-
-struct Add: ParsableCommand {
-  static var configuration: CommandConfiguration {
-    CommandConfiguration(
-      commandName: "add", abstract: "Adds UIDs.",
-      arguments: [
-        Argument("uid", help: "The UIDs.", parsing: .remaining, validate: { $0.count == 3 })
-      ])
-  }
-
-  init(_ values: ParsedValues) throws {
-    if values.argument("uid").contains("BAD") { throw ValidationError("BAD is not allowed") }
-  }
-  func run() throws {}
-}
-
 @Suite("ArgumentParser")
 struct ArgumentParserTests {
-  static func values(_ arguments: [String]) throws -> (String, ParsedValues) {
-    switch try ArgumentParser.parse(arguments, root: Root.self) {
-    case .command(let path, let values):
-      return (path.map { $0.configuration.commandName }.joined(separator: " "), values)
-    case .help, .version:
-      Issue.record("unexpected help or version")
-      return ("", ParsedValues())
-    }
-  }
-
-  @Test("options, flags and defaults")
+  @Test("options, flags and defaults, typed")
   func options() throws {
-    let (command, values) = try Self.values(["--port", "80", "-q", "--host=::1"])
-    #expect(command == "tool")
-    #expect(values.value("port", as: UInt16.self) == 80)
-    #expect(values.value("host") == "::1")
-    #expect(values.flag("quiet"))
-    let (_, defaults) = try Self.values([])
-    #expect(defaults.value("port") == "7380")
-    #expect(defaults.value("host") == "127.0.0.1")
-    #expect(!defaults.flag("quiet"))
-    #expect(try Self.values(["-p", "1", "--port", "2"]).1.value("port") == "2")
+    let root = try #require(
+      try parsed(Root.self, ["--port", "80", "-q", "--host=::1"], root: Root.self))
+    #expect(root.port == 80)
+    #expect(root.host == "::1")
+    #expect(root.quiet)
+    let defaults = try #require(try parsed(Root.self, [], root: Root.self))
+    #expect(defaults.port == 7380)
+    #expect(defaults.host == "127.0.0.1")
+    #expect(!defaults.quiet)
+    #expect(try parsed(Root.self, ["-p", "1", "--port", "2"], root: Root.self)?.port == 2)
   }
 
   @Test("a subcommand, and everything after -- as its argument")
   func terminator() throws {
-    let (command, values) = try Self.values(["run", "--quiet", "--", "sh", "-c", "exit 3", "--"])
-    #expect(command == "tool run")
-    #expect(values.flag("quiet"))
-    #expect(values.argument("command") == ["sh", "-c", "exit 3", "--"])
+    let run = try #require(
+      try parsed(Run.self, ["run", "--quiet", "--", "sh", "-c", "exit 3", "--"], root: Root.self))
+    #expect(run.quiet)
+    #expect(run.command == ["sh", "-c", "exit 3", "--"])
   }
 
   @Test("remaining positional values")
   func remaining() throws {
-    let (_, values) = try Self.values(["add", "ABC", "DEF"])
-    #expect(values.argument("uid") == ["ABC", "DEF"])
+    #expect(try parsed(Add.self, ["add", "ABC", "DEF"], root: Root.self)?.uids == ["ABC", "DEF"])
   }
 
   @Test(
@@ -96,10 +39,10 @@ struct ArgumentParserTests {
       (["run", "--", "--help"], nil),
     ])
   func help(arguments: [String], path: String?) throws {
-    let outcome = try ArgumentParser.parse(arguments, root: Root.self)
+    let outcome = try ArgumentParser.parse(arguments, root: Root.self, environment: { _ in nil })
     switch outcome {
     case .help(let helpPath):
-      #expect(helpPath.map { $0.configuration.commandName }.joined(separator: " ") == path)
+      #expect(helpPath.map { $0.commandName }.joined(separator: " ") == path)
     case .command, .version:
       #expect(path == nil)
     }
@@ -125,9 +68,7 @@ struct ArgumentParserTests {
       (["--version"], "Unknown option '--version'", "tool"),
     ])
   func usageErrors(arguments: [String], message: String, path: String) {
-    let error = #expect(throws: UsageError.self) {
-      _ = try ArgumentParser.parse(arguments, root: Root.self)
-    }
+    let error = #expect(throws: UsageError.self) { _ = try Root.parse(arguments, environment: [:]) }
     #expect(error?.message == message)
     #expect(error?.commandPath.joined(separator: " ") == path)
   }
@@ -144,7 +85,7 @@ struct ArgumentParserTests {
         """)
   }
 
-  @Test("a ValidationError from init is a usage error of that command")
+  @Test("a ValidationError from validate() is a usage error of that command")
   func validation() {
     let error = #expect(throws: UsageError.self) { _ = try Root.parse(["add", "BAD"]) }
     #expect(error?.message == "BAD is not allowed")
@@ -159,8 +100,18 @@ struct ArgumentParserTests {
       (CommandFailure("gone", exitCode: ExitCode(69)), "Error: gone\n", 69),
     ])
   func report(error: any Error, message: String, code: Int32) {
-    let (text, status) = Root.report(error)
-    #expect(text == message)
-    #expect(status == code)
+    let report = Root.report(error, command: nil, arguments: [])
+    #expect(report.message == message)
+    #expect(report.exitCode.rawValue == code)
+  }
+
+  @Test(
+    "a property's name gives its option's: kebab case",
+    arguments: [
+      ("portFile", "port-file"), ("requireHTTPS", "require-https"), ("db", "db"),
+      ("showToken", "show-token"), ("allowTokenInURL", "allow-token-in-url"),
+    ])
+  func kebabCase(property: String, option: String) {
+    #expect(property.kebabCased == option)
   }
 }

@@ -2,60 +2,10 @@ import Testing
 
 @testable import ArgumentParsing
 
-/// A command group shaped like `tpns`: a version, subcommands, nothing of its own.
-struct Kit: ParsableCommand {
-  static var configuration: CommandConfiguration {
-    CommandConfiguration(
-      commandName: "kit", abstract: "Groups things.", version: "1.2.3",
-      subcommands: [Push.self, Pull.self])
-  }
-
-  init(_ values: ParsedValues) throws {}
-  func run() throws {}
-}
-
-struct Push: ParsableCommand {
-  static var configuration: CommandConfiguration {
-    CommandConfiguration(
-      commandName: "push", abstract: "Pushes.",
-      options: [
-        .option("message", valueName: "text", help: "Free text.", parsing: .unconditional),
-        .option(
-          "count", valueName: "n", help: "A count.", validate: { Int($0).map { $0 >= 0 } ?? false }
-        ),
-        .option("offset", valueName: "n", help: "Any number.", validate: { Double($0) != nil }),
-        .option("file", valueName: "file", help: "A file, '-' for standard input."),
-        .option("tag", valueName: "tag", help: "A tag.", isRepeatable: true),
-        .flag("json", help: "JSON."),
-      ],
-      arguments: [Argument("index", help: "Indexes.", isOptional: true, parsing: .remaining)])
-  }
-
-  init(_ values: ParsedValues) throws {}
-  func run() throws {}
-}
-
-/// A command with an option named by a digit: negative numbers are options there.
-struct Pull: ParsableCommand {
-  static var configuration: CommandConfiguration {
-    CommandConfiguration(
-      commandName: "pull", abstract: "Pulls.",
-      options: [.flag("one", short: "1", help: "Just one.")],
-      arguments: [Argument("index", help: "Indexes.", isOptional: true, parsing: .remaining)])
-  }
-
-  init(_ values: ParsedValues) throws {}
-  func run() throws {}
-}
-
 @Suite("ArgumentParser: values that start with '-', repeated options, command groups")
 struct CommandGroupParsingTests {
-  static func values(_ arguments: [String]) throws -> ParsedValues {
-    guard case .command(_, let values) = try ArgumentParser.parse(arguments, root: Kit.self) else {
-      Issue.record("expected a command")
-      return ParsedValues()
-    }
-    return values
+  static func push(_ arguments: [String]) throws -> Push {
+    try #require(try parsed(Push.self, arguments))
   }
 
   @Test(
@@ -71,11 +21,14 @@ struct CommandGroupParsingTests {
       (["push", "--message", ""], "message", ""),
     ] as [([String], String, String?)])
   func dashValues(arguments: [String], option: String, value: String?) throws {
-    let outcome = try ArgumentParser.parse(arguments, root: Kit.self)
-    switch outcome {
-    case .command(_, let values):
-      #expect(values.value(option) == value)
-      #expect(!values.flag("json"))
+    switch try Kit.parse(arguments, environment: [:]) {
+    case .run(let command):
+      let push = try #require(command as? Push)
+      let values = [
+        "file": push.file, "offset": push.offset.map { "\($0)" }, "message": push.message,
+      ]
+      #expect(values[option] == value.map { option == "offset" ? "\(Double($0)!)" : $0 })
+      #expect(!push.json)
     case .help:
       // Help wins, as in swift-argument-parser, even over an unconditional value.
       #expect(value == nil)
@@ -92,23 +45,23 @@ struct CommandGroupParsingTests {
       (["pull", "-", "3"], ["-", "3"]),
     ])
   func dashPositionals(arguments: [String], indexes: [String]) throws {
-    #expect(try Self.values(arguments).argument("index") == indexes)
+    let command = try #require(try Kit.parse(arguments, environment: [:]).command)
+    #expect(((command as? Push)?.indexes ?? (command as? Pull)?.indexes) == indexes)
   }
 
   @Test("where an option is named by a digit, '-1' is that option")
   func digitOption() throws {
-    let values = try Self.values(["pull", "-1"])
-    #expect(values.flag("one"))
-    #expect(values.argument("index") == [])
+    let pull = try #require(try parsed(Pull.self, ["pull", "-1"]))
+    #expect(pull.one)
+    #expect(pull.indexes == [])
   }
 
   @Test("a repeatable option keeps every value in order; another keeps the last")
   func repeated() throws {
-    let values = try Self.values(["push", "--tag", "a", "--tag=b", "--file", "x", "--file", "y"])
-    #expect(values.values("tag") == ["a", "b"])
-    #expect(values.value("tag") == "b")
-    #expect(values.value("file") == "y")
-    #expect(try Self.values(["push"]).values("tag") == [])
+    let push = try Self.push(["push", "--tag", "a", "--tag=b", "--file", "x", "--file", "y"])
+    #expect(push.tags == ["a", "b"])
+    #expect(push.file == "y")
+    #expect(try Self.push(["push"]).tags == [])
   }
 
   @Test(
@@ -131,7 +84,7 @@ struct CommandGroupParsingTests {
     ])
   func usageErrors(arguments: [String], message: String, path: String) {
     let error = #expect(throws: UsageError.self) {
-      _ = try ArgumentParser.parse(arguments, root: Kit.self)
+      _ = try Kit.parse(arguments, environment: [:])
     }
     #expect(error?.message == message)
     #expect(error?.commandPath.joined(separator: " ") == path)
@@ -163,8 +116,8 @@ struct CommandGroupParsingTests {
   @Test("a CommandFailure's output is what is written on stdout by default")
   func failureOutput() {
     let failure = CommandFailure("broke", exitCode: ExitCode(66), output: "{\"ok\":false}\n")
-    #expect(Kit.output(for: failure, command: nil, arguments: []) == "{\"ok\":false}\n")
-    #expect(Kit.output(for: CommandFailure("broke"), command: nil, arguments: []) == nil)
+    #expect(Kit.report(failure, command: nil, arguments: []).output == "{\"ok\":false}\n")
+    #expect(Kit.report(CommandFailure("broke"), command: nil, arguments: []).output == nil)
   }
 }
 
@@ -189,5 +142,105 @@ struct CommandGroupParsingTests {
   func nearest(text: String, expected: String?) {
     let commands = ["register", "add", "remove", "list", "sync", "status", "event", "watch"]
     #expect(text.nearest(among: commands) == expected)
+  }
+}
+
+extension CommandLineOutcome {
+  /// The command to run, if that is the outcome.
+  var command: (any ParsableCommand)? {
+    if case .run(let command) = self { return command }
+    return nil
+  }
+}
+
+@Suite("ArgumentParser: groups, environment, inverted flags, typed values")
+struct DeclarationTests {
+  @Test(
+    "an option not given takes its environment variable, then its default",
+    arguments: [
+      ([], [:], "http://default/"),
+      ([], ["KIT_SERVER": "https://env/"], "https://env/"),
+      ([], ["KIT_SERVER": ""], "http://default/"),
+      (["--server", "https://arg/"], ["KIT_SERVER": "https://env/"], "https://arg/"),
+    ] as [([String], [String: String], String)])
+  func environment(arguments: [String], environment: [String: String], server: String) throws {
+    let send = try #require(
+      try parsed(Send.self, ["send", "T"] + arguments, environment: environment))
+    #expect(send.destination.server == server)
+  }
+
+  @Test(
+    "a flag's environment variable is 1/true/yes/on or 0/false/no/off; anything else is 64",
+    arguments: [
+      ("1", true), ("yes", true), ("ON", true), ("0", false), ("", false), ("off", false),
+    ])
+  func environmentFlag(value: String, secure: Bool) throws {
+    let send = try #require(
+      try parsed(
+        Send.self, ["send", "T", "--server", "https://x/"], environment: ["KIT_SECURE": value]))
+    #expect(send.destination.secure == secure)
+  }
+
+  @Test("an unreadable environment value is a usage error naming the variable")
+  func environmentErrors() {
+    let flag = #expect(throws: UsageError.self) {
+      _ = try Kit.parse(["send", "T"], environment: ["KIT_SECURE": "maybe"])
+    }
+    #expect(flag?.message == "KIT_SECURE must be 1 or 0, got \"maybe\"")
+  }
+
+  @Test("a group's validate() runs: its error is the command's usage error")
+  func groupValidation() {
+    let error = #expect(throws: UsageError.self) {
+      _ = try Kit.parse(["send", "T", "--secure"], environment: [:])
+    }
+    #expect(error?.message == "http:// is not secure")
+    #expect(error?.commandPath == ["kit", "send"])
+  }
+
+  @Test(
+    "an inverted flag: given, inverted, or neither (nil)",
+    arguments: [(["--sandbox"], true), (["--no-sandbox"], false), ([], nil)] as [([String], Bool?)])
+  func inversion(arguments: [String], sandbox: Bool?) throws {
+    #expect(try parsed(Send.self, ["send", "T"] + arguments)?.sandbox == sandbox)
+  }
+
+  @Test("both forms of an inverted flag are a usage error")
+  func inversionConflict() {
+    let error = #expect(throws: UsageError.self) {
+      _ = try Kit.parse(["send", "T", "--sandbox", "--no-sandbox"], environment: [:])
+    }
+    #expect(error?.message == "--sandbox and --no-sandbox cannot be used together")
+  }
+
+  @Test("an environment-only value is read, and validate() sees it")
+  func environmentOnly() throws {
+    let send = try #require(try parsed(Send.self, ["send"], environment: ["KIT_TOKEN": "E"]))
+    #expect(send.environmentToken == "E")
+    #expect(send.token == nil)
+    let error = #expect(throws: UsageError.self) { _ = try Kit.parse(["send"], environment: [:]) }
+    #expect(error?.message == "Missing expected argument '<token>' (or KIT_TOKEN)")
+  }
+
+  @Test(
+    "an enumeration is a typed value, any case; another word is invalid",
+    arguments: [("post", Destination.Method.post), ("GET", .get), ("get", .get)])
+  func enumeration(text: String, method: Destination.Method) throws {
+    #expect(try parsed(Send.self, ["send", "T", "--method", text])?.destination.method == method)
+  }
+
+  @Test("an enumeration's help lists nothing by itself, and its default shows its raw value")
+  func enumerationHelp() throws {
+    guard case .help(let text) = try Kit.parse(["help", "send"], environment: [:]) else {
+      Issue.record("expected help")
+      return
+    }
+    #expect(
+      text.contains(
+        "--server <url>          The server. (env KIT_SERVER; default: http://default/)"))
+    #expect(text.contains("--method <method>       post or get. (default: post)"))
+    #expect(text.contains("--sandbox/--no-sandbox  Use the sandbox."))
+    #expect(text.contains("ENVIRONMENT:\n  KIT_TOKEN               The token."))
+    #expect(Destination.Method.allValueStrings == ["post", "get"])
   }
 }

@@ -84,21 +84,20 @@ struct HelpGeneratorTests {
       HelpGenerator.usage(for: [Kit.self, Push.self])
         == "kit push [--message <text>] [--count <n>] [--offset <n>] [--file <file>] "
         + "[--tag <tag> ...] [--json] [<index> ...]")
+    #expect(
+      HelpGenerator.usage(for: [Kit.self, Send.self])
+        == "kit send [--server <url>] [--method <method>] [--secure] [--sandbox|--no-sandbox] "
+        + "[<token>]")
   }
 
   @Test("a label wider than the column puts its help on the next line")
   func wideLabel() {
     struct Wide: ParsableCommand {
-      static var configuration: CommandConfiguration {
-        CommandConfiguration(
-          commandName: "wide",
-          options: [
-            .option(
-              "a-very-long-option-name", valueName: "value",
-              help: "Help that is long enough to wrap past the eightieth column of the screen.")
-          ])
-      }
-      init(_ values: ParsedValues) throws {}
+      @Option(
+        help: ArgumentHelp(
+          "Help that is long enough to wrap past the eightieth column of the screen.",
+          valueName: "value"))
+      var aVeryLongOptionName: String?
       func run() throws {}
     }
     let text = HelpGenerator.help(for: [Wide.self])

@@ -7,29 +7,28 @@ import TPNSKit
 
 /// `tpns add <uid>...`: stores the UIDs, then sends the whole list.
 struct Add: ParsableCommand {
-  static var configuration: CommandConfiguration {
-    CommandConfiguration(
-      commandName: "add",
-      abstract: "Add device UIDs to the list and send it (cmd=mapsync).",
-      discussion: """
-        Every UID is checked first: if one is invalid, nothing is stored. A UID already in \
-        the list is left as it is, but for the settings given: --interval and --format set \
-        the mapping's settings of every UID given (stored, then sent in its mapsync entry), \
-        --no-interval and --no-format clear them; a setting not given is kept.
-        """,
-      options: [
-        .option(
-          "from", valueName: "file",
-          help:
-            "Also add the UIDs in this file, one a line ('-': standard input; blank lines "
-            + "and lines starting with '#' are skipped).",
-          validate: { !$0.isEmpty }),
-        .flag("no-sync", help: "Only store the change; send it later with 'tpns sync'."),
-      ] + MappingSettingsOptions.options + GlobalOptions.sendingToken,
-      arguments: [
-        Argument("uid", help: "A 20-character device UID.", isOptional: true, parsing: .remaining)
-      ])
-  }
+  static let configuration = CommandConfiguration(
+    abstract: "Add device UIDs to the list and send it (cmd=mapsync).",
+    discussion: """
+      Every UID is checked first: if one is invalid, nothing is stored. A UID already in \
+      the list is left as it is, but for the settings given: --interval and --format set \
+      the mapping's settings of every UID given (stored, then sent in its mapsync entry), \
+      --no-interval and --no-format clear them; a setting not given is kept.
+      """)
+
+  @Argument(help: ArgumentHelp("A 20-character device UID.", valueName: "uid"))
+  var uids: [String] = []
+  @Option(
+    name: .customLong("from"),
+    help: ArgumentHelp(
+      "Also add the UIDs in this file, one a line ('-': standard input; blank lines and lines "
+        + "starting with '#' are skipped).", valueName: "file"))
+  var fromFile: FilePath?
+  @Flag(
+    name: .customLong("no-sync"), help: "Only store the change; send it later with 'tpns sync'.")
+  var noSync = false
+  @OptionGroup var settings: MappingSettingsOptions
+  @OptionGroup var sending: TokenSendingOptions
 
   /// A UID read from a file, and where: `uids.txt:9876`.
   struct Line: Equatable {
@@ -37,23 +36,18 @@ struct Add: ParsableCommand {
     var location: String
   }
 
-  let uids: [String]
-  let file: String?
-  let sync: Bool
-  let settings: MappingSettingsOptions
-  let options: GlobalOptions
+  /// `--from`'s file, or nil.
+  var file: String? { fromFile?.string }
+  /// Whether the change is sent (not `--no-sync`).
+  var sync: Bool { !noSync }
+  var options: GlobalOptions { sending.resolved }
 
-  init(_ values: ParsedValues) throws {
-    uids = values.argument("uid")
-    file = values.value("from")
-    if uids.isEmpty, file == nil { throw ValidationError("Missing expected argument '<uid>'") }
-    sync = !values.flag("no-sync")
-    settings = try MappingSettingsOptions(values)
-    options = try GlobalOptions(values, environment: ProcessEnvironment.current)
+  func validate() throws {
+    if uids.isEmpty, fromFile == nil { throw ValidationError("Missing expected argument '<uid>'") }
   }
 
   func run() throws {
-    let runner = Runner(command: "add", options: options)
+    let runner = Runner(command: Self.commandName, options: options)
     let update = try settings.update(runner: runner)
     // Check every UID before anything is stored or sent.
     for text in uids {

@@ -1,29 +1,23 @@
 import ArgumentParsing
+import Posix
 import TPNSKit
 
-/// `tpns list`: the stored UIDs with their indexes.
+/// `tpns list`: prints the stored UIDs with their indexes.
 struct List: ParsableCommand {
-  static var configuration: CommandConfiguration {
-    CommandConfiguration(
-      commandName: "list",
-      abstract: "Show the stored UIDs with their indexes, and each one's settings.",
-      options: GlobalOptions.listing)
-  }
+  static let configuration = CommandConfiguration(
+    abstract: "Show the stored UIDs with their indexes, and each one's settings.")
 
-  let options: GlobalOptions
+  @OptionGroup var listing: ListingOptions
 
-  init(_ values: ParsedValues) throws {
-    options = try GlobalOptions(
-      values, environment: ProcessEnvironment.current, usesServer: false, traffic: .none)
-  }
+  var options: GlobalOptions { listing.resolved }
 
   func run() throws {
-    let runner = Runner(command: "list", options: options)
+    let runner = Runner(command: Self.commandName, options: options)
     let state = try runner.loadStore()
     let uids = state.uids
     if options.json {
       Console.line(
-        JSONValue.object([
+        OrderedJSON.object([
           ("command", .string("list")), ("store", .string(options.storePath)),
           (
             "uids",

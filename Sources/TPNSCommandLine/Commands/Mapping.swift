@@ -1,36 +1,27 @@
 import ArgumentParsing
 import TPNSKit
 
-/// `tpns mapping <uid>`: stores one UID, then sends `cmd=mapping` for it.
+/// `tpns mapping <uid>`: stores one UID and sends it alone.
 struct Mapping: ParsableCommand {
-  static var configuration: CommandConfiguration {
-    CommandConfiguration(
-      commandName: "mapping",
-      abstract: "Add one UID to the list and send it alone (cmd=mapping), for scripts.",
-      discussion: """
-        The UID is stored as 'tpns add' stores it (with the settings given; a setting not \
-        given is kept), then sent with cmd=mapping and its stored settings in place of a \
-        mapsync, whether or not the server has it. A setting cleared (--no-interval, \
-        --no-format) first removes the mapping with a mapsync without the UID, since \
-        leaving a setting out keeps it at the service; a mapsync follows only if the \
-        server still lacks something else. Before 'tpns register' the UID waits in the list.
-        """,
-      options: MappingSettingsOptions.options + GlobalOptions.sendingToken,
-      arguments: [Argument("uid", help: "A 20-character device UID.")])
-  }
+  static let configuration = CommandConfiguration(
+    abstract: "Add one UID to the list and send it alone (cmd=mapping), for scripts.",
+    discussion: """
+      The UID is stored as 'tpns add' stores it (with the settings given; a setting not \
+      given is kept), then sent with cmd=mapping and its stored settings in place of a \
+      mapsync, whether or not the server has it. A setting cleared (--no-interval, \
+      --no-format) first removes the mapping with a mapsync without the UID, since \
+      leaving a setting out keeps it at the service; a mapsync follows only if the \
+      server still lacks something else. Before 'tpns register' the UID waits in the list.
+      """)
 
-  let uid: String
-  let settings: MappingSettingsOptions
-  let options: GlobalOptions
+  @Argument(help: "A 20-character device UID.") var uid: String
+  @OptionGroup var settings: MappingSettingsOptions
+  @OptionGroup var sending: TokenSendingOptions
 
-  init(_ values: ParsedValues) throws {
-    uid = values.argument("uid").first ?? ""
-    settings = try MappingSettingsOptions(values)
-    options = try GlobalOptions(values, environment: ProcessEnvironment.current)
-  }
+  var options: GlobalOptions { sending.resolved }
 
   func run() throws {
-    let runner = Runner(command: "mapping", options: options)
+    let runner = Runner(command: Self.commandName, options: options)
     do { _ = try DeviceUID(uid) } catch { throw runner.failure(.invalidUID(uid, error)) }
     let update = try settings.update(runner: runner)
     try runner.run(.init(additions: .just(.init([uid], settings: update, sending: .mapping))))

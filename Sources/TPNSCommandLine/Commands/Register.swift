@@ -9,63 +9,62 @@ import TPNSProtocol
 
 /// `tpns register <token>`: stores the token and sends `cmd=client`.
 struct Register: ParsableCommand {
-  static var configuration: CommandConfiguration {
-    CommandConfiguration(
-      commandName: "register",
-      abstract: "Register a push token with the server (cmd=client).",
-      discussion: """
-        An iOS token is 64 hex characters; the <0123abcd 4567ef01 ...> form is accepted. \
-        Every other push service's token is 1 to 4096 of A-Z a-z 0-9 _ : . -, and its \
-        phone needs its own ID (--udid). \
-        Give the token with --token-file or TPNS_TOKEN rather than as <token>: every local \
-        user can read a command's arguments. \
-        UIDs stored but not yet sent are sent once the token is registered.
-        An option not given keeps the stored registration's value, so that a refreshed \
-        token needs only 'tpns register NEWTOKEN'; --os with another OS starts a new \
-        phone from the defaults. An iOS phone's ID is its token unless --udid is given. \
-        lang and dev are sent on every registration (enUS and 0 unless given).
-        """,
-      options: [
-        .option(
-          "os", valueName: "os",
-          help:
-            "The push service: \(OperatingSystem.documentedValues) (default: the stored one, "
-            + "else ios).",
-          validate: { OperatingSystem(rawValue: $0.lowercased()) != nil }),
-        .option(
-          "udid", valueName: "id",
-          help:
-            "The phone's ID, of A-Z a-z 0-9 . _ : - (ios: the token; any other os: "
-            + "required unless stored).",
-          validate: { PhoneFieldSyntax.udidViolation(in: $0) == nil }),
-        .option(
-          "appid", valueName: "id",
-          help:
-            "The application ID, of A-Z a-z 0-9 . _ - (default: the stored one, else "
-            + "\(Phone.defaultAppID(for: .ios)), or \(Phone.defaultAppID(for: .android)) "
-            + "for any other os).",
-          validate: { PhoneFieldSyntax.appIDViolation(in: $0) == nil }),
-        .option(
-          "lang", valueName: "language",
-          help:
-            "The phone's language (lang), e.g. enUS or zhTW (default: the stored one, else "
-            + "\(PhoneRegistration.defaultLanguage)).",
-          validate: { PhoneFieldSyntax.languageViolation(in: $0) == nil }),
-        .flag("dev", help: "Use the APNs sandbox (dev=1; kept until --no-dev)."),
-        .flag("no-dev", help: "Use APNs production (dev=0, the default)."),
-        .option(
-          "token-file", valueName: "file",
-          help:
-            "Read the token from this file ('-': standard input) instead of <token>, "
-            + "which other local users can see (env TPNS_TOKEN: the token itself).",
-          validate: { !$0.isEmpty }),
-      ] + GlobalOptions.sendingToken,
-      arguments: [
-        Argument(
-          "token", help: "The push token (visible to other local users: prefer --token-file).",
-          isOptional: true)
-      ])
-  }
+  static let configuration = CommandConfiguration(
+    abstract: "Register a push token with the server (cmd=client).",
+    discussion: """
+      An iOS token is 64 hex characters; the <0123abcd 4567ef01 ...> form is accepted. \
+      Every other push service's token is 1 to 4096 of A-Z a-z 0-9 _ : . -, and its \
+      phone needs its own ID (--udid). \
+      Give the token with --token-file or TPNS_TOKEN rather than as <token>: every local \
+      user can read a command's arguments. \
+      UIDs stored but not yet sent are sent once the token is registered.
+      An option not given keeps the stored registration's value, so that a refreshed \
+      token needs only 'tpns register NEWTOKEN'; --os with another OS starts a new \
+      phone from the defaults. An iOS phone's ID is its token unless --udid is given. \
+      lang and dev are sent on every registration (enUS and 0 unless given).
+      """)
+
+  @Argument(
+    help: "The push token (visible to other local users: prefer --token-file or TPNS_TOKEN).")
+  var token: String?
+  @Option(
+    help: ArgumentHelp("The push service: \(OperatingSystem.documentedValues).", valueName: "os"),
+    defaultDescription: "the stored one, else ios")
+  var os: OperatingSystem?
+  @Option(
+    help: ArgumentHelp(
+      "The phone's ID, of A-Z a-z 0-9 . _ : - (ios: the token; any other os: required unless "
+        + "stored).", valueName: "id"),
+    validate: { PhoneFieldSyntax.udidViolation(in: $0) == nil })
+  var udid: String?
+  @Option(
+    name: .customLong("appid"),
+    help: ArgumentHelp("The application ID, of A-Z a-z 0-9 . _ -.", valueName: "id"),
+    defaultDescription:
+      "the stored one, else \(Phone.defaultAppID(for: .ios)), or "
+      + "\(Phone.defaultAppID(for: .android)) for any other os",
+    validate: { PhoneFieldSyntax.appIDViolation(in: $0) == nil })
+  var appID: String?
+  @Option(
+    name: .customLong("lang"),
+    help: ArgumentHelp("The phone's language (lang), e.g. enUS or zhTW.", valueName: "language"),
+    defaultDescription: "the stored one, else \(PhoneRegistration.defaultLanguage)",
+    validate: { PhoneFieldSyntax.languageViolation(in: $0) == nil })
+  var language: String?
+  @Flag(
+    name: .customLong("dev"), inversion: .prefixedNo,
+    help: "Use the APNs sandbox (dev=1) or production (dev=0); default: the stored one, else 0.")
+  var sandbox: Bool?
+  @Option(
+    name: .customLong("token-file"),
+    help: ArgumentHelp(
+      "Read the token from this file ('-': standard input) instead of <token>, which other "
+        + "local users can see.", valueName: "file"))
+  var tokenFile: FilePath?
+  @EnvironmentVariable(
+    "TPNS_TOKEN", help: "The token, when neither <token> nor --token-file is given.")
+  var environmentToken: String?
+  @OptionGroup var sending: TokenSendingOptions
 
   /// The registration options given on the command line; nil: not given.
   struct Given: Equatable {
@@ -86,35 +85,30 @@ struct Register: ParsableCommand {
     case environment(String)
   }
 
-  let source: TokenSource
-  let given: Given
-  let options: GlobalOptions
+  var given: Given {
+    Given(os: os, appID: appID, udid: udid, language: language, sandbox: sandbox)
+  }
 
-  init(_ values: ParsedValues) throws {
-    let environment = ProcessEnvironment.current
-    let argument = values.argument("token").first
-    let file = values.value("token-file")
-    switch (argument, file, environment["TPNS_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }) {
-    case (.some, .some, _):
+  /// The token's source; `validate()` makes sure there is exactly one.
+  var source: TokenSource {
+    if let token { return .argument(token) }
+    if let tokenFile { return .file(tokenFile.string) }
+    return .environment(environmentToken ?? "")
+  }
+
+  var options: GlobalOptions { sending.resolved }
+
+  func validate() throws {
+    if token != nil, tokenFile != nil {
       throw ValidationError("Give the token once: as <token> or with --token-file, not both")
-    case (.some(let token), nil, _): source = .argument(token)
-    case (nil, .some(let path), _): source = .file(path)
-    case (nil, nil, .some(let token)): source = .environment(token)
-    case (nil, nil, nil):
+    }
+    if token == nil, tokenFile == nil, environmentToken == nil {
       throw ValidationError("Missing expected argument '<token>' (or --token-file, or TPNS_TOKEN)")
     }
-    if values.flag("dev"), values.flag("no-dev") {
-      throw ValidationError("--dev and --no-dev cannot be used together")
-    }
-    given = Given(
-      os: values.value("os").flatMap { OperatingSystem(rawValue: $0.lowercased()) },
-      appID: values.value("appid"), udid: values.value("udid"), language: values.value("lang"),
-      sandbox: values.flag("dev") ? true : values.flag("no-dev") ? false : nil)
-    options = try GlobalOptions(values, environment: environment)
   }
 
   func run() throws {
-    let runner = Runner(command: "register", options: options)
+    let runner = Runner(command: Self.commandName, options: options)
     let token: String
     switch source {
     case .argument(let text):

@@ -1,44 +1,40 @@
 import ArgumentParsing
 import TPNSKit
 
-/// `tpns remove <index>...`: removes entries, then sends the whole list.
+/// `tpns remove <index>...`: removes UIDs by index, then sends the list.
 struct Remove: ParsableCommand {
-  static var configuration: CommandConfiguration {
-    CommandConfiguration(
-      commandName: "remove",
-      abstract: "Remove UIDs from the list by index (as 'tpns list' prints them) and send it.",
-      discussion: """
-        All indexes and UIDs refer to the list as it is now; if one is not in it, nothing is \
-        removed.
-        """,
-      options: [
-        .option(
-          "uid", valueName: "uid", help: "Remove this UID (repeatable), as well as the indexes.",
-          isRepeatable: true, validate: { !$0.isEmpty }),
-        .flag("no-sync", help: "Only store the change; send it later with 'tpns sync'."),
-      ] + GlobalOptions.sendingToken,
-      arguments: [
-        Argument("index", help: "A 0-based index.", isOptional: true, parsing: .remaining)
-      ])
-  }
+  static let configuration = CommandConfiguration(
+    abstract: "Remove UIDs from the list by index (as 'tpns list' prints them) and send it.",
+    discussion: """
+      All indexes and UIDs refer to the list as it is now; if one is not in it, nothing is \
+      removed.
+      """)
 
-  let indexes: [String]
-  let uids: [String]
-  let sync: Bool
-  let options: GlobalOptions
+  @Argument(
+    help: ArgumentHelp("A 0-based index.", valueName: "index"), completion: .custom("indexes"))
+  var indexes: [String] = []
+  @Option(
+    name: .customLong("uid"),
+    help: ArgumentHelp("Remove this UID (repeatable), as well as the indexes.", valueName: "uid"),
+    completion: .custom("uids"), validate: { !$0.isEmpty })
+  var uids: [String] = []
+  @Flag(
+    name: .customLong("no-sync"), help: "Only store the change; send it later with 'tpns sync'.")
+  var noSync = false
+  @OptionGroup var sending: TokenSendingOptions
 
-  init(_ values: ParsedValues) throws {
-    indexes = values.argument("index")
-    uids = values.values("uid")
+  /// Whether the change is sent (not `--no-sync`).
+  var sync: Bool { !noSync }
+  var options: GlobalOptions { sending.resolved }
+
+  func validate() throws {
     if indexes.isEmpty, uids.isEmpty {
       throw ValidationError("Missing expected argument '<index>'")
     }
-    sync = !values.flag("no-sync")
-    options = try GlobalOptions(values, environment: ProcessEnvironment.current)
   }
 
   func run() throws {
-    let runner = Runner(command: "remove", options: options)
+    let runner = Runner(command: Self.commandName, options: options)
     // An index that is not a whole number from 0 is bad data, as one out of range is.
     var removals: [SyncViewModel.Removal] = []
     for text in indexes {

@@ -1,32 +1,25 @@
 import ArgumentParsing
 import TPNSKit
 
-/// `tpns rm-mapping <uid>`: removes one UID, then sends `cmd=rm_mapping` for it.
+/// `tpns rm-mapping <uid>`: removes one UID and sends its removal alone.
 struct RemoveMapping: ParsableCommand {
-  static var configuration: CommandConfiguration {
-    CommandConfiguration(
-      commandName: "rm-mapping",
-      abstract: "Remove one UID from the list and send its removal alone (cmd=rm_mapping).",
-      discussion: """
-        The UID and its settings are removed from the store as 'tpns remove --uid' removes \
-        them, then cmd=rm_mapping is sent for it in place of a mapsync. A UID no longer \
-        stored that the server in use still holds is sent again; one neither stored nor \
-        held there is an error, and nothing is sent.
-        """,
-      options: GlobalOptions.sendingToken,
-      arguments: [Argument("uid", help: "A 20-character device UID.")])
-  }
+  static let configuration = CommandConfiguration(
+    commandName: "rm-mapping",
+    abstract: "Remove one UID from the list and send its removal alone (cmd=rm_mapping).",
+    discussion: """
+      The UID and its settings are removed from the store as 'tpns remove --uid' removes \
+      them, then cmd=rm_mapping is sent for it in place of a mapsync. A UID no longer \
+      stored that the server in use still holds is sent again; one neither stored nor \
+      held there is an error, and nothing is sent.
+      """)
 
-  let uid: String
-  let options: GlobalOptions
+  @Argument(help: "A 20-character device UID.", completion: .custom("uids")) var uid: String
+  @OptionGroup var sending: TokenSendingOptions
 
-  init(_ values: ParsedValues) throws {
-    uid = values.argument("uid").first ?? ""
-    options = try GlobalOptions(values, environment: ProcessEnvironment.current)
-  }
+  var options: GlobalOptions { sending.resolved }
 
   func run() throws {
-    let runner = Runner(command: "rm-mapping", options: options)
+    let runner = Runner(command: Self.commandName, options: options)
     do { _ = try DeviceUID(uid) } catch { throw runner.failure(.invalidUID(uid, error)) }
     try runner.run(.init(unmappings: .just(.removeMapping(uid))))
   }

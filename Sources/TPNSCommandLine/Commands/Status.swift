@@ -1,24 +1,18 @@
 import ArgumentParsing
+import Posix
 import TPNSKit
 
-/// `tpns status`: the registration and whether the server has the list.
+/// `tpns status`: what the store holds and whether this server has it.
 struct Status: ParsableCommand {
-  static var configuration: CommandConfiguration {
-    CommandConfiguration(
-      commandName: "status",
-      abstract: "Show the token, the server, and whether the server has the stored list.",
-      options: GlobalOptions.reporting)
-  }
+  static let configuration = CommandConfiguration(
+    abstract: "Show the token, the server, and whether the server has the stored list.")
 
-  let options: GlobalOptions
+  @OptionGroup var reporting: ReportingOptions
 
-  init(_ values: ParsedValues) throws {
-    options = try GlobalOptions(
-      values, environment: ProcessEnvironment.current, traffic: .none)
-  }
+  var options: GlobalOptions { reporting.resolved }
 
   func run() throws {
-    let runner = Runner(command: "status", options: options)
+    let runner = Runner(command: Self.commandName, options: options)
     let state = try runner.loadStore()
     let server = options.serverKey
     let difference = state.difference(at: server)
@@ -31,7 +25,7 @@ struct Status: ParsableCommand {
       .map { ServerURL($0).redacted }
     if options.json {
       Console.line(
-        JSONValue.object([
+        OrderedJSON.object([
           ("command", .string("status")),
           ("server", .string(options.shownServer)),
           ("store", .string(options.storePath)),
@@ -42,20 +36,20 @@ struct Status: ParsableCommand {
           ("lang", registration.map { .string($0.language) } ?? .null),
           ("dev", registration.map { .bool($0.sandbox) } ?? .null),
           ("registered", .bool(difference.isRegistered)),
-          ("registered_server", registeredAt.first.map(JSONValue.string) ?? .null),
-          ("registered_servers", .array(registeredAt.map(JSONValue.string))),
-          ("uids", .array(state.uids.map(JSONValue.string))),
+          ("registered_server", registeredAt.first.map(OrderedJSON.string) ?? .null),
+          ("registered_servers", .array(registeredAt.map(OrderedJSON.string))),
+          ("uids", .array(state.uids.map(OrderedJSON.string))),
           (
             "acknowledged_uids",
             difference.acknowledged.uids == nil
-              ? .null : .array(difference.acknowledgedUIDs.map(JSONValue.string))
+              ? .null : .array(difference.acknowledgedUIDs.map(OrderedJSON.string))
           ),
           ("pending", .bool(difference.isPending)),
           ("needs_registration", .bool(difference.needsRegistration)),
           ("to_add", .number(difference.toAdd.count)),
           ("to_remove", .number(difference.toRemove.count)),
           ("to_update", .number(difference.toUpdate.count)),
-          ("next", difference.nextCommand.map(JSONValue.string) ?? .null),
+          ("next", difference.nextCommand.map(OrderedJSON.string) ?? .null),
         ]).rendered)
       return
     }

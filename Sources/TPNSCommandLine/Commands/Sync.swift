@@ -3,28 +3,22 @@ import TPNSKit
 
 /// `tpns sync`: sends the stored list again.
 struct Sync: ParsableCommand {
-  static var configuration: CommandConfiguration {
-    CommandConfiguration(
-      commandName: "sync",
-      abstract: "Send the stored list to the server again (after a failure, or to repair it).",
-      discussion: """
-        Brings the server in line with the store: registers the stored token if this server \
-        has not acknowledged it (after a failed 'tpns register', a server that forgot it, or \
-        another --server), removes the mappings of a former phone it still holds, then sends \
-        the list, whether or not it is pending. Also repairs a server that lost what the \
-        store says it acknowledged (a restored backup, a restarted emulator).
-        """,
-      options: GlobalOptions.sendingToken)
-  }
+  static let configuration = CommandConfiguration(
+    abstract: "Send the stored list to the server again (after a failure, or to repair it).",
+    discussion: """
+      Brings the server in line with the store: registers the stored token if this server \
+      has not acknowledged it (after a failed 'tpns register', a server that forgot it, or \
+      another --server), removes the mappings of a former phone it still holds, then sends \
+      the list, whether or not it is pending. Also repairs a server that lost what the \
+      store says it acknowledged (a restored backup, a restarted emulator).
+      """)
 
-  let options: GlobalOptions
+  @OptionGroup var sending: TokenSendingOptions
 
-  init(_ values: ParsedValues) throws {
-    options = try GlobalOptions(values, environment: ProcessEnvironment.current)
-  }
+  var options: GlobalOptions { sending.resolved }
 
   func run() throws {
-    try Runner(command: "sync", options: options)
+    try Runner(command: Self.commandName, options: options)
       .run(.init(syncRequests: .just(())))
   }
 }

@@ -1,36 +1,29 @@
 import ArgumentParsing
 import TPNSKit
 
-/// `tpns unregister [--uid UID]...`: removes the UIDs, then sends `cmd=unreg_mapping`.
+/// `tpns unregister [--uid UID]...`: removes this phone's mappings at the server.
 struct Unregister: ParsableCommand {
-  static var configuration: CommandConfiguration {
-    CommandConfiguration(
-      commandName: "unregister",
-      abstract: "Remove this phone's mappings at the server (cmd=unreg_mapping).",
-      discussion: """
-        Without --uid: every UID is removed from the list, with its settings, and one \
-        cmd=unreg_mapping without a uid removes all of this phone's mappings at the server, \
-        whatever it holds. With --uid: those UIDs only, one cmd=unreg_mapping each (a UID \
-        no longer stored that the server in use still holds is sent again). The token \
-        stays registered; 'tpns add' maps UIDs again.
-        """,
-      options: [
-        .option(
-          "uid", valueName: "uid", help: "Remove only this UID (repeatable).",
-          isRepeatable: true, validate: { !$0.isEmpty })
-      ] + GlobalOptions.sendingToken)
-  }
+  static let configuration = CommandConfiguration(
+    abstract: "Remove this phone's mappings at the server (cmd=unreg_mapping).",
+    discussion: """
+      Without --uid: every UID is removed from the list, with its settings, and one \
+      cmd=unreg_mapping without a uid removes all of this phone's mappings at the server, \
+      whatever it holds. With --uid: those UIDs only, one cmd=unreg_mapping each (a UID \
+      no longer stored that the server in use still holds is sent again). The token \
+      stays registered; 'tpns add' maps UIDs again.
+      """)
 
-  let uids: [String]
-  let options: GlobalOptions
+  @Option(
+    name: .customLong("uid"),
+    help: ArgumentHelp("Remove only this UID (repeatable).", valueName: "uid"),
+    completion: .custom("uids"), validate: { !$0.isEmpty })
+  var uids: [String] = []
+  @OptionGroup var sending: TokenSendingOptions
 
-  init(_ values: ParsedValues) throws {
-    uids = values.values("uid")
-    options = try GlobalOptions(values, environment: ProcessEnvironment.current)
-  }
+  var options: GlobalOptions { sending.resolved }
 
   func run() throws {
-    let runner = Runner(command: "unregister", options: options)
+    let runner = Runner(command: Self.commandName, options: options)
     // Check every UID before anything is stored or sent.
     for text in uids {
       do { _ = try DeviceUID(text) } catch { throw runner.failure(.invalidUID(text, error)) }

@@ -1,5 +1,6 @@
 import ArgumentParsing
 import FoundationEssentials
+import Posix
 import Reactive
 import TPNSKit
 
@@ -9,48 +10,44 @@ import TPNSKit
 
 /// `tpns watch`: keeps the server in sync with the store as it changes.
 struct Watch: ParsableCommand {
-  static var configuration: CommandConfiguration {
-    CommandConfiguration(
-      commandName: "watch",
-      abstract: "Keep the server in sync with the store as it changes, until SIGINT or SIGTERM.",
-      discussion: """
-        Watches the store's directory (inotify; for a link, the real file's directory too), \
-        and keeps watching when the directory is replaced or deleted and restored. Waits \
-        --debounce for a burst of changes to settle, but no longer than --max-delay. \
-        Registers the stored token if this server has not acknowledged it, and sends the \
-        list whenever it differs from what the server last acknowledged; after failed \
-        retries, tries again on the next change or every --interval. SIGHUP re-reads the \
-        store and sets up the watches again. Prints a line per event, starting with its \
-        time (ISO 8601, UTC); JSON lines with --json, the first a 'started' event. One \
-        watch per store. A store that does not parse at the start is an error \
-        (exit 65); one that breaks while watching is reported, and watched until it is fixed.
-        """,
-      options: [
-        .option(
-          "debounce", valueName: "ms", help: "Wait this long after a change for more.",
-          defaultValue: "200", validate: { Int($0).map { $0 >= 0 && $0 <= 600_000 } ?? false }),
-        .option(
-          "max-delay", valueName: "ms",
-          help: "Sync after this long even if changes keep coming.",
-          defaultValue: "2000", validate: { Int($0).map { $0 >= 0 && $0 <= 600_000 } ?? false }),
-        .option(
-          "interval", valueName: "seconds", help: "Try again this often while changes are pending.",
-          defaultValue: "60", validate: { Double($0).map { $0 > 0 && $0 <= 86_400 } ?? false }),
-      ] + GlobalOptions.sendingToken)
-  }
+  static let configuration = CommandConfiguration(
+    abstract: "Keep the server in sync with the store as it changes, until SIGINT or SIGTERM.",
+    discussion: """
+      Watches the store's directory (inotify; for a link, the real file's directory too), \
+      and keeps watching when the directory is replaced or deleted and restored. Waits \
+      --debounce for a burst of changes to settle, but no longer than --max-delay. \
+      Registers the stored token if this server has not acknowledged it, and sends the \
+      list whenever it differs from what the server last acknowledged; after failed \
+      retries, tries again on the next change or every --interval. SIGHUP re-reads the \
+      store and sets up the watches again. Prints a line per event, starting with its \
+      time (ISO 8601, UTC); JSON lines with --json, the first a 'started' event. One \
+      watch per store. A store that does not parse at the start is an error \
+      (exit 65); one that breaks while watching is reported, and watched until it is fixed.
+      """)
 
-  let debounce: Duration
-  let maxDelay: Duration
-  let interval: Duration
-  let options: GlobalOptions
+  @Option(
+    name: .customLong("debounce"),
+    help: ArgumentHelp("Wait this long after a change for more (up to 600000).", valueName: "ms"),
+    validate: { $0 <= Milliseconds(600_000) })
+  var debounceTime = Milliseconds(200)
+  @Option(
+    name: .customLong("max-delay"),
+    help: ArgumentHelp(
+      "Sync after this long even if changes keep coming (up to 600000).", valueName: "ms"),
+    validate: { $0 <= Milliseconds(600_000) })
+  var maxDelayTime = Milliseconds(2000)
+  @Option(
+    name: .customLong("interval"),
+    help: ArgumentHelp(
+      "Try again this often while changes are pending (up to 86400).", valueName: "seconds"),
+    validate: { $0 <= Seconds(86_400) })
+  var retryInterval = Seconds(60)
+  @OptionGroup var sending: TokenSendingOptions
 
-  init(_ values: ParsedValues) throws {
-    debounce = .milliseconds(values.value("debounce", as: Int.self) ?? 200)
-    maxDelay = .milliseconds(values.value("max-delay", as: Int.self) ?? 2000)
-    let seconds = values.value("interval", as: Double.self) ?? 60
-    interval = .milliseconds(Int64((seconds * 1000).rounded()))
-    options = try GlobalOptions(values, environment: ProcessEnvironment.current)
-  }
+  var debounce: Duration { debounceTime.duration }
+  var maxDelay: Duration { maxDelayTime.duration }
+  var interval: Duration { retryInterval.duration }
+  var options: GlobalOptions { sending.resolved }
 
   func run() throws {
     // Blocked before any thread starts, so every thread inherits the mask.
@@ -62,7 +59,7 @@ struct Watch: ParsableCommand {
       options.json
       ? { @Sendable message in Console.line(Self.warningLine(message).rendered) } : nil
     let runner = Runner(
-      command: "watch", options: options, budgeted: false, streamWarning: warningLine)
+      command: Self.commandName, options: options, budgeted: false, streamWarning: warningLine)
     var lock = try WatchLock(store: runner.store)
     defer { lock.release() }
     // A broken store at the start is the user's to fix now; later, a
@@ -115,14 +112,14 @@ struct Watch: ParsableCommand {
   }
 
   /// The `--json` line of a warning: `{"event":"warning","time":…,"message":…}`.
-  static func warningLine(_ message: String) -> JSONValue {
+  static func warningLine(_ message: String) -> OrderedJSON {
     stamped(.object([("event", .string("warning")), ("message", .string(message))]))
   }
 
   /// The line for a SIGHUP: the daemon convention, re-read and re-arm.
   static func printReloading(output: TextOutput, options: GlobalOptions) {
     if options.json {
-      let line = JSONValue.object([
+      let line = OrderedJSON.object([
         ("event", .string("reloading")), ("store", .string(options.storePath)),
       ])
       Console.line(stamped(line).rendered)
@@ -149,7 +146,7 @@ struct Watch: ParsableCommand {
   }
 
   /// An event with its `time` after its `event`: `{"event":"synced","time":"2026-…Z",…}`.
-  static func stamped(_ event: JSONValue, at date: Date = Date()) -> JSONValue {
+  static func stamped(_ event: OrderedJSON, at date: Date = Date()) -> OrderedJSON {
     guard case .object(var members) = event else { return event }
     members.insert(("time", .string(ISO8601.format(date))), at: members.isEmpty ? 0 : 1)
     return .object(members)

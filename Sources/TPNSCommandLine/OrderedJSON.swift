@@ -2,13 +2,13 @@ import TPNSProtocol
 
 /// A JSON value with object keys in a fixed order, so that `--json` output
 /// is stable byte for byte (README documents it).
-enum JSONValue {
+enum OrderedJSON {
   case string(String)
   case number(Int)
   case bool(Bool)
   case null
-  case array([JSONValue])
-  case object([(String, JSONValue)])
+  case array([OrderedJSON])
+  case object([(String, OrderedJSON)])
 
   /// Compact JSON text.
   var rendered: String {

@@ -1,0 +1,83 @@
+/// Decodes a ``ParsableArguments`` type from ``ParsedValues``: the synthesized
+/// `init(from:)` asks for each wrapper by its property's name, and the
+/// wrapper takes its value at the decoder's path.
+struct ArgumentDecoder: Decoder {
+  let values: ParsedValues
+  let codingPath: [any CodingKey]
+  var userInfo: [CodingUserInfoKey: Any] { [:] }
+
+  /// The path ``ParsedValues`` keys this decoder's value by: `options.server`.
+  var path: String { codingPath.map(\.stringValue).joined(separator: ".") }
+
+  func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedDecodingContainer<Key> {
+    KeyedDecodingContainer(Container<Key>(decoder: self))
+  }
+
+  func unkeyedContainer() throws -> any UnkeyedDecodingContainer { throw undeclared() }
+  func singleValueContainer() throws -> any SingleValueDecodingContainer { throw undeclared() }
+
+  /// A stored property without a wrapper cannot come from the command line.
+  func undeclared() -> DecodingError {
+    .typeMismatch(
+      Any.self,
+      .init(
+        codingPath: codingPath,
+        debugDescription:
+          "\(path) is not declared with @Option, @Flag, @Argument, @OptionGroup or "
+          + "@EnvironmentVariable"))
+  }
+
+  struct Container<Key: CodingKey>: KeyedDecodingContainerProtocol {
+    let decoder: ArgumentDecoder
+    var codingPath: [any CodingKey] { decoder.codingPath }
+    var allKeys: [Key] { [] }
+
+    func contains(_ key: Key) -> Bool { true }
+    func decodeNil(forKey key: Key) throws -> Bool { false }
+
+    func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
+      try T(from: ArgumentDecoder(values: decoder.values, codingPath: codingPath + [key]))
+    }
+
+    func nestedContainer<NestedKey: CodingKey>(
+      keyedBy type: NestedKey.Type, forKey key: Key
+    ) throws -> KeyedDecodingContainer<NestedKey> {
+      ArgumentDecoder(values: decoder.values, codingPath: codingPath + [key])
+        .container(keyedBy: type)
+    }
+
+    func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
+      throw decoder.undeclared()
+    }
+    func superDecoder() throws -> any Decoder { decoder }
+    func superDecoder(forKey key: Key) throws -> any Decoder {
+      ArgumentDecoder(values: decoder.values, codingPath: codingPath + [key])
+    }
+
+    // Plain stored properties are not declarations.
+    func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { throw decoder.undeclared() }
+    func decode(_ type: String.Type, forKey key: Key) throws -> String {
+      throw decoder.undeclared()
+    }
+    func decode(_ type: Double.Type, forKey key: Key) throws -> Double {
+      throw decoder.undeclared()
+    }
+    func decode(_ type: Float.Type, forKey key: Key) throws -> Float { throw decoder.undeclared() }
+    func decode(_ type: Int.Type, forKey key: Key) throws -> Int { throw decoder.undeclared() }
+    func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 { throw decoder.undeclared() }
+    func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 { throw decoder.undeclared() }
+    func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 { throw decoder.undeclared() }
+    func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 { throw decoder.undeclared() }
+    func decode(_ type: UInt.Type, forKey key: Key) throws -> UInt { throw decoder.undeclared() }
+    func decode(_ type: UInt8.Type, forKey key: Key) throws -> UInt8 { throw decoder.undeclared() }
+    func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 {
+      throw decoder.undeclared()
+    }
+    func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 {
+      throw decoder.undeclared()
+    }
+    func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 {
+      throw decoder.undeclared()
+    }
+  }
+}

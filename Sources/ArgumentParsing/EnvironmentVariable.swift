@@ -1,0 +1,34 @@
+/// A value read only from the environment, declared like an option so that
+/// help, man pages and parse tables know it: `@EnvironmentVariable("TPNS_TOKEN",
+/// help: "The push token.") var token: String?`. Empty counts as not set.
+@propertyWrapper
+public struct EnvironmentVariable<Value: Sendable>: Decodable, Sendable, ArgumentDeclaration {
+  var storage: WrapperStorage<Value>
+
+  public var wrappedValue: Value {
+    get { storage.value("@EnvironmentVariable") }
+    set { storage = .value(newValue) }
+  }
+
+  public init(from decoder: any Decoder) throws {
+    storage = .value(try decoder.parsedValue(Value.self, wrapper: "@EnvironmentVariable"))
+  }
+
+  func definitions(key: [String]) -> [ArgumentDefinition] { Self.definitions(storage, key: key) }
+}
+
+extension EnvironmentVariable {
+  /// The variable `name`, nil when it is not set or empty.
+  public init<Element: ExpressibleByArgument>(_ name: String, help: ArgumentHelp)
+  where Value == Element? {
+    storage = .definition { key in
+      [
+        ArgumentDefinition(
+          kind: .environment, key: key, long: nil, short: nil, valueName: name,
+          help: help.abstract, environment: name, isOptional: true, defaultDescription: nil,
+          completion: .default, convert: { Element(argument: $0) },
+          collect: { $0[$0.count - 1] as? Element }, absent: .value(Element?.none))
+      ]
+    }
+  }
+}

@@ -1,0 +1,59 @@
+import ArgumentParsing
+import Reactive
+import TPNSKit
+import TPNSProtocol
+
+/// `tpns event <uid>`: sends `cmd=event` as the device would.
+struct EventCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "event",
+    abstract: "Act as the device: send an event for a UID, to test a push end to end.")
+
+  @Argument(help: "The device's UID.") var uid: String
+  @Option(
+    name: .customLong("type"),
+    help: ArgumentHelp(
+      "The event type (event_type), a whole number up to \(Int32.max).", valueName: "n"),
+    validate: { $0 >= 0 })
+  var eventType: Int32 = 1
+  @Option(
+    name: .customLong("message"), parsing: .unconditional,
+    help: ArgumentHelp(
+      "The message (msg): up to \(EventMessageSyntax.lengths.upperBound) characters, taken as "
+        + "is even if it starts with '-'; empty: none.", valueName: "text"))
+  var givenMessage: String?
+  @Option(
+    help: ArgumentHelp("When it happened, in seconds since 1970 (event_time).", valueName: "epoch"),
+    validate: { $0 >= 0 })
+  var time: Int?
+  @OptionGroup var sending: SendingOptions
+
+  /// The message; an empty one is no message: `msg` is left out, as without --message.
+  var message: String? { givenMessage.flatMap { $0.isEmpty ? nil : $0 } }
+  /// `--type`.
+  var type: Int { Int(eventType) }
+  var options: GlobalOptions { sending.resolved }
+
+  func run() throws {
+    let runner = Runner(command: Self.commandName, options: options)
+    let device: DeviceUID
+    do { device = try DeviceUID(uid) } catch { throw runner.failure(.invalidUID(uid, error)) }
+    if let message, let violation = EventMessageSyntax.violation(in: message) {
+      let limit = EventMessageSyntax.lengths.upperBound
+      throw runner.fail(
+        "invalid message: it \(violation)",
+        hint:
+          "Give a message of at most \(limit) characters; newlines and tabs are allowed, "
+          + "other control characters are not.",
+        code: ExitStatus.dataError)
+    }
+    let environment = try runner.environment()
+    let outcomes = environment.request(
+      .event(uid: device, type: type, message: message, time: time),
+      // An event pushes: never sent twice after a timeout.
+      idempotent: false
+    ) { .sent(.event, response: $0.body) }
+    .catchingFailures(.event)
+    try runner.finish(outcomes)
+  }
+}

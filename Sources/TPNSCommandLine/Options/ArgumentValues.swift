@@ -1,0 +1,79 @@
+import ArgumentParsing
+import TPNSKit
+import TPNSProtocol
+
+// The typed values tpns options take: a value that does not read as one is
+// a usage error naming the option (exit 64), before anything is stored or sent.
+
+/// A server URL: http or https, a host, and no white space, control or
+/// non-ASCII characters (which libcurl would send as is).
+extension ServerURL: ExpressibleByArgument {
+  public init?(argument: String) {
+    guard Self.isAcceptable(argument) else { return nil }
+    self.init(argument)
+  }
+
+  /// The URL as typed: a default holds no credentials to hide.
+  public var defaultValueDescription: String { text }
+
+  /// Whether `text` can be a server URL.
+  static func isAcceptable(_ text: String) -> Bool {
+    let lowered = text.lowercased()
+    guard let scheme = ["http://", "https://"].first(where: { lowered.hasPrefix($0) }) else {
+      return false
+    }
+    let host = text.dropFirst(scheme.count).prefix { $0 != "/" && $0 != ":" && $0 != "?" }
+    return !host.isEmpty && text.unicodeScalars.allSatisfy { (0x21..<0x7F).contains($0.value) }
+  }
+}
+
+/// `--method post|get`, in any case.
+extension HTTPRequest.Method: ExpressibleByArgument {
+  public init?(argument: String) {
+    guard let method = Self(rawValue: argument.uppercased()) else { return nil }
+    self = method
+  }
+  public var defaultValueDescription: String { rawValue.lowercased() }
+  public static var allValueStrings: [String] { ["post", "get"] }
+}
+
+/// `--os`: one of the vendor's push services, in any case.
+extension OperatingSystem: ExpressibleByArgument {}
+
+/// A positive number of seconds, fractions allowed (`--timeout 1.5`).
+struct Seconds: ExpressibleByArgument, Comparable {
+  var duration: Duration
+
+  init(_ seconds: Double) {
+    duration = .milliseconds(Int64((seconds * 1000).rounded()))
+  }
+
+  init?(argument: String) {
+    guard let seconds = Double(argument: argument), seconds > 0 else { return nil }
+    self.init(seconds)
+  }
+
+  var defaultValueDescription: String {
+    let (seconds, attoseconds) = duration.components
+    return attoseconds == 0 ? "\(seconds)" : "\(Double(attoseconds) / 1e18 + Double(seconds))"
+  }
+
+  static func < (lhs: Seconds, rhs: Seconds) -> Bool { lhs.duration < rhs.duration }
+}
+
+/// A whole number of milliseconds, 0 or more (`--debounce 200`).
+struct Milliseconds: ExpressibleByArgument, Comparable {
+  var count: Int
+
+  init(_ count: Int) { self.count = count }
+
+  init?(argument: String) {
+    guard let count = Int(argument), count >= 0 else { return nil }
+    self.count = count
+  }
+
+  var duration: Duration { .milliseconds(count) }
+  var defaultValueDescription: String { "\(count)" }
+
+  static func < (lhs: Milliseconds, rhs: Milliseconds) -> Bool { lhs.count < rhs.count }
+}

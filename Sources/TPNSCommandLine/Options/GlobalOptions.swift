@@ -1,0 +1,80 @@
+import ArgumentParsing
+import TPNSKit
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// The settings a `tpns` command runs with, resolved from the option groups it
+/// declares (``SendingOptions``, ``TokenSendingOptions``, ``ListingOptions``,
+/// ``ReportingOptions``): where the server and the store are, how to talk to
+/// the server, and how to print.
+struct GlobalOptions: Sendable {
+  var server: String
+  var storePath: String
+  var json = false
+  var quiet = false
+  var verbose = false
+  var timeout: Duration = .seconds(30)
+  var method: HTTPRequest.Method = .post
+  var caCertificate: String?
+  var showToken = false
+  /// `--require-https` or `TPNS_REQUIRE_HTTPS=1`: an http:// server off this machine is refused.
+  var requireHTTPS = false
+  /// `--allow-token-in-url`: `--method get` may put the token in the URL.
+  var allowTokenInURL = false
+
+  init(
+    server: ServerURL, storePath: String, json: Bool = false, quiet: Bool = false,
+    verbose: Bool = false, timeout: Duration = .seconds(30), method: HTTPRequest.Method = .post,
+    caCertificate: String? = nil, showToken: Bool = false, requireHTTPS: Bool = false,
+    allowTokenInURL: Bool = false
+  ) {
+    self.server = server.text
+    self.storePath = storePath
+    self.json = json
+    self.quiet = quiet
+    self.verbose = verbose
+    self.timeout = timeout
+    self.method = method
+    self.caCertificate = caCertificate
+    self.showToken = showToken
+    self.requireHTTPS = requireHTTPS
+    self.allowTokenInURL = allowTokenInURL
+  }
+
+  /// Whether `text` can be a server URL (``ServerURL/isAcceptable(_:)``).
+  static func isServerURL(_ text: String) -> Bool { ServerURL.isAcceptable(text) }
+
+  /// The server URL taken apart (``ServerURL``).
+  var serverURL: ServerURL { ServerURL(server) }
+
+  /// The server as output shows it: credentials as `***@`, query values as `***`.
+  var shownServer: String { serverURL.redacted }
+
+  /// What the store records the server under: the URL without its
+  /// credentials, so that a password never reaches the store file.
+  var serverKey: String { serverURL.withoutUserinfo }
+
+  /// A token as output shows it: masked unless `--show-token`.
+  func show(_ token: String) -> String {
+    showToken ? token : TokenMask.shown(token)
+  }
+
+  /// Why the `--cacert` file cannot be used, or nil: a file that cannot be
+  /// read is a bad argument, found before anything is stored or sent (libcurl
+  /// would only say later that TLS failed).
+  func caCertificateProblem() -> String? {
+    guard let path = caCertificate else { return nil }
+    let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+    guard descriptor >= 0 else {
+      return "cannot read the CA certificate file \(path): \(String(cString: strerror(errno)))"
+    }
+    defer { close(descriptor) }
+    var status = stat()
+    if fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFDIR {
+      return "cannot read the CA certificate file \(path): it is a directory"
+    }
+    return nil
+  }
+}

@@ -1,0 +1,178 @@
+import ArgumentParsing
+import TPNSKit
+
+// Each shared option is declared once, in the group that owns it; a command
+// includes the groups it uses (`@OptionGroup`), so that `list` offers no
+// network options and `event` no `--allow-token-in-url`.
+
+/// `--server` (env `TPNS_SERVER`).
+struct ServerLocation: ParsableArguments {
+  /// The real service, as the quickstart used it.
+  static let realService = ServerURL("http://push.iotcplatform.com/tpns")
+
+  @Option(help: ArgumentHelp("The TPNS URL.", valueName: "url"), environment: "TPNS_SERVER")
+  var server = Self.realService
+}
+
+/// `--store` (env `TPNS_STORE`, else under `XDG_CONFIG_HOME` or `HOME`).
+struct StoreLocation: ParsableArguments {
+  @Option(
+    name: .customLong("store"), help: ArgumentHelp("The state file.", valueName: "path"),
+    environment: "TPNS_STORE",
+    defaultDescription:
+      "$XDG_CONFIG_HOME/tpns/state.plist, or ~/.config/tpns/state.plist without "
+      + "XDG_CONFIG_HOME")
+  var path: FilePath?
+  @EnvironmentVariable("XDG_CONFIG_HOME", help: "Where the store is kept: its tpns directory.")
+  var configHome: String?
+  @EnvironmentVariable("HOME", help: "Where the store is kept without XDG_CONFIG_HOME.")
+  var home: String?
+
+  /// The store's path: `--store`, `TPNS_STORE`, or the default.
+  var resolvedPath: String? {
+    path?.string
+      ?? StateStore.defaultPath(
+        environment: ["XDG_CONFIG_HOME": configHome, "HOME": home].compactMapValues { $0 })
+  }
+
+  func validate() throws {
+    guard resolvedPath != nil else {
+      throw ValidationError("No store path: set --store, TPNS_STORE or HOME")
+    }
+  }
+}
+
+/// `--json`.
+struct JSONOutput: ParsableArguments {
+  @Flag(help: "Print JSON instead of text (one document; watch: JSON lines).") var json = false
+}
+
+/// `-q, --quiet`.
+struct QuietOutput: ParsableArguments {
+  @Flag(
+    name: .shortAndLong,
+    help: "Print nothing but errors (list: not even the notice that it is empty).")
+  var quiet = false
+}
+
+/// `--show-token`.
+struct TokenDisplay: ParsableArguments {
+  @Flag(help: "Print tokens in full (they are masked by default).") var showToken = false
+}
+
+/// How to talk to the server: `-v`, `--timeout`, `--method`, `--require-https`, `--cacert`.
+struct TransferOptions: ParsableArguments {
+  @Flag(
+    name: .shortAndLong,
+    help: "Print each HTTP request and its answer (status, time) on stderr, as curl -v does.")
+  var verbose = false
+  @Option(
+    help: ArgumentHelp(
+      "Give up after this long: the whole command, retries, waits and lock waits included "
+        + "(up to 3600).", valueName: "seconds"),
+    validate: { $0 <= Seconds(3600) })
+  var timeout = Seconds(30)
+  @Option(help: ArgumentHelp("post (a form body) or get (a query).", valueName: "method"))
+  var method = HTTPRequest.Method.post
+  @Flag(
+    name: .customLong("require-https"),
+    help: ArgumentHelp(
+      "Refuse an http:// server that is not on this machine, over which the token would "
+        + "travel unencrypted."),
+    environment: "TPNS_REQUIRE_HTTPS")
+  var requireHTTPS = false
+  @Option(
+    name: .customLong("cacert"),
+    help: ArgumentHelp(
+      "Trust only the CA certificates in this PEM file (not the system's as well).",
+      valueName: "file"))
+  var caCertificate: FilePath?
+}
+
+/// `--allow-token-in-url`, for the commands that may send the token.
+struct TokenInURLPermission: ParsableArguments {
+  @Flag(
+    name: .customLong("allow-token-in-url"),
+    help: ArgumentHelp(
+      "Let --method get send the token in the URL, which proxies and access logs keep "
+        + "(refused without it)."))
+  var allowTokenInURL = false
+}
+
+/// The options of a command that talks to the server without the token (`event`).
+struct SendingOptions: ParsableArguments {
+  @OptionGroup var location: ServerLocation
+  @OptionGroup var store: StoreLocation
+  @OptionGroup var output: JSONOutput
+  @OptionGroup var quietness: QuietOutput
+  @OptionGroup var transfer: TransferOptions
+  @OptionGroup var display: TokenDisplay
+
+  /// An http:// server off this machine with `--require-https` is refused
+  /// before anything is stored.
+  func validate() throws {
+    if transfer.requireHTTPS, location.server.isCleartextOverNetwork {
+      throw ValidationError(
+        "\(location.server.redacted) is not https://, and --require-https (or "
+          + "TPNS_REQUIRE_HTTPS) refuses an http:// server that is not on this machine: the "
+          + "token would cross the network unencrypted")
+    }
+  }
+
+  var resolved: GlobalOptions {
+    GlobalOptions(
+      server: location.server, storePath: store.resolvedPath ?? "", json: output.json,
+      quiet: quietness.quiet, verbose: transfer.verbose, timeout: transfer.timeout.duration,
+      method: transfer.method, caCertificate: transfer.caCertificate?.string,
+      showToken: display.showToken, requireHTTPS: transfer.requireHTTPS, allowTokenInURL: false)
+  }
+}
+
+/// The options of a command that may send the token: every one that
+/// reconciles may send `cmd=client`, and an iOS phone's udid (in `mapsync`,
+/// `unreg_mapping`) is its token.
+struct TokenSendingOptions: ParsableArguments {
+  @OptionGroup var sending: SendingOptions
+  @OptionGroup var permission: TokenInURLPermission
+
+  func validate() throws {
+    if sending.transfer.method == .get, !permission.allowTokenInURL {
+      throw ValidationError(
+        "--method get would put the push token in the URL, where proxies and access logs "
+          + "keep it: use --method post (the default), or add --allow-token-in-url")
+    }
+  }
+
+  var resolved: GlobalOptions {
+    var options = sending.resolved
+    options.allowTokenInURL = permission.allowTokenInURL
+    return options
+  }
+}
+
+/// The options of `list`, which only reads the store.
+struct ListingOptions: ParsableArguments {
+  @OptionGroup var store: StoreLocation
+  @OptionGroup var output: JSONOutput
+  @OptionGroup var quietness: QuietOutput
+
+  var resolved: GlobalOptions {
+    GlobalOptions(
+      server: ServerLocation.realService, storePath: store.resolvedPath ?? "",
+      json: output.json, quiet: quietness.quiet)
+  }
+}
+
+/// The options of `status`, which reads the store about one server.
+struct ReportingOptions: ParsableArguments {
+  @OptionGroup var location: ServerLocation
+  @OptionGroup var store: StoreLocation
+  @OptionGroup var output: JSONOutput
+  @OptionGroup var display: TokenDisplay
+
+  var resolved: GlobalOptions {
+    GlobalOptions(
+      server: location.server, storePath: store.resolvedPath ?? "", json: output.json,
+      showToken: display.showToken)
+  }
+}
