@@ -72,6 +72,7 @@ struct HelpGeneratorTests {
         SUBCOMMANDS:
           push                    Pushes.
           pull                    Pulls.
+          send                    Sends.
 
           See 'kit help <subcommand>' for detailed help.
 

@@ -70,7 +70,7 @@ import Testing
         "sync",
         [
           "--server", "--store", "--json", "-q", "-v", "--timeout", "--method",
-          "--allow-token-in-url", "--require-https", "--cacert", "--show-token", "-h",
+          "--require-https", "--cacert", "--show-token", "--allow-token-in-url", "-h",
         ]
       ),
     ])
@@ -100,7 +100,7 @@ import Testing
       .map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ")
     #expect(
       flattened.contains(
-        "The state file (env TPNS_STORE; default $XDG_CONFIG_HOME/tpns/state.plist, or "
-          + "~/.config/tpns/state.plist without XDG_CONFIG_HOME)."))
+        "The state file. (env TPNS_STORE; default: $XDG_CONFIG_HOME/tpns/state.plist, or "
+          + "~/.config/tpns/state.plist without XDG_CONFIG_HOME)"))
   }
 }
