@@ -1,0 +1,300 @@
+import ArgumentParsing
+import TPNSKit
+import TPNSProtocol
+import Testing
+
+@testable import TPNSCommandLine
+
+/// Every `tpns` command line parsed in process, without running anything:
+/// what each command gets from its declarations, the environment and the
+/// defaults, and which lines are usage errors (exit 64).
+@Suite struct ParseTableTests {
+  static let a = "ABCDEFGHJKLMNPRSTUVW"
+  static let b = "0123456789ABCDEFGHJK"
+  static let token = String(repeating: "ab", count: 32)
+  /// What a test process's environment is reduced to.
+  static let home = ["HOME": "/home/u"]
+
+  static func command<T: ParsableCommand>(
+    _ type: T.Type, _ arguments: [String], environment: [String: String] = home
+  ) throws -> T {
+    let outcome = try TPNS.parse(arguments, environment: environment)
+    guard case .run(let command) = outcome else {
+      throw ValidationError("not a command: \(outcome)")
+    }
+    return try #require(command as? T)
+  }
+
+  static func usageError(_ arguments: [String], environment: [String: String] = home)
+    -> String?
+  {
+    do {
+      _ = try TPNS.parse(arguments, environment: environment)
+      return nil
+    } catch let error as UsageError {
+      return error.message
+    } catch {
+      return "\(error)"
+    }
+  }
+
+  // MARK: The shared options
+
+  @Test(
+    "the server: --server, else TPNS_SERVER (empty: unset), else the real service",
+    arguments: [
+      ([], [:], "http://push.iotcplatform.com/tpns"),
+      ([], ["TPNS_SERVER": "http://e/tpns"], "http://e/tpns"),
+      ([], ["TPNS_SERVER": ""], "http://push.iotcplatform.com/tpns"),
+      (["--server", "https://a/tpns"], ["TPNS_SERVER": "http://e/tpns"], "https://a/tpns"),
+      (["--server=http://b:1/x"], [:], "http://b:1/x"),
+    ] as [([String], [String: String], String)])
+  func server(arguments: [String], environment: [String: String], server: String) throws {
+    let sync = try Self.command(
+      Sync.self, ["sync"] + arguments, environment: environment.merging(Self.home) { $1 })
+    #expect(sync.options.server == server)
+  }
+
+  @Test(
+    "the store: --store, else TPNS_STORE, else XDG_CONFIG_HOME's, else HOME's",
+    arguments: [
+      ([], ["HOME": "/h"], "/h/.config/tpns/state.plist"),
+      ([], ["HOME": "/h", "XDG_CONFIG_HOME": "/x"], "/x/tpns/state.plist"),
+      ([], ["HOME": "/h", "TPNS_STORE": "/s.plist"], "/s.plist"),
+      (["--store", "/a.plist"], ["TPNS_STORE": "/s.plist"], "/a.plist"),
+    ] as [([String], [String: String], String)])
+  func store(arguments: [String], environment: [String: String], path: String) throws {
+    let list = try Self.command(List.self, ["list"] + arguments, environment: environment)
+    #expect(list.options.storePath == path)
+  }
+
+  @Test("the defaults of the sending options")
+  func sendingDefaults() throws {
+    let options = try Self.command(Sync.self, ["sync"]).options
+    #expect(options.timeout == .seconds(30))
+    #expect(options.method == .post)
+    #expect(!options.json && !options.quiet && !options.verbose && !options.showToken)
+    #expect(!options.requireHTTPS && !options.allowTokenInURL)
+    #expect(options.caCertificate == nil)
+  }
+
+  @Test("every sending option, typed")
+  func sendingOptions() throws {
+    let options = try Self.command(
+      Sync.self,
+      [
+        "sync", "--json", "-q", "-v", "--timeout", "1.5", "--method", "GET",
+        "--allow-token-in-url", "--cacert", "ca.pem", "--show-token", "--server",
+        "https://x/tpns", "--require-https",
+      ]
+    ).options
+    #expect(options.json && options.quiet && options.verbose && options.showToken)
+    #expect(options.timeout == .milliseconds(1500))
+    #expect(options.method == .get)
+    #expect(options.allowTokenInURL && options.requireHTTPS)
+    #expect(options.caCertificate == "ca.pem")
+  }
+
+  @Test(
+    "TPNS_REQUIRE_HTTPS: 1/true/yes/on or 0/false/no/off",
+    arguments: [("1", true), ("on", true), ("0", false), ("off", false), ("", false)])
+  func requireHTTPSEnvironment(value: String, required: Bool) throws {
+    let options = try Self.command(
+      Sync.self, ["sync", "--server", "https://x/tpns"],
+      environment: ["HOME": "/h", "TPNS_REQUIRE_HTTPS": value]
+    ).options
+    #expect(options.requireHTTPS == required)
+  }
+
+  // MARK: Each command
+
+  @Test(
+    "add: UIDs as arguments, --from a file or '-', settings, --no-sync",
+    arguments: [
+      (["add", a, b], [a, b], nil, true),
+      (["add", "--from", "uids.txt"], [], "uids.txt", true),
+      (["add", "--from", "-", a], [a], "-", true),
+      (["add", a, "--no-sync"], [a], nil, false),
+      (["add", "--", a], [a], nil, true),
+    ] as [([String], [String], String?, Bool)])
+  func add(arguments: [String], uids: [String], file: String?, sync: Bool) throws {
+    let add = try Self.command(Add.self, arguments)
+    #expect(add.uids == uids)
+    #expect(add.file == file)
+    #expect(add.sync == sync)
+  }
+
+  @Test(
+    "add and mapping: the settings change",
+    arguments: [
+      (
+        ["add", a], MappingSettingsUpdate.Field<Int>.keep, MappingSettingsUpdate.Field<String>.keep
+      ),
+      (["add", a, "--interval", "30"], .set(30), .keep),
+      (["add", a, "--no-interval", "--format", "-x {uid}"], .clear, .set("-x {uid}")),
+      (["mapping", a, "--no-format"], .keep, .clear),
+    ] as [([String], MappingSettingsUpdate.Field<Int>, MappingSettingsUpdate.Field<String>)])
+  func settings(
+    arguments: [String], interval: MappingSettingsUpdate.Field<Int>,
+    format: MappingSettingsUpdate.Field<String>
+  ) throws {
+    guard case .run(let command) = try TPNS.parse(arguments, environment: Self.home) else {
+      Issue.record("expected a command")
+      return
+    }
+    let settings = try #require((command as? Add)?.settings ?? (command as? Mapping)?.settings)
+    #expect(settings.interval == interval)
+    #expect(settings.format == format)
+  }
+
+  @Test(
+    "add --from: one UID a line, LF or CRLF, blank lines and # comments skipped, places kept",
+    arguments: [
+      ("\(a)\n\(b)\n", [a, b], ["f:1", "f:2"]),
+      ("\(a)\r\n\r\n# a comment\r\n  \(b)  \r\n", [a, b], ["f:1", "f:4"]),
+      ("\u{FEFF}\(a)", [a], ["f:1"]),
+      ("# only a comment\n\n", [], []),
+    ])
+  func fromFile(text: String, uids: [String], places: [String]) {
+    let lines = Add.lines(of: Array(text.utf8), name: "f")
+    #expect(lines.map(\.text) == uids)
+    #expect(lines.map(\.location) == places)
+  }
+
+  @Test(
+    "register: the token's source and the options given",
+    arguments: [
+      (["register", token], [:], Register.TokenSource.argument(token)),
+      (["register", "--token-file", "t.txt"], [:], .file("t.txt")),
+      (["register", "--token-file", "-"], [:], .file("-")),
+      (["register"], ["TPNS_TOKEN": token], .environment(token)),
+      (["register", "x"], ["TPNS_TOKEN": token], .argument("x")),
+    ] as [([String], [String: String], Register.TokenSource)])
+  func registerSource(
+    arguments: [String], environment: [String: String], source: Register.TokenSource
+  ) throws {
+    let register = try Self.command(
+      Register.self, arguments, environment: environment.merging(Self.home) { $1 })
+    #expect(register.source == source)
+  }
+
+  @Test("register: --os, --udid, --appid, --lang and --dev/--no-dev")
+  func registerOptions() throws {
+    let given = try Self.command(
+      Register.self,
+      [
+        "register", "t", "--os", "Android", "--udid", "phone-1", "--appid", "com.x",
+        "--lang", "zhTW", "--no-dev",
+      ]
+    ).given
+    #expect(
+      given
+        == .init(os: .android, appID: "com.x", udid: "phone-1", language: "zhTW", sandbox: false))
+    #expect(try Self.command(Register.self, ["register", "t"]).given == .init())
+    #expect(try Self.command(Register.self, ["register", "t", "--dev"]).given.sandbox == true)
+  }
+
+  @Test(
+    "remove: indexes, repeated --uid, --no-sync",
+    arguments: [
+      (["remove", "0", "2"], ["0", "2"], [String](), true),
+      (["remove", "--uid", a, "--uid", b, "1"], ["1"], [a, b], true),
+      (["remove", "-1", "--no-sync"], ["-1"], [], false),
+    ] as [([String], [String], [String], Bool)])
+  func remove(arguments: [String], indexes: [String], uids: [String], sync: Bool) throws {
+    let remove = try Self.command(Remove.self, arguments)
+    #expect(remove.indexes == indexes)
+    #expect(remove.uids == uids)
+    #expect(remove.sync == sync)
+  }
+
+  @Test("unregister, mapping, rm-mapping, event, watch: their own values")
+  func others() throws {
+    #expect(try Self.command(Unregister.self, ["unregister"]).uids == [])
+    #expect(try Self.command(Unregister.self, ["unregister", "--uid", Self.a]).uids == [Self.a])
+    #expect(try Self.command(Mapping.self, ["mapping", Self.a]).uid == Self.a)
+    #expect(try Self.command(RemoveMapping.self, ["rm-mapping", Self.a]).uid == Self.a)
+    let event = try Self.command(
+      EventCommand.self, ["event", Self.a, "--type", "3", "--message", "-10 degrees"])
+    #expect(event.uid == Self.a && event.type == 3 && event.message == "-10 degrees")
+    let plain = try Self.command(EventCommand.self, ["event", Self.a, "--message", ""])
+    #expect(plain.type == 1 && plain.message == nil && plain.time == nil)
+    let watch = try Self.command(Watch.self, ["watch", "--debounce", "0", "--interval", "0.5"])
+    #expect(watch.debounce == .zero && watch.maxDelay == .seconds(2))
+    #expect(watch.interval == .milliseconds(500))
+    #expect(try Self.command(Status.self, ["status", "--show-token"]).options.showToken)
+  }
+
+  @Test(
+    "usage errors (exit 64), found before anything runs",
+    arguments: [
+      (["add"], "Missing expected argument '<uid>'"),
+      (["remove"], "Missing expected argument '<index>'"),
+      (["register"], "Missing expected argument '<token>' (or --token-file, or TPNS_TOKEN)"),
+      (
+        ["register", "t", "--token-file", "f"],
+        "Give the token once: as <token> or with --token-file, not both"
+      ),
+      (["register", "t", "--dev", "--no-dev"], "--dev and --no-dev cannot be used together"),
+      (["register", "t", "--os", "windows"], "The value 'windows' is invalid for '--os <os>'"),
+      (["register", "t", "--udid", "a b"], "The value 'a b' is invalid for '--udid <id>'"),
+      (["add", a, "--from", ""], "The value '' is invalid for '--from <file>'"),
+      (["add", a, "--timeout", "0"], "The value '0' is invalid for '--timeout <seconds>'"),
+      (["add", a, "--timeout", "3601"], "The value '3601' is invalid for '--timeout <seconds>'"),
+      (["add", a, "--timeout", "nan"], "The value 'nan' is invalid for '--timeout <seconds>'"),
+      (["add", a, "--method", "put"], "The value 'put' is invalid for '--method <method>'"),
+      (["add", a, "--server", "ftp://x"], "The value 'ftp://x' is invalid for '--server <url>'"),
+      (["add", a, "--interval", "0"], "The value '0' is invalid for '--interval <seconds>'"),
+      (
+        ["add", a, "--interval", "5", "--no-interval"],
+        "--interval and --no-interval cannot be used together"
+      ),
+      (
+        ["add", a, "--format", "x", "--no-format"],
+        "--format and --no-format cannot be used together"
+      ),
+      (
+        ["sync", "--method", "get"],
+        "--method get would put the push token in the URL, where proxies and access logs keep it: "
+          + "use --method post (the default), or add --allow-token-in-url"
+      ),
+      (["event", a, "--type", "-5"], "The value '-5' is invalid for '--type <n>'"),
+      (["event", a, "--time", "-1"], "The value '-1' is invalid for '--time <epoch>'"),
+      (["event", a, "--allow-token-in-url"], "Unknown option '--allow-token-in-url'"),
+      (["watch", "--debounce", "600001"], "The value '600001' is invalid for '--debounce <ms>'"),
+      (
+        ["watch", "--interval", "86401"], "The value '86401' is invalid for '--interval <seconds>'"
+      ),
+      (["list", "--server", "http://x/tpns"], "Unknown option '--server'"),
+      (["status", "-q"], "Unknown option '-q'"),
+      (["lst"], "Unknown command 'lst'. Did you mean 'list'?"),
+    ])
+  func usageErrors(arguments: [String], message: String) {
+    #expect(Self.usageError(arguments) == message)
+  }
+
+  @Test("an invalid TPNS_SERVER or TPNS_REQUIRE_HTTPS is a usage error naming the variable")
+  func environmentErrors() {
+    #expect(
+      Self.usageError(["sync"], environment: ["HOME": "/h", "TPNS_SERVER": "ftp://x"])
+        == "TPNS_SERVER must be a valid '--server <url>', got \"ftp://x\"")
+    #expect(
+      Self.usageError(["sync"], environment: ["HOME": "/h", "TPNS_REQUIRE_HTTPS": "maybe"])
+        == "TPNS_REQUIRE_HTTPS must be 1 or 0, got \"maybe\"")
+    // list does not talk to a server: TPNS_SERVER is not looked at.
+    #expect(
+      Self.usageError(["list"], environment: ["HOME": "/h", "TPNS_SERVER": "ftp://x"]) == nil)
+    #expect(
+      Self.usageError(["list"], environment: [:])
+        == "No store path: set --store, TPNS_STORE or HOME")
+  }
+
+  @Test("--require-https refuses an http:// server off this machine, not one on it")
+  func requireHTTPS() {
+    #expect(
+      Self.usageError(["sync", "--require-https", "--server", "http://example.com/tpns"])?
+        .hasPrefix("http://example.com/tpns is not https://") == true)
+    #expect(
+      Self.usageError(["sync", "--require-https", "--server", "http://127.0.0.1:1/tpns"]) == nil)
+  }
+}
