@@ -1,6 +1,6 @@
 import TPNSProtocol
 
-/// Routes each HTTP request: `/tpns` to the protocol commands, `/_emulator/` to the
+/// Routes each HTTP request: `/tpns` to the protocol commands' handlers, `/_emulator/` to the
 /// inspector, anything else to a 404, once ``AccessPolicy`` has refused what a web
 /// page sent. Every `/tpns` request is recorded in the log, and so is every request
 /// too large for libmicrohttpd to read.
@@ -24,9 +24,9 @@ struct Router: Sendable {
   /// than accepted with warnings.
   let isStrict: Bool
 
-  func handle(_ request: HTTPRequest) -> HTTPResponse {
+  func handle(_ request: IncomingRequest) -> OutgoingResponse {
     let started = logger == nil ? 0 : Clock.monotonicNanoseconds()
-    let response: HTTPResponse
+    let response: OutgoingResponse
     var command: String?
     var warnings: [String] = []
     if let refusal = access.refusal(of: request) {
@@ -77,7 +77,7 @@ struct Router: Sendable {
 
   /// Answers a `/tpns` request and logs it; also returns its `cmd` and warnings for
   /// the log line.
-  private func handleService(_ request: HTTPRequest) -> (HTTPResponse, String?, [String]) {
+  private func handleService(_ request: IncomingRequest) -> (OutgoingResponse, String?, [String]) {
     let now = Clock.nowMilliseconds()
     var entry = RequestLogEntry(
       sequence: 0, time: now, method: request.method, path: request.path,
@@ -95,7 +95,7 @@ struct Router: Sendable {
       }
     }
 
-    let response: HTTPResponse
+    let response: OutgoingResponse
     var conformance = Conformance(isStrict: isStrict)
     do throws(RequestError) {
       response = try answer(request, decoded, conformance: &conformance, now: now)
@@ -112,16 +112,16 @@ struct Router: Sendable {
 
   /// The answer to a `/tpns` request whose form decoded to `decoded`: an armed fault,
   /// then the method, the size and the parameters are checked (what is irregular
-  /// told to `conformance`), then the command runs. A success's body starts with its
+  /// told to `conformance`), then the command's handler runs. A success's body starts with its
   /// status, `200 ok: …`, for clients that look for `200` in it.
   private func answer(
-    _ request: HTTPRequest, _ decoded: Result<FormParameters, RequestError>,
+    _ request: IncomingRequest, _ decoded: Result<FormParameters, RequestError>,
     conformance: inout Conformance, now: Int64
-  ) throws(RequestError) -> HTTPResponse {
+  ) throws(RequestError) -> OutgoingResponse {
     if request.method == "HEAD" {
       // A GET's headers without running it: a probe changes nothing and takes no fault.
       try request.checkSize()
-      var response = HTTPResponse.text(200, "")
+      var response = OutgoingResponse.text(200, "")
       response.header = HTTPHeader(
         name: "Allow", value: Self.serviceMethods.joined(separator: ", "))
       return response
@@ -137,9 +137,8 @@ struct Router: Sendable {
       throw RequestError.methodNotAllowed(request.method, allowed: Self.serviceMethods)
     }
     try request.checkSize()
-    let commandRequest = try CommandRequest(try decoded.get(), conformance: &conformance)
-    let handler = try commandRequest.command.handler.init(
-      commandRequest, conformance: &conformance)
+    let validated = try ValidatedRequest(try decoded.get(), conformance: &conformance)
+    let handler = try validated.command.handler.init(validated, conformance: &conformance)
     // Every command records something (a phone, a mapping, its last_seen, a
     // device, notifications), so each is a write: refused while the file is gone.
     let text = try RequestError.mappingDatabaseFailures {

@@ -4,7 +4,7 @@ import Testing
 @testable import TPNSEmulator
 
 @Suite("cmd=client")
-struct ClientCommandTests {
+struct ClientHandlerTests {
   @Test("registers a phone by GET query or POST form", arguments: TestEmulator.Method.allCases)
   func registers(method: TestEmulator.Method) throws {
     let server = try TestEmulator()

@@ -3,7 +3,7 @@ import Testing
 @testable import TPNSEmulator
 
 @Suite("cmd=device and cmd=event")
-struct EventCommandTests {
+struct EventHandlerTests {
   @Test("device announces itself", arguments: TestEmulator.Method.allCases)
   func device(method: TestEmulator.Method) throws {
     let server = try TestEmulator()

@@ -3,7 +3,7 @@ import Testing
 @testable import TPNSEmulator
 
 @Suite("cmd=mapping, rm_mapping, unreg_mapping")
-struct MappingCommandTests {
+struct MappingHandlerTests {
   static let phone = "os=ios&appid=\(TestEmulator.appid)&udid=\(TestEmulator.token(1))"
 
   @Test(

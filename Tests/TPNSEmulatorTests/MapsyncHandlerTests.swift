@@ -5,7 +5,7 @@ import Testing
 @testable import TPNSEmulator
 
 @Suite("cmd=mapsync")
-struct MapsyncCommandTests {
+struct MapsyncHandlerTests {
   /// The quickstart's JSON, as SwiftyJSON's `rawString()` pretty-printed it.
   static func quickstartJSON(_ uids: [String]) -> String {
     "[\n" + uids.map { "  {\n    \"uid\" : \"\($0)\"\n  }" }.joined(separator: ",\n") + "\n]"

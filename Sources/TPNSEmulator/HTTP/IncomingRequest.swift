@@ -1,5 +1,5 @@
 /// One HTTP request as the emulator's router sees it.
-struct HTTPRequest: Sendable {
+struct IncomingRequest: Sendable {
   /// The method, as sent (`GET`, `POST`, ...).
   var method: String
   /// The path, still percent-encoded, without the query (`/tpns`).

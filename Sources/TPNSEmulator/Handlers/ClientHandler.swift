@@ -6,11 +6,11 @@ import TPNSProtocol
 /// sent and compared case-insensitively (hex); other tokens are compared exactly.
 /// Parameters `client` does not take (`osver`, `appver`, `model`, `ucid`) are kept in
 /// the phone's `extra`, replaced at each registration.
-struct ClientCommand: CommandHandler {
+struct ClientHandler: RequestHandler {
   let record: ClientRecord
   let tokenKey: String
 
-  init(_ request: CommandRequest, conformance: inout Conformance) throws(RequestError) {
+  init(_ request: ValidatedRequest, conformance: inout Conformance) throws(RequestError) {
     let os = request.required(.os)
     let token = request.required(.token)
     switch ParameterRules.judge(token: token, os: os) {

@@ -2,11 +2,11 @@ import TPNSProtocol
 
 /// `cmd=device`: a device announces itself; recorded in the registry's devices, with
 /// the parameters `device` does not take (`interval`, `debug`) in its `extra`.
-struct DeviceCommand: CommandHandler {
+struct DeviceHandler: RequestHandler {
   let uid: String
   let extra: String?
 
-  init(_ request: CommandRequest, conformance: inout Conformance) throws(RequestError) {
+  init(_ request: ValidatedRequest, conformance: inout Conformance) throws(RequestError) {
     uid = request.required(.uid)
     extra = request.extra
   }

@@ -3,20 +3,20 @@ import TPNSProtocol
 /// `cmd=mapping`: maps one UID to the phone (appended to its list), or updates the
 /// `interval`, `format` and `extra` (the parameters `mapping` does not take, such as
 /// `lang` or `customized_payload`) of an existing mapping; what is not sent is kept.
-struct MappingCommand: CommandHandler {
+struct MappingHandler: RequestHandler {
   let phone: PhoneKey
-  let settings: MappingSettings
+  let change: MappingChange
 
-  init(_ request: CommandRequest, conformance: inout Conformance) throws(RequestError) {
+  init(_ request: ValidatedRequest, conformance: inout Conformance) throws(RequestError) {
     phone = PhoneKey(request)
-    settings = MappingSettings(
+    change = MappingChange(
       uid: request.required(.uid), interval: request.integer(.interval),
       format: request[.format], extra: request.extra)
   }
 
   func apply(to store: RegistryStore, now: Int64) throws -> String {
     try phone.requireRegistered(in: store, now: now)
-    let isNew = try store.addMapping(appid: phone.appid, udid: phone.udid, settings, now: now)
-    return isNew ? "ok: \(settings.uid) mapped" : "ok: \(settings.uid) already mapped"
+    let isNew = try store.addMapping(appid: phone.appid, udid: phone.udid, change, now: now)
+    return isNew ? "ok: \(change.uid) mapped" : "ok: \(change.uid) already mapped"
   }
 }

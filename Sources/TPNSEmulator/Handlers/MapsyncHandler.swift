@@ -8,14 +8,14 @@ import TPNSProtocol
 /// keys, a lower-case UID) is a warning, or a 400 in strict mode. Every UID must be 20
 /// letters and digits, duplicates are dropped (first occurrence kept), more than
 /// ``maximumUIDs`` entries is a 413, and a phone that never registered is refused.
-struct MapsyncCommand: CommandHandler {
+struct MapsyncHandler: RequestHandler {
   /// Most entries a `map` may hold.
   static let maximumUIDs = 10_000
 
   let phone: PhoneKey
-  let mappings: [MappingSettings]
+  let mappings: [MappingChange]
 
-  init(_ request: CommandRequest, conformance: inout Conformance) throws(RequestError) {
+  init(_ request: ValidatedRequest, conformance: inout Conformance) throws(RequestError) {
     phone = PhoneKey(request)
     let decoded: DecodedMapPayload
     do {
@@ -32,7 +32,7 @@ struct MapsyncCommand: CommandHandler {
       try conformance.tolerate("\(Printable(irregularity.description, limit: 400))")
     }
     var seen: Set<String> = []
-    var mappings: [MappingSettings] = []
+    var mappings: [MappingChange] = []
     mappings.reserveCapacity(decoded.entries.count)
     for (index, entry) in decoded.entries.enumerated() {
       let uid = entry.uid
@@ -50,7 +50,7 @@ struct MapsyncCommand: CommandHandler {
       guard seen.insert(uid).inserted else { continue }
       let others = decoded.otherKeys[index]
       mappings.append(
-        MappingSettings(
+        MappingChange(
           uid: uid, interval: entry.interval.map(Int64.init), format: entry.format,
           extra: others.isEmpty ? nil : JSONValue.object(others).compactText))
     }

@@ -1,11 +1,11 @@
 import TPNSProtocol
 
 /// `cmd=rm_mapping`: removes one mapping of the phone (no error when absent).
-struct RemoveMappingCommand: CommandHandler {
+struct RemoveMappingHandler: RequestHandler {
   let phone: PhoneKey
   let uid: String
 
-  init(_ request: CommandRequest, conformance: inout Conformance) throws(RequestError) {
+  init(_ request: ValidatedRequest, conformance: inout Conformance) throws(RequestError) {
     phone = PhoneKey(request)
     uid = request.required(.uid)
   }

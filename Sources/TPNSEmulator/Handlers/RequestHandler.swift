@@ -1,13 +1,13 @@
 import TPNSProtocol
 
-/// The handler of one protocol command.
+/// The handler of one protocol command (one `cmd` value, a ``CommandName``).
 ///
 /// `init` finishes validating the request (what needs more than one parameter, such
 /// as a token against its `os`, or decoding a `map`) without touching the registry,
 /// telling `conformance` what a canonical client would not have sent; `apply` then
 /// runs in one transaction, so a refusal at either stage changes nothing.
-protocol CommandHandler: Sendable {
-  init(_ request: CommandRequest, conformance: inout Conformance) throws(RequestError)
+protocol RequestHandler: Sendable {
+  init(_ request: ValidatedRequest, conformance: inout Conformance) throws(RequestError)
 
   /// Applies the command; returns the one-line text of the 200 answer after its
   /// status (`ok: 2 UIDs mapped`).
@@ -18,21 +18,21 @@ protocol CommandHandler: Sendable {
   var isAtomic: Bool { get }
 }
 
-extension CommandHandler {
+extension RequestHandler {
   var isAtomic: Bool { false }
 }
 
 extension CommandName {
   /// The handler type of this command.
-  var handler: any CommandHandler.Type {
+  var handler: any RequestHandler.Type {
     switch self {
-    case .client: return ClientCommand.self
-    case .mapsync: return MapsyncCommand.self
-    case .mapping: return MappingCommand.self
-    case .rmMapping: return RemoveMappingCommand.self
-    case .unregMapping: return UnregisterMappingCommand.self
-    case .device: return DeviceCommand.self
-    case .event: return EventCommand.self
+    case .client: return ClientHandler.self
+    case .mapsync: return MapsyncHandler.self
+    case .mapping: return MappingHandler.self
+    case .rmMapping: return RemoveMappingHandler.self
+    case .unregMapping: return UnregisterMappingHandler.self
+    case .device: return DeviceHandler.self
+    case .event: return EventHandler.self
     }
   }
 }
@@ -43,7 +43,7 @@ struct PhoneKey: Sendable, Equatable {
   var appid: String
   var udid: String
 
-  init(_ request: CommandRequest) {
+  init(_ request: ValidatedRequest) {
     os = request.required(.os)
     appid = request.required(.appid)
     udid = request.required(.udid)

@@ -1,11 +1,11 @@
 import TPNSProtocol
 
 /// `cmd=unreg_mapping`: removes one mapping (`uid` given) or all of the phone's.
-struct UnregisterMappingCommand: CommandHandler {
+struct UnregisterMappingHandler: RequestHandler {
   let phone: PhoneKey
   let uid: String?
 
-  init(_ request: CommandRequest, conformance: inout Conformance) throws(RequestError) {
+  init(_ request: ValidatedRequest, conformance: inout Conformance) throws(RequestError) {
     phone = PhoneKey(request)
     uid = request[.uid]
   }

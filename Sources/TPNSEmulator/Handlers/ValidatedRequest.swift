@@ -10,10 +10,10 @@ import TPNSProtocol
 ///
 /// ```swift
 /// var conformance = Conformance(isStrict: false)
-/// let request = try CommandRequest(form, conformance: &conformance)  // throws a 400
+/// let request = try ValidatedRequest(form, conformance: &conformance)  // throws a 400
 /// request[.appid]                          // "com.tutk.cc.samples.tpns.ios"
 /// ```
-struct CommandRequest: Sendable {
+struct ValidatedRequest: Sendable {
   let command: CommandName
   /// The values of the command's parameters that were kept, by name.
   private let values: [String: String]
