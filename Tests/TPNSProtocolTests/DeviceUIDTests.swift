@@ -1,8 +1,6 @@
 import TPNSProtocol
 import Testing
 
-@testable import TPNSKit
-
 @Suite struct DeviceUIDTests {
   @Test(
     "valid UIDs are trimmed and upper-cased",

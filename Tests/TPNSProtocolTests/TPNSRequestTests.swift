@@ -1,16 +1,14 @@
 import TPNSProtocol
 import Testing
 
-@testable import TPNSKit
-
-@Suite struct CommandTests {
+@Suite struct TPNSRequestTests {
   static let token = try! PushToken(String(repeating: "ab", count: 32), os: .ios)
   static let phone = Phone(os: .ios, udid: token.rawValue)
   static let uid = try! DeviceUID("ABCDEFGHIJKLMNOPQRST")
 
   @Test("mapsync of one UID is byte-exact: compact JSON, padded base64, %3D")
   func mapsyncOne() {
-    let body = Command.mapsync(Self.phone, uids: [Self.uid]).formBody
+    let body = TPNSRequest.mapsync(Self.phone, uids: [Self.uid]).formBody
     #expect(body.hasSuffix("&map=W3sidWlkIjoiQUJDREVGR0hJSktMTU5PUFFSU1QifV0%3D"))
     #expect(
       body
@@ -20,28 +18,28 @@ import Testing
 
   @Test("mapsync of an empty list sends base64 of []")
   func mapsyncEmpty() {
-    let map = Command.mapsync(Self.phone, uids: []).parameters.last
+    let map = TPNSRequest.mapsync(Self.phone, uids: []).parameters.last
     #expect(map?.name == "map")
     #expect(map?.value == "W10=")
-    #expect(Command.mapsync(Self.phone, uids: []).formBody.hasSuffix("&map=W10%3D"))
+    #expect(TPNSRequest.mapsync(Self.phone, uids: []).formBody.hasSuffix("&map=W10%3D"))
   }
 
   @Test("mapsync keeps the list order, and + and / of base64 are percent-encoded")
   func mapsyncOrderAndEncoding() throws {
     let uids = try ["ZZZZZZZZZZZZZZZZZZZZ", "AAAAAAAAAAAAAAAAAAAA", "00000000000000000001"]
       .map { try DeviceUID($0) }
-    let command = Command.mapsync(Self.phone, uids: uids)
-    let map = try #require(command.parameters.last?.value)
+    let request = TPNSRequest.mapsync(Self.phone, uids: uids)
+    let map = try #require(request.parameters.last?.value)
     #expect(try MapPayload.decode(map) == uids.map(\.rawValue))
-    #expect(!command.formBody.contains("+"))
-    #expect(!command.formBody.contains("/"))
+    #expect(!request.formBody.contains("+"))
+    #expect(!request.formBody.contains("/"))
   }
 
   @Test(
-    "every command's parameters come in wire order, cmd first, optional ones left out when absent",
+    "every request's parameters come in wire order, cmd first, optional ones left out when absent",
     arguments: [
       (
-        Command.client(phone, token: token),
+        TPNSRequest.client(phone, token: token),
         ["cmd", "os", "appid", "udid", "token"]
       ),
       (
@@ -64,31 +62,19 @@ import Testing
         ["cmd", "uid", "event_type", "msg", "event_time"]
       ),
     ])
-  func parameterOrder(command: Command, names: [String]) {
-    #expect(command.parameters.map(\.name) == names)
-    #expect(command.parameters.first?.value == command.name.rawValue)
+  func parameterOrder(request: TPNSRequest, names: [String]) {
+    #expect(request.parameters.map(\.name) == names)
+    #expect(request.parameters.first?.value == request.name.rawValue)
   }
 
   @Test("values with reserved characters are percent-encoded in body and URL")
   func percentEncoding() {
-    let command = Command.event(uid: Self.uid, type: 1, message: "a b&c=d%e+f/é")
-    #expect(command.formBody.hasSuffix("&msg=a%20b%26c%3Dd%25e%2Bf%2F%C3%A9"))
+    let request = TPNSRequest.event(uid: Self.uid, type: 1, message: "a b&c=d%e+f/é")
+    #expect(request.formBody.hasSuffix("&msg=a%20b%26c%3Dd%25e%2Bf%2F%C3%A9"))
     #expect(
-      command.url(server: "http://127.0.0.1:7380/tpns")
-        == "http://127.0.0.1:7380/tpns?" + command.formBody)
-    #expect(command.url(server: "http://h/tpns?key=1") == "http://h/tpns?key=1&" + command.formBody)
+      request.url(server: "http://127.0.0.1:7380/tpns")
+        == "http://127.0.0.1:7380/tpns?" + request.formBody)
+    #expect(request.url(server: "http://h/tpns?key=1") == "http://h/tpns?key=1&" + request.formBody)
   }
 
-  @Test("POST sends the form body with its content type; GET puts it in the URL")
-  func requests() {
-    let command = Command.device(uid: Self.uid)
-    let post = command.request(server: "http://h/tpns", method: .post)
-    #expect(post.method == .post)
-    #expect(post.url == "http://h/tpns")
-    #expect(String(decoding: post.body, as: UTF8.self) == "cmd=device&uid=ABCDEFGHIJKLMNOPQRST")
-    #expect(post.contentType == "application/x-www-form-urlencoded")
-    let get = command.request(server: "http://h/tpns", method: .get)
-    #expect(get.url == "http://h/tpns?cmd=device&uid=ABCDEFGHIJKLMNOPQRST")
-    #expect(get.body.isEmpty)
-  }
 }

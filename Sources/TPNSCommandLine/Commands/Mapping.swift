@@ -1,5 +1,6 @@
 import ArgumentParsing
 import TPNSKit
+import TPNSProtocol
 
 /// `tpns mapping <uid>`: stores one UID, then sends `cmd=mapping` for it.
 struct Mapping: ParsableCommand {

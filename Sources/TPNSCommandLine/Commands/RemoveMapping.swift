@@ -1,5 +1,6 @@
 import ArgumentParsing
 import TPNSKit
+import TPNSProtocol
 
 /// `tpns rm-mapping <uid>`: removes one UID, then sends `cmd=rm_mapping` for it.
 struct RemoveMapping: ParsableCommand {

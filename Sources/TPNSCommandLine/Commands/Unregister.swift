@@ -1,5 +1,6 @@
 import ArgumentParsing
 import TPNSKit
+import TPNSProtocol
 
 /// `tpns unregister [--uid UID]...`: removes the UIDs, then sends `cmd=unreg_mapping`.
 struct Unregister: ParsableCommand {

@@ -1,10 +1,10 @@
-extension Command {
+extension TPNSRequest {
   /// Whether the request carries a push token: `client` always; a phone's
-  /// command when the phone is an iOS one whose udid is a token (an iOS
+  /// request when the phone is an iOS one whose udid is a token (an iOS
   /// phone's udid is its token unless `--udid` gave it another). What
   /// decides the cleartext warning and the `--method get` refusal.
   ///
-  ///     Command.mapsync(iosPhone, uids: []).carriesToken  // true
+  ///     TPNSRequest.mapsync(iosPhone, uids: []).carriesToken  // true
   public var carriesToken: Bool {
     switch self {
     case .client:

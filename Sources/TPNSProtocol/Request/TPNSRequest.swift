@@ -1,12 +1,11 @@
-import TPNSProtocol
-
 /// One request of the TPNS protocol, with its values: a row of DESIGN.md's
 /// protocol table. It encodes to the form parameters in wire order (`cmd`
-/// first), a percent-encoded POST body, or a GET URL.
+/// first), a percent-encoded POST body, or a GET URL. (Its name on the wire,
+/// the `cmd` value, is its ``CommandName``.)
 ///
-///     let sync = Command.mapsync(phone, uids: [uid])
+///     let sync = TPNSRequest.mapsync(phone, uids: [uid])
 ///     sync.formBody  // "cmd=mapsync&os=ios&appid=…&udid=…&map=W3sidWlkIjoi…%3D"
-public enum Command: Hashable, Sendable {
+public enum TPNSRequest: Hashable, Sendable {
   /// Registers a token (`cmd=client`).
   case client(
     Phone, token: PushToken, language: String? = nil, sandbox: Bool? = nil,
@@ -25,7 +24,7 @@ public enum Command: Hashable, Sendable {
   /// A device reports an event (`cmd=event`).
   case event(uid: DeviceUID, type: Int, message: String? = nil, time: Int? = nil)
 
-  /// The command's wire name.
+  /// The request's `cmd` value.
   public var name: CommandName {
     switch self {
     case .client: .client
@@ -91,17 +90,5 @@ public enum Command: Hashable, Sendable {
   /// The GET URL: `server` with the form body as its query.
   public func url(server: String) -> String {
     server + (server.contains("?") ? "&" : "?") + formBody
-  }
-
-  /// The HTTP request that sends this command to `server` by `method`.
-  public func request(server: String, method: HTTPRequest.Method) -> HTTPRequest {
-    switch method {
-    case .get:
-      HTTPRequest(method: .get, url: url(server: server))
-    case .post:
-      HTTPRequest(
-        method: .post, url: server, body: Array(formBody.utf8),
-        contentType: "application/x-www-form-urlencoded")
-    }
   }
 }

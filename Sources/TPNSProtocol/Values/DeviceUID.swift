@@ -1,5 +1,3 @@
-import TPNSProtocol
-
 /// A TUTK device UID: exactly 20 characters of `[A-Z0-9]`.
 ///
 /// The only way to make one validates: surrounding white space is trimmed and

@@ -1,5 +1,3 @@
-import TPNSProtocol
-
 /// Why a UID or token typed by a user is not valid: what is wrong and where.
 public enum IdentifierError: Error, Equatable, CustomStringConvertible {
   /// The kind of identifier, as messages name it.

@@ -1,5 +1,3 @@
-import TPNSProtocol
-
 /// The settings of one mapping (a UID mapped to the phone), sent in that
 /// UID's `mapsync` entry and with `cmd=mapping`: how often the service may
 /// push the device's events (`interval`, seconds) and the push message
@@ -59,14 +57,14 @@ public struct MappingSettings: Hashable, Sendable {
   /// Whether sending these settings can turn `held` into them: every
   /// setting `held` has, these have too (sending replaces a setting, but
   /// leaving one out keeps it).
-  func covers(_ held: MappingSettings) -> Bool {
+  public func covers(_ held: MappingSettings) -> Bool {
     (held.interval == nil || interval != nil) && (held.format == nil || format != nil)
   }
 
   /// These settings as far as a `mapping` or a `mapsync` entry of `sent`
   /// changes them at the server: the fields it carries replace, those it
   /// leaves out are kept (only removing the mapping clears a setting).
-  func merged(sending sent: MappingSettings) -> MappingSettings {
+  public func merged(sending sent: MappingSettings) -> MappingSettings {
     var settings = self
     if let interval = sent.interval { settings.interval = interval }
     if let format = sent.format { settings.format = format }

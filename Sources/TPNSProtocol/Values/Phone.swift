@@ -1,5 +1,3 @@
-import TPNSProtocol
-
 /// Who a phone is at the server: the `os`, `appid` and `udid` that every
 /// phone-side command carries.
 public struct Phone: Hashable, Sendable {

@@ -1,5 +1,3 @@
-import TPNSProtocol
-
 /// A push token: an APNs token for iOS (64 hex characters), or the token of
 /// another push service (FCM for Android, Huawei, Xiaomi, …: 1–4096 of
 /// `[A-Za-z0-9_:.-]`).
