@@ -1,3 +1,4 @@
+import DurationFormatting
 import TPNSProtocol
 
 /// Routes each HTTP request: `/tpns` to the protocol commands' handlers, `/_emulator/` to the
@@ -45,11 +46,12 @@ struct Router: Sendable {
           404, "no such path '\(Printable(request.path))' (the service is at \(Self.servicePath))"))
     }
     if let logger {
-      let elapsed = Double(Clock.monotonicNanoseconds() - started) / 1_000_000
+      let elapsed = Duration.nanoseconds(Int64(Clock.monotonicNanoseconds() - started))
       var line = "\(Clock.iso8601(milliseconds: Clock.nowMilliseconds())) \(request.method) "
       line += "\(Printable(request.path))"
       if let command { line += " cmd=\(Printable(command))" }
-      line += " \(response.status) \(String(format: elapsed))ms"
+      line +=
+        " \(response.status) \(elapsed.decimal(in: .milliseconds, fractionDigits: 2, keepingZeros: true))ms"
       if response.status >= 400, response.contentType.hasPrefix("text/plain") {
         line += " " + String(decoding: response.body, as: UTF8.self).trimmingNewline()
       }
@@ -149,13 +151,6 @@ struct Router: Sendable {
 }
 
 extension String {
-  /// A duration in milliseconds with two decimals.
-  fileprivate init(format milliseconds: Double) {
-    let hundredths = Int((milliseconds * 100).rounded())
-    let fraction = hundredths % 100
-    self = "\(hundredths / 100).\(fraction < 10 ? "0" : "")\(fraction)"
-  }
-
   fileprivate func trimmingNewline() -> String {
     hasSuffix("\n") ? String(dropLast()) : self
   }
