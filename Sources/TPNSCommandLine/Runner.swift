@@ -74,9 +74,9 @@ struct Runner {
       options.serverURL.isCleartextOverNetwork
       ? Warnings.cleartext(to: options.serverURL, environment: ProcessEnvironment.current) : nil
     let warnings = warnings
-    let server = ServerClient(server: live.server) { command, timeout in
-      if let cleartext, command.carriesToken { warnings.add(cleartext) }
-      return live.send(command, timeout)
+    let server = ServerClient(server: live.server) { request, timeout in
+      if let cleartext, request.carriesToken { warnings.add(cleartext) }
+      return live.send(request, timeout)
     }
     return PipelineEnvironment(
       store: .live(store), server: server, scheduler: scheduler,

@@ -1,5 +1,6 @@
 import Foundation
 import Locking
+import TPNSProtocol
 import TPNSTestSupport
 import Testing
 

@@ -1,5 +1,6 @@
 import ArgumentParsing
 import TPNSKit
+import TPNSProtocol
 
 /// `tpns mapping <uid>`: stores one UID and sends it alone.
 struct Mapping: ParsableCommand {

@@ -1,5 +1,6 @@
 import ArgumentParsing
 import TPNSKit
+import TPNSProtocol
 
 /// `tpns rm-mapping <uid>`: removes one UID and sends its removal alone.
 struct RemoveMapping: ParsableCommand {

@@ -1,5 +1,6 @@
 import ArgumentParsing
 import TPNSKit
+import TPNSProtocol
 
 /// `tpns unregister [--uid UID]...`: removes this phone's mappings at the server.
 struct Unregister: ParsableCommand {

@@ -1,3 +1,5 @@
+import TPNSProtocol
+
 /// What the commands so far asked of the next reconciliation beyond "make
 /// the server match the store". Demands made while one reconciliation runs
 /// add up, and the next one takes them all (the fetch limiter coalesces

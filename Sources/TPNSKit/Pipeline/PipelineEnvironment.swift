@@ -1,6 +1,7 @@
 import Dispatch
 import Locking
 import Reactive
+import TPNSProtocol
 
 /// What the pipeline reads and writes the store with (isowords-style: a
 /// struct of closures, with a live value over ``StateStore``).
@@ -54,16 +55,16 @@ public struct StoreClient: Sendable {
 
 /// How the pipeline reaches the server: one attempt per subscription.
 public struct ServerClient: Sendable {
-  /// Sends a command once, within the given time if any: the 2xx response,
+  /// Sends a request once, within the given time if any: the 2xx response,
   /// or a ``RequestFailure``.
-  public var send: @Sendable (Command, _ timeout: Duration?) -> Observable<HTTPResponse>
+  public var send: @Sendable (TPNSRequest, _ timeout: Duration?) -> Observable<HTTPResponse>
   /// The server's `/tpns` URL, recorded in the store with the registration.
   public var server: String
 
   /// A client with the given closure.
   public init(
     server: String,
-    send: @escaping @Sendable (Command, _ timeout: Duration?) -> Observable<HTTPResponse>
+    send: @escaping @Sendable (TPNSRequest, _ timeout: Duration?) -> Observable<HTTPResponse>
   ) {
     self.server = server
     self.send = send
@@ -92,14 +93,14 @@ public struct ServerClient: Sendable {
         }
       }
     }
-    return ServerClient(server: server) { command, timeout in
+    return ServerClient(server: server) { request, timeout in
       Observable<HTTPResponse>.create { observer in
         let cancelled = BooleanDisposable()
         worker.async {
           guard !cancelled.isDisposed else { return }
           do {
             observer.onNext(
-              try client().send(command, timeout: timeout) { cancelled.isDisposed })
+              try client().send(request, timeout: timeout) { cancelled.isDisposed })
             observer.onCompleted()
           } catch {
             observer.onError(error)

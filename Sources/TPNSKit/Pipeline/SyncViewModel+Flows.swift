@@ -300,7 +300,7 @@ struct Context: Sendable {
     -> Observable<Outcome>
   {
     let server = server
-    return request(desired.command) { response in
+    return request(desired.clientRequest) { response in
       try update { state in
         var acknowledged = state.acknowledged(at: server)
         acknowledged.accept(desired)
@@ -384,16 +384,16 @@ struct Context: Sendable {
   ) -> Observable<Outcome> {
     let server = server
     let phone = desired.phone
-    let command: Command
+    let request: TPNSRequest
     switch mappingRequest {
     case .map(let uid):
-      command = .mapping(phone, uid: uid, interval: settings.interval, format: settings.format)
+      request = .mapping(phone, uid: uid, interval: settings.interval, format: settings.format)
     case .removeMapping(let uid):
-      command = .removeMapping(phone, uid: uid)
+      request = .removeMapping(phone, uid: uid)
     case .unregister(let uid):
-      command = .unregisterMapping(phone, uid: uid)
+      request = .unregisterMapping(phone, uid: uid)
     }
-    return request(command) { response in
+    return self.request(request) { response in
       try update { state in
         guard state.servers[server]?.registration?.phone == phone else { return }
         switch mappingRequest {
@@ -432,13 +432,13 @@ struct Context: Sendable {
     return body.lowercased().contains("not registered")
   }
 
-  /// Sends `command` with retries; a final failure is a ``PipelineFailure`` naming the command.
+  /// Sends `request` with retries; a final failure is a ``PipelineFailure`` naming its `cmd`.
   private func request(
-    _ command: Command, onSuccess: @escaping @Sendable (HTTPResponse) throws -> Outcome
+    _ request: TPNSRequest, onSuccess: @escaping @Sendable (HTTPResponse) throws -> Outcome
   ) -> Observable<Outcome> {
-    environment.request(command, onSuccess: onSuccess).catch { error in
+    environment.request(request, onSuccess: onSuccess).catch { error in
       guard let failure = error as? RequestFailure else { throw error }
-      throw PipelineFailure.request(command.name, failure)
+      throw PipelineFailure.request(request.name, failure)
     }
   }
 

@@ -124,7 +124,7 @@ public struct StateStore: Sendable {
     _ change: (inout StoreState) throws -> Result
   ) throws -> Result {
     let location = try located()
-    let lock = try Lock(".lock", beside: location, timeout: lockWait)
+    let lock = try Self.lock(".lock", beside: location, timeout: lockWait)
     defer { lock.release() }
     let before = try read(location).map(decode) ?? StoreState()
     var after = before
@@ -146,7 +146,7 @@ public struct StateStore: Sendable {
   /// registration or list than the one recorded as acknowledged. Waits as
   /// long as a store lock (``lockWait``).
   public func lockForSending() throws(StoreError) -> any Disposable {
-    let lock = try Lock(".sync.lock", beside: located(), timeout: lockWait)
+    let lock = try Self.lock(".sync.lock", beside: located(), timeout: lockWait)
     return Disposables.create { lock.release() }
   }
 
@@ -223,16 +223,10 @@ public struct StateStore: Sendable {
   /// All that can be read from `descriptor`, which is closed then.
   private func readAll(_ descriptor: Int32) throws(StoreError) -> Data {
     defer { close(descriptor) }
-    var data = Data()
-    var buffer = [UInt8](repeating: 0, count: 64 * 1024)
-    while true {
-      let count = buffer.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
-      if count < 0 {
-        if errno == EINTR { continue }
-        throw .io(operation: "read", path: path, errno: errno)
-      }
-      if count == 0 { return data }
-      data.append(contentsOf: buffer[..<count])
+    do {
+      return Data(try FileDescriptor.readAll(descriptor))
+    } catch {
+      throw .io(operation: "read", path: path, errno: error.code)
     }
   }
 }

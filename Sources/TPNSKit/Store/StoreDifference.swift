@@ -1,3 +1,5 @@
+import TPNSProtocol
+
 /// How far one server is from the desired state: what `tpns status` shows
 /// and what reconciling that server does.
 public struct StoreDifference: Sendable, Equatable {
