@@ -100,7 +100,8 @@ let package = Package(
     .testTarget(
       name: "TPNSCommandLineTests",
       dependencies: [
-        "TPNSCommandLine", "TPNSKit", "TPNSProtocol", "TPNSEmulator", "TPNSTestSupport", "Locking",
+        "TPNSCommandLine", "ArgumentParsing", "TPNSKit", "TPNSProtocol", "TPNSEmulator",
+        "TPNSTestSupport", "Locking",
       ],
       swiftSettings: swift6
     ),
