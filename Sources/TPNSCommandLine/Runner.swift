@@ -24,8 +24,8 @@ struct Runner {
   /// The store; for a one-shot command, no lock wait goes past the ``deadline``.
   let store: StateStore
   /// The store as this command last read it, or the pipeline last read or
-  /// wrote it: what the `--json` document and the mask take, instead of
-  /// reading the store again.
+  /// wrote it: what the `--json` document reports, instead of reading the
+  /// store again.
   private let lastRead = LockedState<StoreState?>(nil)
   /// What a server said, with the tokens masked (unless `--show-token`).
   let mask: TokenMask
@@ -47,10 +47,8 @@ struct Runner {
     self.deadline = deadline
     let store = StateStore(path: options.storePath, deadline: deadline)
     self.store = store
-    let lastRead = lastRead
-    // Server text is masked only after the pipeline has read the store.
     mask = TokenMask(showsTokens: options.showToken) {
-      (lastRead.value ?? (try? store.load())).map(TokenMask.tokens(in:)) ?? []
+      (try? store.load()).map(TokenMask.tokens(in:)) ?? []
     }
     let output = TextOutput(mask: mask)
     self.output = output

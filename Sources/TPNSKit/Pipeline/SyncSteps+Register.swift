@@ -51,7 +51,7 @@ extension SyncSteps {
       }
       // A `register` of this very registration asked for since is satisfied.
       pendingDemand.withLock {
-        if $0.attempt?.registration == desired { $0.forcesRegistration = false }
+        if $0.attempts(desired) { $0.forcesRegistration = false }
       }
       return .registered(desired.token, response: response.body)
     }
@@ -67,7 +67,7 @@ extension SyncSteps {
       var rejected = true
       try update { state in
         let fallback: PhoneRegistration?
-        if attempted.attempt?.registration == desired {
+        if attempted.attempts(desired) {
           fallback = attempted.attempt?.previous
         } else if !state.servers(acknowledging: desired).isEmpty {
           rejected = false
