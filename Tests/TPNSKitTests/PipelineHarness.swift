@@ -103,7 +103,7 @@ final class PipelineHarness: Sendable {
         if after.uids != before.uids { record("store \(after.uids.joined(separator: ","))") }
         return after
       })
-    let server = ServerClient(server: url) { [self] command, timeout in
+    let server = ServerClient(url: url) { [self] command, timeout in
       attemptTimeouts.withLock { $0.append(timeout) }
       return Observable.deferred { [self] in
         record(

@@ -29,6 +29,13 @@ struct Demand: Sendable, Equatable {
         + other.mappingRequests.filter { !mappingRequests.contains($0) })
   }
 
+  /// Whether `registration` is the one the `register` in this demand
+  /// stored (so its previous one is known, and a `register` of it is
+  /// satisfied once it is acknowledged).
+  func attempts(_ registration: PhoneRegistration) -> Bool {
+    attempt?.registration == registration
+  }
+
   /// The first request that still agrees with the desired list `uids`, and
   /// how many requests it takes off the queue (those before it no longer
   /// agree: the list changed since they were asked for, and the list

@@ -33,7 +33,7 @@ public struct StoreState: Sendable, Equatable {
 
   /// The difference between the desired state and what `server` acknowledged.
   public func difference(at server: String) -> StoreDifference {
-    StoreDifference(desired: self, acknowledged: acknowledged(at: server))
+    StoreDifference(self, at: server)
   }
 
   /// The settings of `uid` (none if it has no entry).
