@@ -5,7 +5,7 @@ import TPNSProtocol
 /// The store is the single source of truth; each server is a replica that
 /// every sending command reconciles with the desired state.
 ///
-/// Kept as the XML property list of DESIGN.md; keys it does not know are kept
+/// Kept as the XML property list of docs/ARCHITECTURE.md ("The store file"); keys it does not know are kept
 /// in `otherKeys` and written back unchanged. A store of the earlier format
 /// (`Server`, `Registered`, `SyncedUIDs`) is read as the same facts and
 /// written in this format on its next change.

@@ -1,4 +1,4 @@
-/// One request of the TPNS protocol, with its values: a row of DESIGN.md's
+/// One request of the TPNS protocol, with its values: a row of docs/ARCHITECTURE.md's
 /// protocol table. It encodes to the form parameters in wire order (`cmd`
 /// first), a percent-encoded POST body, or a GET URL. (Its name on the wire,
 /// the `cmd` value, is its ``CommandName``.)
