@@ -34,6 +34,11 @@ struct Runner {
   let output: TextOutput
   /// The warnings so far: on stderr as they come, and in the `--json` document.
   let warnings: Warnings
+  /// Where a one-shot command's pipeline runs: on the main thread, while
+  /// ``finish(_:)`` waits (libcurl too), so that no thread is started for
+  /// work that goes one step at a time. Nil for `watch`, whose pipeline runs
+  /// on a queue while the main thread waits for signals.
+  let runLoop: RunLoopScheduler?
 
   /// The runner of `command`; with `budgeted`, the command's time starts now.
   /// `streamWarning`, if given, also prints each warning as it comes (`watch
@@ -46,6 +51,7 @@ struct Runner {
     self.options = options
     let deadline = budgeted ? ContinuousClock.now + options.timeout : nil
     self.deadline = deadline
+    runLoop = budgeted ? RunLoopScheduler() : nil
     let store = StateStore(path: options.storePath, deadline: deadline)
     self.store = store
     mask = TokenMask(showsTokens: options.showToken) {
@@ -68,7 +74,6 @@ struct Runner {
         problem, hint: "Pass a readable PEM file of CA certificates with --cacert.",
         code: ExitStatus.noInput)
     }
-    let scheduler = SerialDispatchQueueScheduler(label: "tpns.pipeline")
     let options = options
     let store = store
     let formatting = OutcomeFormatting(options: options, mask: mask)
@@ -76,12 +81,23 @@ struct Runner {
     let log: (@Sendable (TPNSClient.Exchange) -> Void)? =
       options.verbose ? { @Sendable exchange in output.errors(formatting.lines(exchange)) } : nil
     // The store records the server without its credentials; requests go to it as given.
-    let live = ServerClient.live(url: options.serverKey, scheduler: scheduler) {
+    let makeClient = { @Sendable () throws -> TPNSClient in
       let transport = try CurlTransport(
         options: TransportOptions(
           timeout: options.timeout, caCertificatePath: options.caCertificate))
       return TPNSClient(
         server: options.server, method: options.method, transport: transport, log: log)
+    }
+    let live: ServerClient
+    let scheduler: any SchedulerType
+    if let runLoop {
+      live = ServerClient.live(
+        url: options.serverKey, scheduler: runLoop, inline: true, makeClient: makeClient)
+      scheduler = runLoop
+    } else {
+      let queue = SerialDispatchQueueScheduler(label: "tpns.pipeline")
+      live = ServerClient.live(url: options.serverKey, scheduler: queue, makeClient: makeClient)
+      scheduler = queue
     }
     // A token about to cross the network in clear is warned about, once.
     let cleartext =
@@ -140,7 +156,12 @@ struct Runner {
     let limit = (deadline.map(Self.timeLeft(until:)) ?? options.timeout) + Self.grace
     let all: [Outcome]
     do {
-      all = try outcomes.do(onNext: printer.print).toBlocking(timeout: limit).toArray()
+      let printed = outcomes.do(onNext: printer.print)
+      if let runLoop {
+        all = try printed.toBlocking(timeout: limit, on: runLoop).toArray()
+      } else {
+        all = try printed.toBlocking(timeout: limit).toArray()
+      }
     } catch {
       throw fail(
         "\(command) did not finish: \(error)",

@@ -26,14 +26,17 @@ public struct ServerClient: Sendable {
 
   /// Sends through the client `makeClient` makes on a worker queue (libcurl
   /// blocks), delivering the result on `scheduler`; disposing cancels the
-  /// request in flight. The client (and so libcurl and its TLS library) is
-  /// only made for the first request: a command that sends nothing
-  /// (`--no-sync`, a list waiting for registration) never pays for it.
+  /// request in flight. With `inline`, the request is made on the thread
+  /// that subscribes instead (a one-shot command's run loop, which has
+  /// nothing else to do meanwhile: no thread is started, and the
+  /// transfer's own time limit bounds it). The client (and so libcurl and
+  /// its TLS library) is only made for the first request: a command that
+  /// sends nothing (`--no-sync`, a list waiting for registration) never pays
+  /// for it.
   public static func live(
-    url: String, scheduler: some ImmediateSchedulerType,
+    url: String, scheduler: some ImmediateSchedulerType, inline: Bool = false,
     makeClient: @escaping @Sendable () throws -> TPNSClient
   ) -> ServerClient {
-    let worker = DispatchQueue(label: "tpns.transport")
     let made = LockedState<TPNSClient?>(nil)
     let client = { @Sendable () throws -> TPNSClient in
       try made.withLock { made in
@@ -47,6 +50,20 @@ public struct ServerClient: Sendable {
         }
       }
     }
+    if inline {
+      return ServerClient(url: url) { command, timeout in
+        Observable<HTTPResponse>.create { observer in
+          do {
+            observer.onNext(try client().send(command, timeout: timeout))
+            observer.onCompleted()
+          } catch {
+            observer.onError(error)
+          }
+          return Disposables.create()
+        }
+      }
+    }
+    let worker = DispatchQueue(label: "tpns.transport")
     return ServerClient(url: url) { command, timeout in
       Observable<HTTPResponse>.create { observer in
         let cancelled = BooleanDisposable()
