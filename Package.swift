@@ -42,6 +42,7 @@ let package = Package(
     .target(name: "CCurl", linkerSettings: [.linkedLibrary("curl")]),
     .target(name: "CMicroHTTPD", linkerSettings: [.linkedLibrary("microhttpd")]),
     .target(name: "CSQLite", linkerSettings: [.linkedLibrary("sqlite3")]),
+    .target(name: "CPlist", linkerSettings: [.linkedLibrary("plist-2.0")]),
     .target(name: "CLinux"),
 
     // MARK: Protocol (the wire, which the client library and the emulator share)
@@ -53,7 +54,9 @@ let package = Package(
 
     .target(
       name: "TPNSKit",
-      dependencies: ["Locking", "Reactive", "TPNSProtocol", "DurationFormatting", "CCurl"],
+      dependencies: [
+        "Locking", "Reactive", "TPNSProtocol", "DurationFormatting", "CCurl", "CPlist",
+      ],
       swiftSettings: swift6
     ),
     .testTarget(

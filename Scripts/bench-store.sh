@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Times a full, durable store write of 10,000 UIDs (encode, temp file, fsync,
 # rename, directory fsync) and a load, beside a baseline doing the same
-# durable write with Python's plistlib, on the same disk in the same run.
+# durable write with Python's plistlib, on the same disk in the same run; and
+# the project's XML reader beside libplist's on the same 10,000-UID file.
 # Usage: Scripts/bench-store.sh [UIDS] [RUNS]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -15,8 +16,17 @@ work=$(mktemp -d "${TMPDIR:-/var/tmp}/tpns-bench-store.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 mkdir -p "$work/tpns" "$work/python"
 
-echo "== tpns (StateStore.update: plist encode + O_EXCL temp + fsync + rename + dir fsync)"
-.build/release/StoreBenchmark "$work/tpns" "$uids" "$runs"
+# The same list in binary form, made by plistlib, for libplist's binary reading.
+python3 - "$work/state.bplist" "$uids" <<'PY'
+import plistlib, sys
+path, count = sys.argv[1], int(sys.argv[2])
+with open(path, "wb") as f:
+    plistlib.dump({"UIDs": ["UID%017d" % i for i in range(count)]}, f, fmt=plistlib.FMT_BINARY)
+PY
+
+echo "== tpns (StateStore.update: plist encode + O_EXCL temp + fsync + rename + dir fsync;"
+echo "   then the two XML readers on the file it wrote, and libplist on the binary form)"
+.build/release/StoreBenchmark "$work/tpns" "$uids" "$runs" "$work/state.bplist"
 
 echo "== baseline (python3 plistlib.dump + fsync + rename + dir fsync)"
 python3 - "$work/python" "$uids" "$runs" <<'PY'

@@ -9,6 +9,7 @@ packages=(
   libsqlite3-dev
   libmicrohttpd-dev
   libcurl4-openssl-dev
+  libplist-dev
   curl
   jq
   "$@"

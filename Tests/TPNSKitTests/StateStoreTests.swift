@@ -124,7 +124,7 @@ import Testing
         "<plist version=\"1.0\"><dict><key>Registered</key><string>yes</string></dict></plist>"
       ),
       ("Token an array", "<plist version=\"1.0\"><dict><key>Token</key><array/></dict></plist>"),
-      ("binary plist", "bplist00\u{D1}\u{01}\u{02}"),
+      ("truncated binary plist", "bplist00\u{D1}\u{01}\u{02}"),
       (
         "UIDs holding a duplicate",
         "<plist version=\"1.0\"><dict><key>UIDs</key><array><string>AAAAAAAAAAAAAAAAAAAA</string>"
@@ -250,10 +250,13 @@ import Testing
   }
 
   @Test(
-    "an empty file and a binary property list get reasons that say so",
+    "an empty file and a broken binary property list get reasons that say so",
     arguments: [
       (Data(), StoreFormatError.empty),
-      (Data("bplist00\u{D1}".utf8), .binaryPropertyList),
+      (
+        Data("bplist00\u{D1}".utf8),
+        .notAPropertyList(reason: "it is not a valid binary property list (bplist00)")
+      ),
     ])
   func reasons(bytes: Data, reason: StoreFormatError) throws {
     let directory = try TemporaryDirectory()

@@ -10,20 +10,12 @@ import FoundationEssentials
 /// accepts in practice: the XML declaration, a DOCTYPE, comments, CDATA, the
 /// five entities and character references, and empty elements (`<string/>`).
 enum PropertyListXML {
-  /// Why bytes are not an XML property list; `line` is 1-based.
-  struct ParseError: Error, Equatable, CustomStringConvertible {
-    let line: Int
-    let message: String
-    /// Whether the elements nest deeper than ``maximumDepth``.
-    var isTooDeep = false
-    var description: String { "line \(line): \(message)" }
-  }
+  /// Why bytes are not an XML property list; its `line` is 1-based.
+  typealias ParseError = PropertyListParseError
 
-  /// How deep elements may nest (`<plist>` not counted): a store nests 6
-  /// deep. The reader recurses once per level, and a stack ends a few
-  /// thousand levels down (200,000 `<array>`s were a SIGSEGV); past this,
-  /// the file is refused instead.
-  static let maximumDepth = 64
+  /// How deep elements may nest (`<plist>` not counted): see
+  /// ``PropertyList/maximumDepth``.
+  static var maximumDepth: Int { PropertyList.maximumDepth }
 
   /// The value at the top of the property list in `bytes`, which must be
   /// UTF-8 (a file in another encoding is refused, never rewritten garbled).

@@ -165,7 +165,8 @@ public struct StateStore: Sendable {
     return location
   }
 
-  /// The bytes `state` is stored as: an XML property list.
+  /// The bytes `state` is stored as: an XML property list (a store read in
+  /// binary form is written so on its next change).
   public static func encode(_ state: StoreState) -> Data {
     Data(PropertyListXML.serialize(.dictionary(state.propertyList)))
   }
@@ -181,13 +182,14 @@ public struct StateStore: Sendable {
 
   private func decode(_ data: Data) throws(StoreError) -> StoreState {
     if data.isEmpty { throw .corrupt(path: path, reason: .empty) }
-    if data.starts(with: "bplist".utf8) { throw .corrupt(path: path, reason: .binaryPropertyList) }
+    // XML or binary (a store converted by hand, or copied from a device);
+    // written back as XML on its next change.
     let value: PropertyListValue
     do {
-      value = try PropertyListXML.parse(Array(data))
+      value = try PropertyList.read(Array(data))
     } catch  where error.isTooDeep {
       throw .corrupt(
-        path: path, reason: .nestedTooDeep(limit: PropertyListXML.maximumDepth, line: error.line))
+        path: path, reason: .nestedTooDeep(limit: PropertyList.maximumDepth, line: error.line))
     } catch {
       throw .corrupt(path: path, reason: .notAPropertyList(reason: error.description))
     }

@@ -5,7 +5,8 @@ import TPNSProtocol
 /// The store is the single source of truth; each server is a replica that
 /// every sending command reconciles with the desired state.
 ///
-/// Kept as the XML property list of docs/ARCHITECTURE.md ("The store file"); keys it does not know are kept
+/// Kept as the XML property list of docs/ARCHITECTURE.md ("The store file"; a
+/// binary one is read too, and written as XML); keys it does not know are kept
 /// in `otherKeys` and written back unchanged. A store of the earlier format
 /// (`Server`, `Registered`, `SyncedUIDs`) is read as the same facts and
 /// written in this format on its next change.
@@ -56,6 +57,7 @@ public struct StoreState: Sendable, Equatable {
       texts += acknowledgement.settings.values.compactMap(\.format)
     }
     return texts.first { !PropertyListXML.isWritable($0) }
+      ?? PropertyListValue.dictionary(otherKeys).unwritableText
   }
 }
 
@@ -225,13 +227,11 @@ extension StoreState {
 public enum StoreFormatError: Error, Equatable, CustomStringConvertible {
   /// The file is not a property list at all (`reason` from the parser).
   case notAPropertyList(reason: String)
-  /// Elements nest deeper than `limit` levels (at `line`): refused before
-  /// the reader runs out of stack.
-  case nestedTooDeep(limit: Int, line: Int)
+  /// Values nest deeper than `limit` levels (at `line` of an XML file; a
+  /// binary one has none): refused before the reader runs out of stack.
+  case nestedTooDeep(limit: Int, line: Int?)
   /// The file is empty (a store is never written empty: something else did it).
   case empty
-  /// A binary property list; the store is kept as XML.
-  case binaryPropertyList
   /// The top level is not a dictionary.
   case notADictionary
   /// A known key holds the wrong type.
@@ -249,11 +249,9 @@ public enum StoreFormatError: Error, Equatable, CustomStringConvertible {
     switch self {
     case .notAPropertyList(let reason): "it is not a property list (\(reason))"
     case .nestedTooDeep(let limit, let line):
-      "its elements nest deeper than \(limit) levels (line \(line)); a store nests 6, "
-        + "and tpns reads at most \(limit)"
+      "its elements nest deeper than \(limit) levels\(line.map { " (line \($0))" } ?? ""); "
+        + "a store nests 6, and tpns reads at most \(limit)"
     case .empty: "the file is empty"
-    case .binaryPropertyList:
-      "it is a binary property list; tpns keeps XML (convert it: plutil -convert xml1 FILE)"
     case .notADictionary: "its top level is not a dictionary"
     case .wrongType(let key, let expected, let found):
       "'\(key)' should be \(expected.first.map { "aeiou".contains($0) } == true ? "an" : "a") "

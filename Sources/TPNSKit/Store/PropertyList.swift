@@ -1,0 +1,76 @@
+/// Reads a property list in either form Apple writes it: XML, or binary
+/// (`bplist00`, how a device keeps `UserDefaults` and how `plutil -convert
+/// binary1` writes). One reader per form: the project's own for XML
+/// (``PropertyListXML``, which `Scripts/bench-store.sh` measured faster than
+/// libplist's, and which refuses what libplist lets pass: a key twice, a
+/// declared encoding other than UTF-8), libplist for binary
+/// (``PropertyListLibplist``). What tpns writes is always XML.
+///
+///     let value = try PropertyList.read(Array(data))  // .dictionary(["UIDs": .array([…])])
+public enum PropertyList {
+  /// The two forms of a property list file.
+  public enum Format: Sendable, Equatable {
+    /// Text: `<?xml …?><plist …>`.
+    case xml
+    /// Apple's binary form, starting with `bplist`.
+    case binary
+  }
+
+  /// A reader of property lists; ``read(_:)`` picks the one for the bytes.
+  /// Both are public so that the benchmark can time them on the same file.
+  public enum Reader: String, Sendable, CaseIterable {
+    /// The project's XML reader (``PropertyListXML``): XML only.
+    case tpns
+    /// libplist's `plist_from_memory`: XML or binary.
+    case libplist
+  }
+
+  /// How deep values may nest (the top value is at 1, `<plist>` not
+  /// counted): a store nests 6 deep. Both readers recurse once per level,
+  /// and a stack ends a few thousand levels down (200,000 `<array>`s were a
+  /// SIGSEGV); past this, the file is refused instead.
+  public static let maximumDepth = 64
+
+  /// The form of `bytes`: binary if they start with `bplist`, else XML.
+  public static func format(of bytes: [UInt8]) -> Format {
+    bytes.starts(with: "bplist".utf8) ? .binary : .xml
+  }
+
+  /// The value at the top of the property list in `bytes`, XML or binary.
+  /// Strings must be UTF-8 (XML) or become valid Unicode (binary); a
+  /// dictionary may not hold a key twice; values nest at most
+  /// ``maximumDepth`` deep.
+  public static func read(_ bytes: [UInt8]) throws(PropertyListParseError) -> PropertyListValue {
+    try read(bytes, using: format(of: bytes) == .binary ? .libplist : .tpns)
+  }
+
+  /// The value at the top of the property list in `bytes`, read by `reader`
+  /// (``Reader/tpns`` reads only XML).
+  public static func read(
+    _ bytes: [UInt8], using reader: Reader
+  ) throws(PropertyListParseError) -> PropertyListValue {
+    switch reader {
+    case .tpns: try PropertyListXML.parse(bytes)
+    case .libplist: try PropertyListLibplist.read(bytes)
+    }
+  }
+}
+
+/// Why bytes are not a property list: the message, and for XML the 1-based
+/// line where the reader stopped (a binary file has no lines).
+public struct PropertyListParseError: Error, Equatable, CustomStringConvertible {
+  /// The line of an XML file, nil for a binary one.
+  public let line: Int?
+  /// What is wrong.
+  public let message: String
+  /// Whether values nest deeper than ``PropertyList/maximumDepth``.
+  public var isTooDeep = false
+
+  public init(line: Int?, message: String, isTooDeep: Bool = false) {
+    self.line = line
+    self.message = message
+    self.isTooDeep = isTooDeep
+  }
+
+  public var description: String { line.map { "line \($0): \(message)" } ?? message }
+}

@@ -1,0 +1,172 @@
+import CPlist
+import FoundationEssentials
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Reads a property list with libplist (Debian `libplist-dev`), the library
+/// made for Apple's binary format: `plist_from_memory`, then its tree as a
+/// ``PropertyListValue``. What libplist does not check is checked here, so
+/// that a binary store is held to the rules an XML one is: a dictionary
+/// holding a key twice, a string that is not valid Unicode, values nested
+/// deeper than ``PropertyList/maximumDepth`` (checked on the bytes before
+/// libplist reads them, with `tpns_plist_binary_shape`), and a small file
+/// describing a huge tree (libplist copies a shared container for each
+/// reference to it).
+///
+/// Costs one allocation per value in libplist and one per string here; a
+/// 10,000-UID binary store reads in a few milliseconds.
+enum PropertyListLibplist {
+  /// The most values a binary file may describe: one per byte of it, or a
+  /// million, whichever is more. A file that shares nothing describes
+  /// fewer values than it has bytes.
+  static func valueLimit(forLength length: Int) -> UInt64 {
+    UInt64(max(length, 1_000_000))
+  }
+
+  /// The value at the top of the property list (XML or binary) in `bytes`.
+  static func read(_ bytes: [UInt8]) throws(PropertyListParseError) -> PropertyListValue {
+    let binary = PropertyList.format(of: bytes) == .binary
+    // A binary file has no lines; an XML one read by libplist gives none.
+    func failure(_ message: String, isTooDeep: Bool = false) -> PropertyListParseError {
+      PropertyListParseError(line: nil, message: message, isTooDeep: isTooDeep)
+    }
+    guard !bytes.isEmpty, bytes.count <= Int(UInt32.max) else {
+      throw failure(bytes.isEmpty ? "the file is empty" : "the file is larger than 4 GiB")
+    }
+    if binary {
+      let shape = bytes.withUnsafeBufferPointer { buffer in
+        tpns_plist_binary_shape(
+          buffer.baseAddress!, buffer.count, UInt32(PropertyList.maximumDepth),
+          valueLimit(forLength: buffer.count))
+      }
+      switch shape {
+      case TPNS_PLIST_SHAPE_TOO_DEEP:
+        throw failure(
+          "values nest deeper than \(PropertyList.maximumDepth) levels", isTooDeep: true)
+      case TPNS_PLIST_SHAPE_TOO_LARGE:
+        throw failure(
+          "it describes more than \(valueLimit(forLength: bytes.count)) values "
+            + "(its containers are shared)")
+      case TPNS_PLIST_SHAPE_MALFORMED:
+        throw failure("it is not a valid binary property list (bplist00)")
+      default: break
+      }
+    }
+    var root: plist_t?
+    bytes.withUnsafeBufferPointer { buffer in
+      buffer.withMemoryRebound(to: CChar.self) {
+        plist_from_memory($0.baseAddress, UInt32($0.count), &root)
+      }
+    }
+    guard let root else {
+      throw failure(
+        binary
+          ? "it is not a valid binary property list (bplist00)"
+          : "libplist cannot read it as an XML property list")
+    }
+    defer { plist_free(root) }
+    return try value(of: root, depth: 1)
+  }
+
+  /// `node` as a value, `depth` levels down (the top value is at 1).
+  private static func value(
+    of node: plist_t, depth: Int
+  ) throws(PropertyListParseError) -> PropertyListValue {
+    func failure(_ message: String, isTooDeep: Bool = false) -> PropertyListParseError {
+      PropertyListParseError(line: nil, message: message, isTooDeep: isTooDeep)
+    }
+    // Checked on a binary file's bytes already; XML read by libplist is not.
+    guard depth <= PropertyList.maximumDepth else {
+      throw failure("values nest deeper than \(PropertyList.maximumDepth) levels", isTooDeep: true)
+    }
+    switch plist_get_node_type(node) {
+    case PLIST_BOOLEAN:
+      var flag: UInt8 = 0
+      plist_get_bool_val(node, &flag)
+      return .bool(flag != 0)
+    case PLIST_UINT:
+      // libplist keeps every integer in 64 bits; a negative one is its two's complement.
+      var number: UInt64 = 0
+      plist_get_uint_val(node, &number)
+      return .integer(Int(Int64(bitPattern: number)))
+    case PLIST_REAL:
+      var number = 0.0
+      plist_get_real_val(node, &number)
+      return .real(number)
+    case PLIST_STRING:
+      var pointer: UnsafeMutablePointer<CChar>?
+      plist_get_string_val(node, &pointer)
+      return .string(try string(taking: pointer))
+    case PLIST_DATE:
+      // Seconds since 2001 split in two: the sign of a negative one is on
+      // the seconds only.
+      var seconds: Int32 = 0
+      var microseconds: Int32 = 0
+      plist_get_date_val(node, &seconds, &microseconds)
+      let fraction = Double(microseconds) / 1_000_000
+      return .date(
+        Date(timeIntervalSinceReferenceDate: Double(seconds) + (seconds < 0 ? -fraction : fraction))
+      )
+    case PLIST_DATA:
+      var pointer: UnsafeMutablePointer<CChar>?
+      var length: UInt64 = 0
+      plist_get_data_val(node, &pointer, &length)
+      defer { free(pointer) }
+      guard let pointer else { return .data(Data()) }
+      return .data(Data(bytes: pointer, count: Int(length)))
+    case PLIST_ARRAY:
+      var items: [PropertyListValue] = []
+      items.reserveCapacity(Int(plist_array_get_size(node)))
+      // The iterator, not plist_array_get_item: that walks the list from
+      // its start each time.
+      var iterator: plist_array_iter?
+      plist_array_new_iter(node, &iterator)
+      defer { free(iterator) }
+      while true {
+        var item: plist_t?
+        plist_array_next_item(node, iterator, &item)
+        guard let item else { break }
+        items.append(try value(of: item, depth: depth + 1))
+      }
+      return .array(items)
+    case PLIST_DICT:
+      var members: [String: PropertyListValue] = [:]
+      members.reserveCapacity(Int(plist_dict_get_size(node)))
+      var iterator: plist_dict_iter?
+      plist_dict_new_iter(node, &iterator)
+      defer { free(iterator) }
+      while true {
+        var keyPointer: UnsafeMutablePointer<CChar>?
+        var item: plist_t?
+        plist_dict_next_item(node, iterator, &keyPointer, &item)
+        guard let item else {
+          free(keyPointer)
+          break
+        }
+        let key = try string(taking: keyPointer)
+        // libplist keeps both entries of a key written twice; the XML reader refuses it.
+        guard members[key] == nil else { throw failure("the key '\(key)' appears twice") }
+        members[key] = try value(of: item, depth: depth + 1)
+      }
+      return .dictionary(members)
+    case PLIST_UID:
+      throw failure("it holds a keyed archiver's UID (CF$UID), which is no value tpns reads")
+    default:
+      throw failure("it holds a value of an unknown type")
+    }
+  }
+
+  /// The UTF-8 string libplist allocated at `pointer`, which is freed.
+  private static func string(
+    taking pointer: UnsafeMutablePointer<CChar>?
+  ) throws(PropertyListParseError) -> String {
+    guard let pointer else { return "" }
+    defer { free(pointer) }
+    guard let text = String(validatingCString: pointer) else {
+      throw PropertyListParseError(line: nil, message: "a string is not valid UTF-8")
+    }
+    return text
+  }
+}
