@@ -16,7 +16,7 @@ public struct TPNS: ParsableCommand {
       """,
     version: TPNSVersion.current,
     subcommands: [
-      Register.self, Add.self, Remove.self, List.self, Sync.self, Status.self,
+      Register.self, Add.self, Import.self, Remove.self, List.self, Sync.self, Status.self,
       EventCommand.self, Watch.self, Mapping.self, RemoveMapping.self, Unregister.self,
     ])
 

@@ -8,6 +8,7 @@ protocol TPNSSubcommand: ParsableCommand {
 
 extension Register: TPNSSubcommand {}
 extension Add: TPNSSubcommand {}
+extension Import: TPNSSubcommand {}
 extension Remove: TPNSSubcommand {}
 extension List: TPNSSubcommand {}
 extension Sync: TPNSSubcommand {}

@@ -6,7 +6,9 @@ extension SyncSteps {
   /// `addition`'s settings; a UID already stored gets its settings updated.
   /// Then reconciles, whether or not one was new: re-running a command
   /// finishes what an earlier run left pending. With `sending` `.mapping`,
-  /// each UID goes as one `cmd=mapping` instead of in a `mapsync`.
+  /// each UID goes as one `cmd=mapping` instead of in a `mapsync`. With
+  /// `replacesList`, the same change first removes the stored UIDs not
+  /// given, and leaves the list in the order given.
   func add(_ addition: SyncViewModel.Addition, triggers: PublishSubject<Void>)
     -> Observable<Outcome>
   {
@@ -15,6 +17,12 @@ extension SyncSteps {
       var outcomes: [Outcome] = []
       try update { state in
         outcomes = []
+        if addition.replacesList {
+          let given = Set(uids.map(\.rawValue))
+          let gone = Set(state.uids.indices.filter { !given.contains(state.uids[$0]) })
+          outcomes += gone.sorted().map { Outcome.removed(state.uids[$0], index: $0) }
+          state.removeUIDs(at: gone)
+        }
         var present = Set(state.uids)
         for uid in uids {
           let old = state.settings(of: uid.rawValue)
@@ -28,6 +36,10 @@ extension SyncSteps {
             outcomes.append(.alreadyPresent(uid))
           }
           state.settings[uid.rawValue] = new.isEmpty ? nil : new
+        }
+        if addition.replacesList {
+          var seen = Set<String>()
+          state.uids = uids.map(\.rawValue).filter { seen.insert($0).inserted }
         }
       }
       // The outcomes first, then the reconciliation they ask for.

@@ -87,15 +87,21 @@ public struct SyncViewModel: Sendable {
     public var settings: MappingSettingsUpdate
     /// How they are sent.
     public var sending: Sending
+    /// Whether the list becomes exactly these UIDs, in their order (`tpns
+    /// import --replace`): stored UIDs not among them are removed with
+    /// their settings, in the same change, and leave the server with the
+    /// next `mapsync`.
+    public var replacesList: Bool
 
-    /// An addition; no settings and sent in the list by default.
+    /// An addition; no settings, sent in the list, and added to it by default.
     public init(
       _ uids: [UIDInput], settings: MappingSettingsUpdate = MappingSettingsUpdate(),
-      sending: Sending = .list
+      sending: Sending = .list, replacesList: Bool = false
     ) {
       self.uids = uids
       self.settings = settings
       self.sending = sending
+      self.replacesList = replacesList
     }
 
     /// An addition of UIDs as typed.

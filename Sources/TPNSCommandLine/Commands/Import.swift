@@ -1,0 +1,79 @@
+import ArgumentParsing
+import TPNSKit
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// `tpns import <file>`: adds the UIDs of a property list (the app's
+/// preferences, another store) to the list, or makes them the list, then
+/// sends it.
+struct Import: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    abstract: "Add the UIDs of the app's preferences file or another store and send the list.",
+    discussion: """
+      The file is a property list, XML or binary, whose 'UIDs' is an array of UIDs: the \
+      quickstart app's preferences file (its UserDefaults, binary on a device and in a \
+      backup) or another tpns store. Every UID in it is checked first: if one is invalid, \
+      nothing is stored. The new ones are added after the stored ones, which are kept; with \
+      --replace, the list becomes exactly the file's, in its order, and a UID no longer in \
+      it leaves the server too.
+      """)
+
+  /// The most bytes read: an app's preferences file is a few kilobytes, a
+  /// store of 10,000 UIDs 400 KB; this stops a mistaken `/dev/zero`.
+  static let sizeLimit = 64 << 20
+
+  @Argument(
+    help: ArgumentHelp(
+      "The property list to read, XML or binary ('-': standard input).", valueName: "file"))
+  var path: FilePath
+  @Flag(
+    name: .customLong("replace"),
+    help: "Make the list exactly the file's: stored UIDs not in it are removed.")
+  var replace = false
+  @Flag(
+    name: .customLong("no-sync"), help: "Only store the change; send it later with 'tpns sync'.")
+  var noSync = false
+  @OptionGroup var sending: TokenSendingOptions
+
+  /// The file as given (`-` for standard input).
+  var file: String { path.string }
+  /// Whether the change is sent (not `--no-sync`).
+  var sync: Bool { !noSync }
+  var options: GlobalOptions { sending.resolved }
+
+  func run() throws {
+    let runner = Runner(command: Self.commandName, options: options)
+    let name = file == "-" ? "<stdin>" : file
+    let bytes: [UInt8]
+    do {
+      bytes = try InputFile.read(file, limit: Self.sizeLimit + 1)
+    } catch {
+      throw runner.fail(
+        "cannot read \(name): \(String(cString: strerror(error.code)))",
+        hint: "Check the path and its permissions, or pass '-' to read standard input.",
+        code: ExitStatus.noInput)
+    }
+    let hint = "Pass the app's preferences file or a tpns store."
+    guard bytes.count <= Self.sizeLimit else {
+      throw runner.fail(
+        "\(name) is larger than \(Self.sizeLimit >> 20) MiB: it is no preferences file or store",
+        hint: hint, code: ExitStatus.dataError)
+    }
+    // The pipeline checks every UID before anything is stored or sent; a
+    // failure names the item's place in the file.
+    let uids: [UIDInput]
+    do {
+      uids = try ImportFile.uids(in: bytes, name: name)
+    } catch {
+      throw runner.fail(error.description, hint: error.suggestion, code: ExitStatus.dataError)
+    }
+    if uids.isEmpty, !options.quiet, !options.json {
+      runner.output.error(
+        "no UIDs in \(name)" + (replace ? ": the list is emptied" : ": nothing to add"))
+    }
+    try runner.run(
+      .init(additions: .just(.init(uids, replacesList: replace))), syncsChanges: sync)
+  }
+}

@@ -1,0 +1,87 @@
+/// The file `tpns import` reads: a property list, XML or binary, whose top
+/// dictionary holds the list under `UIDs`, an array of strings. That is the
+/// quickstart app's preferences file (`UserDefaults`, binary on a device
+/// and in a backup) and a tpns store alike; nothing else in it is read.
+///
+///     let inputs = try ImportFile.uids(in: bytes, name: "prefs.plist")
+///     // [UIDInput("ABCDEFGHJKLMNPRSTUVW", location: "prefs.plist › UIDs item 0")]
+///
+/// Whether each string is a UID is the pipeline's decision (``UIDInput``):
+/// each keeps its place in the file, which a failure names.
+public enum ImportFile {
+  /// The key the list is under, in the app's preferences and in a store.
+  public static let key = StoreState.Key.uids
+
+  /// The strings of the `UIDs` array of the property list in `bytes`, each
+  /// with its place (`name › UIDs item 3`).
+  public static func uids(in bytes: [UInt8], name: String) throws(Failure) -> [UIDInput] {
+    let value: PropertyListValue
+    do {
+      value = try PropertyList.read(bytes)
+    } catch {
+      throw Failure(file: name, reason: .notAPropertyList(error))
+    }
+    guard case .dictionary(let members) = value else {
+      throw Failure(file: name, reason: .notADictionary(found: value.typeName))
+    }
+    guard let list = members[key] else { throw Failure(file: name, reason: .noList) }
+    guard case .array(let items) = list else {
+      throw Failure(file: name, reason: .notAnArray(found: list.typeName))
+    }
+    var inputs: [UIDInput] = []
+    inputs.reserveCapacity(items.count)
+    for (index, item) in items.enumerated() {
+      guard case .string(let text) = item else {
+        throw Failure(file: name, reason: .notAString(index: index, found: item.typeName))
+      }
+      inputs.append(UIDInput(text, location: "\(name) › \(key) item \(index)"))
+    }
+    return inputs
+  }
+
+  /// Why a file holds no list to import; it names the file.
+  public struct Failure: Error, Equatable, CustomStringConvertible {
+    /// The file, as the user named it (`<stdin>` for standard input).
+    public let file: String
+    public let reason: Reason
+
+    /// What is wrong with the file.
+    public enum Reason: Equatable, Sendable {
+      /// It is no property list (the reader's reason).
+      case notAPropertyList(PropertyListParseError)
+      /// Its top level is not a dictionary (what it is).
+      case notADictionary(found: String)
+      /// Its dictionary has no `UIDs`.
+      case noList
+      /// `UIDs` is not an array.
+      case notAnArray(found: String)
+      /// An item of `UIDs` is not a string.
+      case notAString(index: Int, found: String)
+    }
+
+    public var description: String {
+      switch reason {
+      case .notAPropertyList(let error): "\(file) is not a property list: \(error)"
+      case .notADictionary(let found):
+        "\(file) holds no '\(ImportFile.key)' list: its top level is \(article(found)) \(found), "
+          + "not a dictionary"
+      case .noList: "\(file) holds no '\(ImportFile.key)' list"
+      case .notAnArray(let found):
+        "\(file) holds no '\(ImportFile.key)' list: '\(ImportFile.key)' is \(article(found)) "
+          + "\(found), not an array"
+      case .notAString(let index, let found):
+        "\(file): '\(ImportFile.key)' item \(index) is \(article(found)) \(found), not a string"
+      }
+    }
+
+    /// What to do about it.
+    public var suggestion: String {
+      "Pass the app's preferences file or a tpns store: a property list (XML or binary) whose "
+        + "'\(ImportFile.key)' is an array of UID strings."
+    }
+
+    private func article(_ noun: String) -> String {
+      noun.first.map { "aeiou".contains($0) } == true ? "an" : "a"
+    }
+  }
+}
