@@ -309,6 +309,61 @@ import Testing
     #expect(harness.state.value.uids == [Self.b])
   }
 
+  @Test("an addition that replaces the list: the others removed in the same change, its order kept")
+  func replacingAddition() {
+    let harness = PipelineHarness(
+      state: PipelineHarness.registered(token: Self.t1, uids: [Self.a, Self.b, Self.c]))
+    let given = [Self.d, Self.b.lowercased(), Self.d].map { UIDInput($0) }
+    let additions = harness.scheduler.createHotObservable([
+      .next(210, SyncViewModel.Addition(given, replacesList: true)), .completed(211),
+    ])
+    let viewModel = SyncViewModel(environment: harness.environment)
+    let res = harness.scheduler.start {
+      viewModel.transform(.init(additions: additions.asObservable())).outcomes
+    }
+    #expect(
+      res.events == [
+        .next(210, .removed(Self.a, index: 0)),
+        .next(210, .removed(Self.c, index: 2)),
+        .next(210, .added(Self.uid(Self.d))),
+        .next(210, .alreadyPresent(Self.uid(Self.b))),
+        .next(210, .alreadyPresent(Self.uid(Self.d))),
+        .next(260, .synced([Self.uid(Self.d), Self.uid(Self.b)], response: "ok")),
+        .completed(260),
+      ])
+    #expect(harness.state.value.uids == [Self.d, Self.b])
+    #expect(
+      harness.log.value.map(\.value) == [
+        "store \(Self.d),\(Self.b)", "send mapsync udid=1a1a [\(Self.d),\(Self.b)]",
+      ])
+  }
+
+  @Test("a replacing addition with an invalid UID stores nothing, removes nothing, sends nothing")
+  func replacingAdditionRefused() {
+    let harness = PipelineHarness(
+      state: PipelineHarness.registered(token: Self.t1, uids: [Self.a, Self.b]))
+    let given = [UIDInput(Self.c), UIDInput("BAD&UID", location: "prefs.plist › UIDs item 1")]
+    let additions = harness.scheduler.createHotObservable([
+      .next(210, SyncViewModel.Addition(given, replacesList: true)), .completed(211),
+    ])
+    let viewModel = SyncViewModel(environment: harness.environment)
+    let res = harness.scheduler.start {
+      viewModel.transform(.init(additions: additions.asObservable())).outcomes
+    }
+    #expect(
+      res.events == [
+        .next(
+          210,
+          .failed(
+            .invalidUID(
+              "BAD&UID", .character(.uid, "&", position: 4), location: "prefs.plist › UIDs item 1"))
+        ),
+        .completed(211),
+      ])
+    #expect(harness.state.value.uids == [Self.a, Self.b])
+    #expect(harness.sends.isEmpty)
+  }
+
   @Test("a sync request sends the stored list even when nothing is pending")
   func forcedSync() {
     let harness = PipelineHarness(state: PipelineHarness.registered(token: Self.t1, uids: [Self.a]))

@@ -1,0 +1,132 @@
+import Foundation
+import TPNSProtocol
+import TPNSTestSupport
+import Testing
+
+@testable import TPNSKit
+
+/// A store in binary form (converted by hand, copied from a device): read
+/// as the same state under the same rules, written as XML on its next change.
+@Suite struct StateStoreBinaryTests {
+  typealias Binary = BinaryPropertyList
+
+  /// The XML store at `path` rewritten in binary form by Foundation's writer.
+  static func convertToBinary(_ path: String) throws {
+    let data = try #require(contents(of: path))
+    let object = try PropertyListSerialization.propertyList(from: data, options: [], format: nil)
+    try Binary.foundation(object).write(to: URL(fileURLWithPath: path))
+  }
+
+  /// A binary store whose top dictionary holds only `UIDs`, the given strings.
+  static func binaryStore(uids: [String]) -> Data {
+    Binary.assemble(
+      [
+        Binary.dictionary(keys: [1], values: [2]), Binary.string("UIDs"),
+        Binary.array(uids.indices.map { $0 + 3 }),
+      ]
+        + uids.map(Binary.string))
+  }
+
+  @Test("a binary store reads as the state its XML held: list, registration, servers, other keys")
+  func readsSameState() throws {
+    let directory = try TemporaryDirectory()
+    let store = StateStore(path: directory.file("state.plist"))
+    var state = StateStoreTests.sampleState()
+    state.settings["ABCDEFGHJKLMNPRSTUVW"] = try MappingSettings(interval: 30, format: "-x {uid}")
+    state.otherKeys = ["Nickname": .string("front door"), "Volume": .integer(7)]
+    try store.update { $0 = state }
+    try Self.convertToBinary(store.path)
+    #expect(contents(of: store.path)?.starts(with: Array("bplist00".utf8)) == true)
+    #expect(try StateStore(path: store.path).load() == state)
+  }
+
+  @Test("a binary store is left as it is by a read and an update that changes nothing")
+  func notRewrittenWithoutChange() throws {
+    let directory = try TemporaryDirectory()
+    let path = directory.file("state.plist")
+    let bytes = Self.binaryStore(uids: ["ABCDEFGHJKLMNPRSTUVW"])
+    try bytes.write(to: URL(fileURLWithPath: path))
+    let store = StateStore(path: path)
+    _ = try store.load()
+    try store.update { $0.uids = ["ABCDEFGHJKLMNPRSTUVW"] }
+    #expect(contents(of: path) == bytes)
+  }
+
+  @Test("a binary store is written as XML on its next change, which Foundation reads")
+  func rewrittenAsXML() throws {
+    let directory = try TemporaryDirectory()
+    let path = directory.file("state.plist")
+    try Self.binaryStore(uids: ["ABCDEFGHJKLMNPRSTUVW"]).write(to: URL(fileURLWithPath: path))
+    let store = StateStore(path: path)
+    try store.update { $0.uids.append("0123456789ABCDEFGHJK") }
+    let text = String(decoding: try #require(contents(of: path)), as: UTF8.self)
+    #expect(text.hasPrefix("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"))
+    #expect(try StoreFile(path: path).uids == ["ABCDEFGHJKLMNPRSTUVW", "0123456789ABCDEFGHJK"])
+    #expect(permissions(of: path) == 0o600)
+  }
+
+  @Test(
+    "a binary store is validated as an XML one: UIDs canonical, no duplicates, no invalid UID",
+    arguments: [
+      (["abcdefghjklmnprstuvw", " HHHHHHHHHHHHHHHHHHHH"], nil),
+      (
+        ["AAAAAAAAAAAAAAAAAAAA", "aaaaaaaaaaaaaaaaaaaa"],
+        "'UIDs' holds AAAAAAAAAAAAAAAAAAAA twice (items 0 and 1)"
+      ),
+      (["AAAAAAAAAAAAAAAAAAAA", "AAAA"], "'UIDs' item 1 is not a UID (\"AAAA\": "),
+    ] as [([String], String?)])
+  func validated(uids: [String], refusal: String?) throws {
+    let directory = try TemporaryDirectory()
+    let path = directory.file("state.plist")
+    let bytes = Self.binaryStore(uids: uids)
+    try bytes.write(to: URL(fileURLWithPath: path))
+    let store = StateStore(path: path)
+    guard let refusal else {
+      #expect(try store.load().uids == ["ABCDEFGHJKLMNPRSTUVW", "HHHHHHHHHHHHHHHHHHHH"])
+      return
+    }
+    #expect {
+      try store.update { $0.uids = [] }
+    } throws: { error in
+      "\(error)".contains(refusal) && "\(error)".contains(path)
+    }
+    #expect(contents(of: path) == bytes)
+  }
+
+  @Test("a binary store nested 200,000 deep is refused naming the limit, with no line")
+  func nestedTooDeep() throws {
+    let directory = try TemporaryDirectory()
+    let path = directory.file("state.plist")
+    // {"Deep": [[[…]]]}: objects 0 and 1 the dictionary and its key, then the arrays.
+    let depth = 200_000
+    let arrays = (0..<depth).map { $0 == depth - 1 ? Binary.array([]) : Binary.array([$0 + 3]) }
+    let bytes = Binary.assemble(
+      [Binary.dictionary(keys: [1], values: [2]), Binary.string("Deep")] + arrays)
+    try bytes.write(to: URL(fileURLWithPath: path))
+    let refusal = StoreError.corrupt(path: path, reason: .nestedTooDeep(limit: 64, line: nil))
+    #expect(throws: refusal) { try StateStore(path: path).load() }
+    #expect(
+      refusal.description
+        == "the store \(path) cannot be read: its elements nest deeper than 64 levels; "
+        + "a store nests 6, and tpns reads at most 64")
+    #expect(contents(of: path) == bytes)
+  }
+
+  @Test("a key it does not know holding a control character is refused before an XML write")
+  func unwritableOtherKey() throws {
+    let directory = try TemporaryDirectory()
+    let path = directory.file("state.plist")
+    // {"UIDs": [], "Note": {"a\u{1}b": 1}}
+    let bytes = Binary.assemble([
+      Binary.dictionary(keys: [1, 2], values: [3, 4]), Binary.string("UIDs"),
+      Binary.string("Note"), Binary.array([]), Binary.dictionary(keys: [5], values: [6]),
+      Binary.string("a\u{1}b"), Binary.integer(1),
+    ])
+    try bytes.write(to: URL(fileURLWithPath: path))
+    let store = StateStore(path: path)
+    #expect(throws: StoreError.unwritable(path: path, text: "a\u{1}b")) {
+      try store.update { $0.uids = ["ABCDEFGHJKLMNPRSTUVW"] }
+    }
+    #expect(contents(of: path) == bytes)
+  }
+}
