@@ -199,6 +199,14 @@ enum ArgumentParser {
       if case .positional(let strategy) = definition.kind { return strategy }
       return nil
     }
+    // Without an argument that takes what follows `--`, what follows it is
+    // positional values that may look like options (`import -- --odd.plist`).
+    var positionals = positionals
+    var afterTerminator = afterTerminator
+    if !declared.contains(where: { strategy($0) == .postTerminator }) {
+      positionals += afterTerminator ?? []
+      afterTerminator = nil
+    }
     // A value no argument can take is reported before a missing one.
     let singles = declared.filter { strategy($0) == nil }.count
     if !declared.contains(where: { strategy($0) == .remaining }) {

@@ -49,6 +49,21 @@ struct CommandGroupParsingTests {
     #expect(((command as? Push)?.indexes ?? (command as? Pull)?.indexes) == indexes)
   }
 
+  @Test(
+    "after '--', a single argument takes a value that looks like an option; a second is unexpected",
+    arguments: [
+      (["send", "--", "--sandbox"], "--sandbox"),
+      (["send", "--sandbox", "--", "-T"], "-T"),
+    ])
+  func terminatorSingle(arguments: [String], token: String) throws {
+    #expect(try parsed(Send.self, arguments)?.token == token)
+  }
+
+  @Test("after '--', a value no argument takes is unexpected")
+  func terminatorExtra() {
+    #expect(throws: UsageError.self) { try Kit.parse(["send", "T", "--", "U"], environment: [:]) }
+  }
+
   @Test("where an option is named by a digit, '-1' is that option")
   func digitOption() throws {
     let pull = try #require(try parsed(Pull.self, ["pull", "-1"]))

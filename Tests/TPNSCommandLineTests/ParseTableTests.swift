@@ -162,6 +162,37 @@ import Testing
   }
 
   @Test(
+    "import: the file or '-', --replace, --no-sync, the sending options",
+    arguments: [
+      (["import", "prefs.plist"], "prefs.plist", false, true),
+      (["import", "-"], "-", false, true),
+      (["import", "--replace", "a.plist"], "a.plist", true, true),
+      (["import", "a.plist", "--no-sync", "--replace"], "a.plist", true, false),
+      (["import", "--", "--replace"], "--replace", false, true),
+    ] as [([String], String, Bool, Bool)])
+  func importFile(arguments: [String], file: String, replace: Bool, sync: Bool) throws {
+    let command = try Self.command(Import.self, arguments)
+    #expect(command.file == file)
+    #expect(command.replace == replace)
+    #expect(command.sync == sync)
+  }
+
+  @Test("import takes the sending options as add does")
+  func importOptions() throws {
+    let options = try Self.command(
+      Import.self,
+      [
+        "import", "p.plist", "--server", "http://e/tpns", "--store", "/s.plist", "--json",
+        "--timeout", "5",
+      ]
+    ).options
+    #expect(options.server == "http://e/tpns")
+    #expect(options.storePath == "/s.plist")
+    #expect(options.json)
+    #expect(options.timeout == .seconds(5))
+  }
+
+  @Test(
     "register: the token's source and the options given",
     arguments: [
       (["register", token], [:], Register.TokenSource.argument(token)),
@@ -268,6 +299,16 @@ import Testing
       (["list", "--server", "http://x/tpns"], "Unknown option '--server'"),
       (["status", "-q"], "Unknown option '-q'"),
       (["lst"], "Unknown command 'lst'. Did you mean 'list'?"),
+      (["import"], "Missing expected argument '<file>'"),
+      (["import", ""], "The value '' is invalid for '<file>'"),
+      (["import", "a.plist", "b.plist"], "Unexpected argument 'b.plist'"),
+      (["import", "a.plist", "--interval", "5"], "Unknown option '--interval'"),
+      (
+        ["import", "a.plist", "--timeout", "0"],
+        "The value '0' is invalid for '--timeout <seconds>'"
+      ),
+      (["imprt", "a.plist"], "Unknown command 'imprt'. Did you mean 'import'?"),
+      (["import", "a.plist", "--", "b.plist"], "Unexpected argument 'b.plist'"),
     ])
   func usageErrors(arguments: [String], message: String) {
     #expect(Self.usageError(arguments) == message)
