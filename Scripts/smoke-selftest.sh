@@ -3,7 +3,7 @@
 # on purpose. Each case puts a shim `tpns` first on PATH (through --bin) that
 # runs the real one and spoils one thing, runs the smoke script, and expects
 # exit 1, exactly one `not ok` line (the check named below) and
-# `14 passed, 1 failed`. Also: --server against a separate emulator (the
+# `15 passed, 1 failed`. Also: --server against a separate emulator (the
 # emulator-only checks skipped, exit 0), and the usage errors. Each check
 # prints `PASS name: figure` or `FAIL name: what happened`, then
 # `N passed, M failed`; exit 1 if any failed. About 5 s (the cases run at once).
@@ -131,7 +131,7 @@ for i in "${!names[@]}"; do
   not_ok=$(grep '^not ok ' "$out")
   count=$(grep -c '^not ok ' "$out")
   if ((status == 1 && count == 1)) && grep -Eq "^not ok [0-9]+ - ${expected[$name]}" <<<"$not_ok" &&
-    grep -qx '14 passed, 1 failed' "$out"; then
+    grep -qx '15 passed, 1 failed' "$out"; then
     pass "$name" "exit 1, $not_ok"
   else
     fail "$name" "exit $status, $count 'not ok' lines (expected 1 matching '${expected[$name]}'): $(tr '\n' '|' <"$out") $(tr '\n' ' ' <"$work/$name.err")"
@@ -139,7 +139,7 @@ for i in "${!names[@]}"; do
 done
 
 skips=$(grep -c '^ok [0-9]* - .* # skip ' "$work/server.out")
-if ((server_status == 0 && skips == 5)) && grep -qx '10 passed, 0 failed, 5 skipped' "$work/server.out"; then
+if ((server_status == 0 && skips == 5)) && grep -qx '11 passed, 0 failed, 5 skipped' "$work/server.out"; then
   pass "--server" "exit 0, $skips emulator-only checks skipped: $(tail -n 1 "$work/server.out")"
 else
   fail "--server" "exit $server_status, $skips skipped: $(tr '\n' '|' <"$work/server.out") $(tr '\n' ' ' <"$work/server.err")"

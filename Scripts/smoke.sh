@@ -4,7 +4,8 @@
 # directory, it registers a token, adds three UIDs (one through `--from -`),
 # lists, removes by index and by --uid, reads the status, sends an event and
 # reads the notification back from the emulator; then a bad UID (exit 65,
-# nothing sent) and an outage (503 twice with Retry-After: 1, then success).
+# nothing sent), an outage (503 twice with Retry-After: 1, then success) and
+# an import of the app's list (--replace).
 # Each check asserts the exit status and the --json fields with jq and prints
 # `ok N - what` or `not ok N - what: what happened`; the last line is
 # `N passed, M failed`. About 3 s.
@@ -210,6 +211,16 @@ run_checks() {
     skip "the outage is ridden out: two retries, then synced" "$faults_only"
     skip "the outage took three requests: 503, 503, 200 (/_emulator/requests)" "$faults_only"
   fi
+
+  # The app's list as its preferences file holds it (XML here; a device's is
+  # binary, which tpns reads too), replacing the stored one.
+  printf '%s\n' '<?xml version="1.0" encoding="UTF-8"?>' '<plist version="1.0"><dict>' \
+    "<key>UIDs</key><array><string>$uid_a</string><string>$uid_b</string></array>" \
+    '</dict></plist>' >"$scratch/prefs.plist"
+  tpns_json import --replace "$scratch/prefs.plist"
+  expect "import the app's list with --replace" 0 '.ok' '.uids == [$a, $b]' \
+    '.pending == false' '[.outcomes[] | select(.event == "added") | .uid] == [$a]' \
+    '.outcomes[-1] | .event == "synced" and .uids == [$a, $b]'
 
   # Leave the server as it was found: no UID mapped to the token.
   local indexes

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# Stress section 3, corruption: a store that is truncated, binary garbage, of
-# the wrong top-level type, or has UIDs of the wrong type makes every command
-# that reads it exit 65 naming the file; the file stays byte-identical and
-# nothing reaches the server.
+# Stress section 3, corruption: a store that is truncated, binary garbage, a
+# broken binary plist, of the wrong top-level type, or has UIDs of the wrong
+# type (in XML or binary form) makes every command that reads it exit 65
+# naming the file; the file stays byte-identical and nothing reaches the
+# server.
 set -uo pipefail
 source "$(dirname "$0")/lib.sh"
 
@@ -25,7 +26,9 @@ make_case() {
   case $1 in
     truncated) head -c "$(($(wc -c <"$work/valid.plist") / 2))" "$work/valid.plist" ;;
     garbage) head -c 4096 /dev/urandom ;;
-    binary-plist) printf 'bplist00\xd1\x01\x02TUIDs\xa0\x08\x0b\x10\x00\x00\x00\x00\x00\x00\x01\x01\x00\x00\x00\x00\x00\x00\x00\x03\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x11' ;;
+    # A binary store is read like an XML one, and refused for the same reasons.
+    binary-truncated) printf 'bplist00\xd1\x01\x02TUIDs\xa0\x08\x0b\x10\x00\x00\x00' ;;
+    binary-uids-of-integers) printf 'bplist00\xd1\x01\x02TUIDs\xa1\x03\x10\x01\x08\x0b\x10\x12\x00\x00\x00\x00\x00\x00\x01\x01\x00\x00\x00\x00\x00\x00\x00\x04\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x14' ;;
     empty) : ;;
     top-level-array) printf '%s\n<array><string>ABCDEFGHJKLMNPRSTUVW</string></array>\n</plist>\n' "$header" ;;
     uids-a-string) printf '%s\n<dict><key>UIDs</key><string>ABCDEFGHJKLMNPRSTUVW</string></dict>\n</plist>\n' "$header" ;;
@@ -44,7 +47,8 @@ commands=(
   "register $token"
   "watch"
 )
-cases=(truncated garbage binary-plist empty top-level-array uids-a-string uids-of-integers registered-a-string)
+cases=(truncated garbage binary-truncated binary-uids-of-integers empty top-level-array uids-a-string
+  uids-of-integers registered-a-string)
 runs=0
 for name in "${cases[@]}"; do
   make_case "$name" >"$store"
