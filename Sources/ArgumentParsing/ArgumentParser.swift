@@ -183,7 +183,7 @@ enum ArgumentParser {
   private static func unknownCommand(_ name: String, _ path: [any ParsableCommand.Type])
     -> UsageError
   {
-    let names = path[path.count - 1].configuration.subcommands.map { $0.commandName }
+    let names = path[path.count - 1].displayedSubcommands.map { $0.commandName }
     return error(UsageError.unknownCommand(name, suggestion: name.nearest(among: names)), path)
   }
 
