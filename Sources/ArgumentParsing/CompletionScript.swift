@@ -105,22 +105,22 @@ struct CompletionScript {
       "}",
       "",
       "\(f)() {",
-      "  local cur=${COMP_WORDS[COMP_CWORD]} prev= path=\(root) i=1",
+      "  local cur=${COMP_WORDS[COMP_CWORD]} prev= command_path=\(root) i=1",
       "  ((COMP_CWORD > 0)) && prev=${COMP_WORDS[COMP_CWORD - 1]}",
       "  COMPREPLY=()",
       "  while ((i < COMP_CWORD)); do",
-      "    case \"$path ${COMP_WORDS[i]}\" in",
+      "    case \"$command_path ${COMP_WORDS[i]}\" in",
     ]
     let nested = commands.dropFirst().map { "\"\($0.path)\"" }
     if !nested.isEmpty {
-      lines.append("      \(nested.joined(separator: " | "))) path+=\" ${COMP_WORDS[i]}\" ;;")
+      lines.append("      \(nested.joined(separator: " | "))) command_path+=\" ${COMP_WORDS[i]}\" ;;")
     }
     lines += [
       "      *) break ;;",
       "    esac",
       "    ((i++))",
       "  done",
-      "  case $path in",
+      "  case $command_path in",
     ]
     for command in commands {
       lines.append("    \"\(command.path)\")")
@@ -187,13 +187,13 @@ struct CompletionScript {
       "}",
       "",
       "\(f)() {",
-      "  local path=\(root) i=2",
+      "  local command_path=\(root) i=2",
       "  while ((i < CURRENT)); do",
-      "    case \"$path ${words[i]}\" in",
+      "    case \"$command_path ${words[i]}\" in",
     ]
     let nested = commands.dropFirst().map { "\"\($0.path)\"" }
     if !nested.isEmpty {
-      lines.append("      (\(nested.joined(separator: " | "))) path+=\" ${words[i]}\" ;;")
+      lines.append("      (\(nested.joined(separator: " | "))) command_path+=\" ${words[i]}\" ;;")
     }
     lines += [
       "      (*) break ;;",
@@ -205,7 +205,7 @@ struct CompletionScript {
       "    shift $((i - 2)) words",
       "    ((CURRENT -= i - 2))",
       "  fi",
-      "  case $path in",
+      "  case $command_path in",
     ]
     for command in commands {
       lines.append("    (\"\(command.path)\")")
@@ -259,6 +259,8 @@ struct CompletionScript {
     var output = ""
     for character in text {
       switch character {
+      // Within (( )), the words are read again as shell words: a quote needs a backslash.
+      case "'" where inParentheses: output += "\\'\\''"
       case "'": output += "'\\''"
       case "[", "]": output += "\\\(character)"
       case ":": output += "\\:"

@@ -18,6 +18,7 @@ public struct TPNS: ParsableCommand {
     subcommands: [
       Register.self, Add.self, Remove.self, List.self, Sync.self, Status.self,
       EventCommand.self, Watch.self, Mapping.self, RemoveMapping.self, Unregister.self,
+      Completion.self, CompletionWords.self,
     ])
 
   public init() {}

@@ -22,7 +22,7 @@ public struct ServerCommand: ParsableCommand {
       what a canonical client would not send as warnings in /_emulator/requests; \
       --strict refuses that with 400. SIGHUP, SIGINT or SIGTERM stops it.
       """,
-    subcommands: [Exec.self])
+    subcommands: [Exec.self, Completion.self])
 
   /// `--host`: the address to listen on.
   @Option(
