@@ -113,7 +113,8 @@ struct CompletionScript {
     ]
     let nested = commands.dropFirst().map { "\"\($0.path)\"" }
     if !nested.isEmpty {
-      lines.append("      \(nested.joined(separator: " | "))) command_path+=\" ${COMP_WORDS[i]}\" ;;")
+      lines.append(
+        "      \(nested.joined(separator: " | "))) command_path+=\" ${COMP_WORDS[i]}\" ;;")
     }
     lines += [
       "      *) break ;;",

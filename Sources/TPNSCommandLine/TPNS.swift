@@ -15,10 +15,18 @@ public struct TPNS: ParsableCommand {
       re-running the command or 'tpns sync' sends it.
       """,
     version: TPNSVersion.current,
+    examples: [
+      .init(
+        "tpns register --token-file token.txt && tpns add ABCDEFGHJKLMNPRSTUVW",
+        "Register this phone's token, then map a device to it."),
+      .init(
+        "tpns-server exec -- sh -c 'tpns register --token-file t && tpns list'",
+        "Run the whole flow against a local emulator on a free port."),
+    ],
     subcommands: [
       Register.self, Add.self, Remove.self, List.self, Sync.self, Status.self,
       EventCommand.self, Watch.self, Mapping.self, RemoveMapping.self, Unregister.self,
-      Completion.self, CompletionWords.self,
+      Completion.self, CompletionWords.self, GenerateManual.self,
     ])
 
   public init() {}

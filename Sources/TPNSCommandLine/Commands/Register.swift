@@ -22,7 +22,15 @@ struct Register: ParsableCommand {
       token needs only 'tpns register NEWTOKEN'; --os with another OS starts a new \
       phone from the defaults. An iOS phone's ID is its token unless --udid is given. \
       lang and dev are sent on every registration (enUS and 0 unless given).
-      """)
+      """,
+    examples: [
+      .init(
+        "tpns register --token-file token.txt",
+        "Register the token in a file (not visible to other users, as an argument is)."),
+      .init(
+        "TPNS_TOKEN=abc123 tpns register --os android --udid phone-1",
+        "Register an Android phone, the token from the environment."),
+    ])
 
   @Argument(
     help: "The push token (visible to other local users: prefer --token-file or TPNS_TOKEN).")

@@ -8,7 +8,15 @@ struct Remove: ParsableCommand {
     discussion: """
       All indexes and UIDs refer to the list as it is now; if one is not in it, nothing is \
       removed.
-      """)
+      """,
+    examples: [
+      .init(
+        "tpns remove 0 2",
+        "Remove the first and third UIDs, as tpns list numbers them."),
+      .init(
+        "tpns remove --uid ABCDEFGHJKLMNPRSTUVW",
+        "Remove a UID by its value."),
+    ])
 
   @Argument(
     help: ArgumentHelp("A 0-based index.", valueName: "index"), completion: .custom("indexes"))

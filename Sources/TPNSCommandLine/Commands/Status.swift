@@ -5,7 +5,12 @@ import TPNSKit
 /// `tpns status`: what the store holds and whether this server has it.
 struct Status: ParsableCommand {
   static let configuration = CommandConfiguration(
-    abstract: "Show the token, the server, and whether the server has the stored list.")
+    abstract: "Show the token, the server, and whether the server has the stored list.",
+    examples: [
+      .init(
+        "tpns status --json",
+        "Show what is stored and pending, as JSON.")
+    ])
 
   @OptionGroup var reporting: ReportingOptions
 

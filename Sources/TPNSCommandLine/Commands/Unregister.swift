@@ -11,7 +11,12 @@ struct Unregister: ParsableCommand {
       whatever it holds. With --uid: those UIDs only, one cmd=unreg_mapping each (a UID \
       no longer stored that the server in use still holds is sent again). The token \
       stays registered; 'tpns add' maps UIDs again.
-      """)
+      """,
+    examples: [
+      .init(
+        "tpns unregister",
+        "Remove every UID, and all of this phone's mappings at the server.")
+    ])
 
   @Option(
     name: .customLong("uid"),
