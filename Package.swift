@@ -21,6 +21,12 @@ let package = Package(
 
     .target(name: "Locking", swiftSettings: swift6),
 
+    // MARK: DurationFormatting (durations as text: messages, JSON, log lines)
+
+    .target(name: "DurationFormatting", swiftSettings: swift6),
+    .testTarget(
+      name: "DurationFormattingTests", dependencies: ["DurationFormatting"], swiftSettings: swift6),
+
     // MARK: Reactive core
 
     .target(name: "Reactive", dependencies: ["Locking"], swiftSettings: swift6),
@@ -38,7 +44,7 @@ let package = Package(
     .target(name: "CSQLite", linkerSettings: [.linkedLibrary("sqlite3")]),
     .target(name: "CLinux"),
 
-    // MARK: Protocol (what the client library and the emulator share)
+    // MARK: Protocol (the wire, which the client library and the emulator share)
 
     .target(name: "TPNSProtocol", swiftSettings: swift6),
     .testTarget(name: "TPNSProtocolTests", dependencies: ["TPNSProtocol"], swiftSettings: swift6),
@@ -47,12 +53,15 @@ let package = Package(
 
     .target(
       name: "TPNSKit",
-      dependencies: ["Locking", "Reactive", "TPNSProtocol", "CCurl"],
+      dependencies: ["Locking", "Reactive", "TPNSProtocol", "DurationFormatting", "CCurl"],
       swiftSettings: swift6
     ),
     .testTarget(
       name: "TPNSKitTests",
-      dependencies: ["TPNSKit", "Locking", "ReactiveTesting", "TPNSTestSupport"],
+      dependencies: [
+        "TPNSKit", "TPNSProtocol", "TPNSEmulator", "Locking", "Reactive", "ReactiveTesting",
+        "TPNSTestSupport",
+      ],
       swiftSettings: swift6
     ),
     // What the suites share: temp directories, a running emulator, a silent port.
@@ -69,7 +78,7 @@ let package = Package(
 
     // MARK: Command-line argument parsing
 
-    .target(name: "ArgumentParsing", dependencies: ["Posix"], swiftSettings: swift6),
+    .target(name: "ArgumentParsing", dependencies: ["Posix", "Locking"], swiftSettings: swift6),
     .testTarget(
       name: "ArgumentParsingTests",
       dependencies: ["ArgumentParsing"],
@@ -80,7 +89,10 @@ let package = Package(
 
     .target(
       name: "TPNSCommandLine",
-      dependencies: ["ArgumentParsing", "Posix", "TPNSKit", "TPNSProtocol", "Reactive", "Locking"],
+      dependencies: [
+        "ArgumentParsing", "Posix", "TPNSKit", "TPNSProtocol", "Reactive", "Locking",
+        "DurationFormatting",
+      ],
       swiftSettings: swift6
     ),
     .executableTarget(
@@ -88,7 +100,8 @@ let package = Package(
     .testTarget(
       name: "TPNSCommandLineTests",
       dependencies: [
-        "TPNSCommandLine", "TPNSKit", "TPNSEmulator", "TPNSTestSupport", "Locking",
+        "TPNSCommandLine", "ArgumentParsing", "TPNSKit", "TPNSProtocol", "TPNSEmulator",
+        "TPNSTestSupport", "Locking",
       ],
       swiftSettings: swift6
     ),
@@ -97,7 +110,7 @@ let package = Package(
 
     .target(
       name: "TPNSEmulator",
-      dependencies: ["CMicroHTTPD", "CSQLite", "Locking", "TPNSProtocol"],
+      dependencies: ["CMicroHTTPD", "CSQLite", "Locking", "TPNSProtocol", "DurationFormatting"],
       swiftSettings: swift6
     ),
     .target(

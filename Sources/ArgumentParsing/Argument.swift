@@ -17,7 +17,7 @@ public struct Argument<Value: Sendable>: Decodable, Sendable, ArgumentDeclaratio
   }
 
   public init(from decoder: any Decoder) throws {
-    storage = .value(try decoder.parsedValue(Value.self, wrapper: "@Argument"))
+    storage = try decoder.wrapperStorage(Value.self, wrapper: "@Argument")
   }
 
   func definitions(key: [String]) -> [ArgumentDefinition] { Self.definitions(storage, key: key) }
@@ -27,7 +27,7 @@ public struct Argument<Value: Sendable>: Decodable, Sendable, ArgumentDeclaratio
     validate: (@Sendable (Element) -> Bool)?, absent: Absence,
     collect: @escaping @Sendable ([any Sendable]) -> any Sendable, elementType: Element.Type
   ) {
-    storage = .definition { key in
+    storage = Self.declaring { key in
       [
         ArgumentDefinition(
           kind: .positional(strategy), key: key, long: nil, short: nil,

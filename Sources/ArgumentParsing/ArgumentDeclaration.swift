@@ -16,12 +16,21 @@ enum WrapperStorage<Value: Sendable>: Sendable {
   }
 }
 
-/// What every property wrapper is to `Mirror`: a source of definitions.
+/// What every property wrapper is: a source of definitions.
 protocol ArgumentDeclaration {
   func definitions(key: [String]) -> [ArgumentDefinition]
 }
 
 extension ArgumentDeclaration {
+  /// The storage of a wrapper declared with `build`, which is recorded for
+  /// the type whose declarations are being read (``DeclarationCollector``).
+  static func declaring<Value>(
+    _ build: @escaping @Sendable (_ key: [String]) -> [ArgumentDefinition]
+  ) -> WrapperStorage<Value> {
+    DeclarationCollector.record(build)
+    return .definition(build)
+  }
+
   /// The definitions a wrapper's storage declares (none once it holds a value).
   static func definitions<Value>(_ storage: WrapperStorage<Value>, key: [String])
     -> [ArgumentDefinition]
@@ -32,6 +41,16 @@ extension ArgumentDeclaration {
 }
 
 extension Decoder {
+  /// The storage of the wrapper being decoded: its parsed value, or in a
+  /// naming decode, its name recorded and an empty declaration.
+  func wrapperStorage<Value>(_ type: Value.Type, wrapper: String) throws -> WrapperStorage<Value> {
+    if let decoder = self as? ArgumentDecoder, let names = decoder.names {
+      names.names.append(codingPath.last?.stringValue ?? "")
+      return .definition { _ in [] }
+    }
+    return .value(try parsedValue(type, wrapper: wrapper))
+  }
+
   /// The parsed value of the property being decoded.
   func parsedValue<Value>(_ type: Value.Type, wrapper: String) throws -> Value {
     guard let decoder = self as? ArgumentDecoder else {

@@ -4,6 +4,9 @@
 struct ArgumentDecoder: Decoder {
   let values: ParsedValues
   let codingPath: [any CodingKey]
+  /// In naming mode, where each wrapper records its property's name instead
+  /// of taking a value (``ParsableArguments/definitions(prefix:)``).
+  var names: NameRecorder? = nil
   var userInfo: [CodingUserInfoKey: Any] { [:] }
 
   /// The path ``ParsedValues`` keys this decoder's value by: `options.server`.
@@ -36,13 +39,15 @@ struct ArgumentDecoder: Decoder {
     func decodeNil(forKey key: Key) throws -> Bool { false }
 
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
-      try T(from: ArgumentDecoder(values: decoder.values, codingPath: codingPath + [key]))
+      try T(
+        from: ArgumentDecoder(
+          values: decoder.values, codingPath: codingPath + [key], names: decoder.names))
     }
 
     func nestedContainer<NestedKey: CodingKey>(
       keyedBy type: NestedKey.Type, forKey key: Key
     ) throws -> KeyedDecodingContainer<NestedKey> {
-      ArgumentDecoder(values: decoder.values, codingPath: codingPath + [key])
+      ArgumentDecoder(values: decoder.values, codingPath: codingPath + [key], names: decoder.names)
         .container(keyedBy: type)
     }
 
@@ -51,7 +56,7 @@ struct ArgumentDecoder: Decoder {
     }
     func superDecoder() throws -> any Decoder { decoder }
     func superDecoder(forKey key: Key) throws -> any Decoder {
-      ArgumentDecoder(values: decoder.values, codingPath: codingPath + [key])
+      ArgumentDecoder(values: decoder.values, codingPath: codingPath + [key], names: decoder.names)
     }
 
     // Plain stored properties are not declarations.
@@ -80,4 +85,12 @@ struct ArgumentDecoder: Decoder {
       throw decoder.undeclared()
     }
   }
+}
+
+/// The property names a naming decode met, in order: the synthesized
+/// `init(from:)` asks for each property by name, in declaration order, so a
+/// decode that records the names and takes no values lists them without
+/// reflection (which would instantiate every wrapper type's metadata).
+final class NameRecorder {
+  var names: [String] = []
 }

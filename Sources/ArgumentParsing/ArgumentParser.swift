@@ -59,7 +59,8 @@ enum ArgumentParser {
     }
 
     var given: [String: [any Sendable]] = [:]
-    var flagNames: [String: Set<String>] = [:]
+    // The names each inverted flag was given by (`--dev`, `--no-dev`), as pairs.
+    var flagNames: [(path: String, name: String)] = []
     var positionals: [String] = []
     var afterTerminator: [String]?
     while index < arguments.count {
@@ -85,7 +86,9 @@ enum ArgumentParser {
       if case .flag(let inversion) = definition.kind {
         guard inlineValue == nil else { throw error(UsageError.unexpectedArgument(argument), path) }
         let isInverted = inversion.map { name == "--\($0)" } ?? false
-        flagNames[definition.path, default: []].insert(name)
+        if !flagNames.contains(where: { $0 == (definition.path, name) }) {
+          flagNames.append((definition.path, name))
+        }
         given[definition.path, default: []].append(!isInverted)
         continue
       }
@@ -110,7 +113,7 @@ enum ArgumentParser {
     var values = ParsedValues()
     for definition in definitions where !definition.isPositional {
       if let inversion = definition.inversion, let long = definition.long,
-        flagNames[definition.path]?.count == 2
+        flagNames.filter({ $0.path == definition.path }).count == 2
       {
         throw error("--\(long) and --\(inversion) cannot be used together", path)
       }

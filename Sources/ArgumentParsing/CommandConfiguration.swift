@@ -53,7 +53,9 @@ extension ParsableCommand {
   /// The name typed on the command line: the configuration's, or the type's
   /// name in kebab case (`RemoveMapping` → `remove-mapping`).
   public static var commandName: String {
-    configuration.commandName ?? String(describing: self).kebabCased
+    // `_typeName`, not `String(describing:)`: the latter asks the runtime
+    // whether the metatype conforms to three printing protocols, each a scan.
+    configuration.commandName ?? _typeName(self, qualified: false).kebabCased
   }
 
   /// The subcommands help, completion and manual pages show.

@@ -11,7 +11,7 @@ public struct EnvironmentVariable<Value: Sendable>: Decodable, Sendable, Argumen
   }
 
   public init(from decoder: any Decoder) throws {
-    storage = .value(try decoder.parsedValue(Value.self, wrapper: "@EnvironmentVariable"))
+    storage = try decoder.wrapperStorage(Value.self, wrapper: "@EnvironmentVariable")
   }
 
   func definitions(key: [String]) -> [ArgumentDefinition] { Self.definitions(storage, key: key) }
@@ -21,7 +21,7 @@ extension EnvironmentVariable {
   /// The variable `name`, nil when it is not set or empty.
   public init<Element: ExpressibleByArgument>(_ name: String, help: ArgumentHelp)
   where Value == Element? {
-    storage = .definition { key in
+    storage = Self.declaring { key in
       [
         ArgumentDefinition(
           kind: .environment, key: key, long: nil, short: nil, valueName: name,

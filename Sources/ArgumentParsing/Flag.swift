@@ -19,7 +19,7 @@ public struct Flag<Value: Sendable>: Decodable, Sendable, ArgumentDeclaration {
   }
 
   public init(from decoder: any Decoder) throws {
-    storage = .value(try decoder.parsedValue(Value.self, wrapper: "@Flag"))
+    storage = try decoder.wrapperStorage(Value.self, wrapper: "@Flag")
   }
 
   func definitions(key: [String]) -> [ArgumentDefinition] { Self.definitions(storage, key: key) }
@@ -37,7 +37,7 @@ extension Flag where Value == Bool {
     wrappedValue: Bool = false, name: NameSpecification = .long, help: ArgumentHelp,
     environment: String? = nil
   ) {
-    storage = .definition { key in
+    storage = Self.declaring { key in
       let names = name.names(for: key.last ?? "")
       return [
         ArgumentDefinition(
@@ -53,7 +53,7 @@ extension Flag where Value == Bool {
 extension Flag where Value == Bool? {
   /// `--name` (true), `--no-name` (false), or neither (nil).
   public init(name: NameSpecification = .long, inversion: FlagInversion, help: ArgumentHelp) {
-    storage = .definition { key in
+    storage = Self.declaring { key in
       let names = name.names(for: key.last ?? "")
       return [
         ArgumentDefinition(

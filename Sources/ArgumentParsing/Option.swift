@@ -20,7 +20,7 @@ public struct Option<Value: Sendable>: Decodable, Sendable, ArgumentDeclaration 
   }
 
   public init(from decoder: any Decoder) throws {
-    storage = .value(try decoder.parsedValue(Value.self, wrapper: "@Option"))
+    storage = try decoder.wrapperStorage(Value.self, wrapper: "@Option")
   }
 
   func definitions(key: [String]) -> [ArgumentDefinition] { Self.definitions(storage, key: key) }
@@ -32,7 +32,7 @@ public struct Option<Value: Sendable>: Decodable, Sendable, ArgumentDeclaration 
     absent: Absence, collect: @escaping @Sendable ([any Sendable]) -> any Sendable,
     elementType: Element.Type
   ) {
-    storage = .definition { key in
+    storage = Self.declaring { key in
       let names = name.names(for: key.last ?? "")
       return [
         ArgumentDefinition(

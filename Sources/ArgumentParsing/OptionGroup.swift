@@ -12,10 +12,16 @@ public struct OptionGroup<Value: ParsableArguments>: Decodable, Sendable, Argume
   }
 
   public init() {
-    storage = .definition { key in Value.definitions(prefix: key) }
+    storage = Self.declaring { key in Value.definitions(prefix: key) }
   }
 
   public init(from decoder: any Decoder) throws {
+    if let decoder = decoder as? ArgumentDecoder, let names = decoder.names {
+      // Named only: the group's own declarations are read from its type.
+      names.names.append(decoder.codingPath.last?.stringValue ?? "")
+      storage = .definition { _ in [] }
+      return
+    }
     var value = try Value(from: decoder)
     try value.validate()
     storage = .value(value)

@@ -17,15 +17,22 @@ extension ParsableArguments {
   public mutating func validate() throws {}
 
   /// The declarations of `Self`'s properties, in declaration order, with keys
-  /// from `prefix`.
+  /// from `prefix`: the wrappers record their declarations as `Self()` makes
+  /// them (``DeclarationCollector``), and a naming decode lists the
+  /// properties' names in the same order (``NameRecorder``). Neither casts a
+  /// property to a protocol nor reflects on the type: both would make the
+  /// runtime instantiate each wrapper type and scan the binary's conformance
+  /// records for it, measured as most of a short command's parsing.
   static func definitions(prefix: [String] = []) -> [ArgumentDefinition] {
-    Mirror(reflecting: Self()).children.flatMap { child -> [ArgumentDefinition] in
-      // A wrapped property's storage is labelled `_name`.
-      guard let label = child.label, label.hasPrefix("_"),
-        let declaration = child.value as? any ArgumentDeclaration
-      else { return [] }
-      return declaration.definitions(key: prefix + [String(label.dropFirst())])
-    }
+    let builds = DeclarationCollector.collect { _ = Self() }
+    let recorder = NameRecorder()
+    _ = try? Self(from: ArgumentDecoder(values: ParsedValues(), codingPath: [], names: recorder))
+    let names = recorder.names
+    precondition(
+      names.count == builds.count,
+      "\(Self.self): every stored property must be declared with @Option, @Flag, @Argument, "
+        + "@OptionGroup or @EnvironmentVariable")
+    return zip(names, builds).flatMap { name, build in build(prefix + [name]) }
   }
 }
 

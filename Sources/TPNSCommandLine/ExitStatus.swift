@@ -2,7 +2,7 @@ import ArgumentParsing
 import TPNSKit
 import TPNSProtocol
 
-/// sysexits codes, as DESIGN.md assigns them.
+/// sysexits codes, as README.md ("Exit status") and the manual pages list them.
 enum ExitStatus {
   static let dataError = ExitCode(65)
   static let noInput = ExitCode(66)

@@ -1,3 +1,4 @@
+import DurationFormatting
 import TPNSKit
 import TPNSProtocol
 
@@ -49,7 +50,7 @@ struct OutcomeFormatting {
         + "registered (tpns register <token>)"
     case .retrying(let command, let attempt, let of, let delay, let reason):
       return
-        "retrying in \(Self.seconds(delay)) (attempt \(attempt)/\(of)): \(command.rawValue): "
+        "retrying in \(delay.text(in: .seconds, fractionDigits: 1)) (attempt \(attempt)/\(of)): \(command.rawValue): "
         + mask(reason)
     case .storeDeleted:
       return "the store \(options.storePath) was deleted; waiting for it to come back"
@@ -110,13 +111,7 @@ struct OutcomeFormatting {
       return .object([
         ("event", .string("retrying")), ("cmd", .string(command.rawValue)),
         ("attempt", .number(attempt)), ("max_attempts", .number(of)),
-        (
-          "delay_ms",
-          .number(
-            Int(
-              delay.components.seconds * 1000 + delay.components.attoseconds / 1_000_000_000_000_000
-            ))
-        ),
+        ("delay_ms", .number(Int(delay.rounded(to: .milliseconds)))),
         ("reason", .string(mask(reason))),
       ])
     case .storeDeleted:
@@ -149,7 +144,7 @@ struct OutcomeFormatting {
   ///     < 200 after 3 ms
   func lines(_ exchange: TPNSClient.Exchange) -> [String] {
     let url = exchange.shownURL(showingTokens: options.showToken)
-    let time = Self.milliseconds(exchange.duration)
+    let time = exchange.duration.text(in: .milliseconds, fractionDigits: 0)
     let reason = exchange.failure.map { "\($0)" } ?? "unknown"
     let answer =
       exchange.status.map { "< \($0) after \(time)" } ?? "< no response after \(time): \(reason)"
@@ -170,19 +165,5 @@ struct OutcomeFormatting {
       settings.interval.map { ("interval", OrderedJSON.number($0)) },
       settings.format.map { ("format", OrderedJSON.string($0)) },
     ].compactMap { $0 }
-  }
-
-  /// "3 ms", "1204 ms": a request's time.
-  static func milliseconds(_ duration: Duration) -> String {
-    let (seconds, attoseconds) = duration.components
-    return "\(seconds * 1000 + attoseconds / 1_000_000_000_000_000) ms"
-  }
-
-  /// "1.2 s": a delay for people.
-  static func seconds(_ duration: Duration) -> String {
-    let tenths = Int(
-      (Double(duration.components.seconds) * 10 + Double(duration.components.attoseconds) / 1e17)
-        .rounded())
-    return tenths % 10 == 0 ? "\(tenths / 10) s" : "\(tenths / 10).\(tenths % 10) s"
   }
 }

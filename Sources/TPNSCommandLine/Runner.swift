@@ -1,4 +1,5 @@
 import ArgumentParsing
+import Locking
 import Posix
 import Reactive
 import TPNSKit
@@ -7,19 +8,37 @@ import TPNSProtocol
 /// Runs one command's inputs through the pipeline to the end, printing each
 /// outcome as it comes, then the result: the View of a one-shot command.
 struct Runner {
+  /// How long ``finish(_:)`` waits for the pipeline past the ``deadline``:
+  /// no lock wait, request or retry outlasts the deadline (the store and the
+  /// pipeline are given it), so this is only for the work no wait bounds (a
+  /// write's `fsync`, a transfer's cancellation) on a loaded machine.
+  static let grace = Duration.seconds(30)
+
   let command: String
   let options: GlobalOptions
-  /// The store; for a one-shot command, its lock waits end with the command's time budget.
+  /// When the command's time (`--timeout`) runs out, counted from when the
+  /// runner was made; nil for `watch`, whose every request has its own. The
+  /// one place every limit of a one-shot command comes from: the store's
+  /// lock waits, the pipeline's requests, retries and waits, and the wait
+  /// for the pipeline to finish.
+  let deadline: ContinuousClock.Instant?
+  /// The store; for a one-shot command, no lock wait goes past the ``deadline``.
   let store: StateStore
-  /// Whether `--timeout` bounds the whole command (every one-shot command;
-  /// not `watch`, whose every request has its own).
-  let budgeted: Bool
+  /// The store as this command last read it, or the pipeline last read or
+  /// wrote it: what the `--json` document reports, instead of reading the
+  /// store again.
+  private let lastRead = LockedState<StoreState?>(nil)
   /// What a server said, with the tokens masked (unless `--show-token`).
   let mask: TokenMask
   /// Text for people: control characters escaped, tokens masked.
   let output: TextOutput
   /// The warnings so far: on stderr as they come, and in the `--json` document.
   let warnings: Warnings
+  /// Where a one-shot command's pipeline runs: on the main thread, while
+  /// ``finish(_:)`` waits (libcurl too), so that no thread is started for
+  /// work that goes one step at a time. Nil for `watch`, whose pipeline runs
+  /// on a queue while the main thread waits for signals.
+  let runLoop: RunLoopScheduler?
 
   /// The runner of `command`; with `budgeted`, the command's time starts now.
   /// `streamWarning`, if given, also prints each warning as it comes (`watch
@@ -30,9 +49,10 @@ struct Runner {
   ) {
     self.command = command
     self.options = options
-    self.budgeted = budgeted
-    let store = StateStore(
-      path: options.storePath, deadline: budgeted ? .now + options.timeout : nil)
+    let deadline = budgeted ? ContinuousClock.now + options.timeout : nil
+    self.deadline = deadline
+    runLoop = budgeted ? RunLoopScheduler() : nil
+    let store = StateStore(path: options.storePath, deadline: deadline)
     self.store = store
     mask = TokenMask(showsTokens: options.showToken) {
       (try? store.load()).map(TokenMask.tokens(in:)) ?? []
@@ -54,7 +74,6 @@ struct Runner {
         problem, hint: "Pass a readable PEM file of CA certificates with --cacert.",
         code: ExitStatus.noInput)
     }
-    let scheduler = SerialDispatchQueueScheduler(label: "tpns.pipeline")
     let options = options
     let store = store
     let formatting = OutcomeFormatting(options: options, mask: mask)
@@ -62,39 +81,58 @@ struct Runner {
     let log: (@Sendable (TPNSClient.Exchange) -> Void)? =
       options.verbose ? { @Sendable exchange in output.errors(formatting.lines(exchange)) } : nil
     // The store records the server without its credentials; requests go to it as given.
-    let live = ServerClient.live(server: options.serverKey, scheduler: scheduler) {
+    let makeClient = { @Sendable () throws -> TPNSClient in
       let transport = try CurlTransport(
         options: TransportOptions(
           timeout: options.timeout, caCertificatePath: options.caCertificate))
       return TPNSClient(
         server: options.server, method: options.method, transport: transport, log: log)
     }
+    let live: ServerClient
+    let scheduler: any SchedulerType
+    if let runLoop {
+      live = ServerClient.live(
+        url: options.serverKey, scheduler: runLoop, inline: true, makeClient: makeClient)
+      scheduler = runLoop
+    } else {
+      let queue = SerialDispatchQueueScheduler(label: "tpns.pipeline")
+      live = ServerClient.live(url: options.serverKey, scheduler: queue, makeClient: makeClient)
+      scheduler = queue
+    }
     // A token about to cross the network in clear is warned about, once.
     let cleartext =
       options.serverURL.isCleartextOverNetwork
       ? Warnings.cleartext(to: options.serverURL, environment: ProcessEnvironment.current) : nil
     let warnings = warnings
-    let server = ServerClient(server: live.server) { command, timeout in
-      if let cleartext, command.carriesToken { warnings.add(cleartext) }
-      return live.send(command, timeout)
+    let server = ServerClient(url: live.url) { request, timeout in
+      if let cleartext, request.carriesToken { warnings.add(cleartext) }
+      return live.send(request, timeout)
     }
     return PipelineEnvironment(
       store: .live(store), server: server, scheduler: scheduler,
       retryPolicy: RetryPolicy(timeLimit: options.timeout),
-      deadline: budgeted ? scheduler.now + options.timeout : nil)
+      deadline: deadline.map { scheduler.now + Self.timeLeft(until: $0) })
+  }
+
+  /// The time from now until `deadline` (zero once it is past).
+  private static func timeLeft(until deadline: ContinuousClock.Instant) -> Duration {
+    max(deadline - .now, .zero)
   }
 
   /// The stored state, for the commands that only read it (`list`, `status`,
   /// `register`'s defaults).
   func loadStore() throws -> StoreState {
     do {
-      return try store.load()
+      let state = try store.load()
+      lastRead.withLock { $0 = state }
+      return state
     } catch {
       throw failure(.store(error))
     }
   }
 
-  /// Feeds `input` to a pipeline and waits until all its work is done.
+  /// Feeds `input` to a pipeline and waits until all its work is done. The
+  /// pipeline decides whether the input is valid: a failure is an outcome.
   func run(
     _ input: SyncViewModel.Input, registration: Registration = Registration(),
     syncsChanges: Bool = true
@@ -103,46 +141,57 @@ struct Runner {
     let environment = try environment()
     let viewModel = SyncViewModel(
       environment: environment, registration: registration, syncsChanges: syncsChanges)
-    try finish(viewModel.transform(input).outcomes)
+    let output = viewModel.transform(input)
+    let lastRead = lastRead
+    let reads = output.state.subscribe(onNext: { state in lastRead.withLock { $0 = state } })
+    defer { reads.dispose() }
+    try finish(output.outcomes)
   }
 
-  /// Reads `outcomes` to the end, printing them; then prints the result and
-  /// throws the exit status of the first failure, if any.
+  /// Reads `outcomes` to the end, printing them as they come; then, with
+  /// `--json`, prints the document, and throws the failure they come to, if any.
   func finish(_ outcomes: Observable<Outcome>) throws {
-    let formatting = OutcomeFormatting(options: options, mask: mask)
-    let output = output
-    let live = outcomes.do(onNext: { outcome in
-      guard !options.json, !options.quiet, let line = formatting.line(outcome) else { return }
-      if case .retrying = outcome { output.error(line) } else { output.line(line) }
-    })
-    // Every wait ends with the command's budget; this is a last resort.
-    let limit = options.timeout * 2 + .seconds(30)
+    let printer = OutcomePrinter(.command, options: options, mask: mask, output: output)
+    // Every wait ends by the deadline; this is a last resort.
+    let limit = (deadline.map(Self.timeLeft(until:)) ?? options.timeout) + Self.grace
     let all: [Outcome]
     do {
-      all = try live.toBlocking(timeout: limit).toArray()
+      let printed = outcomes.do(onNext: printer.print)
+      if let runLoop {
+        all = try printed.toBlocking(timeout: limit, on: runLoop).toArray()
+      } else {
+        all = try printed.toBlocking(timeout: limit).toArray()
+      }
     } catch {
       throw fail(
         "\(command) did not finish: \(error)",
         hint: "Run 'tpns status' to see what is pending, then run the command again.",
         code: ExitStatus.temporary)
     }
-    let failures = all.compactMap { outcome -> PipelineFailure? in
+    let state = options.json ? documentState() : nil
+    if let failure = failure(of: all, state: state) { throw failure }
+    if options.json { Console.line(document(all, state: state).rendered) }
+  }
+
+  /// The failure `outcomes` come to, or nil if none failed; it prints
+  /// nothing. Its message is the first failure's (whose exit status and
+  /// next step it takes), after the later ones' lines: on stderr, each is
+  /// an `Error:` line, the first last, next to its next step. With
+  /// `--json`, it carries the document (`state`: the store for it).
+  func failure(of outcomes: [Outcome], state: StoreState?) -> CommandFailure? {
+    let failures = outcomes.compactMap { outcome -> PipelineFailure? in
       if case .failed(let failure) = outcome { return failure }
       return nil
     }
-    guard let first = failures.first else {
-      if options.json { Console.line(document(all, state: currentState()).rendered) }
-      return
-    }
-    // The store is read once more for the document; the mask learns its tokens from it.
-    let state = options.json ? currentState() : nil
-    for other in failures.dropFirst() { output.error("Error: \(mask(other.description))") }
+    guard let first = failures.first else { return nil }
     let (code, hint) = ExitStatus.of(first)
-    throw CommandFailure(
-      output.shown(mask(first.description)), hint: hint.map(output.shown), exitCode: code,
+    let lines = (failures.dropFirst() + [first]).map { output.shown(mask($0.description)) }
+    return CommandFailure(
+      lines.joined(separator: "\nError: "), hint: hint.map(output.shown), exitCode: code,
       output: options.json
         ? document(
-          all, errors: failures.map { mask($0.description) }, code: code, hint: hint, state: state
+          outcomes, errors: failures.map { mask($0.description) }, code: code, hint: hint,
+          state: state
         ).rendered + "\n" : nil)
   }
 
@@ -159,7 +208,7 @@ struct Runner {
   func fail(
     _ message: String, hint: String?, code: ExitCode, outcomes: [Outcome]? = nil
   ) -> CommandFailure {
-    let state = options.json ? currentState() : nil
+    let state = options.json ? documentState() : nil
     let message = mask(message)
     let document =
       options.json ? failureDocument(message, hint: hint, code: code, outcomes, state: state) : nil
@@ -178,16 +227,18 @@ struct Runner {
       .rendered + "\n"
   }
 
-  /// The store as it is now, for a `--json` document (nil if it cannot be
-  /// read); the mask learns the tokens in it, so that it is read once.
-  private func currentState() -> StoreState? {
-    let state = try? store.load()
+  /// The store for a `--json` document: as the command or the pipeline
+  /// last read it, else (nothing read it yet: a failure before the store
+  /// was needed, an `event`) as it is now, nil if it cannot be read. The
+  /// mask learns the tokens in it.
+  private func documentState() -> StoreState? {
+    let state = lastRead.value ?? (try? store.load())
     if let state { mask.learn(from: state) }
     return state
   }
 
   /// The `--json` document of a command that went through the pipeline;
-  /// `state` is the store as it is now (``currentState()``).
+  /// `state` is the store as it was last read (``documentState()``).
   func document(
     _ outcomes: [Outcome], errors: [String] = [], code: ExitCode = .success, hint: String? = nil,
     state: StoreState?

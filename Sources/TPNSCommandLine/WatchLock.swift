@@ -5,7 +5,7 @@ import TPNSKit
   import Glibc
 #endif
 
-/// The one `tpns watch` of a store: an exclusive `flock` on
+/// The one `tpns watch` of a store: an exclusive ``FileLock`` on
 /// `state.plist.watch.lock` (beside a link's target, as the store's other
 /// locks), which holds the watcher's pid so that a second
 /// one can say who is watching. The kernel drops the lock when the process
@@ -13,7 +13,7 @@ import TPNSKit
 /// file goes with the old one: ``follow(_:)`` takes it again at the new place.
 struct WatchLock {
   private static let suffix = ".watch.lock"
-  private var descriptor: Int32
+  private let lock: FileLock
 
   /// Takes the lock, creating the store's directories if missing, or fails
   /// with exit status 75 naming the holder (73 if the lock file belongs to
@@ -34,7 +34,7 @@ struct WatchLock {
   /// Locks the open lock file `descriptor` and writes this pid in it, or
   /// closes it and fails naming the holder.
   private init(locking descriptor: Int32, store: StateStore) throws {
-    guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
+    guard let lock = try? FileLock(trying: descriptor) else {
       let holder = Self.readPID(descriptor)
       close(descriptor)
       throw CommandFailure(
@@ -42,10 +42,10 @@ struct WatchLock {
           .escapingControlCharacters,
         hint: "Stop it first, or watch another store with --store.", exitCode: ExitStatus.temporary)
     }
-    ftruncate(descriptor, 0)
+    ftruncate(lock.descriptor, 0)
     let pid = "\(getpid())\n"
-    _ = pid.withCString { pwrite(descriptor, $0, strlen($0), 0) }
-    self.descriptor = descriptor
+    _ = pid.withCString { pwrite(lock.descriptor, $0, strlen($0), 0) }
+    self.lock = lock
   }
 
   /// Takes the lock again if the file it holds is no longer the one beside
@@ -72,15 +72,15 @@ struct WatchLock {
 
   /// Releases the lock.
   func release() {
-    ftruncate(descriptor, 0)
-    close(descriptor)
+    ftruncate(lock.descriptor, 0)
+    lock.release()
   }
 
   /// Whether `other` is open on the file this lock holds.
   private func isHeld(_ other: Int32) -> Bool {
     var held = stat()
     var current = stat()
-    guard fstat(descriptor, &held) == 0, fstat(other, &current) == 0 else { return false }
+    guard fstat(lock.descriptor, &held) == 0, fstat(other, &current) == 0 else { return false }
     return held.st_dev == current.st_dev && held.st_ino == current.st_ino
   }
 

@@ -38,7 +38,7 @@ struct AccessPolicy: Sendable {
   }
 
   /// Why `request` is refused (421, 403), or nil when it is served.
-  func refusal(of request: HTTPRequest) -> RequestError? {
+  func refusal(of request: IncomingRequest) -> RequestError? {
     if let host = request.host, !isServed(host: host) {
       return RequestError(
         421,

@@ -1,6 +1,7 @@
+import DurationFormatting
 import TPNSProtocol
 
-/// Routes each HTTP request: `/tpns` to the protocol commands, `/_emulator/` to the
+/// Routes each HTTP request: `/tpns` to the protocol commands' handlers, `/_emulator/` to the
 /// inspector, anything else to a 404, once ``AccessPolicy`` has refused what a web
 /// page sent. Every `/tpns` request is recorded in the log, and so is every request
 /// too large for libmicrohttpd to read.
@@ -24,9 +25,9 @@ struct Router: Sendable {
   /// than accepted with warnings.
   let isStrict: Bool
 
-  func handle(_ request: HTTPRequest) -> HTTPResponse {
+  func handle(_ request: IncomingRequest) -> OutgoingResponse {
     let started = logger == nil ? 0 : Clock.monotonicNanoseconds()
-    let response: HTTPResponse
+    let response: OutgoingResponse
     var command: String?
     var warnings: [String] = []
     if let refusal = access.refusal(of: request) {
@@ -45,11 +46,12 @@ struct Router: Sendable {
           404, "no such path '\(Printable(request.path))' (the service is at \(Self.servicePath))"))
     }
     if let logger {
-      let elapsed = Double(Clock.monotonicNanoseconds() - started) / 1_000_000
+      let elapsed = Duration.nanoseconds(Int64(Clock.monotonicNanoseconds() - started))
       var line = "\(Clock.iso8601(milliseconds: Clock.nowMilliseconds())) \(request.method) "
       line += "\(Printable(request.path))"
       if let command { line += " cmd=\(Printable(command))" }
-      line += " \(response.status) \(String(format: elapsed))ms"
+      line +=
+        " \(response.status) \(elapsed.decimal(in: .milliseconds, fractionDigits: 2, keepingZeros: true))ms"
       if response.status >= 400, response.contentType.hasPrefix("text/plain") {
         line += " " + String(decoding: response.body, as: UTF8.self).trimmingNewline()
       }
@@ -77,7 +79,7 @@ struct Router: Sendable {
 
   /// Answers a `/tpns` request and logs it; also returns its `cmd` and warnings for
   /// the log line.
-  private func handleService(_ request: HTTPRequest) -> (HTTPResponse, String?, [String]) {
+  private func handleService(_ request: IncomingRequest) -> (OutgoingResponse, String?, [String]) {
     let now = Clock.nowMilliseconds()
     var entry = RequestLogEntry(
       sequence: 0, time: now, method: request.method, path: request.path,
@@ -95,7 +97,7 @@ struct Router: Sendable {
       }
     }
 
-    let response: HTTPResponse
+    let response: OutgoingResponse
     var conformance = Conformance(isStrict: isStrict)
     do throws(RequestError) {
       response = try answer(request, decoded, conformance: &conformance, now: now)
@@ -112,16 +114,16 @@ struct Router: Sendable {
 
   /// The answer to a `/tpns` request whose form decoded to `decoded`: an armed fault,
   /// then the method, the size and the parameters are checked (what is irregular
-  /// told to `conformance`), then the command runs. A success's body starts with its
+  /// told to `conformance`), then the command's handler runs. A success's body starts with its
   /// status, `200 ok: …`, for clients that look for `200` in it.
   private func answer(
-    _ request: HTTPRequest, _ decoded: Result<FormParameters, RequestError>,
+    _ request: IncomingRequest, _ decoded: Result<FormParameters, RequestError>,
     conformance: inout Conformance, now: Int64
-  ) throws(RequestError) -> HTTPResponse {
+  ) throws(RequestError) -> OutgoingResponse {
     if request.method == "HEAD" {
       // A GET's headers without running it: a probe changes nothing and takes no fault.
       try request.checkSize()
-      var response = HTTPResponse.text(200, "")
+      var response = OutgoingResponse.text(200, "")
       response.header = HTTPHeader(
         name: "Allow", value: Self.serviceMethods.joined(separator: ", "))
       return response
@@ -137,9 +139,8 @@ struct Router: Sendable {
       throw RequestError.methodNotAllowed(request.method, allowed: Self.serviceMethods)
     }
     try request.checkSize()
-    let commandRequest = try CommandRequest(try decoded.get(), conformance: &conformance)
-    let handler = try commandRequest.command.handler.init(
-      commandRequest, conformance: &conformance)
+    let validated = try ValidatedRequest(try decoded.get(), conformance: &conformance)
+    let handler = try validated.command.handler.init(validated, conformance: &conformance)
     // Every command records something (a phone, a mapping, its last_seen, a
     // device, notifications), so each is a write: refused while the file is gone.
     let text = try RequestError.mappingDatabaseFailures {
@@ -150,13 +151,6 @@ struct Router: Sendable {
 }
 
 extension String {
-  /// A duration in milliseconds with two decimals.
-  fileprivate init(format milliseconds: Double) {
-    let hundredths = Int((milliseconds * 100).rounded())
-    let fraction = hundredths % 100
-    self = "\(hundredths / 100).\(fraction < 10 ? "0" : "")\(fraction)"
-  }
-
   fileprivate func trimmingNewline() -> String {
     hasSuffix("\n") ? String(dropLast()) : self
   }

@@ -13,7 +13,7 @@ import Testing
     .seconds(2), attempts: 2, last: .status(503, body: "", retryAfter: nil))
 
   @Test(
-    "a failed request's exit status follows DESIGN.md, and its hint fits what the request was for",
+    "a failed request's exit status follows README's exit statuses, and its hint fits what the request was for",
     arguments: [
       (CommandName.mapsync, down, 69, "run 'tpns sync'"),
       (.mapsync, refused, 76, "fix what the server objects to, then run 'tpns sync'"),

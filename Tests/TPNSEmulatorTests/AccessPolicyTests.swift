@@ -80,7 +80,7 @@ struct AccessPolicyTests {
       ("0.0.0.0", "devbox.lan:7380", false), ("::", "[::1]:7380", true),
     ])
   func listeningName(listening: String, host: String, isServed: Bool) {
-    let request = HTTPRequest(
+    let request = IncomingRequest(
       method: "GET", path: "/tpns", query: nil, contentType: nil, body: [],
       isBodyTooLarge: false, host: host)
     #expect((AccessPolicy(listeningHost: listening).refusal(of: request) == nil) == isServed)

@@ -20,7 +20,7 @@ import Testing
   func everyCommand(method: HTTPRequest.Method) throws {
     let server = try RunningEmulator()
     let client = TPNSClient(server: server.server, method: method, transport: server.transport)
-    let commands: [Command] = [
+    let commands: [TPNSRequest] = [
       .client(Self.phone, token: Self.token, language: "ja", sandbox: true, backgroundFetch: false),
       .mapsync(Self.phone, uids: [Self.uids[0], Self.uids[1]]),
       .mapping(Self.phone, uid: Self.uids[2], interval: 30, format: "json"),
@@ -49,7 +49,7 @@ import Testing
     _ = try server.inspect("faults?status=503&count=2&retry_after=1", method: .post)
     let client = TPNSClient(server: server.server, transport: server.transport)
     let policy = RetryPolicy(random: { 0.5 })
-    let command = Command.client(Self.phone, token: Self.token)
+    let command = TPNSRequest.client(Self.phone, token: Self.token)
     var decisions: [Duration] = []
     var attempt = 0
     var succeeded = false

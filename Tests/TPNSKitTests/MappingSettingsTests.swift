@@ -87,7 +87,7 @@ import Testing
     #expect(
       Self.settings(30, "m").entry(for: uid) == MapEntry(uid: Self.a, interval: 30, format: "m"))
     let phone = Phone(os: .ios, udid: "phone")
-    let command = Command.mapsync(
+    let command = TPNSRequest.mapsync(
       phone, uids: [uid, try DeviceUID(Self.b)], settings: [uid: Self.settings(30, "m")])
     let map = try #require(command.parameters.last)
     #expect(map.name == "map")

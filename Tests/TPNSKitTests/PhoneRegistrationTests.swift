@@ -24,12 +24,12 @@ import Testing
     let token = try PushToken(Self.token, os: .ios)
     let registration = PhoneRegistration(token: token, phone: Phone(os: .ios, udid: Self.token))
     #expect(
-      registration.command.formBody
+      registration.clientRequest.formBody
         == "cmd=client&os=ios&appid=com.tutk.cc.samples.tpns.ios&udid=\(Self.token)"
         + "&token=\(Self.token)&lang=enUS&dev=0")
     let given = PhoneRegistration(
       token: token, phone: Phone(os: .ios, udid: Self.token), language: "zhTW", sandbox: true)
-    #expect(given.command.formBody.hasSuffix("&lang=zhTW&dev=1"))
+    #expect(given.clientRequest.formBody.hasSuffix("&lang=zhTW&dev=1"))
   }
 
   @Test(

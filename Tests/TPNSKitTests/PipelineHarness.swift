@@ -103,7 +103,7 @@ final class PipelineHarness: Sendable {
         if after.uids != before.uids { record("store \(after.uids.joined(separator: ","))") }
         return after
       })
-    let server = ServerClient(server: url) { [self] command, timeout in
+    let server = ServerClient(url: url) { [self] command, timeout in
       attemptTimeouts.withLock { $0.append(timeout) }
       return Observable.deferred { [self] in
         record(
@@ -128,7 +128,7 @@ final class PipelineHarness: Sendable {
   /// settings after it, `A{30,fmt}`), the client's udid and the values that
   /// are not the defaults (`lang=enUS` and `dev=0` are sent every time), the
   /// UID of a single-UID request.
-  private func summary(_ command: Command) -> String {
+  private func summary(_ command: TPNSRequest) -> String {
     switch command {
     case .mapsync(let phone, let uids, let settings):
       "udid=\(phone.udid.prefix(4)) ["

@@ -1,5 +1,6 @@
 import Foundation
 import Locking
+import TPNSProtocol
 import TPNSTestSupport
 import Testing
 
@@ -36,6 +37,25 @@ import Testing
     #expect(loaded == state)
     #expect(loaded.difference(at: "http://127.0.0.1:7380/tpns").isPending)
     #expect(loaded.difference(at: "http://127.0.0.1:7380/tpns").toAdd == ["0123456789ABCDEFGHJK"])
+  }
+
+  @Test("a store remembers what it last read or wrote, but reads another writer's change")
+  func remembersBytes() throws {
+    let directory = try TemporaryDirectory()
+    let path = directory.file("state.plist")
+    let store = StateStore(path: path)
+    let other = StateStore(path: path)
+    try store.update { $0.uids = ["ABCDEFGHJKLMNPRSTUVW"] }
+    #expect(try store.load().uids == ["ABCDEFGHJKLMNPRSTUVW"])
+    // Another process (here another store value) rewrites the file.
+    try other.update { $0.uids.append("0123456789ABCDEFGHJK") }
+    #expect(try store.load().uids == ["ABCDEFGHJKLMNPRSTUVW", "0123456789ABCDEFGHJK"])
+    // A copy of a store shares what it remembers; an edit by hand is read too.
+    let copy = store
+    let edited = try String(contentsOfFile: path, encoding: .utf8)
+      .replacingOccurrences(of: "0123456789ABCDEFGHJK", with: "ZYXWVUTSRQPNMLKJHGFE")
+    try edited.write(toFile: path, atomically: true, encoding: .utf8)
+    #expect(try copy.load().uids == ["ABCDEFGHJKLMNPRSTUVW", "ZYXWVUTSRQPNMLKJHGFE"])
   }
 
   @Test("the file is an XML property list that plutil accepts, with the quickstart's UIDs key")

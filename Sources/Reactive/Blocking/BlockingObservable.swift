@@ -10,10 +10,12 @@ import Locking
 public struct BlockingObservable<Element: Sendable>: Sendable {
   private let source: Observable<Element>
   private let timeout: Duration?
+  private let runLoop: RunLoopScheduler?
 
-  init(source: Observable<Element>, timeout: Duration?) {
+  init(source: Observable<Element>, timeout: Duration?, runLoop: RunLoopScheduler? = nil) {
     self.source = source
     self.timeout = timeout
+    self.runLoop = runLoop
   }
 
   /// The first element, or `nil` if the sequence completes without one; stops
@@ -60,11 +62,19 @@ public struct BlockingObservable<Element: Sendable>: Sendable {
         }
         return state.isDone
       }
-      if signal { finished.signal() }
+      if signal {
+        finished.signal()
+        runLoop?.wake()
+      }
     }
     defer { subscription.dispose() }
 
-    if let timeout {
+    if let runLoop {
+      // This thread runs the work while it waits.
+      guard runLoop.run(until: { state.value.isDone }, timeout: timeout) else {
+        throw ReactiveError.timeout(timeout ?? .zero)
+      }
+    } else if let timeout {
       guard finished.wait(timeout: .now() + timeout.dispatchInterval) == .success else {
         throw ReactiveError.timeout(timeout)
       }
@@ -82,5 +92,13 @@ extension ObservableType {
   /// `timeout` if one is given.
   public func toBlocking(timeout: Duration? = nil) -> BlockingObservable<Element> {
     BlockingObservable(source: asObservable(), timeout: timeout)
+  }
+
+  /// As ``toBlocking(timeout:)``, but the waiting thread runs `runLoop`'s
+  /// actions (those of the sequence's work scheduled there) while it waits.
+  public func toBlocking(timeout: Duration? = nil, on runLoop: RunLoopScheduler)
+    -> BlockingObservable<Element>
+  {
+    BlockingObservable(source: asObservable(), timeout: timeout, runLoop: runLoop)
   }
 }

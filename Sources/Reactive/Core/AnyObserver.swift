@@ -14,8 +14,11 @@ public struct AnyObserver<Element: Sendable>: ObserverType {
 
   /// An observer that forwards to `observer`.
   public init<Observer: ObserverType>(_ observer: Observer) where Observer.Element == Element {
-    if let erased = observer as? AnyObserver<Element> {
-      self = erased
+    // A metatype comparison, not `as?`: a dynamic cast from a class to a
+    // struct makes the runtime scan every conformance record in the binary
+    // for each observer type, which a one-shot command measures.
+    if Observer.self == AnyObserver<Element>.self {
+      self = unsafeBitCast(observer, to: AnyObserver<Element>.self)
     } else {
       eventHandler = observer.on
     }

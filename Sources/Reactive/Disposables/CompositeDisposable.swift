@@ -11,7 +11,10 @@ public final class CompositeDisposable: Disposable {
   private struct State {
     var isDisposed = false
     var nextKey: UInt64 = 0
-    var members: [UInt64: any Disposable] = [:]
+    /// In insertion order. (An array, not a dictionary by key: groups are
+    /// small, and a dictionary's first use costs a one-shot command a
+    /// runtime conformance scan.)
+    var members: [(key: UInt64, disposable: any Disposable)] = []
   }
 
   private let state = LockedState(State())
@@ -33,7 +36,7 @@ public final class CompositeDisposable: Disposable {
     let key = state.withLock { state -> UInt64? in
       guard !state.isDisposed else { return nil }
       defer { state.nextKey += 1 }
-      state.members[state.nextKey] = disposable
+      state.members.append((state.nextKey, disposable))
       return state.nextKey
     }
     guard let key else {
@@ -45,7 +48,12 @@ public final class CompositeDisposable: Disposable {
 
   /// Removes the member and disposes it.
   public func remove(for key: Key) {
-    let member = state.withLock { $0.members.removeValue(forKey: key.value) }
+    let member = state.withLock { state -> (any Disposable)? in
+      guard let index = state.members.firstIndex(where: { $0.key == key.value }) else {
+        return nil
+      }
+      return state.members.remove(at: index).disposable
+    }
     member?.dispose()
   }
 
@@ -53,8 +61,8 @@ public final class CompositeDisposable: Disposable {
     let members = state.withLock { state -> [any Disposable] in
       guard !state.isDisposed else { return [] }
       state.isDisposed = true
-      defer { state.members = [:] }
-      return state.members.sorted { $0.key < $1.key }.map(\.value)
+      defer { state.members = [] }
+      return state.members.map(\.disposable)
     }
     for member in members { member.dispose() }
   }

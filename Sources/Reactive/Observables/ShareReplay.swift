@@ -18,12 +18,12 @@ extension ObservableType {
 }
 
 /// The shared state of one `share(replay:)`: subscribers, buffer, connection.
-/// Commands are handled one at a time through a ``SerialDrain``.
+/// Its messages are handled one at a time through a ``SerialDrain``.
 private final class ShareReplayConnection<Element: Sendable>: @unchecked Sendable {
   // @unchecked: the `drain*` properties are only touched by `handle`, which the
   // drain runs on one thread at a time; `keys` has its own lock.
 
-  private enum Command {
+  private enum Message {
     case subscribe(UInt64, AnyObserver<Element>)
     case unsubscribe(UInt64)
     case event(UInt64, Event<Element>)
@@ -36,12 +36,12 @@ private final class ShareReplayConnection<Element: Sendable>: @unchecked Sendabl
   private var drainBuffer: [Element] = []
   private var drainConnection: SingleAssignmentDisposable?
   private var drainGeneration: UInt64 = 0
-  private var drain: SerialDrain<Command>!
+  private var drain: SerialDrain<Message>!
 
   init(source: Observable<Element>, replay: Int) {
     self.source = source
     self.replay = replay
-    drain = SerialDrain { [unowned self] command in self.handle(command) }
+    drain = SerialDrain { [unowned self] message in self.handle(message) }
   }
 
   func subscribe(_ observer: AnyObserver<Element>) -> any Disposable {
@@ -56,8 +56,8 @@ private final class ShareReplayConnection<Element: Sendable>: @unchecked Sendabl
     return sink
   }
 
-  private func handle(_ command: Command) {
-    switch command {
+  private func handle(_ message: Message) {
+    switch message {
     case .subscribe(let key, let observer):
       drainObservers.append((key, observer))
       for element in drainBuffer { observer.onNext(element) }
@@ -89,7 +89,7 @@ private final class ShareReplayConnection<Element: Sendable>: @unchecked Sendabl
     let connection = SingleAssignmentDisposable()
     drainConnection = connection
     // Events the source sends while being subscribed are queued behind this
-    // command, so the new subscriber is in the list when they arrive.
+    // message, so the new subscriber is in the list when they arrive.
     connection.setDisposable(
       source.subscribe { [self] event in drain.submit(.event(generation, event)) })
   }

@@ -3,7 +3,7 @@ import Locking
 /// The machinery shared by ``PublishSubject`` and ``BehaviorSubject``: the
 /// observer list, the stop event, and the optional latest element.
 ///
-/// Events, subscriptions and unsubscriptions are commands handled one at a
+/// Events, subscriptions and unsubscriptions are messages handled one at a
 /// time through a ``SerialDrain``: observers never run concurrently, an event
 /// sent from inside an observer is delivered to everyone after the current
 /// one, and no lock is held while observers run. The current value and the
@@ -14,7 +14,7 @@ final class SubjectCore<Element: Sendable>: @unchecked Sendable {
   // @unchecked: the `drain*` properties are only touched by `handle`, which the
   // drain runs on one thread at a time; `summary` has its own lock.
 
-  private enum Command {
+  private enum Message {
     case event(Event<Element>)
     case subscribe(UInt64, AnyObserver<Element>)
     case unsubscribe(UInt64)
@@ -33,14 +33,14 @@ final class SubjectCore<Element: Sendable>: @unchecked Sendable {
   private var drainObservers: [(key: UInt64, observer: AnyObserver<Element>)] = []
   private var drainLatest: Element?
   private var drainStopEvent: Event<Element>?
-  private var drain: SerialDrain<Command>!
+  private var drain: SerialDrain<Message>!
   let summary: LockedState<Summary>
 
   init(replaying initial: Element?) {
     replaysLatest = initial != nil
     drainLatest = initial
     summary = LockedState(Summary(latest: initial))
-    drain = SerialDrain { [unowned self] command in self.handle(command) }
+    drain = SerialDrain { [unowned self] message in self.handle(message) }
   }
 
   /// Whether anyone is subscribed.
@@ -79,8 +79,8 @@ final class SubjectCore<Element: Sendable>: @unchecked Sendable {
     return sink
   }
 
-  private func handle(_ command: Command) {
-    switch command {
+  private func handle(_ message: Message) {
+    switch message {
     case .event(let event):
       guard drainStopEvent == nil else { return }
       if case .next(let element) = event, replaysLatest { drainLatest = element }

@@ -1,5 +1,6 @@
 import ArgumentParsing
 import TPNSKit
+import TPNSProtocol
 
 #if canImport(Glibc)
   import Glibc
@@ -57,10 +58,6 @@ struct Add: ParsableCommand {
   func run() throws {
     let runner = Runner(command: Self.commandName, options: options)
     let update = try settings.update(runner: runner)
-    // Check every UID before anything is stored or sent.
-    for text in uids {
-      do { _ = try DeviceUID(text) } catch { throw runner.failure(.invalidUID(text, error)) }
-    }
     var lines: [Line] = []
     if let file {
       let bytes: [UInt8]
@@ -73,24 +70,16 @@ struct Add: ParsableCommand {
           code: ExitStatus.noInput)
       }
       lines = Self.lines(of: bytes, name: file == "-" ? "<stdin>" : file)
-      for line in lines {
-        do {
-          _ = try DeviceUID(line.text)
-        } catch {
-          throw runner.fail(
-            "invalid UID '\(line.text)' at \(line.location): \(error)",
-            hint: ExitStatus.of(.invalidUID(line.text, error)).hint, code: ExitStatus.dataError)
-        }
-      }
       // An empty provisioning file in a CI job must not pass unnoticed.
       if lines.isEmpty, !options.quiet, !options.json {
         runner.output.error(
           "no UIDs in \(file == "-" ? "<stdin>" : file) (blank lines and # comments only)")
       }
     }
-    try runner.run(
-      .init(additions: .just(.init(uids + lines.map(\.text), settings: update))),
-      syncsChanges: sync)
+    // The pipeline checks every UID before anything is stored or sent; a
+    // line's failure names its place.
+    let given = uids.map { UIDInput($0) } + lines.map { UIDInput($0.text, location: $0.location) }
+    try runner.run(.init(additions: .just(.init(given, settings: update))), syncsChanges: sync)
   }
 
   /// The UIDs in `bytes`, with their places (`name:line`): one a line (LF or

@@ -1,5 +1,6 @@
 import ArgumentParsing
 import TPNSKit
+import TPNSProtocol
 
 /// `tpns mapping <uid>`: stores one UID and sends it alone.
 struct Mapping: ParsableCommand {
@@ -27,7 +28,7 @@ struct Mapping: ParsableCommand {
 
   func run() throws {
     let runner = Runner(command: Self.commandName, options: options)
-    do { _ = try DeviceUID(uid) } catch { throw runner.failure(.invalidUID(uid, error)) }
+    // The pipeline checks the UID before anything is stored or sent.
     let update = try settings.update(runner: runner)
     try runner.run(.init(additions: .just(.init([uid], settings: update, sending: .mapping))))
   }

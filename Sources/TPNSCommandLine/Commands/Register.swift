@@ -130,17 +130,9 @@ struct Register: ParsableCommand {
     // A server that echoes it (an Android token is not hex) shows it masked.
     runner.mask.remember(token)
     let stored = try runner.loadStore().registration
-    // Bad input changes nothing and sends nothing: check it before the pipeline.
-    let registration = Self.registration(given, stored: stored)
-    do {
-      _ = try PushToken(token, os: registration.os)
-    } catch {
-      throw runner.failure(.invalidToken(error))
-    }
-    if !registration.os.usesAPNsTokens, registration.udid == nil {
-      throw runner.failure(.missingUDID(registration.os))
-    }
-    try runner.run(.init(token: .just(token)), registration: registration)
+    // The pipeline checks the token and the udid: bad input stores and sends nothing.
+    try runner.run(
+      .init(token: .just(token)), registration: Self.registration(given, stored: stored))
   }
 
   /// The largest token file read: an Android token has up to 4,096 characters.

@@ -1,5 +1,6 @@
 import ArgumentParsing
 import TPNSKit
+import TPNSProtocol
 
 /// `tpns rm-mapping <uid>`: removes one UID and sends its removal alone.
 struct RemoveMapping: ParsableCommand {
@@ -25,7 +26,7 @@ struct RemoveMapping: ParsableCommand {
 
   func run() throws {
     let runner = Runner(command: Self.commandName, options: options)
-    do { _ = try DeviceUID(uid) } catch { throw runner.failure(.invalidUID(uid, error)) }
+    // The pipeline checks the UID before the store is read.
     try runner.run(.init(unmappings: .just(.removeMapping(uid))))
   }
 }

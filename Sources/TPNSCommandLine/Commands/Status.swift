@@ -22,11 +22,10 @@ struct Status: ParsableCommand {
     let server = options.serverKey
     let difference = state.difference(at: server)
     let registration = state.registration
-    // Servers that really acknowledged the desired registration, this one first;
+    // Servers that acknowledged the desired registration, this one first;
     // shown without credentials and query values, as the server in use is.
-    let registeredAt = state.servers.filter {
-      $0.value.registration != nil && $0.value.registration == registration
-    }.keys.sorted { ($0 == server ? 0 : 1, $0) < ($1 == server ? 0 : 1, $1) }
+    let registeredAt = state.registeredServers
+      .sorted { ($0 == server ? 0 : 1, $0) < ($1 == server ? 0 : 1, $1) }
       .map { ServerURL($0).redacted }
     if options.json {
       Console.line(

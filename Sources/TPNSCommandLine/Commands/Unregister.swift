@@ -1,5 +1,6 @@
 import ArgumentParsing
 import TPNSKit
+import TPNSProtocol
 
 /// `tpns unregister [--uid UID]...`: removes this phone's mappings at the server.
 struct Unregister: ParsableCommand {
@@ -29,10 +30,7 @@ struct Unregister: ParsableCommand {
 
   func run() throws {
     let runner = Runner(command: Self.commandName, options: options)
-    // Check every UID before anything is stored or sent.
-    for text in uids {
-      do { _ = try DeviceUID(text) } catch { throw runner.failure(.invalidUID(text, error)) }
-    }
+    // The pipeline checks every UID before the store is read.
     try runner.run(.init(unmappings: .just(.unregister(uids))))
   }
 }

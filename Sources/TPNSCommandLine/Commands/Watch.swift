@@ -1,5 +1,4 @@
 import ArgumentParsing
-import FoundationEssentials
 import Posix
 import Reactive
 import TPNSKit
@@ -82,22 +81,21 @@ struct Watch: ParsableCommand {
       scheduler: environment.scheduler)
     let checks = Observable.interval(interval, scheduler: environment.scheduler).map { _ in () }
     let viewModel = SyncViewModel(environment: environment)
-    let formatting = OutcomeFormatting(options: options, mask: runner.mask)
+    let printer = OutcomePrinter(
+      .watch, options: options, mask: runner.mask, output: runner.output)
     let output = runner.output
     let outcomes = viewModel.transform(.init(storeChanges: events, periodicChecks: checks)).outcomes
     // The first JSON line, before any outcome (some come as the watch subscribes).
     if options.json {
       Console.line(
-        Self.stamped(
+        OutcomePrinter.stamped(
           .object([
             ("event", .string("started")), ("store", .string(options.storePath)),
             ("server", .string(options.shownServer)), ("pid", .number(Int(getpid()))),
           ])
         ).rendered)
     }
-    let subscription = outcomes.subscribe(onNext: { outcome in
-      Self.print(outcome, formatting: formatting, output: output, options: options)
-    })
+    let subscription = outcomes.subscribe(onNext: printer.print)
     // Disposing cancels a request in flight (libcurl polls the flag at least once a second).
     defer { subscription.dispose() }
     if !options.quiet, !options.json {
@@ -118,7 +116,7 @@ struct Watch: ParsableCommand {
 
   /// The `--json` line of a warning: `{"event":"warning","time":…,"message":…}`.
   static func warningLine(_ message: String) -> OrderedJSON {
-    stamped(.object([("event", .string("warning")), ("message", .string(message))]))
+    OutcomePrinter.stamped(.object([("event", .string("warning")), ("message", .string(message))]))
   }
 
   /// The line for a SIGHUP: the daemon convention, re-read and re-arm.
@@ -127,33 +125,10 @@ struct Watch: ParsableCommand {
       let line = OrderedJSON.object([
         ("event", .string("reloading")), ("store", .string(options.storePath)),
       ])
-      Console.line(stamped(line).rendered)
+      Console.line(OutcomePrinter.stamped(line).rendered)
     } else if !options.quiet {
-      output.line(stamped("reloading: re-reading \(options.storePath)"))
+      output.line(OutcomePrinter.stamped("reloading: re-reading \(options.storePath)"))
     }
   }
 
-  static func print(
-    _ outcome: Outcome, formatting: OutcomeFormatting, output: TextOutput, options: GlobalOptions
-  ) {
-    if options.json {
-      Console.line(stamped(formatting.json(outcome)).rendered)
-    } else if case .failed(let failure) = outcome {
-      output.line(stamped("failed: \(formatting.mask(failure.description))"))
-    } else if !options.quiet, let line = formatting.line(outcome) {
-      output.line(stamped(line))
-    }
-  }
-
-  /// `line` after the time it is printed: `2026-12-01T05:14:00Z synced 3 UIDs …`.
-  static func stamped(_ line: String, at date: Date = Date()) -> String {
-    "\(ISO8601.format(date)) \(line)"
-  }
-
-  /// An event with its `time` after its `event`: `{"event":"synced","time":"2026-…Z",…}`.
-  static func stamped(_ event: OrderedJSON, at date: Date = Date()) -> OrderedJSON {
-    guard case .object(var members) = event else { return event }
-    members.insert(("time", .string(ISO8601.format(date))), at: members.isEmpty ? 0 : 1)
-    return .object(members)
-  }
 }

@@ -8,13 +8,13 @@ enum FormDecoding {
   /// A POST may carry parameters in both; a name present in both is a duplicate,
   /// which the caller refuses. A non-empty body must be declared as
   /// `application/x-www-form-urlencoded` (else 415).
-  static func parameters(of request: HTTPRequest) throws(RequestError) -> FormParameters {
+  static func parameters(of request: IncomingRequest) throws(RequestError) -> FormParameters {
     try checkContentType(of: request)
     return try FormParameters(decoding: formBytes(of: request))
   }
 
   /// Refuses a body that is not declared as a form (415).
-  static func checkContentType(of request: HTTPRequest) throws(RequestError) {
+  static func checkContentType(of request: IncomingRequest) throws(RequestError) {
     guard !request.body.isEmpty else { return }
     guard let contentType = request.contentType, isForm(contentType) else {
       throw RequestError(
@@ -26,7 +26,7 @@ enum FormDecoding {
 
   /// The form text of a request: its query, then `&` and its body. Decoding it is
   /// the same as decoding the two parts one after the other.
-  static func formBytes(of request: HTTPRequest) -> [UInt8] {
+  static func formBytes(of request: IncomingRequest) -> [UInt8] {
     var bytes = Array((request.query ?? "").utf8)
     if !request.body.isEmpty {
       if !bytes.isEmpty { bytes.append(UInt8(ascii: "&")) }

@@ -3,7 +3,7 @@
 /// only the piece being sent.
 ///
 /// ```swift
-/// var response = HTTPResponse.text(200, "")
+/// var response = OutgoingResponse.text(200, "")
 /// response.stream = RequestLogStream(log: log, page: page)
 /// ```
 protocol HTTPBodyStream: AnyObject, Sendable {

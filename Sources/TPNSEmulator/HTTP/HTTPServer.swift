@@ -13,7 +13,7 @@ import Locking
 /// libmicrohttpd runs one poll thread (or one per worker of a pool); `handler` is
 /// called on those threads, concurrently, so it must be thread-safe. Request bodies are
 /// accumulated up to ``maximumBodySize``; for a larger one the handler sees
-/// ``HTTPRequest/isBodyTooLarge`` and an empty body: at once, body unread, when the
+/// ``IncomingRequest/isBodyTooLarge`` and an empty body: at once, body unread, when the
 /// `Content-Length` declares it, else (chunked) once it has been read and dropped.
 /// A request libmicrohttpd answers by itself (a request line or header that does not
 /// fit in ``connectionMemoryLimit``) never reaches `handler`; `refused` is told its
@@ -22,7 +22,7 @@ import Locking
 /// connection closed, as a request smuggled past a proxy would be. Slow clients are
 /// held to deadlines (see ``RequestDeadlines``): each request head within
 /// ``headTimeout``, and at most ``maximumIncompleteRequests`` connections sending one.
-/// A response with a ``HTTPResponse/stream`` is sent as the client reads it.
+/// A response with a ``OutgoingResponse/stream`` is sent as the client reads it.
 ///
 /// ```swift
 /// let server = HTTPServer { request in .text(200, "ok\n") }
@@ -65,7 +65,7 @@ final class HTTPServer: @unchecked Sendable {
   /// cannot keep others out.
   static let maximumIncompleteRequests = Int(connectionLimit) / 2
 
-  typealias Handler = @Sendable (HTTPRequest) -> HTTPResponse
+  typealias Handler = @Sendable (IncomingRequest) -> OutgoingResponse
 
   /// Receives the status of a request libmicrohttpd answered by itself.
   typealias RefusalHandler = @Sendable (Int) -> Void
@@ -138,7 +138,7 @@ final class HTTPServer: @unchecked Sendable {
   }
 
   /// Answers one complete request.
-  fileprivate func respond(to request: HTTPRequest) -> HTTPResponse {
+  fileprivate func respond(to request: IncomingRequest) -> OutgoingResponse {
     handler(request)
   }
 
@@ -225,7 +225,7 @@ private let accessHandler: MHD_AccessHandlerCallback = {
     // on it cannot be told apart from the body.
     if let reason = ambiguousFraming(connection) {
       if let tracked = pending.connection { server.deadlines.requestReceived(tracked) }
-      let response = HTTPResponse.error(.badRequest(reason))
+      let response = OutgoingResponse.error(.badRequest(reason))
       return response.body.withUnsafeBytes { body in
         tpns_mhd_respond(
           connection, UInt32(response.status), response.contentType, nil, nil, body.baseAddress,
@@ -269,8 +269,8 @@ private func respond(
   _ method: UnsafePointer<CChar>
 ) -> MHD_Result {
   if let tracked = pending.connection { server.deadlines.requestReceived(tracked) }
-  let (path, query) = HTTPRequest.split(target: pending.target)
-  let request = HTTPRequest(
+  let (path, query) = IncomingRequest.split(target: pending.target)
+  let request = IncomingRequest(
     method: String(cString: method), path: path, query: query,
     contentType: header(connection, "Content-Type"), body: pending.body,
     isBodyTooLarge: pending.isBodyTooLarge, host: header(connection, "Host"),

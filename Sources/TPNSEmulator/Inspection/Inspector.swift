@@ -20,7 +20,7 @@ struct Inspector: Sendable {
   let faults: FaultInjector
   let databaseName: String
 
-  func handle(_ request: HTTPRequest) throws(RequestError) -> HTTPResponse {
+  func handle(_ request: IncomingRequest) throws(RequestError) -> OutgoingResponse {
     // The server drops a body over the limit; a knob must not then be turned as if it
     // had been sent without one (a 2 MiB POST to `reset` emptied the registry). Nor
     // is a target over the limit read.
@@ -60,7 +60,7 @@ struct Inspector: Sendable {
       let limit =
         try integer(query, "limit", 1...RequestLogStream.maximumLimit)
         ?? RequestLogStream.defaultLimit
-      var response = HTTPResponse(
+      var response = OutgoingResponse(
         status: 200, contentType: "application/json", header: nil, body: [])
       response.stream = RequestLogStream(log: log, since: since, limit: limit)
       return response
@@ -109,7 +109,7 @@ struct Inspector: Sendable {
   }
 
   /// Refuses a method not in `methods`; HEAD goes wherever GET does.
-  private func only(_ methods: [String], _ request: HTTPRequest) throws(RequestError) {
+  private func only(_ methods: [String], _ request: IncomingRequest) throws(RequestError) {
     var allowed = methods
     if let get = allowed.firstIndex(of: "GET") { allowed.insert("HEAD", at: get + 1) }
     guard allowed.contains(request.method) else {
@@ -118,7 +118,7 @@ struct Inspector: Sendable {
   }
 
   /// The query (and a form body) of an inspection request, refusing unknown names.
-  private func form(_ request: HTTPRequest, allowed: Set<String>) throws(RequestError)
+  private func form(_ request: IncomingRequest, allowed: Set<String>) throws(RequestError)
     -> FormParameters
   {
     let form = try FormDecoding.parameters(of: request)

@@ -31,7 +31,7 @@ struct MappingRecord: Equatable, Sendable {
 
 /// What a `mapsync` entry or a `mapping` sets for one UID; nil fields leave a
 /// mapping's current value alone.
-struct MappingSettings: Equatable, Sendable {
+struct MappingChange: Equatable, Sendable {
   var uid: String
   var interval: Int64?
   var format: String?

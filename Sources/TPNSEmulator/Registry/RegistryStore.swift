@@ -307,7 +307,7 @@ final class RegistryStore {
   /// Replaces the phone's set with `mappings` (already deduplicated), in that order.
   /// A UID that stays keeps its `interval`, `format` and `extra` unless its entry sets
   /// them, and its creation time.
-  func replaceMappings(appid: String, udid: String, _ mappings: [MappingSettings], now: Int64)
+  func replaceMappings(appid: String, udid: String, _ mappings: [MappingChange], now: Int64)
     throws
   {
     var kept: [String: MappingRecord] = [:]
@@ -330,21 +330,21 @@ final class RegistryStore {
     }
   }
 
-  /// Adds `settings.uid` at the end of the phone's list, or updates its `interval`,
+  /// Adds `change.uid` at the end of the phone's list, or updates its `interval`,
   /// `format` and `extra` (those set) when already mapped; true when it is new.
-  func addMapping(appid: String, udid: String, _ settings: MappingSettings, now: Int64) throws
+  func addMapping(appid: String, udid: String, _ change: MappingChange, now: Int64) throws
     -> Bool
   {
     let existing = try mappings(appid: appid, udid: udid)
-    if let old = existing.first(where: { $0.uid == settings.uid }) {
+    if let old = existing.first(where: { $0.uid == change.uid }) {
       try database.statement(
         """
         UPDATE mappings SET push_interval = ?4, format = ?5, extra = ?6
         WHERE appid = ?1 AND udid = ?2 AND uid = ?3
         """
       ).run([
-        .text(appid), .text(udid), .text(settings.uid), optional(settings.interval ?? old.interval),
-        optional(settings.format ?? old.format), optional(settings.extra ?? old.extra),
+        .text(appid), .text(udid), .text(change.uid), optional(change.interval ?? old.interval),
+        optional(change.format ?? old.format), optional(change.extra ?? old.extra),
       ])
       return false
     }
@@ -357,8 +357,8 @@ final class RegistryStore {
         ?4, ?5, ?6, ?7)
       """
     ).run([
-      .text(appid), .text(udid), .text(settings.uid), optional(settings.interval),
-      optional(settings.format), .integer(now), optional(settings.extra),
+      .text(appid), .text(udid), .text(change.uid), optional(change.interval),
+      optional(change.format), .integer(now), optional(change.extra),
     ])
     return true
   }

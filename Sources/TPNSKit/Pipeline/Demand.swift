@@ -1,3 +1,5 @@
+import TPNSProtocol
+
 /// What the commands so far asked of the next reconciliation beyond "make
 /// the server match the store". Demands made while one reconciliation runs
 /// add up, and the next one takes them all (the fetch limiter coalesces
@@ -25,6 +27,13 @@ struct Demand: Sendable, Equatable {
       registrationLost: registrationLost || other.registrationLost,
       mappingRequests: mappingRequests
         + other.mappingRequests.filter { !mappingRequests.contains($0) })
+  }
+
+  /// Whether `registration` is the one the `register` in this demand
+  /// stored (so its previous one is known, and a `register` of it is
+  /// satisfied once it is acknowledged).
+  func attempts(_ registration: PhoneRegistration) -> Bool {
+    attempt?.registration == registration
   }
 
   /// The first request that still agrees with the desired list `uids`, and

@@ -47,8 +47,9 @@ public enum Outcome: Sendable, Equatable {
 
 /// Why a step of the pipeline failed.
 public enum PipelineFailure: Error, Equatable, CustomStringConvertible {
-  /// A UID given by the user is not valid (`input` as typed).
-  case invalidUID(String, IdentifierError)
+  /// A UID given by the user is not valid (`input` as typed), read at
+  /// `location` (`uids.txt:3`) if not typed.
+  case invalidUID(String, IdentifierError, location: String? = nil)
   /// A token given by the user is not valid.
   case invalidToken(IdentifierError)
   /// An index is not one of the list's (`count` entries).
@@ -69,7 +70,8 @@ public enum PipelineFailure: Error, Equatable, CustomStringConvertible {
 
   public var description: String {
     switch self {
-    case .invalidUID(let input, let error): "invalid UID '\(input)': \(error)"
+    case .invalidUID(let input, let error, let location):
+      "invalid UID '\(input)'\(location.map { " at \($0)" } ?? ""): \(error)"
     case .invalidToken(let error): "invalid token: \(error)"
     case .invalidIndex(let index, let count):
       count == 0

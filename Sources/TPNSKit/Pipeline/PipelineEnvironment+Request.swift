@@ -2,7 +2,7 @@ import Reactive
 import TPNSProtocol
 
 extension PipelineEnvironment {
-  /// Sends `command` with the retry policy, waiting on the scheduler: a
+  /// Sends `request` with the retry policy, waiting on the scheduler: a
   /// `retrying` outcome before each new attempt, then what `onSuccess` makes of
   /// the response; the last failure ends the sequence as a ``RequestFailure``.
   /// The policy's time limit is counted on the scheduler's clock from the
@@ -11,7 +11,7 @@ extension PipelineEnvironment {
   ///
   ///     environment.request(.event(uid: uid, type: 1)) { .sent(.event, response: $0.body) }
   public func request(
-    _ command: Command, idempotent: Bool = true,
+    _ request: TPNSRequest, idempotent: Bool = true,
     onSuccess: @escaping @Sendable (HTTPResponse) throws -> Outcome
   ) -> Observable<Outcome> {
     let retryPolicy = retryPolicy
@@ -27,7 +27,7 @@ extension PipelineEnvironment {
       }
       let policy = budgeted
       return Observable.deferred {
-        send(command, policy.remainingTime(elapsed: scheduler.now - start))
+        send(request, policy.remainingTime(elapsed: scheduler.now - start))
       }
       .map { try onSuccess($0) }
       .retry(on: scheduler) { error, attempt in
@@ -37,7 +37,7 @@ extension PipelineEnvironment {
         if case .retry(let delay) = decision {
           observer.onNext(
             .retrying(
-              command.name, attempt: attempt + 1, of: policy.maxAttempts, delay: delay,
+              request.name, attempt: attempt + 1, of: policy.maxAttempts, delay: delay,
               reason: failure.description))
         }
         return decision

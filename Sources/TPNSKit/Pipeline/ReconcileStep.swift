@@ -1,3 +1,5 @@
+import TPNSProtocol
+
 /// The next request that brings one server closer to the desired state, as
 /// a pure function of the store and the demand: the rule every sending
 /// command, `watch` and the UI share.

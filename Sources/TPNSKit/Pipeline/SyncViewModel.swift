@@ -80,8 +80,9 @@ public struct SyncViewModel: Sendable {
       case mapping
     }
 
-    /// The UIDs, as typed.
-    public var uids: [String]
+    /// The UIDs, as given (the pipeline checks them: one that is not a UID
+    /// stores none).
+    public var uids: [UIDInput]
     /// The change of their settings (a UID already stored keeps what it does not change).
     public var settings: MappingSettingsUpdate
     /// How they are sent.
@@ -89,12 +90,20 @@ public struct SyncViewModel: Sendable {
 
     /// An addition; no settings and sent in the list by default.
     public init(
-      _ uids: [String], settings: MappingSettingsUpdate = MappingSettingsUpdate(),
+      _ uids: [UIDInput], settings: MappingSettingsUpdate = MappingSettingsUpdate(),
       sending: Sending = .list
     ) {
       self.uids = uids
       self.settings = settings
       self.sending = sending
+    }
+
+    /// An addition of UIDs as typed.
+    public init(
+      _ uids: [String], settings: MappingSettingsUpdate = MappingSettingsUpdate(),
+      sending: Sending = .list
+    ) {
+      self.init(uids.map { UIDInput($0) }, settings: settings, sending: sending)
     }
   }
 
@@ -123,6 +132,10 @@ public struct SyncViewModel: Sendable {
     public var canAdd: Observable<Bool>
     /// The stored list, read from the store after each change.
     public var list: Observable<[String]>
+    /// The store as the pipeline last read or wrote it, after each read or
+    /// change (no read of its own): what a command reports at the end
+    /// without reading the store again.
+    public var state: Observable<StoreState>
     /// Every outcome, in order; completes when the inputs have and all work is done.
     public var outcomes: Observable<Outcome>
   }
@@ -148,17 +161,18 @@ public struct SyncViewModel: Sendable {
     // The store is read only when an output is subscribed: a one-shot
     // command reads it once, in the step that changes it.
     let store = environment.store
-    let list = PublishSubject<[String]>()
-    let context = Context(
-      environment: environment, registration: registration, list: list,
+    let states = PublishSubject<StoreState>()
+    let steps = SyncSteps(
+      environment: environment, registration: registration, states: states,
       syncsChanges: syncsChanges)
 
     let storedTokenValid = Observable<Bool>.deferred {
       .just((try? store.load())?.registration != nil)
     }
+    // The same checks as the steps': a View's button agrees with what adding would say.
     let tokenValid = Observable.merge(
-      storedTokenValid, input.token.map { (try? PushToken($0, os: registration.os)) != nil })
-    let uidValid = input.uidText.map { (try? DeviceUID($0)) != nil }.startWith(false)
+      storedTokenValid, input.token.map { (try? steps.token($0).get()) != nil })
+    let uidValid = input.uidText.map { (try? UIDInput($0).parsed()) != nil }.startWith(false)
     let canAdd = Observable.combineLatest(uidValid, tokenValid) { $0 && $1 }
       .distinctUntilChanged()
 
@@ -168,29 +182,26 @@ public struct SyncViewModel: Sendable {
       let triggers = PublishSubject<Void>()
       let tapped = input.addTaps.flatMapLatest { _ in input.uidText.take(1).map { [$0] } }
       let changes = Observable.merge([
-        input.token.map { text -> Result<PushToken, IdentifierError> in
-          Result { () throws(IdentifierError) in try PushToken(text, os: registration.os) }
-        }
-        .distinctUntilChanged()
-        .flatMapLatest { result in context.register(result, triggers: triggers) },
+        input.token.map { steps.token($0) }.distinctUntilChanged()
+          .flatMapLatest { result in steps.register(result, triggers: triggers) },
         Observable.merge(
           Observable.merge(tapped, input.addBatches).map { Addition($0) }, input.additions
         )
-        .flatMap { context.add($0, triggers: triggers) },
-        input.removals.flatMap { context.remove($0, triggers: triggers) },
-        input.unmappings.flatMap { context.unmap($0, triggers: triggers) },
-        input.syncRequests.flatMap { _ in context.trigger(Demand(forcesList: true), on: triggers) },
-        input.storeChanges.flatMap { context.storeChanged($0, triggers: triggers) },
-        input.periodicChecks.flatMap { _ in context.trigger(Demand(), on: triggers) },
+        .flatMap { steps.add($0, triggers: triggers) },
+        input.removals.flatMap { steps.remove($0, triggers: triggers) },
+        input.unmappings.flatMap { steps.unmap($0, triggers: triggers) },
+        input.syncRequests.flatMap { _ in steps.trigger(Demand(forcesList: true), on: triggers) },
+        input.storeChanges.flatMap { steps.storeChanged($0, triggers: triggers) },
+        input.periodicChecks.flatMap { _ in steps.trigger(Demand(), on: triggers) },
       ])
       .do(onCompleted: { triggers.onCompleted() })
-      let reconciliations = triggers.concatMapLatest { context.reconcile() }
+      let reconciliations = triggers.concatMapLatest { steps.reconcile() }
       return Observable.merge([reconciliations, changes])
     }
     let storedList = Observable<[String]>.deferred { .just((try? store.load())?.uids ?? []) }
     return Output(
       canAdd: canAdd,
-      list: Observable.merge(storedList, list.asObservable()).distinctUntilChanged(),
-      outcomes: outcomes)
+      list: Observable.merge(storedList, states.map(\.uids)).distinctUntilChanged(),
+      state: states.asObservable(), outcomes: outcomes)
   }
 }

@@ -1,3 +1,5 @@
+import TPNSProtocol
+
 /// What one server has acknowledged: the registration it accepted and the
 /// list it accepted, with each UID's settings. Only a request the server
 /// answered 2xx moves it.

@@ -1,3 +1,5 @@
+import TPNSProtocol
+
 /// How a mapping's settings are stored: `UIDSettings › <UID>` is a
 /// dictionary of `interval` (integer) and `format` (string), the wire's names.
 extension MappingSettings {

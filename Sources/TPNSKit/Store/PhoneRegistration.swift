@@ -34,7 +34,7 @@ public struct PhoneRegistration: Hashable, Sendable {
   }
 
   /// The `client` request that registers it, `lang` and `dev` always sent.
-  public var command: Command {
+  public var clientRequest: TPNSRequest {
     .client(phone, token: token, language: language, sandbox: sandbox)
   }
 }

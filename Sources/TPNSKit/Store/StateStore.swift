@@ -20,6 +20,11 @@ public struct StateStore: Sendable {
   /// When the command's whole time budget (`--timeout`) runs out: no lock
   /// is waited for past it.
   public let deadline: ContinuousClock.Instant?
+  /// The bytes last read or written and the state they hold, which copies of
+  /// this store share: a file whose bytes are the same is not parsed and
+  /// validated again (a command reads the store at each step, and a 10,000-UID
+  /// store takes milliseconds to parse but microseconds to compare).
+  private let lastSeen = LockedState<(bytes: Data, state: StoreState)?>(nil)
 
   /// A store at `path` (which need not exist yet).
   public init(
@@ -113,7 +118,7 @@ public struct StateStore: Sendable {
   /// whole old or a whole new file.
   public func load() throws(StoreError) -> StoreState {
     guard let data = try read() else { return StoreState() }
-    return try decode(data)
+    return try decodeRemembering(data)
   }
 
   /// Runs `change` on the stored state under the store's lock and writes the
@@ -124,9 +129,9 @@ public struct StateStore: Sendable {
     _ change: (inout StoreState) throws -> Result
   ) throws -> Result {
     let location = try located()
-    let lock = try Lock(".lock", beside: location, timeout: lockWait)
+    let lock = try Self.lock(".lock", beside: location, timeout: lockWait)
     defer { lock.release() }
-    let before = try read(location).map(decode) ?? StoreState()
+    let before = try read(location).map(decodeRemembering) ?? StoreState()
     var after = before
     let result = try change(&after)
     if after != before {
@@ -135,7 +140,9 @@ public struct StateStore: Sendable {
       }
       // A writer killed mid-write leaves its temp file; the lock says none is live.
       AtomicFile.removeStaleTemporaries(of: location.name, in: location.directory)
-      try AtomicFile.write(Self.encode(after), named: location.name, in: location.directory)
+      let bytes = Self.encode(after)
+      try AtomicFile.write(bytes, named: location.name, in: location.directory)
+      lastSeen.withLock { $0 = (bytes, after) }
     }
     return result
   }
@@ -146,7 +153,7 @@ public struct StateStore: Sendable {
   /// registration or list than the one recorded as acknowledged. Waits as
   /// long as a store lock (``lockWait``).
   public func lockForSending() throws(StoreError) -> any Disposable {
-    let lock = try Lock(".sync.lock", beside: located(), timeout: lockWait)
+    let lock = try Self.lock(".sync.lock", beside: located(), timeout: lockWait)
     return Disposables.create { lock.release() }
   }
 
@@ -161,6 +168,15 @@ public struct StateStore: Sendable {
   /// The bytes `state` is stored as: an XML property list.
   public static func encode(_ state: StoreState) -> Data {
     Data(PropertyListXML.serialize(.dictionary(state.propertyList)))
+  }
+
+  /// The state `data` holds: the one remembered if the bytes are the same,
+  /// else parsed (and then remembered).
+  private func decodeRemembering(_ data: Data) throws(StoreError) -> StoreState {
+    if let seen = lastSeen.withLock({ $0 }), seen.bytes == data { return seen.state }
+    let state = try decode(data)
+    lastSeen.withLock { $0 = (data, state) }
+    return state
   }
 
   private func decode(_ data: Data) throws(StoreError) -> StoreState {
@@ -223,16 +239,10 @@ public struct StateStore: Sendable {
   /// All that can be read from `descriptor`, which is closed then.
   private func readAll(_ descriptor: Int32) throws(StoreError) -> Data {
     defer { close(descriptor) }
-    var data = Data()
-    var buffer = [UInt8](repeating: 0, count: 64 * 1024)
-    while true {
-      let count = buffer.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
-      if count < 0 {
-        if errno == EINTR { continue }
-        throw .io(operation: "read", path: path, errno: errno)
-      }
-      if count == 0 { return data }
-      data.append(contentsOf: buffer[..<count])
+    do {
+      return Data(try FileDescriptor.readAll(descriptor))
+    } catch {
+      throw .io(operation: "read", path: path, errno: error.code)
     }
   }
 }

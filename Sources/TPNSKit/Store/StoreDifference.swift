@@ -1,26 +1,36 @@
-/// How far one server is from the desired state: what `tpns status` shows
-/// and what reconciling that server does.
-public struct StoreDifference: Sendable, Equatable {
-  /// The desired registration, if a token is stored.
-  public var desired: PhoneRegistration?
-  /// What the server acknowledged.
-  public var acknowledged: Acknowledgement
-  /// The desired list.
-  public var uids: [String]
-  /// The desired settings of the listed UIDs.
-  public var settings: [String: MappingSettings]
+import TPNSProtocol
 
-  /// The difference between `desired`'s state and `acknowledged`.
-  public init(desired: StoreState, acknowledged: Acknowledgement) {
-    self.desired = desired.registration
-    self.acknowledged = acknowledged
-    uids = desired.uids
-    settings = desired.settings
+/// How far one server is from the desired state: what `tpns status` shows
+/// and what reconciling that server does. Whether the server is registered,
+/// and whose list it holds, are ``StoreState``'s rules
+/// (`StoreState+Reconcile.swift`).
+public struct StoreDifference: Sendable, Equatable {
+  /// The store.
+  private let state: StoreState
+  /// The server compared.
+  private let server: String
+  /// What the server acknowledged.
+  public let acknowledged: Acknowledgement
+
+  /// The difference between `state`'s desired state and what `server` acknowledged.
+  init(_ state: StoreState, at server: String) {
+    self.state = state
+    self.server = server
+    acknowledged = state.acknowledged(at: server)
   }
+
+  /// The desired registration, if a token is stored.
+  public var desired: PhoneRegistration? { state.registration }
+
+  /// The desired list.
+  public var uids: [String] { state.uids }
+
+  /// The desired settings of the listed UIDs.
+  public var settings: [String: MappingSettings] { state.settings }
 
   /// Whether the server acknowledged the desired registration.
   public var isRegistered: Bool {
-    desired != nil && acknowledged.registration == desired
+    state.isRegistered(at: server)
   }
 
   /// Phones the server holds for this store that are no longer the desired
@@ -43,12 +53,12 @@ public struct StoreDifference: Sendable, Equatable {
 
   /// The list the server holds for the desired phone, as far as we know.
   public var acknowledgedUIDs: [String] {
-    acknowledged.registration?.phone == desired?.phone ? acknowledged.uids ?? [] : []
+    state.holds(desired?.phone, at: server) ? acknowledged.uids ?? [] : []
   }
 
   /// The settings the server holds for the desired phone's UIDs, as far as we know.
   public var acknowledgedSettings: [String: MappingSettings] {
-    acknowledged.registration?.phone == desired?.phone ? acknowledged.settings : [:]
+    state.holds(desired?.phone, at: server) ? acknowledged.settings : [:]
   }
 
   /// Whether the desired list, or a listed UID's settings, differs from

@@ -5,7 +5,7 @@ import TPNSProtocol
 /// The store is the single source of truth; each server is a replica that
 /// every sending command reconciles with the desired state.
 ///
-/// Kept as the XML property list of DESIGN.md; keys it does not know are kept
+/// Kept as the XML property list of docs/ARCHITECTURE.md ("The store file"); keys it does not know are kept
 /// in `otherKeys` and written back unchanged. A store of the earlier format
 /// (`Server`, `Registered`, `SyncedUIDs`) is read as the same facts and
 /// written in this format on its next change.
@@ -33,7 +33,7 @@ public struct StoreState: Sendable, Equatable {
 
   /// The difference between the desired state and what `server` acknowledged.
   public func difference(at server: String) -> StoreDifference {
-    StoreDifference(desired: self, acknowledged: acknowledged(at: server))
+    StoreDifference(self, at: server)
   }
 
   /// The settings of `uid` (none if it has no entry).

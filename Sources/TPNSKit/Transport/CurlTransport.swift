@@ -1,4 +1,5 @@
 import CCurl
+import DurationFormatting
 import Locking
 import Reactive
 
@@ -74,8 +75,9 @@ public final class CurlTransport: @unchecked Sendable {
       set(tpns_curl_allow_http_only(handle))
       set(tpns_curl_set_long(handle, CURLOPT_NOSIGNAL, 1))
       set(
-        tpns_curl_set_long(handle, CURLOPT_CONNECTTIMEOUT_MS, options.connectTimeout.milliseconds))
-      set(tpns_curl_set_long(handle, CURLOPT_TIMEOUT_MS, timeout.milliseconds))
+        tpns_curl_set_long(
+          handle, CURLOPT_CONNECTTIMEOUT_MS, options.connectTimeout.curlMilliseconds))
+      set(tpns_curl_set_long(handle, CURLOPT_TIMEOUT_MS, timeout.curlMilliseconds))
       set(tpns_curl_set_long(handle, CURLOPT_SSL_VERIFYPEER, 1))
       set(tpns_curl_set_long(handle, CURLOPT_SSL_VERIFYHOST, 2))
       set(tpns_curl_set_long(handle, CURLOPT_FOLLOWLOCATION, 0))
@@ -213,7 +215,7 @@ private final class Transfer {
 
 extension Duration {
   /// Whole milliseconds, for libcurl's `_MS` options (at least 1, so 0 never means "no limit").
-  var milliseconds: Int {
-    max(1, Int(components.seconds) * 1000 + Int(components.attoseconds / 1_000_000_000_000_000))
+  fileprivate var curlMilliseconds: Int {
+    max(1, Int(rounded(to: .milliseconds)))
   }
 }

@@ -1,3 +1,5 @@
+import DurationFormatting
+
 /// Why a request to the server did not succeed, in terms the retry policy and
 /// the user care about.
 public indirect enum RequestFailure: Error, Equatable, CustomStringConvertible {
@@ -73,28 +75,17 @@ public indirect enum RequestFailure: Error, Equatable, CustomStringConvertible {
       return "the server answered \(status)\(shown.isEmpty ? "" : ": \(shown)")"
     case .retryAfterTooLong(let wait, let limit, let status):
       return
-        "the server answered \(status) and asked to wait \(wait.humanReadable), "
-        + "more than the \(limit.formattedSeconds) limit for one wait"
+        "the server answered \(status) and asked to wait \(wait.spoken), "
+        + "more than the \(limit.text(in: .seconds)) limit for one wait"
     case .retryAfterPastTimeLimit(let wait, let left, let status):
       return
-        "the server answered \(status) and asked to wait \(wait.humanReadable), "
-        + "more than the \(left.formattedSeconds) left of the time limit"
+        "the server answered \(status) and asked to wait \(wait.spoken), "
+        + "more than the \(left.text(in: .seconds)) left of the time limit"
     case .exhausted(let attempts, let last):
       return "\(last) (gave up after \(attempts) attempts)"
     case .timeLimitReached(let limit, let attempts, let last):
       let tries = attempts == 1 ? "1 attempt" : "\(attempts) attempts"
-      return "\(last) (gave up after \(tries): the \(limit.formattedSeconds) time limit)"
+      return "\(last) (gave up after \(tries): the \(limit.text(in: .seconds)) time limit)"
     }
-  }
-}
-
-extension Duration {
-  /// "3 s", "2 min", "an hour": a wait as a person would say it.
-  var humanReadable: String {
-    let seconds = components.seconds
-    if seconds == 3600 { return "an hour" }
-    if seconds > 3600, seconds % 3600 == 0 { return "\(seconds / 3600) hours" }
-    if seconds >= 120, seconds % 60 == 0 { return "\(seconds / 60) min" }
-    return formattedSeconds
   }
 }

@@ -29,7 +29,7 @@ public struct RetryPolicy: Sendable {
   /// (`--timeout`); `nil` for no limit beyond the attempts'.
   public var timeLimit: Duration?
 
-  /// DESIGN.md's policy: 3 attempts, base 0.5 s, cap 20 s.
+  /// The policy of docs/ARCHITECTURE.md ("The protocol"): 3 attempts, base 0.5 s, cap 20 s.
   public init(
     maxAttempts: Int = 3,
     base: Duration = .milliseconds(500),

@@ -1,6 +1,6 @@
 import TPNSProtocol
 
-/// Sends TPNS commands to one server: the transport, the server URL and the
+/// Sends TPNS requests to one server: the transport, the server URL and the
 /// method together. One call is one attempt; retries are the caller's (the
 /// pipeline's, on its scheduler, with a ``RetryPolicy``).
 ///
@@ -14,7 +14,7 @@ public struct TPNSClient: Sendable {
     /// The URL as sent, query and credentials included: a GET's holds the
     /// token (see ``shownURL(showingTokens:)``).
     public var url: String
-    /// The command sent.
+    /// The `cmd` of the request sent.
     public var command: CommandName
     /// The HTTP status; nil when no response came.
     public var status: Int?
@@ -64,29 +64,29 @@ public struct TPNSClient: Sendable {
     self.log = log
   }
 
-  /// Sends `command` once, within `timeout` if given (else the transport's
+  /// Sends `request` once, within `timeout` if given (else the transport's
   /// limit): a 2xx response is returned, anything else thrown.
   public func send(
-    _ command: Command, timeout: Duration? = nil,
+    _ request: TPNSRequest, timeout: Duration? = nil,
     isCancelled: @escaping @Sendable () -> Bool = { false }
   ) throws(RequestFailure) -> HTTPResponse {
-    var request = command.request(server: server, method: method)
-    request.timeout = timeout
+    var http = request.httpRequest(server: server, method: method)
+    http.timeout = timeout
     let clock = ContinuousClock()
     let start = clock.now
     let response: HTTPResponse
     do {
-      response = try transport.perform(request, isCancelled: isCancelled)
+      response = try transport.perform(http, isCancelled: isCancelled)
     } catch {
       log?(
         Exchange(
-          method: request.method, url: request.url, command: command.name, status: nil,
+          method: http.method, url: http.url, command: request.name, status: nil,
           failure: error, duration: clock.now - start))
       throw .transport(error)
     }
     log?(
       Exchange(
-        method: request.method, url: request.url, command: command.name,
+        method: http.method, url: http.url, command: request.name,
         status: response.status, failure: nil, duration: clock.now - start))
     guard response.isSuccess else { throw RequestFailure(response) }
     return response

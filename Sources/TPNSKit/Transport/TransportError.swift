@@ -1,3 +1,5 @@
+import DurationFormatting
+
 /// Why a request got no HTTP response at all.
 public enum TransportError: Error, Equatable, CustomStringConvertible {
   /// The server could not be reached: name not resolved, connection refused,
@@ -36,7 +38,7 @@ public enum TransportError: Error, Equatable, CustomStringConvertible {
     switch self {
     case .unreachable(let url, let reason): "cannot reach \(url): \(reason)"
     case .timedOut(let url, let after):
-      "no answer from \(url) within \(after.formattedSeconds)"
+      "no answer from \(url) within \(after.text(in: .seconds))"
     case .connectionLost(let url, let reason): "the connection to \(url) broke: \(reason)"
     case .tls(let url, let reason): "TLS with \(url) failed: \(reason)"
     case .invalidURL(let url): "'\(url)' is not an http:// or https:// URL"
@@ -44,20 +46,5 @@ public enum TransportError: Error, Equatable, CustomStringConvertible {
     case .cancelled: "the request was cancelled"
     case .failed(let reason): reason
     }
-  }
-}
-
-extension Duration {
-  /// "2 s", "1.5 s", "0.25 s": seconds for messages.
-  var formattedSeconds: String {
-    let milliseconds = Int(
-      (Double(components.seconds) * 1000 + Double(components.attoseconds) / 1e15).rounded())
-    let whole = milliseconds / 1000
-    let fraction = milliseconds % 1000
-    guard fraction != 0 else { return "\(whole) s" }
-    var digits = String(fraction)
-    digits = String(repeating: "0", count: 3 - digits.count) + digits
-    while digits.hasSuffix("0") { digits.removeLast() }
-    return "\(whole).\(digits) s"
   }
 }

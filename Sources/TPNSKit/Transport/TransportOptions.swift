@@ -14,7 +14,7 @@ public struct TransportOptions: Sendable, Equatable {
   /// The `User-Agent` header.
   public var userAgent: String
 
-  /// Options with DESIGN.md's defaults: 30 s in all, 5 s to connect.
+  /// Options with the defaults of docs/ARCHITECTURE.md ("The protocol"): 30 s in all, 5 s to connect.
   public init(
     timeout: Duration = .seconds(30),
     connectTimeout: Duration = .seconds(5),

@@ -1,0 +1,57 @@
+#!/usr/bin/env python3
+"""Times commands side by side: each round runs every case once, in turn
+(alternating, so that a noisy moment costs them alike), after its prepare
+step; prints each case's median in milliseconds as JSON.
+
+Usage: compare.py ROUNDS CASES.json
+CASES.json: [{"name": ..., "argv": [...], "prepare": [...] or null, "env": {...}}]
+A case with "group" is timed as the sum of its steps, each prepared and run
+in order: {"name": ..., "group": [{"argv": ..., "prepare": ...}, ...]}.
+"""
+import json
+import os
+import statistics
+import subprocess
+import sys
+import time
+
+DEVNULL = os.open(os.devnull, os.O_RDWR)
+
+
+def run(argv, env):
+    """Wall time of one run, in ms; fails loudly if the command fails."""
+    start = time.perf_counter_ns()
+    pid = os.posix_spawnp(argv[0], argv, env, file_actions=[
+        (os.POSIX_SPAWN_DUP2, DEVNULL, 0),
+        (os.POSIX_SPAWN_DUP2, DEVNULL, 1),
+        (os.POSIX_SPAWN_DUP2, DEVNULL, 2),
+    ])
+    _, status = os.waitpid(pid, 0)
+    elapsed = (time.perf_counter_ns() - start) / 1e6
+    if os.waitstatus_to_exitcode(status) != 0:
+        sys.exit(f"compare.py: {' '.join(argv)} exited {os.waitstatus_to_exitcode(status)}")
+    return elapsed
+
+
+def main():
+    rounds = int(sys.argv[1])
+    cases = json.load(open(sys.argv[2]))
+    env = dict(os.environ)
+    samples = {case["name"]: [] for case in cases}
+    for index in range(rounds + 2):
+        for case in cases:
+            steps = case.get("group") or [case]
+            total = 0.0
+            for step in steps:
+                if step.get("prepare"):
+                    # A prepare step may find nothing to undo (a remove of a UID not stored).
+                    subprocess.run(step["prepare"], env=env, check=False,
+                                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                total += run(step["argv"], {**env, **step.get("env", {})})
+            if index >= 2:  # two warm-up rounds
+                samples[case["name"]].append(total)
+    print(json.dumps({name: statistics.median(values) for name, values in samples.items()}))
+
+
+if __name__ == "__main__":
+    main()

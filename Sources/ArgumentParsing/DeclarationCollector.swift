@@ -1,0 +1,44 @@
+import Locking
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
+
+/// Collects the declarations the property wrappers make while a type's
+/// `init()` runs, in order, so that reading a type's declarations needs no
+/// dynamic cast of each property to a protocol: every such cast makes the
+/// Swift runtime scan the binary's conformance records once per wrapper type,
+/// a measured fifth of a short command's parsing. Collection is per thread:
+/// wrappers made by another thread, or outside ``collect(_:)``, record nothing.
+enum DeclarationCollector {
+  typealias Build = @Sendable (_ key: [String]) -> [ArgumentDefinition]
+
+  /// The declarations being collected: a stack of (thread, declarations);
+  /// a thread records into its newest entry. (An array, not a dictionary by
+  /// thread: a dictionary's type costs the runtime a conformance scan.)
+  private static let collecting = LockedState<[(thread: UInt, builds: [Build])]>([])
+
+  private static var currentThread: UInt { UInt(bitPattern: Int(bitPattern: pthread_self())) }
+
+  /// The declarations made while `body` runs on this thread, in order.
+  static func collect(_ body: () -> Void) -> [Build] {
+    let thread = currentThread
+    collecting.withLock { $0.append((thread, [])) }
+    body()
+    return collecting.withLock { stack in
+      guard let index = stack.lastIndex(where: { $0.thread == thread }) else { return [] }
+      return stack.remove(at: index).builds
+    }
+  }
+
+  /// Records a wrapper's declaration, if this thread is collecting.
+  static func record(_ build: @escaping Build) {
+    let thread = currentThread
+    collecting.withLock { stack in
+      guard let index = stack.lastIndex(where: { $0.thread == thread }) else { return }
+      stack[index].builds.append(build)
+    }
+  }
+}

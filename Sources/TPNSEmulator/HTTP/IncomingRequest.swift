@@ -1,0 +1,41 @@
+/// One HTTP request as the emulator's router sees it.
+struct IncomingRequest: Sendable {
+  /// The method, as sent (`GET`, `POST`, ...).
+  var method: String
+  /// The path, still percent-encoded, without the query (`/tpns`).
+  var path: String
+  /// The raw query after `?`, or nil when there is none.
+  var query: String?
+  /// The `Content-Type` header, if any.
+  var contentType: String?
+  /// The body; empty when it went over ``HTTPServer/maximumBodySize``.
+  var body: [UInt8]
+  /// Whether the body was larger than ``HTTPServer/maximumBodySize`` (and dropped).
+  var isBodyTooLarge: Bool
+  /// The `Host`, `Origin` and `Sec-Fetch-Site` headers, if any: who the request is
+  /// for and which web page (if any) sent it (see ``AccessPolicy``).
+  var host: String? = nil
+  var origin: String? = nil
+  var fetchSite: String? = nil
+
+  /// Bytes in the request target as sent: the path, and `?` and the query.
+  var targetLength: Int {
+    path.utf8.count + (query.map { $0.utf8.count + 1 } ?? 0)
+  }
+
+  /// Refuses a request over the server's limits: a body over
+  /// ``HTTPServer/maximumBodySize`` (413, the body was dropped), a target over
+  /// ``HTTPServer/maximumTargetLength`` (414). A refused request must not be acted on.
+  func checkSize() throws(RequestError) {
+    guard !isBodyTooLarge else { throw RequestError.bodyTooLarge }
+    guard targetLength <= HTTPServer.maximumTargetLength else {
+      throw RequestError.targetTooLong(targetLength)
+    }
+  }
+
+  /// Splits a request target (`/tpns?cmd=client`) into path and query.
+  static func split(target: String) -> (path: String, query: String?) {
+    guard let mark = target.utf8.firstIndex(of: UInt8(ascii: "?")) else { return (target, nil) }
+    return (String(target[..<mark]), String(target[target.utf8.index(after: mark)...]))
+  }
+}

@@ -1,0 +1,41 @@
+import TPNSProtocol
+
+/// `cmd=client`: an idempotent upsert of the phone keyed by (appid, udid).
+///
+/// A token already held by another udid moves to this one. iOS tokens are stored as
+/// sent and compared case-insensitively (hex); other tokens are compared exactly.
+/// Parameters `client` does not take (`osver`, `appver`, `model`, `ucid`) are kept in
+/// the phone's `extra`, replaced at each registration.
+struct ClientHandler: RequestHandler {
+  let record: ClientRecord
+  let tokenKey: String
+
+  init(_ request: ValidatedRequest, conformance: inout Conformance) throws(RequestError) {
+    let os = request.required(.os)
+    let token = request.required(.token)
+    switch ParameterRules.judge(token: token, os: os) {
+    case .canonical:
+      break
+    case .tolerated(let reason):
+      try conformance.tolerate("parameter 'token' \(reason)")
+    case .ignored(let reason), .refused(let reason):
+      throw .badRequest("parameter 'token' \(reason)")
+    }
+    record = ClientRecord(
+      os: os, appid: request.required(.appid), udid: request.required(.udid),
+      token: token, lang: request[.lang], dev: request.integer(.dev),
+      bgfetch: request.integer(.bgfetch), extra: request.extra, registeredAt: 0, lastSeen: 0)
+    tokenKey = os == OperatingSystem.ios.rawValue ? token.lowercased() : token
+  }
+
+  /// ``RegistryStore/upsert(_:tokenKey:)`` is atomic by itself.
+  var isAtomic: Bool { true }
+
+  func apply(to store: RegistryStore, now: Int64) throws -> String {
+    var record = record
+    record.registeredAt = now
+    record.lastSeen = now
+    let isNew = try store.upsert(record, tokenKey: tokenKey)
+    return isNew ? "ok: client registered" : "ok: client updated"
+  }
+}

@@ -1,0 +1,18 @@
+import TPNSProtocol
+
+/// `cmd=rm_mapping`: removes one mapping of the phone (no error when absent).
+struct RemoveMappingHandler: RequestHandler {
+  let phone: PhoneKey
+  let uid: String
+
+  init(_ request: ValidatedRequest, conformance: inout Conformance) throws(RequestError) {
+    phone = PhoneKey(request)
+    uid = request.required(.uid)
+  }
+
+  func apply(to store: RegistryStore, now: Int64) throws -> String {
+    try phone.requireRegistered(in: store, now: now)
+    let removed = try store.removeMapping(appid: phone.appid, udid: phone.udid, uid: uid)
+    return removed ? "ok: \(uid) unmapped" : "ok: \(uid) was not mapped"
+  }
+}

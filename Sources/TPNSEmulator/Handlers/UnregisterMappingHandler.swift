@@ -1,0 +1,22 @@
+import TPNSProtocol
+
+/// `cmd=unreg_mapping`: removes one mapping (`uid` given) or all of the phone's.
+struct UnregisterMappingHandler: RequestHandler {
+  let phone: PhoneKey
+  let uid: String?
+
+  init(_ request: ValidatedRequest, conformance: inout Conformance) throws(RequestError) {
+    phone = PhoneKey(request)
+    uid = request[.uid]
+  }
+
+  func apply(to store: RegistryStore, now: Int64) throws -> String {
+    try phone.requireRegistered(in: store, now: now)
+    if let uid {
+      let removed = try store.removeMapping(appid: phone.appid, udid: phone.udid, uid: uid)
+      return removed ? "ok: \(uid) unmapped" : "ok: \(uid) was not mapped"
+    }
+    let count = try store.removeMappings(appid: phone.appid, udid: phone.udid)
+    return "ok: \(count) UID\(count == 1 ? "" : "s") unmapped"
+  }
+}

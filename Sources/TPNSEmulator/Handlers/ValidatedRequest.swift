@@ -1,0 +1,95 @@
+import TPNSProtocol
+
+/// A `/tpns` request whose parameters have all been judged (``ParameterRules``): a
+/// known `cmd`, no duplicate, every required parameter present and usable.
+///
+/// What a canonical client would not send is accepted with a warning, or refused in
+/// strict mode (``Conformance``): a parameter the command does not take (kept in
+/// ``others``), an empty optional one or an unusable optional value (taken as not
+/// sent), a usable value of the wrong syntax (kept).
+///
+/// ```swift
+/// var conformance = Conformance(isStrict: false)
+/// let request = try ValidatedRequest(form, conformance: &conformance)  // throws a 400
+/// request[.appid]                          // "com.tutk.cc.samples.tpns.ios"
+/// ```
+struct ValidatedRequest: Sendable {
+  let command: CommandName
+  /// The values of the command's parameters that were kept, by name.
+  private let values: [String: String]
+  /// The parameters the command does not take, in the order sent.
+  let others: [FormParameters.Pair]
+
+  init(_ form: FormParameters, conformance: inout Conformance) throws(RequestError) {
+    if let duplicate = form.firstDuplicateName {
+      throw .badRequest("parameter '\(Printable(duplicate))' is given more than once")
+    }
+    guard let name = form[CommandParameter.cmd.name] else {
+      throw .badRequest("missing parameter 'cmd'")
+    }
+    guard let command = CommandName(rawValue: name) else {
+      let known = CommandName.allCases.map(\.rawValue).joined(separator: ", ")
+      throw .badRequest("unknown cmd '\(Printable(name))' (known: \(known))")
+    }
+    let parameters = command.parameters
+    let others = form.pairs.filter { pair in
+      pair.name != CommandParameter.cmd.name && !parameters.contains { $0.name == pair.name }
+    }
+    if !others.isEmpty {
+      let names = others.map { "'\(Printable($0.name))'" }.joined(separator: ", ")
+      let known = parameters.map(\.name).joined(separator: ", ")
+      try conformance.tolerate(
+        "unknown parameter\(others.count == 1 ? "" : "s") \(names) for cmd=\(name) "
+          + "(known: \(known))", "recorded")
+    }
+    var values: [String: String] = [:]
+    for parameter in parameters {
+      guard let value = form[parameter.name] else {
+        if parameter.isRequired {
+          throw .badRequest("missing parameter '\(parameter.name)' for cmd=\(name)")
+        }
+        continue
+      }
+      guard !value.isEmpty else {
+        if parameter.isRequired { throw .badRequest("parameter '\(parameter.name)' is empty") }
+        try conformance.tolerate("parameter '\(parameter.name)' is empty", "taken as not sent")
+        continue
+      }
+      switch ParameterRules.judge(parameter, value: value) {
+      case .canonical:
+        values[parameter.name] = value
+      case .tolerated(let reason):
+        try conformance.tolerate("parameter '\(parameter.name)' \(reason)")
+        values[parameter.name] = value
+      case .ignored(let reason) where !parameter.isRequired:
+        try conformance.tolerate("parameter '\(parameter.name)' \(reason)", "ignored")
+      case .ignored(let reason), .refused(let reason):
+        throw .badRequest("parameter '\(parameter.name)' \(reason)")
+      }
+    }
+    self.command = command
+    self.values = values
+    self.others = others
+  }
+
+  /// The value of `parameter`; nil only for an optional one not sent (or not kept).
+  subscript(parameter: CommandParameter) -> String? { values[parameter.name] }
+
+  /// The value of a required parameter (checked present by `init`).
+  func required(_ parameter: CommandParameter) -> String { values[parameter.name] ?? "" }
+
+  /// The integer value of `parameter`, if kept (its syntax was checked by `init`).
+  func integer(_ parameter: CommandParameter) -> Int64? {
+    values[parameter.name].flatMap(ParameterRules.integer)
+  }
+
+  /// The parameters the command does not take, as the compact JSON object stored in
+  /// a registry row's `extra` (`{"appver":"2.1","model":"Pixel 7"}`); nil when none.
+  var extra: String? {
+    others.isEmpty
+      ? nil
+      : JSONValue.object(
+        Dictionary(others.map { ($0.name, JSONValue.string($0.value)) }) { first, _ in first }
+      ).compactText
+  }
+}

@@ -1,0 +1,92 @@
+import Dispatch
+import Locking
+import Reactive
+import TPNSProtocol
+
+/// How the pipeline reaches the server: one attempt per subscription
+/// (isowords-style: a struct of closures, with a live value over
+/// ``TPNSClient``, and ``failing`` for a test that must send nothing).
+///
+///     ServerClient(url: "http://127.0.0.1:7380/tpns") { command, _ in .just(response) }
+public struct ServerClient: Sendable {
+  /// Sends a command once, within the given time if any: the 2xx response,
+  /// or a ``RequestFailure``.
+  public var send: @Sendable (TPNSRequest, _ timeout: Duration?) -> Observable<HTTPResponse>
+  /// The server's `/tpns` URL, under which the store records what it acknowledged.
+  public var url: String
+
+  /// A client with the given closure.
+  public init(
+    url: String,
+    send: @escaping @Sendable (TPNSRequest, _ timeout: Duration?) -> Observable<HTTPResponse>
+  ) {
+    self.url = url
+    self.send = send
+  }
+
+  /// Sends through the client `makeClient` makes on a worker queue (libcurl
+  /// blocks), delivering the result on `scheduler`; disposing cancels the
+  /// request in flight. With `inline`, the request is made on the thread
+  /// that subscribes instead (a one-shot command's run loop, which has
+  /// nothing else to do meanwhile: no thread is started, and the
+  /// transfer's own time limit bounds it). The client (and so libcurl and
+  /// its TLS library) is only made for the first request: a command that
+  /// sends nothing (`--no-sync`, a list waiting for registration) never pays
+  /// for it.
+  public static func live(
+    url: String, scheduler: some ImmediateSchedulerType, inline: Bool = false,
+    makeClient: @escaping @Sendable () throws -> TPNSClient
+  ) -> ServerClient {
+    let made = LockedState<TPNSClient?>(nil)
+    let client = { @Sendable () throws -> TPNSClient in
+      try made.withLock { made in
+        if let made { return made }
+        do {
+          let client = try makeClient()
+          made = client
+          return client
+        } catch let error as TransportError {
+          throw RequestFailure.transport(error)
+        }
+      }
+    }
+    if inline {
+      return ServerClient(url: url) { command, timeout in
+        Observable<HTTPResponse>.create { observer in
+          do {
+            observer.onNext(try client().send(command, timeout: timeout))
+            observer.onCompleted()
+          } catch {
+            observer.onError(error)
+          }
+          return Disposables.create()
+        }
+      }
+    }
+    let worker = DispatchQueue(label: "tpns.transport")
+    return ServerClient(url: url) { command, timeout in
+      Observable<HTTPResponse>.create { observer in
+        let cancelled = BooleanDisposable()
+        worker.async {
+          guard !cancelled.isDisposed else { return }
+          do {
+            observer.onNext(
+              try client().send(command, timeout: timeout) { cancelled.isDisposed })
+            observer.onCompleted()
+          } catch {
+            observer.onError(error)
+          }
+        }
+        return cancelled
+      }
+      .observe(on: scheduler)
+    }
+  }
+
+  /// A server that must not be asked: every request fails at once with
+  /// ``UnexpectedDependencyCall`` naming the command, which the pipeline
+  /// reports as a `failed` outcome (a test that expects none sees it).
+  public static let failing = ServerClient(url: "http://failing.invalid/tpns") { command, _ in
+    .error(UnexpectedDependencyCall("ServerClient.send(\(command.name.rawValue))"))
+  }
+}

@@ -1,0 +1,64 @@
+import Locking
+import Reactive
+import TPNSProtocol
+
+/// What the pipeline reads and writes the store with (isowords-style: a
+/// struct of closures, with a live value over ``StateStore``, one in
+/// memory, and ``failing`` for a test whose store must not be touched).
+///
+///     PipelineEnvironment(store: .live(StateStore(path: path)), server: server, scheduler: s)
+public struct StoreClient: Sendable {
+  /// Reads the stored state.
+  public var load: @Sendable () throws -> StoreState
+  /// Changes the stored state under the store's lock; returns the new state.
+  public var update: @Sendable ((inout StoreState) throws -> Void) throws -> StoreState
+  /// Takes the store's send lock (one request in flight per store, across
+  /// processes) until the result is disposed.
+  public var lockForSending: @Sendable () throws -> any Disposable
+
+  /// A client with the given closures (no send lock unless given).
+  public init(
+    load: @escaping @Sendable () throws -> StoreState,
+    update: @escaping @Sendable ((inout StoreState) throws -> Void) throws -> StoreState,
+    lockForSending: @escaping @Sendable () throws -> any Disposable = { Disposables.create() }
+  ) {
+    self.load = load
+    self.update = update
+    self.lockForSending = lockForSending
+  }
+
+  /// The property-list store at `store.path`.
+  public static func live(_ store: StateStore) -> StoreClient {
+    StoreClient(
+      load: { try store.load() },
+      update: { change in
+        try store.update { state -> StoreState in
+          try change(&state)
+          return state
+        }
+      },
+      lockForSending: { try store.lockForSending() })
+  }
+
+  /// A store in memory, for tests.
+  public static func inMemory(_ state: LockedState<StoreState>) -> StoreClient {
+    StoreClient(
+      load: { state.value },
+      update: { change in
+        try state.withLock { stored in
+          var copy = stored
+          try change(&copy)
+          stored = copy
+          return copy
+        }
+      })
+  }
+
+  /// A store that must not be touched: every closure throws
+  /// ``UnexpectedDependencyCall`` naming it, which the pipeline reports as
+  /// a `failed` outcome (a test that expects none sees it).
+  public static let failing = StoreClient(
+    load: { throw UnexpectedDependencyCall("StoreClient.load") },
+    update: { _ in throw UnexpectedDependencyCall("StoreClient.update") },
+    lockForSending: { throw UnexpectedDependencyCall("StoreClient.lockForSending") })
+}

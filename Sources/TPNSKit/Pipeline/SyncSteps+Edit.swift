@@ -1,0 +1,148 @@
+import Reactive
+import TPNSProtocol
+
+extension SyncSteps {
+  /// Checks every UID, then stores the new ones (all or nothing), with
+  /// `addition`'s settings; a UID already stored gets its settings updated.
+  /// Then reconciles, whether or not one was new: re-running a command
+  /// finishes what an earlier run left pending. With `sending` `.mapping`,
+  /// each UID goes as one `cmd=mapping` instead of in a `mapsync`.
+  func add(_ addition: SyncViewModel.Addition, triggers: PublishSubject<Void>)
+    -> Observable<Outcome>
+  {
+    Observable<Outcome>.deferred {
+      let uids = try UIDInput.parsed(addition.uids)
+      var outcomes: [Outcome] = []
+      try update { state in
+        outcomes = []
+        var present = Set(state.uids)
+        for uid in uids {
+          let old = state.settings(of: uid.rawValue)
+          let new = old.updated(by: addition.settings)
+          if present.insert(uid.rawValue).inserted {
+            state.uids.append(uid.rawValue)
+            outcomes.append(.added(uid, settings: new))
+          } else if new != old {
+            outcomes.append(.settingsChanged(uid, new))
+          } else {
+            outcomes.append(.alreadyPresent(uid))
+          }
+          state.settings[uid.rawValue] = new.isEmpty ? nil : new
+        }
+      }
+      // The outcomes first, then the reconciliation they ask for.
+      var demand = Demand()
+      if addition.sending == .mapping {
+        for uid in uids where !demand.mappingRequests.contains(.map(uid)) {
+          demand.mappingRequests.append(.map(uid))
+        }
+      }
+      return Observable.from(outcomes).concat(changed(demand, on: triggers))
+    }
+    .catchingFailures()
+  }
+
+  /// Checks every target against the list, then removes them all (or none),
+  /// with their settings; then reconciles. A UID no longer stored that the
+  /// server in use still holds is already removed here, and its removal is
+  /// what gets sent.
+  func remove(
+    _ removals: [SyncViewModel.Removal], triggers: PublishSubject<Void>
+  ) -> Observable<Outcome> {
+    remove(removals, all: false, requests: { _ in [] }, triggers: triggers)
+  }
+
+  /// Checks every UID, then removes as ``remove(_:triggers:)`` does, and
+  /// sends each removal as a single-UID request (`rm_mapping`,
+  /// `unreg_mapping`) instead of in a `mapsync`; `unregister` of no UID
+  /// removes them all, and sends one `unreg_mapping` without a `uid`.
+  func unmap(_ unmapping: SyncViewModel.Unmapping, triggers: PublishSubject<Void>)
+    -> Observable<Outcome>
+  {
+    let texts: [String]
+    let requests: @Sendable ([DeviceUID]) -> [MappingRequest]
+    switch unmapping {
+    case .removeMapping(let text):
+      texts = [text]
+      requests = { $0.map(MappingRequest.removeMapping) }
+    case .unregister(let given) where given.isEmpty:
+      return remove([], all: true, requests: { _ in [.unregister(nil)] }, triggers: triggers)
+    case .unregister(let given):
+      texts = given
+      requests = { $0.map(MappingRequest.unregister) }
+    }
+    // Every UID is checked before the store is read (as `add` does).
+    return Observable<[DeviceUID]>.deferred {
+      .just(try UIDInput.parsed(texts.map { UIDInput($0) }))
+    }
+    .flatMap { uids in
+      remove(
+        uids.map { .uid($0.rawValue) }, all: false, requests: requests, triggers: triggers)
+    }
+    .catchingFailures()
+  }
+
+  /// Removes `removals` (or, with `all`, every stored UID), then reconciles
+  /// with the single-UID `requests` made of the UIDs removed.
+  private func remove(
+    _ removals: [SyncViewModel.Removal], all: Bool,
+    requests: @escaping @Sendable ([DeviceUID]) -> [MappingRequest],
+    triggers: PublishSubject<Void>
+  ) -> Observable<Outcome> {
+    let server = server
+    return Observable<Outcome>.deferred {
+      var removed: [(index: Int, uid: String)] = []
+      var alreadyRemoved: [DeviceUID] = []
+      try update { state in
+        removed = []
+        alreadyRemoved = []
+        var indexes = all ? Set(state.uids.indices) : Set<Int>()
+        for removal in removals {
+          switch removal {
+          case .index(let index):
+            guard state.uids.indices.contains(index) else {
+              throw PipelineFailure.invalidIndex(index, count: state.uids.count)
+            }
+            indexes.insert(index)
+          case .uid(let text):
+            let uid = try UIDInput(text).parsed()
+            if let index = state.uids.firstIndex(of: uid.rawValue) {
+              indexes.insert(index)
+            } else if state.difference(at: server).toRemove.contains(uid.rawValue) {
+              if !alreadyRemoved.contains(uid) { alreadyRemoved.append(uid) }
+            } else {
+              throw PipelineFailure.notInList(uid)
+            }
+          }
+        }
+        removed = indexes.sorted().map { ($0, state.uids[$0]) }
+        state.removeUIDs(at: indexes)
+      }
+      let outcomes =
+        removed.map { Outcome.removed($0.uid, index: $0.index) }
+        + alreadyRemoved.map(Outcome.alreadyRemoved)
+      // Stored UIDs are valid: they were checked when the store was read.
+      let targets = removed.compactMap { try? DeviceUID($0.uid) } + alreadyRemoved
+      let demand = Demand(mappingRequests: requests(targets))
+      return Observable.from(outcomes).concat(changed(demand, on: triggers))
+    }
+    .catchingFailures()
+  }
+
+  /// A store change from outside: publishes it and reconciles if the
+  /// server in use is not in line; reports a store that cannot be read, or is gone.
+  func storeChanged(_ event: StoreEvent, triggers: PublishSubject<Void>) -> Observable<Outcome> {
+    switch event {
+    case .changed(let state):
+      states.onNext(state)
+      guard syncsChanges, state.difference(at: server).isPending else { return .empty() }
+      return trigger(Demand(), on: triggers)
+    case .unreadable(let error):
+      return .just(.failed(.store(error)))
+    case .deleted:
+      return .just(.storeDeleted)
+    case .absent:
+      return .just(.storeAbsent)
+    }
+  }
+}

@@ -1,0 +1,86 @@
+import Reactive
+import TPNSProtocol
+
+extension SyncSteps {
+  /// The token in `text`, checked against the registration's OS, or why it is not one.
+  func token(_ text: String) -> Result<PushToken, IdentifierError> {
+    Result { () throws(IdentifierError) in try PushToken(text, os: registration.os) }
+  }
+
+  /// Stores the token (``token(_:)``) as the desired registration (with the
+  /// `lang`, `dev`, `udid` and `appid` it goes with), then asks for it to
+  /// be registered. A token that is not valid, or a phone of any OS but
+  /// iOS without its own ID, stores nothing and sends nothing.
+  func register(
+    _ result: Result<PushToken, IdentifierError>, triggers: PublishSubject<Void>
+  ) -> Observable<Outcome> {
+    Observable<Outcome>.deferred {
+      let token: PushToken
+      switch result {
+      case .success(let valid): token = valid
+      case .failure(let error): throw PipelineFailure.invalidToken(error)
+      }
+      guard let udid = registration.udid ?? (token.os.usesAPNsTokens ? token.rawValue : nil)
+      else {
+        throw PipelineFailure.missingUDID(token.os)
+      }
+      let desired = PhoneRegistration(
+        token: token, phone: Phone(os: token.os, appID: registration.appID, udid: udid),
+        language: registration.language, sandbox: registration.sandbox)
+      var previous: PhoneRegistration?
+      try update { state in
+        previous = state.registration
+        state.registration = desired
+      }
+      let attempt = RegistrationAttempt(registration: desired, previous: previous)
+      return trigger(Demand(forcesRegistration: true, attempt: attempt), on: triggers)
+    }
+    .catchingFailures()
+  }
+
+  /// Registers `desired` and records that the server acknowledged exactly
+  /// that, whatever the store desires by now (the next step compares). A
+  /// rejected `register` puts the previous desired registration back.
+  func register(_ desired: PhoneRegistration, demand attempted: Demand) -> Observable<Outcome> {
+    let server = server
+    return request(desired.clientRequest) { response in
+      try update { state in
+        var acknowledged = state.acknowledged(at: server)
+        acknowledged.accept(desired)
+        state.servers[server] = acknowledged
+      }
+      // A `register` of this very registration asked for since is satisfied.
+      pendingDemand.withLock {
+        if $0.attempts(desired) { $0.forcesRegistration = false }
+      }
+      return .registered(desired.token, response: response.body)
+    }
+    .catch { error in
+      guard case .request(_, let failure) = error as? PipelineFailure, failure.isTokenRejection
+      else { throw error }
+      // Not adopted: back to the registration `register` replaced; or, for a
+      // token no server has accepted (one stored by a `register` that failed
+      // with a 5xx, say), back to the one this server accepted, if any. A
+      // token another server accepted stays: this server's answer alone does
+      // not undo it there.
+      var kept: PhoneRegistration?
+      var rejected = true
+      try update { state in
+        let fallback: PhoneRegistration?
+        if attempted.attempts(desired) {
+          fallback = attempted.attempt?.previous
+        } else if !state.servers(acknowledging: desired).isEmpty {
+          rejected = false
+          return
+        } else {
+          fallback = state.acknowledged(at: server).registration
+        }
+        guard state.desires(desired), let fallback, fallback != desired else { return }
+        state.registration = fallback
+        kept = fallback
+      }
+      guard rejected else { throw error }
+      throw PipelineFailure.registrationRejected(desired.token, kept: kept?.token, failure)
+    }
+  }
+}

@@ -1,0 +1,188 @@
+import Locking
+import Reactive
+import TPNSProtocol
+
+extension SyncSteps {
+  /// Brings the server in use in line with the store, under the store's
+  /// send lock (one reconciliation at a time across processes): it reads the
+  /// newest desired state once the lock is held, and again after each step.
+  func reconcile() -> Observable<Outcome> {
+    Observable<Outcome>.create { observer in
+      let held: any Disposable
+      do {
+        held = try store.lockForSending()
+      } catch {
+        observer.onError(error)
+        return Disposables.create()
+      }
+      let demand = self.pendingDemand.withLock { demand in
+        defer { demand = Demand() }
+        return demand
+      }
+      // Each single-UID request is a step of its own.
+      let limit = Self.maximumSteps + demand.mappingRequests.count
+      return Disposables.create(
+        step(demand, number: 0, limit: limit).subscribe(observer), held)
+    }
+    .catchingFailures()
+  }
+
+  /// The next step for the store as it is now, then the one after it.
+  /// `previous` is the step just acknowledged: the same one again means the
+  /// store did not record it (edited meanwhile), and is left to the next run.
+  private func step(
+    _ demand: Demand, number: Int, limit: Int, previous: ReconcileStep? = nil
+  ) -> Observable<Outcome> {
+    Observable<Outcome>.deferred {
+      let state = try load()
+      guard number < limit,
+        let step = ReconcileStep.next(in: state, at: server, demand: demand), step != previous
+      else { return .empty() }
+      // What the step's handler learned decides the demand of the next step.
+      let next = LockedState(demand)
+      let request: Observable<Outcome>
+      switch step {
+      case .waitForToken(let uids):
+        return .just(.waitingForRegistration(uids))
+      case .unmapFormerPhone(let former):
+        request = unmap(former, next: next)
+      case .register(let desired):
+        next.withLock { $0.forcesRegistration = false }
+        request = register(desired, demand: demand)
+      case .sendList(let desired, let uids, let settings):
+        next.withLock { $0.forcesList = false }
+        request = sendList(uids, settings: settings, for: desired, next: next)
+      case .sendMappingRequest(let desired, let mappingRequest, let settings, let taking):
+        request = send(
+          mappingRequest, settings: settings, taking: taking, for: desired, next: next)
+      }
+      return request.concat(
+        Observable.deferred {
+          self.step(next.value, number: number + 1, limit: limit, previous: step)
+        })
+    }
+  }
+
+  /// Removes every mapping of a phone the server holds that is no longer
+  /// the desired one; a server that no longer knows it has none to remove.
+  /// One the server refuses to unmap (another 4xx) is reported and given up,
+  /// so that it never blocks the new phone; a transient failure keeps it.
+  private func unmap(_ former: Phone, next: LockedState<Demand>) -> Observable<Outcome> {
+    let server = server
+    let forget: @Sendable () throws -> Void = {
+      try update { state in state.servers[server]?.formerPhones.removeAll { $0 == former } }
+    }
+    return request(.unregisterMapping(former)) { response in
+      try forget()
+      return .unregistered(former, response: response.body)
+    }
+    .catch { error in
+      if Self.isNotRegistered(error) {
+        try forget()
+        return .empty()
+      }
+      guard case .request(_, let failure) = error as? PipelineFailure, failure.isRejection else {
+        throw error
+      }
+      try forget()
+      return .just(.failed(.formerPhoneNotUnmapped(former, failure)))
+    }
+  }
+
+  /// Sends the list and records it as acknowledged, if the server still
+  /// holds `desired`'s phone. A server that answers "not registered" forgot
+  /// the phone: it loses its acknowledged state, and the next step
+  /// registers again (once).
+  private func sendList(
+    _ uids: [DeviceUID], settings: [DeviceUID: MappingSettings], for desired: PhoneRegistration,
+    next: LockedState<Demand>
+  ) -> Observable<Outcome> {
+    let server = server
+    return request(.mapsync(desired.phone, uids: uids, settings: settings)) { response in
+      try update { state in
+        guard state.holds(desired.phone, at: server) else { return }
+        var sent: [String: MappingSettings] = [:]
+        for (uid, value) in settings { sent[uid.rawValue] = value }
+        state.servers[server]?.accept(list: uids.map(\.rawValue), sent: sent)
+      }
+      // A `sync` asked for meanwhile is satisfied: a list that changed since differs, and goes anyway.
+      pendingDemand.withLock { $0.forcesList = false }
+      return .synced(uids, response: response.body)
+    }
+    .catch { error in
+      try forgetRegistration(after: error, next: next)
+      next.withLock { $0.forcesList = true }
+      return .just(.registrationLost(server: server))
+    }
+  }
+
+  /// Sends one single-UID request for `desired`'s phone and records what
+  /// the server acknowledged, if it still holds that phone: a UID mapped
+  /// with `settings` (`mapping`), one mapping removed (`rm_mapping`,
+  /// `unreg_mapping` with `uid`), or all of them (`unreg_mapping`). It
+  /// leaves the demand once acknowledged; a server that answers "not
+  /// registered" forgot the phone, which is registered again (once) before
+  /// the request is sent again.
+  private func send(
+    _ mappingRequest: MappingRequest, settings: MappingSettings, taking: Int,
+    for desired: PhoneRegistration, next: LockedState<Demand>
+  ) -> Observable<Outcome> {
+    let server = server
+    let phone = desired.phone
+    let command: TPNSRequest
+    switch mappingRequest {
+    case .map(let uid):
+      command = .mapping(phone, uid: uid, interval: settings.interval, format: settings.format)
+    case .removeMapping(let uid):
+      command = .removeMapping(phone, uid: uid)
+    case .unregister(let uid):
+      command = .unregisterMapping(phone, uid: uid)
+    }
+    return request(command) { response in
+      try update { state in
+        guard state.holds(phone, at: server) else { return }
+        switch mappingRequest {
+        case .map(let uid):
+          state.servers[server]?.accept(mapping: uid.rawValue, sent: settings)
+        case .removeMapping(let uid):
+          state.servers[server]?.accept(unmapping: uid.rawValue)
+        case .unregister(let uid):
+          state.servers[server]?.accept(unmapping: uid?.rawValue)
+        }
+      }
+      next.withLock { $0.mappingRequests.removeFirst(min(taking, $0.mappingRequests.count)) }
+      switch mappingRequest {
+      case .map(let uid):
+        return .mapped(uid, settings, response: response.body)
+      case .removeMapping(let uid):
+        return .unmapped(uid, .rmMapping, response: response.body)
+      case .unregister(let uid):
+        return .unmapped(uid, .unregMapping, response: response.body)
+      }
+    }
+    .catch { error in
+      try forgetRegistration(after: error, next: next)
+      return .just(.registrationLost(server: server))
+    }
+  }
+
+  /// After `error` from a request for the desired phone: if the server
+  /// answered that it does not know the phone, for the first time in this
+  /// reconciliation, forgets what it acknowledged (so that the next step
+  /// registers again); else rethrows `error`.
+  private func forgetRegistration(after error: any Error, next: LockedState<Demand>) throws {
+    guard Self.isNotRegistered(error), !next.value.registrationLost else { throw error }
+    let server = server
+    try update { state in state.servers[server] = nil }
+    next.withLock { $0.registrationLost = true }
+  }
+
+  /// Whether the server refused a phone it does not know (the emulator's
+  /// and the service's 4xx "… is not registered …").
+  static func isNotRegistered(_ error: any Error) -> Bool {
+    guard case .request(_, let failure) = error as? PipelineFailure,
+      case .status(let status, let body, _) = failure.underlying, (400..<500).contains(status)
+    else { return false }
+    return body.lowercased().contains("not registered")
+  }
+}

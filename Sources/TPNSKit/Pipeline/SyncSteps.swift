@@ -1,0 +1,76 @@
+import Locking
+import Reactive
+import TPNSProtocol
+
+/// The steps of the pipeline, which ``SyncViewModel`` wires to its inputs.
+/// Each input changes the desired state in the store first, then asks for
+/// a reconciliation of the server in use, which runs under the store's
+/// send lock and moves the acknowledged state only with what the server
+/// acknowledged. Every failure becomes an outcome.
+///
+/// The steps, by what they do:
+/// - register (`SyncSteps+Register.swift`): a token stored as the desired
+///   registration; `cmd=client`, and a rejected token taken back.
+/// - edit (`SyncSteps+Edit.swift`): UIDs added, removed or unmapped, all
+///   or nothing; a store changed by anyone.
+/// - send (`SyncSteps+Send.swift`): the reconciliation, one
+///   ``ReconcileStep`` at a time, each request recorded as acknowledged.
+struct SyncSteps: Sendable {
+  /// Reconciliation steps in one run at most: each acknowledged step moves
+  /// the server closer, so more means the store keeps changing under it
+  /// (the next trigger picks that up).
+  static let maximumSteps = 8
+
+  let environment: PipelineEnvironment
+  let registration: Registration
+  /// The store as a step last read or wrote it: the View's list, and the
+  /// state a command reports.
+  let states: PublishSubject<StoreState>
+  let syncsChanges: Bool
+  /// What the triggers since the last reconciliation started asked for.
+  let pendingDemand = LockedState(Demand())
+
+  var store: StoreClient { environment.store }
+  /// The server in use, as the store records it.
+  var server: String { environment.server.url }
+
+  /// Asks for a reconciliation after a change (with what `demand` asks
+  /// for), unless changes are only stored (`--no-sync`).
+  func changed(_ demand: Demand = Demand(), on triggers: PublishSubject<Void>)
+    -> Observable<Outcome>
+  {
+    syncsChanges ? trigger(demand, on: triggers) : .empty()
+  }
+
+  /// Adds `demand` to what the next reconciliation does, and asks for one; no outcome of its own.
+  func trigger(_ demand: Demand, on triggers: PublishSubject<Void>) -> Observable<Outcome> {
+    Observable.deferred {
+      self.pendingDemand.withLock { $0 = $0.merged(with: demand) }
+      triggers.onNext(())
+      return .empty()
+    }
+  }
+
+  /// Reads the store and publishes what it read.
+  func load() throws -> StoreState {
+    let state = try store.load()
+    states.onNext(state)
+    return state
+  }
+
+  /// Changes the store and publishes the new state. (A ``StoreError``
+  /// becomes a `failed(.store)` outcome in `catchingFailures`.)
+  func update(_ change: (inout StoreState) throws -> Void) throws {
+    states.onNext(try store.update(change))
+  }
+
+  /// Sends `command` with retries; a final failure is a ``PipelineFailure`` naming the command.
+  func request(
+    _ command: TPNSRequest, onSuccess: @escaping @Sendable (HTTPResponse) throws -> Outcome
+  ) -> Observable<Outcome> {
+    environment.request(command, onSuccess: onSuccess).catch { error in
+      guard let failure = error as? RequestFailure else { throw error }
+      throw PipelineFailure.request(command.name, failure)
+    }
+  }
+}

@@ -1,0 +1,94 @@
+/// One request of the TPNS protocol, with its values: a row of docs/ARCHITECTURE.md's
+/// protocol table. It encodes to the form parameters in wire order (`cmd`
+/// first), a percent-encoded POST body, or a GET URL. (Its name on the wire,
+/// the `cmd` value, is its ``CommandName``.)
+///
+///     let sync = TPNSRequest.mapsync(phone, uids: [uid])
+///     sync.formBody  // "cmd=mapsync&os=ios&appid=…&udid=…&map=W3sidWlkIjoi…%3D"
+public enum TPNSRequest: Hashable, Sendable {
+  /// Registers a token (`cmd=client`).
+  case client(
+    Phone, token: PushToken, language: String? = nil, sandbox: Bool? = nil,
+    backgroundFetch: Bool? = nil)
+  /// Replaces the phone's whole UID set (`cmd=mapsync`); each UID's entry
+  /// carries its settings, if it has any.
+  case mapsync(Phone, uids: [DeviceUID], settings: [DeviceUID: MappingSettings] = [:])
+  /// Maps one UID (`cmd=mapping`).
+  case mapping(Phone, uid: DeviceUID, interval: Int? = nil, format: String? = nil)
+  /// Removes one mapping (`cmd=rm_mapping`).
+  case removeMapping(Phone, uid: DeviceUID)
+  /// Removes one mapping, or all of them (`cmd=unreg_mapping`).
+  case unregisterMapping(Phone, uid: DeviceUID? = nil)
+  /// A device announces itself (`cmd=device`).
+  case device(uid: DeviceUID)
+  /// A device reports an event (`cmd=event`).
+  case event(uid: DeviceUID, type: Int, message: String? = nil, time: Int? = nil)
+
+  /// The request's `cmd` value.
+  public var name: CommandName {
+    switch self {
+    case .client: .client
+    case .mapsync: .mapsync
+    case .mapping: .mapping
+    case .removeMapping: .rmMapping
+    case .unregisterMapping: .unregMapping
+    case .device: .device
+    case .event: .event
+    }
+  }
+
+  /// The form parameters, in wire order, `cmd` first; absent options are left out.
+  public var parameters: [(name: String, value: String)] {
+    var list: [(String, String)] = [("cmd", name.rawValue)]
+    func add(_ parameter: CommandParameter, _ value: String?) {
+      if let value { list.append((parameter.name, value)) }
+    }
+    func add(_ phone: Phone) {
+      add(.os, phone.os.rawValue)
+      add(.appid, phone.appID)
+      add(.udid, phone.udid)
+    }
+    switch self {
+    case .client(let phone, let token, let language, let sandbox, let backgroundFetch):
+      add(phone)
+      add(.token, token.rawValue)
+      add(.lang, language)
+      add(.dev, sandbox.map { $0 ? "1" : "0" })
+      add(.bgfetch, backgroundFetch.map { $0 ? "1" : "0" })
+    case .mapsync(let phone, let uids, let settings):
+      add(phone)
+      let none = MappingSettings()
+      add(.map, MapPayload.encode(entries: uids.map { (settings[$0] ?? none).entry(for: $0) }))
+    case .mapping(let phone, let uid, let interval, let format):
+      add(phone)
+      add(.uid, uid.rawValue)
+      add(.interval, interval.map(String.init))
+      add(.format, format)
+    case .removeMapping(let phone, let uid):
+      add(phone)
+      add(.uid, uid.rawValue)
+    case .unregisterMapping(let phone, let uid):
+      add(phone)
+      add(.uid, uid?.rawValue)
+    case .device(let uid):
+      add(.uid, uid.rawValue)
+    case .event(let uid, let type, let message, let time):
+      add(.uid, uid.rawValue)
+      add(.eventType, String(type))
+      add(.msg, message)
+      add(.eventTime, time.map(String.init))
+    }
+    return list
+  }
+
+  /// `name=value&…`, every name and value percent-encoded.
+  public var formBody: String {
+    parameters.map { PercentEncoding.encode($0.name) + "=" + PercentEncoding.encode($0.value) }
+      .joined(separator: "&")
+  }
+
+  /// The GET URL: `server` with the form body as its query.
+  public func url(server: String) -> String {
+    server + (server.contains("?") ? "&" : "?") + formBody
+  }
+}

@@ -1,0 +1,39 @@
+/// A TUTK device UID: exactly 20 characters of `[A-Z0-9]`.
+///
+/// The only way to make one validates: surrounding white space is trimmed and
+/// lower-case letters are upper-cased; anything else wrong is an
+/// ``IdentifierError`` saying what and where.
+///
+///     try DeviceUID(" abcdefghjklmnprstuvw\n").rawValue  // "ABCDEFGHJKLMNPRSTUVW"
+///     try DeviceUID("ABC&")  // character '&' at position 4 is not allowed in a UID …
+public struct DeviceUID: Hashable, Sendable, CustomStringConvertible {
+  /// The normalised UID.
+  public let rawValue: String
+
+  /// Validates and normalises `text`.
+  public init(_ text: String) throws(IdentifierError) {
+    let trimmed = text.trimmingWhitespace()
+    guard !trimmed.isEmpty else { throw .empty(.uid) }
+    let upper = String(String.UnicodeScalarView(trimmed.unicodeScalars.map(\.asciiUppercased)))
+    if let violation = DeviceUIDSyntax.violation(in: upper) {
+      throw IdentifierError(.uid, violation)
+    }
+    rawValue = upper
+  }
+
+  public var description: String {
+    rawValue
+  }
+}
+
+extension Unicode.Scalar {
+  /// `a`–`z` upper-cased; every other scalar unchanged (so non-ASCII is still rejected).
+  var asciiUppercased: Unicode.Scalar {
+    ("a"..."z").contains(self) ? Unicode.Scalar(value - 32)! : self
+  }
+
+  /// `A`–`Z` lower-cased; every other scalar unchanged.
+  var asciiLowercased: Unicode.Scalar {
+    ("A"..."Z").contains(self) ? Unicode.Scalar(value + 32)! : self
+  }
+}

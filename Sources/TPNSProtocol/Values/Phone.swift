@@ -1,0 +1,29 @@
+/// Who a phone is at the server: the `os`, `appid` and `udid` that every
+/// phone-side command carries.
+public struct Phone: Hashable, Sendable {
+  /// The default application ID, the quickstart's.
+  public static let defaultAppID = "com.tutk.cc.samples.tpns.ios"
+
+  /// The default application ID of a phone of `os`: the quickstart's for iOS,
+  /// its Android counterpart's for every other push service (they are
+  /// Android phones' push services, or apps on them).
+  ///
+  ///     Phone.defaultAppID(for: .android)  // "com.tutk.cc.samples.tpns.android"
+  public static func defaultAppID(for os: OperatingSystem) -> String {
+    os.usesAPNsTokens ? defaultAppID : "com.tutk.cc.samples.tpns.android"
+  }
+
+  /// Whose push service its token belongs to (`ios`, `android`, `huawei`, …).
+  public var os: OperatingSystem
+  /// The application ID.
+  public var appID: String
+  /// The phone's ID: an iOS phone's is its token.
+  public var udid: String
+
+  /// A phone.
+  public init(os: OperatingSystem, appID: String = Phone.defaultAppID, udid: String) {
+    self.os = os
+    self.appID = appID
+    self.udid = udid
+  }
+}

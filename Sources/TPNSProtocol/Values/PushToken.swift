@@ -1,0 +1,51 @@
+/// A push token: an APNs token for iOS (64 hex characters), or the token of
+/// another push service (FCM for Android, Huawei, Xiaomi, …: 1–4096 of
+/// `[A-Za-z0-9_:.-]`).
+///
+/// The only way to make one validates. White space around it is trimmed; an
+/// iOS token is lower-cased and may be given in the `<0123abcd 4567ef01 …>`
+/// form iOS before 13 printed. The iOS 13 `{length = 32, bytes = 0x… … …}`
+/// description is truncated and rejected as such.
+///
+///     try PushToken("<0123ABCD …>", os: .ios).rawValue  // "0123abcd…"
+public struct PushToken: Hashable, Sendable, CustomStringConvertible {
+  /// Whose push service the token belongs to.
+  public let os: OperatingSystem
+  /// The normalised token, as sent on the wire.
+  public let rawValue: String
+
+  /// Validates and normalises `text` as a token for `os`.
+  public init(_ text: String, os: OperatingSystem) throws(IdentifierError) {
+    self.os = os
+    var token = text.trimmingWhitespace()
+    if os.usesAPNsTokens {
+      guard !token.isEmpty else { throw .empty(.iosToken) }
+      if token.hasPrefix("{") && token.contains("length") || token.contains("bytes = 0x") {
+        throw .truncatedIOSDescription
+      }
+      if token.hasPrefix("<") && token.hasSuffix(">") {
+        token = String(token.dropFirst().dropLast().filter { $0 != " " })
+      }
+      token = String(String.UnicodeScalarView(token.unicodeScalars.map(\.asciiLowercased)))
+      if let violation = IOSTokenSyntax.violation(in: token) {
+        throw IdentifierError(.iosToken, violation)
+      }
+    } else {
+      guard !token.isEmpty else { throw .empty(.token(os)) }
+      if let violation = AndroidTokenSyntax.violation(in: token) {
+        throw IdentifierError(.token(os), violation)
+      }
+    }
+    rawValue = token
+  }
+
+  /// The token with all but its last 6 characters hidden, for output and logs.
+  public var masked: String {
+    MaskedSecret(rawValue).description
+  }
+
+  /// The masked form: a token is never printed in full by accident.
+  public var description: String {
+    masked
+  }
+}
