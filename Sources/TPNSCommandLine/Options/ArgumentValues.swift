@@ -77,3 +77,8 @@ struct Milliseconds: ExpressibleByArgument, Comparable {
 
   static func < (lhs: Milliseconds, rhs: Milliseconds) -> Bool { lhs.count < rhs.count }
 }
+
+/// `--color auto|always|never`.
+enum ColorChoice: String, CaseIterable, ExpressibleByArgument {
+  case auto, always, never
+}
