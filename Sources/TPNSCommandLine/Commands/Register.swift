@@ -47,7 +47,7 @@ struct Register: ParsableCommand {
   var udid: String?
   @Option(
     name: .customLong("appid"),
-    help: ArgumentHelp("The application ID, of A-Z a-z 0-9 . _ -.", valueName: "id"),
+    help: ArgumentHelp("The application ID (letters, digits, '.', '_' and '-').", valueName: "id"),
     defaultDescription:
       "the stored one, else \(Phone.defaultAppID(for: .ios)), or "
       + "\(Phone.defaultAppID(for: .android)) for any other os",
@@ -61,7 +61,7 @@ struct Register: ParsableCommand {
   var language: String?
   @Flag(
     name: .customLong("dev"), inversion: .prefixedNo,
-    help: "Use the APNs sandbox (dev=1) or production (dev=0); default: the stored one, else 0.")
+    help: "Use the APNs sandbox (dev=1) or production (dev=0), kept until changed.")
   var sandbox: Bool?
   @Option(
     name: .customLong("token-file"),

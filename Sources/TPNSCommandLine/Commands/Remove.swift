@@ -24,7 +24,7 @@ struct Remove: ParsableCommand {
   @Option(
     name: .customLong("uid"),
     help: ArgumentHelp("Remove this UID (repeatable), as well as the indexes.", valueName: "uid"),
-    completion: .custom("uids"), validate: { !$0.isEmpty })
+    completion: .custom("uids"))
   var uids: [String] = []
   @Flag(
     name: .customLong("no-sync"), help: "Only store the change; send it later with 'tpns sync'.")

@@ -22,7 +22,7 @@ struct Unregister: ParsableCommand {
   @Option(
     name: .customLong("uid"),
     help: ArgumentHelp("Remove only this UID (repeatable).", valueName: "uid"),
-    completion: .custom("uids"), validate: { !$0.isEmpty })
+    completion: .custom("uids"))
   var uids: [String] = []
   @OptionGroup var sending: TokenSendingOptions
 

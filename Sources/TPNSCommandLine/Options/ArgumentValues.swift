@@ -16,6 +16,11 @@ extension ServerURL: ExpressibleByArgument {
   /// The URL as typed: a default holds no credentials to hide.
   public var defaultValueDescription: String { text }
 
+  public static var expectation: String? { "an http:// or https:// URL" }
+
+  /// Credentials as `***@`, query values as `***`.
+  public static func shown(_ text: String) -> String { ServerURL(text).redacted }
+
   /// Whether `text` can be a server URL.
   static func isAcceptable(_ text: String) -> Bool {
     let lowered = text.lowercased()

@@ -170,8 +170,11 @@ struct ListingOptions: ParsableArguments {
   @OptionGroup var color: ColorOption
 
   var resolved: GlobalOptions {
-    GlobalOptions(
-      server: ServerLocation.realService, storePath: store.resolvedPath ?? "",
+    // `list` talks to no server: its document names the one TPNS_SERVER would
+    // choose, as the other commands' would (nothing is refused over it).
+    let environment = ProcessEnvironment.current["TPNS_SERVER"].flatMap(ServerURL.init(argument:))
+    return GlobalOptions(
+      server: environment ?? ServerLocation.realService, storePath: store.resolvedPath ?? "",
       json: output.json, quiet: quietness.quiet, color: color.choice)
   }
 }
