@@ -27,7 +27,8 @@ for argument in "$@"; do
   esac
 done
 
-Scripts/setup.sh wrk openssl
+# python3: the tests that have plistlib write binary property lists (they skip without it).
+Scripts/setup.sh wrk openssl python3
 
 step() { printf '\n== %s\n' "$*" >&2; }
 start=$SECONDS
@@ -57,6 +58,10 @@ bin=$(swift build --show-bin-path)
 Scripts/smoke.sh --bin "$bin"
 Scripts/smoke-selftest.sh --bin "$bin"
 
+step "completion scripts in bash, zsh and fish; manual pages linted"
+Scripts/completion-test.sh --bin "$bin"
+Scripts/manual-lint.sh --bin "$bin"
+
 if ((stress)); then
   step "stress: Scripts/stress.sh"
   Scripts/stress.sh
@@ -84,6 +89,14 @@ if ((portable)); then
       exit 1
     fi
   done
+
+  # The Debian package: built from those binaries, installed, used, removed.
+  if [[ $(id -u) == 0 ]]; then
+    step "Debian package: Scripts/package-test.sh"
+    Scripts/package-test.sh
+  else
+    echo "test: skipping Scripts/package-test.sh (it installs a package: run as root)" >&2
+  fi
 fi
 
 step "passed in $((SECONDS - start)) s"

@@ -1,5 +1,5 @@
 /// A property wrapper's state: before parsing, its declaration (what
-/// `Mirror` reads to build ``ArgumentDefinition``s); after, its value.
+/// ``DeclarationCollector`` records to build ``ArgumentDefinition``s); after, its value.
 enum WrapperStorage<Value: Sendable>: Sendable {
   /// The definitions for a property at a key path (its name is the last element).
   case definition(@Sendable (_ key: [String]) -> [ArgumentDefinition])

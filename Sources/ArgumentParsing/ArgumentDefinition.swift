@@ -1,7 +1,7 @@
 /// One declared option, flag, positional argument or environment variable,
 /// as the parser, help and completion see it. Built by the property wrappers
 /// (``Option``, ``Flag``, ``Argument``, ``EnvironmentVariable``) from their
-/// declaration and the property's name, read through `Mirror`.
+/// declaration (recorded as the type's `init()` makes it) and the property's name (from a naming decode).
 struct ArgumentDefinition: Sendable {
   enum Kind: Sendable {
     /// `--name value`.
@@ -29,6 +29,10 @@ struct ArgumentDefinition: Sendable {
   /// The default as help shows it.
   var defaultDescription: String?
   var completion: CompletionKind
+  /// What a value must be (``ExpressibleByArgument/expectation``), if said.
+  var expectation: String? = nil
+  /// A given text as an error shows it (``ExpressibleByArgument/shown(_:)``).
+  var shown: @Sendable (String) -> String = { $0 }
   /// One given value, typed; nil when it is invalid.
   var convert: @Sendable (String) -> (any Sendable)?
   /// The property's value from every value given, in order (never empty).
@@ -94,7 +98,9 @@ struct ArgumentDefinition: Sendable {
   /// The help with what the declaration adds: `(env TPNS_SERVER; default: …)`.
   var fullHelp: String {
     var notes: [String] = []
-    if let environment, !(kind.isEnvironment) { notes.append("env \(environment)") }
+    if let environment, !(kind.isEnvironment) {
+      notes.append(isFlag ? "env \(environment)=1" : "env \(environment)")
+    }
     if let defaultDescription { notes.append("default: \(defaultDescription)") }
     return notes.isEmpty ? help : "\(help) (\(notes.joined(separator: "; ")))"
   }

@@ -144,12 +144,14 @@ enum ArgumentParser {
     if definition.isFlag {
       if ["1", "true", "yes", "on"].contains(text.lowercased()) { return true }
       if ["", "0", "false", "no", "off"].contains(text.lowercased()) { return false }
-      throw error("\(variable) must be 1 or 0, got \(text.debugDescription)", path)
+      throw error(
+        "\(variable) must be 1, true, yes or on (or 0, false, no, off or empty), got "
+          + text.debugDescription, path)
     }
     guard let typed = definition.convert(text) else {
+      let expected = definition.expectation ?? "a valid '\(definition.synopsis)'"
       throw error(
-        "\(variable) must be a valid '\(definition.synopsis)', got \(text.debugDescription)",
-        path)
+        "\(variable) must be \(expected), got \(definition.shown(text).debugDescription)", path)
     }
     return definition.collect([typed])
   }
@@ -186,7 +188,7 @@ enum ArgumentParser {
   private static func unknownCommand(_ name: String, _ path: [any ParsableCommand.Type])
     -> UsageError
   {
-    let names = path[path.count - 1].configuration.subcommands.map { $0.commandName }
+    let names = path[path.count - 1].displayedSubcommands.map { $0.commandName }
     return error(UsageError.unknownCommand(name, suggestion: name.nearest(among: names)), path)
   }
 

@@ -17,16 +17,35 @@ public struct CommandConfiguration: Sendable {
   public var subcommands: [any ParsableCommand.Type]
   /// The version `--version` prints; empty: no `--version`.
   public var version: String
+  /// Whether help, completion and manual pages show it (false: a command for
+  /// tools, such as the completion scripts' `__complete`).
+  public var shouldDisplay: Bool
+  /// Examples for the manual page: a command line and what it does.
+  public var examples: [Example]
 
   public init(
     commandName: String? = nil, abstract: String = "", discussion: String = "",
-    version: String = "", subcommands: [any ParsableCommand.Type] = []
+    version: String = "", shouldDisplay: Bool = true, examples: [Example] = [],
+    subcommands: [any ParsableCommand.Type] = []
   ) {
     self.commandName = commandName
     self.abstract = abstract
     self.discussion = discussion
     self.version = version
+    self.shouldDisplay = shouldDisplay
+    self.examples = examples
     self.subcommands = subcommands
+  }
+
+  /// A command line and what it does, for the manual's EXAMPLES.
+  public struct Example: Sendable {
+    public var command: String
+    public var explanation: String
+
+    public init(_ command: String, _ explanation: String) {
+      self.command = command
+      self.explanation = explanation
+    }
   }
 }
 
@@ -37,6 +56,19 @@ extension ParsableCommand {
     // `_typeName`, not `String(describing:)`: the latter asks the runtime
     // whether the metatype conforms to three printing protocols, each a scan.
     configuration.commandName ?? _typeName(self, qualified: false).kebabCased
+  }
+
+  /// The subcommands help, completion and manual pages show.
+  static var displayedSubcommands: [any ParsableCommand.Type] {
+    configuration.subcommands.filter { $0.configuration.shouldDisplay }
+  }
+
+  /// Every command from this one down, as paths from it, in help order.
+  static func commandPaths(from prefix: [any ParsableCommand.Type] = [])
+    -> [[any ParsableCommand.Type]]
+  {
+    let path = prefix + [self]
+    return [path] + displayedSubcommands.flatMap { $0.commandPaths(from: path) }
   }
 
   /// The subcommand named `name`.

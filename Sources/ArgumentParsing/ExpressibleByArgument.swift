@@ -17,11 +17,20 @@ public protocol ExpressibleByArgument: Sendable {
 
   /// How a shell completes a value of this type.
   static var defaultCompletionKind: CompletionKind { get }
+
+  /// What a value must be, for an error about an environment variable that
+  /// holds none (`an http:// or https:// URL`); nil: the option's synopsis.
+  static var expectation: String? { get }
+
+  /// `text` as an error may show it (a URL's password hidden, say).
+  static func shown(_ text: String) -> String
 }
 
 extension ExpressibleByArgument {
   public var defaultValueDescription: String { "\(self)" }
   public static var allValueStrings: [String] { [] }
+  public static var expectation: String? { nil }
+  public static func shown(_ text: String) -> String { text }
   public static var defaultCompletionKind: CompletionKind {
     allValueStrings.isEmpty ? .default : .list(allValueStrings)
   }

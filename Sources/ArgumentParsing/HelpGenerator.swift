@@ -51,11 +51,11 @@ enum HelpGenerator {
         "ENVIRONMENT:\n"
           + variables.map { row($0.environment ?? "", $0.help) }.joined(separator: "\n"))
     }
-    if !configuration.subcommands.isEmpty {
+    if !command.displayedSubcommands.isEmpty {
       let name = path.map { $0.commandName }.joined(separator: " ")
       sections.append(
         "SUBCOMMANDS:\n"
-          + configuration.subcommands.map { row($0.commandName, $0.configuration.abstract) }
+          + command.displayedSubcommands.map { row($0.commandName, $0.configuration.abstract) }
           .joined(separator: "\n")
           + "\n\n  See '\(name) help <subcommand>' for detailed help.")
     }

@@ -41,6 +41,7 @@ public struct Option<Value: Sendable>: Decodable, Sendable, ArgumentDeclaration 
           help: help.abstract, environment: environment, isOptional: absent.isAllowed,
           defaultDescription: defaultDescription,
           completion: completion ?? Element.defaultCompletionKind,
+          expectation: Element.expectation, shown: { Element.shown($0) },
           convert: { text in
             guard let value = Element(argument: text), validate?(value) ?? true else { return nil }
             return value

@@ -1,8 +1,10 @@
 /// A type whose properties are declared options, flags and arguments
 /// (``Option``, ``Flag``, ``Argument``, ``OptionGroup``, ``EnvironmentVariable``),
-/// as in swift-argument-parser: `init()` builds the declarations, which
-/// `Mirror` reads for parsing, help and completion; the parsed values are
-/// then decoded into a new instance (`Decodable`, synthesized), and
+/// as in swift-argument-parser: `init()` builds the declarations, which the
+/// wrappers record as they are made, and a decode names them (see
+/// ``definitions(prefix:)``; swift-argument-parser reads them with `Mirror`,
+/// which costs a short command measurably); the parsed values are then
+/// decoded into a new instance (`Decodable`, synthesized), and
 /// `validate()` checks what the declarations cannot say alone.
 public protocol ParsableArguments: Decodable, Sendable {
   /// The declarations (every property's wrapper holds its declaration, not a value).

@@ -12,6 +12,11 @@ CURLcode tpns_curl_global_init(void) {
   return global_result;
 }
 
+const char *tpns_curl_version(void) {
+  curl_version_info_data *info = curl_version_info(CURLVERSION_NOW);
+  return info != NULL && info->version != NULL ? info->version : "unknown";
+}
+
 CURLcode tpns_curl_set_long(CURL *handle, CURLoption option, long value) {
   return curl_easy_setopt(handle, option, value);
 }

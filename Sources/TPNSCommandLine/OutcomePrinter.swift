@@ -43,19 +43,40 @@ struct OutcomePrinter: Sendable {
     switch view {
     case .command:
       guard !options.json, !options.quiet, let line = formatting.line(outcome) else { return }
-      if case .retrying = outcome { output.error(line) } else { output.line(line) }
+      if case .retrying = outcome {
+        output.error(line, style: .pending)
+      } else {
+        output.line(line, style: Self.style(of: outcome))
+      }
     case .watch:
       if options.json {
         Console.line(Self.stamped(formatting.json(outcome)).rendered)
       } else if case .failed(let failure) = outcome {
-        output.line(Self.stamped("failed: \(formatting.mask(failure.description))"))
+        output.line(
+          Self.stamped("failed: \(formatting.mask(failure.description))"), style: .failure)
       } else if !options.quiet, let line = formatting.line(outcome) {
-        output.line(Self.stamped(line))
+        output.line(Self.stamped(line), style: Self.style(of: outcome))
       }
     }
   }
 
   /// `line` after the time it is printed: `2026-12-01T05:14:00Z synced 3 UIDs …`.
+  /// The colour of an outcome's line: done is green, waiting or retrying
+  /// yellow, failed red; news that changes nothing (already present) none.
+  static func style(of outcome: Outcome) -> Palette.Style? {
+    switch outcome {
+    case .registered, .synced, .mapped, .unmapped, .added, .removed, .sent, .unregistered,
+      .settingsChanged:
+      return .success
+    case .waitingForRegistration, .retrying, .registrationLost, .storeDeleted, .storeAbsent:
+      return .pending
+    case .failed:
+      return .failure
+    default:
+      return nil
+    }
+  }
+
   static func stamped(_ line: String, at date: Date = Date()) -> String {
     "\(ISO8601.format(date)) \(line)"
   }

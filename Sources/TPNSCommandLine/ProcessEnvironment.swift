@@ -6,6 +6,8 @@
 enum ProcessEnvironment {
   static let names = [
     "TPNS_SERVER", "TPNS_STORE", "TPNS_TOKEN", "TPNS_REQUIRE_HTTPS", "XDG_CONFIG_HOME", "HOME",
+    // Whether to colour a terminal's output.
+    "NO_COLOR", "TERM",
     // The proxies libcurl takes for http:// (it ignores HTTP_PROXY), named in warnings.
     "http_proxy", "all_proxy", "ALL_PROXY", "no_proxy", "NO_PROXY",
   ]

@@ -57,7 +57,9 @@ struct Runner {
     mask = TokenMask(showsTokens: options.showToken) {
       (try? store.load()).map(TokenMask.tokens(in:)) ?? []
     }
-    let output = TextOutput(mask: mask)
+    let output = TextOutput(
+      mask: mask, palette: Palette.of(1, choice: options.color),
+      errorPalette: Palette.of(2, choice: options.color))
     self.output = output
     warnings = Warnings { message in
       output.error("Warning: \(message)")

@@ -14,10 +14,20 @@ public struct TPNS: ParsableCommand {
       A change the server did not get stays pending: 'tpns status' shows it, and \
       re-running the command or 'tpns sync' sends it.
       """,
-    version: TPNSVersion.current,
+    // The libcurl it runs on, as curl --version says: a bug report needs both.
+    version: "\(TPNSVersion.current) (libcurl \(CurlTransport.libraryVersion))",
+    examples: [
+      .init(
+        "tpns register --token-file token.txt && tpns add ABCDEFGHJKLMNPRSTUVW",
+        "Register this phone's token, then map a device to it."),
+      .init(
+        "tpns-server exec -- sh -c 'tpns register --token-file t && tpns list'",
+        "Run the whole flow against a local emulator on a free port."),
+    ],
     subcommands: [
       Register.self, Add.self, Import.self, Remove.self, List.self, Sync.self, Status.self,
       EventCommand.self, Watch.self, Mapping.self, RemoveMapping.self, Unregister.self,
+      Completion.self, CompletionWords.self, GenerateManual.self,
     ])
 
   public init() {}
@@ -41,7 +51,24 @@ public struct TPNS: ParsableCommand {
     if report.output == nil {
       report.output = document(for: error, command: command, arguments: arguments)
     }
+    report.message = Palette.of(2, choice: colorChoice(command: command, arguments: arguments))
+      .paintLabels(report.message)
     return report
+  }
+
+  /// `--color` as the command was parsed, or as typed when parsing failed.
+  static func colorChoice(command: (any ParsableCommand)?, arguments: [String]) -> ColorChoice {
+    if let command = command as? any TPNSSubcommand { return command.options.color }
+    var choice = ColorChoice.auto
+    let typed = Array(arguments.prefix { $0 != "--" })
+    for (index, argument) in typed.enumerated() {
+      if argument.hasPrefix("--color=") {
+        choice = ColorChoice(argument: String(argument.dropFirst(8))) ?? choice
+      } else if argument == "--color", index + 1 < typed.count {
+        choice = ColorChoice(argument: typed[index + 1]) ?? choice
+      }
+    }
+    return choice
   }
 
   /// The `--json` document reporting `error`, or nil without `--json`.

@@ -14,6 +14,9 @@ import TPNSKit
 ///     output.lines(rows)
 struct TextOutput: Sendable {
   let mask: TokenMask
+  /// Colours for standard output and standard error (``Palette``).
+  var palette = Palette.plain
+  var errorPalette = Palette.plain
 
   /// `text` as one line of output shows it.
   func shown(_ text: String) -> String {
@@ -21,9 +24,9 @@ struct TextOutput: Sendable {
     return mask.hexRuns(text.escapingControlCharacters)
   }
 
-  /// One line, to standard output.
-  func line(_ text: String) {
-    Console.line(shown(text))
+  /// One line, to standard output, in `style`'s colour if colours are on.
+  func line(_ text: String, style: Palette.Style? = nil) {
+    Console.line(palette.paint(shown(text), style))
   }
 
   /// Several lines in one write, to standard output.
@@ -38,9 +41,11 @@ struct TextOutput: Sendable {
     lines(text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init))
   }
 
-  /// One line, to standard error.
-  func error(_ text: String) {
-    Console.error(shown(text))
+  /// One line, to standard error, in `style`'s colour (or with its
+  /// `Error:`/`Warning:` label coloured) if colours are on.
+  func error(_ text: String, style: Palette.Style? = nil) {
+    let shown = shown(text)
+    Console.error(style == nil ? errorPalette.paintLabels(shown) : errorPalette.paint(shown, style))
   }
 
   /// Several lines in one write, to standard error.

@@ -22,7 +22,15 @@ public struct ServerCommand: ParsableCommand {
       what a canonical client would not send as warnings in /_emulator/requests; \
       --strict refuses that with 400. SIGHUP, SIGINT or SIGTERM stops it.
       """,
-    subcommands: [Exec.self])
+    examples: [
+      .init(
+        "tpns-server --port 0 --port-file run/port --db registry.sqlite",
+        "Listen on a free port (written to run/port once listening), keeping the registry."),
+      .init(
+        "tpns-server exec -- Scripts/smoke.sh",
+        "Run a script with TPNS_SERVER set to a fresh emulator, then stop it."),
+    ],
+    subcommands: [Exec.self, Completion.self, GenerateManual.self])
 
   /// `--host`: the address to listen on.
   @Option(

@@ -201,7 +201,9 @@ struct DeclarationTests {
     let flag = #expect(throws: UsageError.self) {
       _ = try Kit.parse(["send", "T"], environment: ["KIT_SECURE": "maybe"])
     }
-    #expect(flag?.message == "KIT_SECURE must be 1 or 0, got \"maybe\"")
+    #expect(
+      flag?.message
+        == "KIT_SECURE must be 1, true, yes or on (or 0, false, no, off or empty), got \"maybe\"")
   }
 
   @Test("a group's validate() runs: its error is the command's usage error")

@@ -29,11 +29,14 @@ import Testing
     #expect(result.stdout.contains("\nSUBCOMMANDS:\n  register "))
   }
 
-  @Test("--version prints the version")
+  @Test("--version prints the version and the libcurl it runs on")
   func version() throws {
     let result = try Self.tpns.run(["--version"])
     #expect(result.status == 0)
-    #expect(result.stdout.split(separator: ".").count == 3)
+    let parts = result.stdout.split(separator: " ")
+    #expect(parts.first?.split(separator: ".").count == 3)
+    #expect(result.stdout.contains(" (libcurl 7.") || result.stdout.contains(" (libcurl 8."))
+    #expect(result.stdout.hasSuffix(")\n"))
   }
 
   @Test(
@@ -64,13 +67,13 @@ import Testing
   @Test(
     "each command offers only the options it uses",
     arguments: [
-      ("list", ["--store", "--json", "-q", "-h"]),
-      ("status", ["--server", "--store", "--json", "--show-token", "-h"]),
+      ("list", ["--store", "--json", "-q", "--color", "-h"]),
+      ("status", ["--server", "--store", "--json", "--show-token", "--color", "-h"]),
       (
         "sync",
         [
           "--server", "--store", "--json", "-q", "-v", "--timeout", "--method",
-          "--require-https", "--cacert", "--show-token", "--allow-token-in-url", "-h",
+          "--require-https", "--cacert", "--show-token", "--color", "--allow-token-in-url", "-h",
         ]
       ),
     ])

@@ -318,10 +318,14 @@ import Testing
   func environmentErrors() {
     #expect(
       Self.usageError(["sync"], environment: ["HOME": "/h", "TPNS_SERVER": "ftp://x"])
-        == "TPNS_SERVER must be a valid '--server <url>', got \"ftp://x\"")
+        == "TPNS_SERVER must be an http:// or https:// URL, got \"ftp://x\"")
+    #expect(
+      Self.usageError(["sync"], environment: ["HOME": "/h", "TPNS_SERVER": "ftp://me:secret@x/"])
+        == "TPNS_SERVER must be an http:// or https:// URL, got \"ftp://***@x/\"")
     #expect(
       Self.usageError(["sync"], environment: ["HOME": "/h", "TPNS_REQUIRE_HTTPS": "maybe"])
-        == "TPNS_REQUIRE_HTTPS must be 1 or 0, got \"maybe\"")
+        == "TPNS_REQUIRE_HTTPS must be 1, true, yes or on (or 0, false, no, off or empty), got "
+        + "\"maybe\"")
     // list does not talk to a server: TPNS_SERVER is not looked at.
     #expect(
       Self.usageError(["list"], environment: ["HOME": "/h", "TPNS_SERVER": "ftp://x"]) == nil)

@@ -140,7 +140,7 @@ struct ServerCommandTests {
         == true, "\(result.stderr)")
   }
 
-  @Test("--version prints the version to stdout and exits 0, as tpns --version does")
+  @Test("--version prints the version to stdout and exits 0, the one tpns --version starts with")
   func version() throws {
     let result = try Self.run(["--version"])
     #expect(result.status == 0)
@@ -149,7 +149,7 @@ struct ServerCommandTests {
     let tpns = try Self.run(
       ["--version"],
       executable: Self.binary.deletingLastPathComponent().appendingPathComponent("tpns"))
-    #expect(tpns.stdout == result.stdout)
+    #expect(tpns.stdout.hasPrefix("\(TPNSVersion.current) (libcurl "))
   }
 
   @Test(

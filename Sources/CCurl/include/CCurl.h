@@ -9,6 +9,9 @@
 /// curl_global_init(CURL_GLOBAL_DEFAULT), done once per process however often it is called.
 CURLcode tpns_curl_global_init(void);
 
+/// The version of the libcurl loaded (`7.88.1`): curl_version_info(CURLVERSION_NOW), a macro.
+const char *tpns_curl_version(void);
+
 CURLcode tpns_curl_set_long(CURL *handle, CURLoption option, long value);
 CURLcode tpns_curl_set_string(CURL *handle, CURLoption option, const char *value);
 CURLcode tpns_curl_set_pointer(CURL *handle, CURLoption option, void *value);

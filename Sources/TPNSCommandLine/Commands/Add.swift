@@ -15,7 +15,15 @@ struct Add: ParsableCommand {
       the list is left as it is, but for the settings given: --interval and --format set \
       the mapping's settings of every UID given (stored, then sent in its mapsync entry), \
       --no-interval and --no-format clear them; a setting not given is kept.
-      """)
+      """,
+    examples: [
+      .init(
+        "tpns add ABCDEFGHJKLMNPRSTUVW 0123456789ABCDEFGHJK",
+        "Store two UIDs and send the list in one mapsync."),
+      .init(
+        "tpns add --from uids.txt --interval 60",
+        "Add the UIDs in a file, one a line, each pushing at most once a minute."),
+    ])
 
   @Argument(help: ArgumentHelp("A 20-character device UID.", valueName: "uid"))
   var uids: [String] = []

@@ -7,7 +7,12 @@ import TPNSProtocol
 struct EventCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "event",
-    abstract: "Act as the device: send an event for a UID, to test a push end to end.")
+    abstract: "Act as the device: send an event for a UID, to test a push end to end.",
+    examples: [
+      .init(
+        "tpns event 0123456789ABCDEFGHJK --message hello",
+        "Act as the device: push \"hello\" to every phone mapped to it.")
+    ])
 
   @Argument(help: "The device's UID.") var uid: String
   @Option(

@@ -18,7 +18,16 @@ struct Import: ParsableCommand {
       nothing is stored. The new ones are added after the stored ones, which are kept; with \
       --replace, the list becomes exactly the file's, in its order, and a UID no longer in \
       it leaves the server too.
-      """)
+      """,
+    examples: [
+      .init(
+        "tpns import com.tutk.cc.samples.tpns.ios.plist",
+        "Add the UIDs of the app's preferences file (copied from a device or a backup) and "
+          + "send the list."),
+      .init(
+        "tpns import --replace ~/old/state.plist",
+        "Make the list exactly another store's; the UIDs it lacks leave the server."),
+    ])
 
   /// The most bytes read: an app's preferences file is a few kilobytes, a
   /// store of 10,000 UIDs 400 KB; this stops a mistaken `/dev/zero`.

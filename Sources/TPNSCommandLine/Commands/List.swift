@@ -5,7 +5,12 @@ import TPNSKit
 /// `tpns list`: prints the stored UIDs with their indexes.
 struct List: ParsableCommand {
   static let configuration = CommandConfiguration(
-    abstract: "Show the stored UIDs with their indexes, and each one's settings.")
+    abstract: "Show the stored UIDs with their indexes, and each one's settings.",
+    examples: [
+      .init(
+        "tpns list --json | jq -r '.uids[].uid'",
+        "Print the UIDs alone, one a line.")
+    ])
 
   @OptionGroup var listing: ListingOptions
 

@@ -13,7 +13,12 @@ struct Mapping: ParsableCommand {
       --no-format) first removes the mapping with a mapsync without the UID, since \
       leaving a setting out keeps it at the service; a mapsync follows only if the \
       server still lacks something else. Before 'tpns register' the UID waits in the list.
-      """)
+      """,
+    examples: [
+      .init(
+        "tpns mapping ABCDEFGHJKLMNPRSTUVW --interval 30",
+        "Map one UID alone with its interval (cmd=mapping).")
+    ])
 
   @Argument(help: "A 20-character device UID.") var uid: String
   @OptionGroup var settings: MappingSettingsOptions

@@ -22,7 +22,15 @@ struct Register: ParsableCommand {
       token needs only 'tpns register NEWTOKEN'; --os with another OS starts a new \
       phone from the defaults. An iOS phone's ID is its token unless --udid is given. \
       lang and dev are sent on every registration (enUS and 0 unless given).
-      """)
+      """,
+    examples: [
+      .init(
+        "tpns register --token-file token.txt",
+        "Register the token in a file (not visible to other users, as an argument is)."),
+      .init(
+        "TPNS_TOKEN=abc123 tpns register --os android --udid phone-1",
+        "Register an Android phone, the token from the environment."),
+    ])
 
   @Argument(
     help: "The push token (visible to other local users: prefer --token-file or TPNS_TOKEN).")
@@ -39,7 +47,7 @@ struct Register: ParsableCommand {
   var udid: String?
   @Option(
     name: .customLong("appid"),
-    help: ArgumentHelp("The application ID, of A-Z a-z 0-9 . _ -.", valueName: "id"),
+    help: ArgumentHelp("The application ID (letters, digits, '.', '_' and '-').", valueName: "id"),
     defaultDescription:
       "the stored one, else \(Phone.defaultAppID(for: .ios)), or "
       + "\(Phone.defaultAppID(for: .android)) for any other os",
@@ -53,7 +61,7 @@ struct Register: ParsableCommand {
   var language: String?
   @Flag(
     name: .customLong("dev"), inversion: .prefixedNo,
-    help: "Use the APNs sandbox (dev=1) or production (dev=0); default: the stored one, else 0.")
+    help: "Use the APNs sandbox (dev=1) or production (dev=0), kept until changed.")
   var sandbox: Bool?
   @Option(
     name: .customLong("token-file"),

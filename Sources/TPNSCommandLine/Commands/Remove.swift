@@ -8,7 +8,15 @@ struct Remove: ParsableCommand {
     discussion: """
       All indexes and UIDs refer to the list as it is now; if one is not in it, nothing is \
       removed.
-      """)
+      """,
+    examples: [
+      .init(
+        "tpns remove 0 2",
+        "Remove the first and third UIDs, as tpns list numbers them."),
+      .init(
+        "tpns remove --uid ABCDEFGHJKLMNPRSTUVW",
+        "Remove a UID by its value."),
+    ])
 
   @Argument(
     help: ArgumentHelp("A 0-based index.", valueName: "index"), completion: .custom("indexes"))
@@ -16,7 +24,7 @@ struct Remove: ParsableCommand {
   @Option(
     name: .customLong("uid"),
     help: ArgumentHelp("Remove this UID (repeatable), as well as the indexes.", valueName: "uid"),
-    completion: .custom("uids"), validate: { !$0.isEmpty })
+    completion: .custom("uids"))
   var uids: [String] = []
   @Flag(
     name: .customLong("no-sync"), help: "Only store the change; send it later with 'tpns sync'.")

@@ -12,7 +12,12 @@ struct RemoveMapping: ParsableCommand {
       them, then cmd=rm_mapping is sent for it in place of a mapsync. A UID no longer \
       stored that the server in use still holds is sent again; one neither stored nor \
       held there is an error, and nothing is sent.
-      """)
+      """,
+    examples: [
+      .init(
+        "tpns rm-mapping ABCDEFGHJKLMNPRSTUVW",
+        "Remove one UID and send its removal alone (cmd=rm_mapping).")
+    ])
 
   @Argument(help: "A 20-character device UID.", completion: .custom("uids")) var uid: String
   @OptionGroup var sending: TokenSendingOptions

@@ -5,7 +5,12 @@ import TPNSKit
 /// `tpns status`: what the store holds and whether this server has it.
 struct Status: ParsableCommand {
   static let configuration = CommandConfiguration(
-    abstract: "Show the token, the server, and whether the server has the stored list.")
+    abstract: "Show the token, the server, and whether the server has the stored list.",
+    examples: [
+      .init(
+        "tpns status --json",
+        "Show what is stored and pending, as JSON.")
+    ])
 
   @OptionGroup var reporting: ReportingOptions
 
@@ -72,7 +77,16 @@ struct Status: ParsableCommand {
       ("registered", registered), ("uids", String(state.uids.count)),
       ("pending", Self.pending(difference)),
     ]
-    runner.output.lines(rows.map { $0.0.padding(to: 12) + $0.1 })
+    for (label, value) in rows {
+      // What is in line is green, what is pending or missing yellow.
+      let style: Palette.Style?
+      switch label {
+      case "registered": style = difference.isRegistered ? .success : .pending
+      case "pending": style = difference.nextCommand == nil ? .success : .pending
+      default: style = nil
+      }
+      runner.output.line(label.padding(to: 12) + value, style: style)
+    }
   }
 
   /// The pending line: what the server in use lacks, and the command that sends it.

@@ -11,7 +11,13 @@ struct Sync: ParsableCommand {
       another --server), removes the mappings of a former phone it still holds, then sends \
       the list, whether or not it is pending. Also repairs a server that lost what the \
       store says it acknowledged (a restored backup, a restarted emulator).
-      """)
+      """,
+    examples: [
+      .init(
+        "tpns sync",
+        "Send the stored list again, registering first if this server has not acknowledged the token."
+      )
+    ])
 
   @OptionGroup var sending: TokenSendingOptions
 

@@ -12,12 +12,17 @@ struct Unregister: ParsableCommand {
       whatever it holds. With --uid: those UIDs only, one cmd=unreg_mapping each (a UID \
       no longer stored that the server in use still holds is sent again). The token \
       stays registered; 'tpns add' maps UIDs again.
-      """)
+      """,
+    examples: [
+      .init(
+        "tpns unregister",
+        "Remove every UID, and all of this phone's mappings at the server.")
+    ])
 
   @Option(
     name: .customLong("uid"),
     help: ArgumentHelp("Remove only this UID (repeatable).", valueName: "uid"),
-    completion: .custom("uids"), validate: { !$0.isEmpty })
+    completion: .custom("uids"))
   var uids: [String] = []
   @OptionGroup var sending: TokenSendingOptions
 

@@ -22,7 +22,12 @@ struct Watch: ParsableCommand {
       time (ISO 8601, UTC); JSON lines with --json, the first a 'started' event. One \
       watch per store. A store that does not parse at the start is an error \
       (exit 65); one that breaks while watching is reported, and watched until it is fixed.
-      """)
+      """,
+    examples: [
+      .init(
+        "tpns watch --json",
+        "Keep the server in line with the store, printing a JSON line per event.")
+    ])
 
   @Option(
     name: .customLong("debounce"),

@@ -16,6 +16,11 @@ extension ServerURL: ExpressibleByArgument {
   /// The URL as typed: a default holds no credentials to hide.
   public var defaultValueDescription: String { text }
 
+  public static var expectation: String? { "an http:// or https:// URL" }
+
+  /// Credentials as `***@`, query values as `***`.
+  public static func shown(_ text: String) -> String { ServerURL(text).redacted }
+
   /// Whether `text` can be a server URL.
   static func isAcceptable(_ text: String) -> Bool {
     let lowered = text.lowercased()
@@ -76,4 +81,9 @@ struct Milliseconds: ExpressibleByArgument, Comparable {
   var defaultValueDescription: String { "\(count)" }
 
   static func < (lhs: Milliseconds, rhs: Milliseconds) -> Bool { lhs.count < rhs.count }
+}
+
+/// `--color auto|always|never`.
+enum ColorChoice: String, CaseIterable, ExpressibleByArgument {
+  case auto, always, never
 }

@@ -23,12 +23,14 @@ struct GlobalOptions: Sendable {
   var requireHTTPS = false
   /// `--allow-token-in-url`: `--method get` may put the token in the URL.
   var allowTokenInURL = false
+  /// `--color`.
+  var color = ColorChoice.auto
 
   init(
     server: ServerURL, storePath: String, json: Bool = false, quiet: Bool = false,
     verbose: Bool = false, timeout: Duration = .seconds(30), method: HTTPRequest.Method = .post,
     caCertificate: String? = nil, showToken: Bool = false, requireHTTPS: Bool = false,
-    allowTokenInURL: Bool = false
+    allowTokenInURL: Bool = false, color: ColorChoice = .auto
   ) {
     self.server = server.text
     self.storePath = storePath
@@ -41,6 +43,7 @@ struct GlobalOptions: Sendable {
     self.showToken = showToken
     self.requireHTTPS = requireHTTPS
     self.allowTokenInURL = allowTokenInURL
+    self.color = color
   }
 
   /// Whether `text` can be a server URL (``ServerURL/isAcceptable(_:)``).

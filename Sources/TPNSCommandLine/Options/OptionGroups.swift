@@ -55,6 +55,16 @@ struct QuietOutput: ParsableArguments {
   var quiet = false
 }
 
+/// `--color`.
+struct ColorOption: ParsableArguments {
+  @Option(
+    name: .customLong("color"),
+    help: ArgumentHelp(
+      "Colour the output: auto (on a terminal, unless NO_COLOR is set), always or never.",
+      valueName: "when"))
+  var choice = ColorChoice.auto
+}
+
 /// `--show-token`.
 struct TokenDisplay: ParsableArguments {
   @Flag(help: "Print tokens in full (they are masked by default).") var showToken = false
@@ -107,6 +117,7 @@ struct SendingOptions: ParsableArguments {
   @OptionGroup var quietness: QuietOutput
   @OptionGroup var transfer: TransferOptions
   @OptionGroup var display: TokenDisplay
+  @OptionGroup var color: ColorOption
 
   /// An http:// server off this machine with `--require-https` is refused
   /// before anything is stored.
@@ -124,7 +135,8 @@ struct SendingOptions: ParsableArguments {
       server: location.server, storePath: store.resolvedPath ?? "", json: output.json,
       quiet: quietness.quiet, verbose: transfer.verbose, timeout: transfer.timeout.duration,
       method: transfer.method, caCertificate: transfer.caCertificate?.string,
-      showToken: display.showToken, requireHTTPS: transfer.requireHTTPS, allowTokenInURL: false)
+      showToken: display.showToken, requireHTTPS: transfer.requireHTTPS, allowTokenInURL: false,
+      color: color.choice)
   }
 }
 
@@ -155,11 +167,15 @@ struct ListingOptions: ParsableArguments {
   @OptionGroup var store: StoreLocation
   @OptionGroup var output: JSONOutput
   @OptionGroup var quietness: QuietOutput
+  @OptionGroup var color: ColorOption
 
   var resolved: GlobalOptions {
-    GlobalOptions(
-      server: ServerLocation.realService, storePath: store.resolvedPath ?? "",
-      json: output.json, quiet: quietness.quiet)
+    // `list` talks to no server: its document names the one TPNS_SERVER would
+    // choose, as the other commands' would (nothing is refused over it).
+    let environment = ProcessEnvironment.current["TPNS_SERVER"].flatMap(ServerURL.init(argument:))
+    return GlobalOptions(
+      server: environment ?? ServerLocation.realService, storePath: store.resolvedPath ?? "",
+      json: output.json, quiet: quietness.quiet, color: color.choice)
   }
 }
 
@@ -169,10 +185,11 @@ struct ReportingOptions: ParsableArguments {
   @OptionGroup var store: StoreLocation
   @OptionGroup var output: JSONOutput
   @OptionGroup var display: TokenDisplay
+  @OptionGroup var color: ColorOption
 
   var resolved: GlobalOptions {
     GlobalOptions(
       server: location.server, storePath: store.resolvedPath ?? "", json: output.json,
-      showToken: display.showToken)
+      showToken: display.showToken, color: color.choice)
   }
 }

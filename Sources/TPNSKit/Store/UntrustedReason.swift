@@ -105,6 +105,9 @@ public enum UntrustedReason: Sendable, Equatable {
         + "(--store); if it is yours, chown it to yourself."
     case .fileWritable:
       "Run 'chmod go-w \(path)' (tpns writes its files 0600)."
+    case .notARegularFile(let kind) where kind == "a directory":
+      "--store takes a file's path: pass one in that directory, such as --store "
+        + "\(path.hasSuffix("/") ? path : path + "/")state.plist."
     case .notARegularFile:
       "Remove \(path) (a missing store starts empty), or pass another path with --store."
     }

@@ -37,6 +37,12 @@ public final class CurlTransport: @unchecked Sendable {
     curl_easy_cleanup(handle)
   }
 
+  /// The version of the libcurl this process runs on (`7.88.1`), as
+  /// `curl --version` names it: the library loaded, not the one built against.
+  public static var libraryVersion: String {
+    String(cString: tpns_curl_version())
+  }
+
   /// Sends `request` and waits for the whole response; `isCancelled` is polled
   /// during the transfer (at least once a second) and aborts it when true.
   public func perform(

@@ -1,0 +1,223 @@
+/// What a program's manual pages say beyond its declarations: exit statuses,
+/// files, related pages.
+public struct ManualSupplement: Sendable {
+  /// `(status, meaning)`, in order.
+  public var exitStatuses: [(code: Int32, meaning: String)]
+  /// `(path, what it is)`.
+  public var files: [(path: String, meaning: String)]
+  /// Other pages: `curl(1)`.
+  public var seeAlso: [String]
+  /// The footer's source: `tpns 1.4.0`.
+  public var source: String
+
+  public init(
+    exitStatuses: [(code: Int32, meaning: String)], files: [(path: String, meaning: String)] = [],
+    seeAlso: [String] = [], source: String
+  ) {
+    self.exitStatuses = exitStatuses
+    self.files = files
+    self.seeAlso = seeAlso
+    self.source = source
+  }
+}
+
+/// One manual page: `tpns-add.1` and its man(7) text.
+public struct ManualPage: Sendable, Equatable {
+  /// `tpns-add`.
+  public var name: String
+  /// 1.
+  public var section: Int
+  /// The page, in man(7) markup.
+  public var text: String
+
+  /// `tpns-add.1`.
+  public var fileName: String { "\(name).\(section)" }
+}
+
+extension ParsableCommand {
+  /// A man(7) page for every displayed command from this root down
+  /// (`tpns.1`, `tpns-add.1`, …), generated from the same declarations as
+  /// `--help`: NAME, SYNOPSIS, DESCRIPTION, ARGUMENTS, OPTIONS, ENVIRONMENT,
+  /// EXIT STATUS, FILES, EXAMPLES, SEE ALSO. `date` is the page's date
+  /// (`2026-12-01`).
+  public static func manualPages(_ supplement: ManualSupplement, date: String) -> [ManualPage] {
+    let paths = commandPaths()
+    let names = paths.map { $0.map { $0.commandName }.joined(separator: "-") }
+    return paths.map { path in
+      ManualPageWriter(path: path, supplement: supplement, date: date, allPages: names).page
+    }
+  }
+}
+
+/// Writes one page.
+struct ManualPageWriter {
+  let path: [any ParsableCommand.Type]
+  let supplement: ManualSupplement
+  let date: String
+  let allPages: [String]
+
+  var command: any ParsableCommand.Type { path[path.count - 1] }
+  var name: String { path.map { $0.commandName }.joined(separator: "-") }
+  var typed: String { path.map { $0.commandName }.joined(separator: " ") }
+
+  var page: ManualPage {
+    let configuration = command.configuration
+    let definitions = command.definitions()
+    let options = definitions.filter { !$0.isPositional && !$0.kind.isEnvironment }
+    let arguments = definitions.filter(\.isPositional)
+    var lines = [
+      ".\\\" Generated from the command's declarations (as --help is); do not edit.",
+      ".TH \(Self.escaped(name.uppercased())) 1 \"\(date)\" \(Self.quoted(supplement.source)) \"User Commands\"",
+      ".SH NAME",
+      "\(Self.escaped(name)) \\- \(Self.escaped(configuration.abstract))",
+      ".SH SYNOPSIS",
+    ]
+    let subcommands = command.displayedSubcommands
+    if command.isGroup(definitions) {
+      lines.append(".B \(Self.escaped(typed))")
+      lines.append("\\fIsubcommand\\fR [\\fIoptions\\fR]")
+    } else {
+      lines.append(".B \(Self.escaped(typed))")
+      lines += options.map { Self.synopsis($0) }
+      lines += arguments.map { Self.synopsis($0) }
+    }
+    lines.append(".SH DESCRIPTION")
+    lines.append(Self.escaped(configuration.abstract))
+    for paragraph in configuration.discussion.split(separator: "\n") where !paragraph.isEmpty {
+      lines += [".PP", Self.escaped(String(paragraph))]
+    }
+    if !subcommands.isEmpty {
+      lines.append(".SH COMMANDS")
+      for subcommand in subcommands {
+        let page = "\(name)-\(subcommand.commandName)"
+        lines += [
+          ".TP", "\\fB\(Self.escaped(subcommand.commandName))\\fR",
+          "\(Self.escaped(subcommand.configuration.abstract)) See \\fB\(Self.escaped(page))\\fR(1).",
+        ]
+      }
+    }
+    if !arguments.isEmpty {
+      lines.append(".SH ARGUMENTS")
+      for argument in arguments {
+        lines += [
+          ".TP", "\\fI\(Self.escaped(argument.valueName))\\fR", Self.escaped(argument.fullHelp),
+        ]
+      }
+    }
+    lines.append(".SH OPTIONS")
+    let builtins =
+      (configuration.version.isEmpty ? [] : [ArgumentDefinition.version]) + [
+        ArgumentDefinition.help
+      ]
+    for option in options + builtins {
+      lines += [".TP", Self.label(option), Self.escaped(option.fullHelp)]
+    }
+    let environment = definitions.filter { $0.environment != nil }
+    if !environment.isEmpty {
+      lines.append(".SH ENVIRONMENT")
+      for definition in environment {
+        let help =
+          definition.kind.isEnvironment
+          ? definition.help
+          : "Stands in for \(definition.long.map { "--\($0)" } ?? "") when it is not given: "
+            + definition.help
+        lines += [".TP", ".B \(Self.escaped(definition.environment ?? ""))", Self.escaped(help)]
+      }
+    }
+    lines.append(".SH EXIT STATUS")
+    for status in supplement.exitStatuses {
+      lines += [".TP", ".B \(status.code)", Self.escaped(status.meaning)]
+    }
+    if !supplement.files.isEmpty {
+      lines.append(".SH FILES")
+      for file in supplement.files {
+        lines += [".TP", ".I \(Self.escaped(file.path))", Self.escaped(file.meaning)]
+      }
+    }
+    if !configuration.examples.isEmpty {
+      lines.append(".SH EXAMPLES")
+      for (index, example) in configuration.examples.enumerated() {
+        if index > 0 { lines.append(".PP") }
+        lines += [
+          Self.escaped(example.explanation), ".PP", ".RS 4", ".nf",
+          Self.escaped(example.command), ".fi", ".RE",
+        ]
+      }
+    }
+    let related =
+      (path.count > 1
+        ? [path.map { $0.commandName }.dropLast().joined(separator: "-") + "(1)"] : [])
+      + (path.count == 1 ? allPages.dropFirst().map { "\($0)(1)" } : [])
+      + supplement.seeAlso
+    if !related.isEmpty {
+      lines.append(".SH SEE ALSO")
+      lines.append(
+        related.enumerated().map { index, page in
+          let (title, section) = Self.split(page)
+          return "\\fB\(Self.escaped(title))\\fR(\(section))"
+            + (index + 1 < related.count ? "," : "")
+        }.joined(separator: "\n"))
+    }
+    return ManualPage(name: name, section: 1, text: lines.joined(separator: "\n") + "\n")
+  }
+
+  /// `tpns-add(1)` → (`tpns-add`, `1`).
+  static func split(_ page: String) -> (String, String) {
+    guard let open = page.lastIndex(of: "("), page.hasSuffix(")") else { return (page, "1") }
+    return (
+      String(page[..<open]),
+      String(page[page.index(after: open)..<page.index(before: page.endIndex)])
+    )
+  }
+
+  /// `[\fB\-\-from\fR \fIfile\fR]`.
+  static func synopsis(_ definition: ArgumentDefinition) -> String {
+    var text: String
+    switch definition.kind {
+    case .option:
+      text =
+        "\\fB\(escaped("--" + (definition.long ?? "")))\\fR \\fI\(escaped(definition.valueName))\\fR"
+    case .flag(let inversion?):
+      text =
+        "\\fB\(escaped("--" + (definition.long ?? "")))\\fR|\\fB\(escaped("--" + inversion))\\fR"
+    case .flag: text = "\\fB\(escaped("--" + (definition.long ?? "")))\\fR"
+    case .positional(let strategy):
+      text = "\\fI\(escaped(definition.valueName))\\fR" + (strategy == nil ? "" : " ...")
+      if strategy == .postTerminator { text = "\\fB\\-\\-\\fR " + text }
+    case .environment: text = ""
+    }
+    if definition.isRepeating { text += " ..." }
+    return definition.isOptional ? "[\(text)]" : text
+  }
+
+  /// `\fB\-q\fR, \fB\-\-quiet\fR`, `\fB\-\-timeout\fR \fIseconds\fR`.
+  static func label(_ definition: ArgumentDefinition) -> String {
+    var names: [String] = []
+    if let short = definition.short { names.append("\\fB\(escaped("-\(short)"))\\fR") }
+    if let long = definition.long { names.append("\\fB\(escaped("--\(long)"))\\fR") }
+    if let inversion = definition.inversion { names.append("\\fB\(escaped("--\(inversion)"))\\fR") }
+    var text = names.joined(separator: ", ")
+    if case .option = definition.kind { text += " \\fI\(escaped(definition.valueName))\\fR" }
+    return text
+  }
+
+  /// `text` as man(7) text: backslashes and hyphens escaped, a leading `.`
+  /// or `'` (a request) made literal.
+  static func escaped(_ text: String) -> String {
+    var output = ""
+    for character in text {
+      switch character {
+      case "\\": output += "\\e"
+      case "-": output += "\\-"
+      default: output.append(character)
+      }
+    }
+    if output.hasPrefix(".") || output.hasPrefix("'") { output = "\\&" + output }
+    return output
+  }
+
+  /// `"text"`, for a request's argument.
+  static func quoted(_ text: String) -> String {
+    "\"" + escaped(text).replacing("\"", with: "\\(dq") + "\""
+  }
+}

@@ -1,0 +1,66 @@
+import ArgumentParsing
+import Posix
+import TPNSKit
+
+/// `tpns completion bash|zsh|fish`: prints the shell's completion script.
+struct Completion: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    abstract: "Print the completion script for bash, zsh or fish.",
+    discussion: """
+      The script is generated from the commands' declarations: it completes subcommands, \
+      options and their values, files for --from, --store and --cacert, and from the \
+      store, 'tpns remove <TAB>' (indexes, shown with their UIDs) and --uid (stored UIDs).
+      bash: source <(tpns completion bash), or save it as \
+      ~/.local/share/bash-completion/completions/tpns. \
+      zsh: save it as _tpns in a directory of $fpath. \
+      fish: tpns completion fish > ~/.config/fish/completions/tpns.fish.
+      """,
+    examples: [
+      .init("source <(tpns completion bash)", "Complete tpns in this bash session."),
+      .init(
+        "tpns completion fish > ~/.config/fish/completions/tpns.fish",
+        "Complete tpns in every fish session."),
+    ])
+
+  @Argument(help: ArgumentHelp("The shell: bash, zsh or fish.", valueName: "shell"))
+  var shell: CompletionShell
+
+  func run() throws {
+    Console.write(TPNS.completionScript(for: shell), to: 1)
+  }
+}
+
+/// `tpns __complete indexes|uids [-- WORDS...]`: the words the completion
+/// scripts offer from the store, one a line (`0<TAB>ABCDEFGHJKLMNPRSTUVW`).
+/// The command line being completed comes after `--`, so that its `--store`
+/// is the store read. Prints nothing when the store cannot be read.
+struct CompletionWords: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "__complete", abstract: "Print completion words from the store.",
+    shouldDisplay: false)
+
+  enum Kind: String, CaseIterable, ExpressibleByArgument { case indexes, uids }
+
+  @Argument(help: "What to list: indexes or uids.") var kind: Kind
+  @Argument(parsing: .postTerminator, help: "The command line being completed.")
+  var words: [String] = []
+  @OptionGroup var store: StoreLocation
+
+  /// The store the completed command line names with `--store`, else the usual one.
+  var storePath: String? {
+    for (index, word) in words.enumerated() {
+      if word.hasPrefix("--store=") { return String(word.dropFirst("--store=".count)) }
+      if word == "--store", index + 1 < words.count { return words[index + 1] }
+    }
+    return store.resolvedPath
+  }
+
+  func run() throws {
+    guard let path = storePath, let state = try? StateStore(path: path).load() else { return }
+    var text = ""
+    for (index, uid) in state.uids.enumerated() {
+      text += kind == .indexes ? "\(index)\t\(uid)\n" : "\(uid)\n"
+    }
+    Console.write(text, to: 1)
+  }
+}

@@ -1,0 +1,63 @@
+import ArgumentParsing
+import Posix
+import TPNSKit
+
+/// `tpns generate-manual --output-directory DIR`: writes `tpns.1` and a page per
+/// subcommand (`tpns-add.1`, …), generated from the declarations `--help`
+/// shows. For packaging (Scripts/package.sh); not listed in help.
+struct GenerateManual: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    abstract: "Write the manual pages (tpns.1, tpns-add.1, ...) to a directory.",
+    shouldDisplay: false)
+
+  @Option(help: ArgumentHelp("Where to write the pages.", valueName: "directory"))
+  var outputDirectory: FilePath
+  @Option(help: ArgumentHelp("The pages' date.", valueName: "yyyy-mm-dd"))
+  var date = "2026-12-01"
+
+  /// What tpns's pages say beyond the declarations.
+  static let supplement = ManualSupplement(
+    exitStatuses: [
+      (0, "Done."),
+      (
+        64, "Usage: an unknown option, a bad option value, or options that cannot be used together."
+      ),
+      (
+        65,
+        "Bad data: an invalid UID, token, index, --format or event message, or a store that does "
+          + "not parse."
+      ),
+      (66, "A --from, --token-file or --cacert file cannot be read."),
+      (
+        69, "The server cannot be reached; the change is stored and pending ('tpns sync' sends it)."
+      ),
+      (73, "The store cannot be written, or is not safe to use."),
+      (
+        75,
+        "Temporary: a lock was not acquired in time, or the server kept answering 5xx or 429; "
+          + "try again."
+      ),
+      (76, "The server rejected the request (4xx); its answer is shown."),
+    ],
+    files: [
+      (
+        "~/.config/tpns/state.plist",
+        "The store: the token, the UID list, and what each server acknowledged "
+          + "($XDG_CONFIG_HOME/tpns/state.plist when XDG_CONFIG_HOME is set)."
+      ),
+      ("~/.config/tpns/state.plist.lock", "The lock that commands sharing the store take."),
+    ],
+    seeAlso: ["tpns-server(1)", "curl(1)"], source: "tpns \(TPNSVersion.current)")
+
+  func run() throws {
+    for page in TPNS.manualPages(Self.supplement, date: date) {
+      do {
+        try TextFile.write(page.text, to: outputDirectory.string + "/" + page.fileName)
+      } catch {
+        throw CommandFailure(
+          error.description, hint: "Check that the directory exists and is writable.",
+          exitCode: ExitCode(73))
+      }
+    }
+  }
+}

@@ -1,0 +1,73 @@
+import ArgumentParsing
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Colours for one output stream, as `git` and `gh` use them: errors red,
+/// success green, what is pending or waiting yellow. On with `--color
+/// always`; with `auto` (the default), only on a terminal, not with
+/// `NO_COLOR` set (no-color.org) nor `TERM=dumb`; never with `never`.
+///
+///     palette.paint("synced 3 UIDs", .success)  // "\u{1b}[32msynced 3 UIDs\u{1b}[0m"
+struct Palette: Sendable {
+  /// What a piece of text says.
+  enum Style: Sendable {
+    case failure, success, pending
+
+    /// The SGR colour code: red, green, yellow.
+    var code: String {
+      switch self {
+      case .failure: "31"
+      case .success: "32"
+      case .pending: "33"
+      }
+    }
+  }
+
+  let isEnabled: Bool
+
+  /// No colour.
+  static let plain = Palette(isEnabled: false)
+
+  /// The palette of `descriptor` (1: stdout, 2: stderr) for `choice`.
+  static func of(
+    _ descriptor: Int32, choice: ColorChoice, environment: [String: String]? = nil
+  ) -> Palette {
+    switch choice {
+    case .always: return Palette(isEnabled: true)
+    case .never: return .plain
+    case .auto:
+      let environment = environment ?? ProcessEnvironment.current
+      let noColor = environment["NO_COLOR"].map { !$0.isEmpty } ?? false
+      let dumb = environment["TERM"] == "dumb"
+      return Palette(isEnabled: !noColor && !dumb && isatty(descriptor) == 1)
+    }
+  }
+
+  /// `text` in `style`'s colour, or as it is.
+  func paint(_ text: String, _ style: Style?) -> String {
+    guard isEnabled, let style else { return text }
+    return "\u{1b}[\(style.code)m\(text)\u{1b}[0m"
+  }
+
+  /// The `Error: ` or `Warning: ` at the start of each line of `text` painted
+  /// (a message's own text is left as it is).
+  func paintLabels(_ text: String) -> String {
+    guard isEnabled else { return text }
+    var lines: [String] = []
+    for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+      let rest: String
+      if line.hasPrefix("Error:") {
+        rest = String(line.dropFirst(6))
+        lines.append(paint("Error:", .failure) + rest)
+      } else if line.hasPrefix("Warning:") {
+        rest = String(line.dropFirst(8))
+        lines.append(paint("Warning:", .pending) + rest)
+      } else {
+        lines.append(String(line))
+      }
+    }
+    return lines.joined(separator: "\n")
+  }
+}

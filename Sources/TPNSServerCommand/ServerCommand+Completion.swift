@@ -1,0 +1,23 @@
+import ArgumentParsing
+import Posix
+
+extension ServerCommand {
+  /// `tpns-server completion bash|zsh|fish`: prints the shell's completion script.
+  public struct Completion: ParsableCommand {
+    public static let configuration = CommandConfiguration(
+      abstract: "Print the completion script for bash, zsh or fish.",
+      discussion: """
+        bash: source <(tpns-server completion bash). zsh: save it as _tpns-server in a \\
+        directory of $fpath. fish: tpns-server completion fish | source.
+        """)
+
+    @Argument(help: ArgumentHelp("The shell: bash, zsh or fish.", valueName: "shell"))
+    public var shell: CompletionShell
+
+    public init() {}
+
+    public func run() throws {
+      Console.write(ServerCommand.completionScript(for: shell), to: 1)
+    }
+  }
+}

@@ -1,0 +1,49 @@
+import ArgumentParsing
+import Posix
+import TPNSProtocol
+
+extension ServerCommand {
+  /// `tpns-server generate-manual --output-directory DIR`: writes
+  /// `tpns-server.1` and its subcommands' pages, from the declarations.
+  public struct GenerateManual: ParsableCommand {
+    public static let configuration = CommandConfiguration(
+      abstract: "Write the manual pages (tpns-server.1, ...) to a directory.",
+      shouldDisplay: false)
+
+    @Option(help: ArgumentHelp("Where to write the pages.", valueName: "directory"))
+    public var outputDirectory: FilePath
+    @Option(help: ArgumentHelp("The pages' date.", valueName: "yyyy-mm-dd"))
+    public var date = "2026-12-01"
+
+    public init() {}
+
+    static let supplement = ManualSupplement(
+      exitStatuses: [
+        (0, "Stopped by SIGHUP, SIGINT or SIGTERM (exec: its command's status)."),
+        (64, "Usage: an unknown option or a bad option value."),
+        (65, "--db names a file that is not a registry tpns-server created; it is left as it is."),
+        (69, "The address cannot be listened on (the port is taken, say)."),
+        (73, "The database cannot be created or opened."),
+      ],
+      files: [
+        (
+          "/var/lib/tpns-server/registry.sqlite",
+          "The registry of the packaged service (tpns-server.service); without --db it is kept "
+            + "in memory."
+        )
+      ],
+      seeAlso: ["tpns(1)"], source: "tpns \(TPNSVersion.current)")
+
+    public func run() throws {
+      for page in ServerCommand.manualPages(Self.supplement, date: date) {
+        do {
+          try TextFile.write(page.text, to: outputDirectory.string + "/" + page.fileName)
+        } catch {
+          throw CommandFailure(
+            error.description, hint: "Check that the directory exists and is writable.",
+            exitCode: ExitCode(73))
+        }
+      }
+    }
+  }
+}
