@@ -159,6 +159,24 @@ import Testing
     #expect(try e2e.tpns.run(["status"]).stdout.contains("pending     yes: 2 to add, 0 to remove"))
   }
 
+  @Test("an empty list is said so on stderr; with --replace it empties the stored list")
+  func emptyList() throws {
+    let e2e = try Self.registered()
+    #expect(try e2e.tpns.run(["add", Self.a]).status == 0)
+    let file = e2e.directory.file("prefs.plist")
+    try Self.write(Data(Self.xmlPreferences([]).utf8), to: file)
+    var result = try e2e.tpns.run(["import", file])
+    #expect(result.status == 0)
+    #expect(result.stderr == "no UIDs in \(file): nothing to add\n")
+    #expect(try e2e.store.load().uids == [Self.a])
+    result = try e2e.tpns.run(["import", "--replace", file])
+    #expect(result.status == 0)
+    #expect(result.stderr == "no UIDs in \(file): the list is emptied\n")
+    #expect(result.stdout == "removed 0  \(Self.a)\nsynced 0 UIDs to \(e2e.server.server)\n")
+    #expect(try e2e.store.load().uids == [])
+    #expect(try e2e.server.mappedUIDs(udid: EndToEnd.token) == [])
+  }
+
   @Test("an invalid UID in the file: 65 naming its item; nothing stored, removed or sent")
   func invalidUID() throws {
     let e2e = try Self.registered()
