@@ -41,6 +41,7 @@ check "zsh's vendor completion is there" test -s /usr/share/zsh/vendor-completio
 check "fish's vendor completion is there" test -s /usr/share/fish/vendor_completions.d/tpns.fish
 check "the user unit runs tpns watch" grep -qx 'ExecStart=/usr/bin/tpns watch' /usr/lib/systemd/user/tpns-watch.service
 check "the system unit uses a dynamic user" grep -qx 'DynamicUser=yes' /usr/lib/systemd/system/tpns-server.service
+check "the package has its maintainer scripts" sh -c "dpkg-deb -I '$deb' | grep -q postrm"
 
 # tpns-server from its unit's command line (without systemd: the state
 # directory the unit asks systemd for is made here, and removed after).
@@ -64,7 +65,7 @@ else
   wait "$server_pid" || true
   check "its registry is in the state directory" test -s /var/lib/tpns-server/registry.sqlite
   rm -rf /tmp/tpns-package-test
-  if ((made_state)); then rm -rf /var/lib/tpns-server; fi
+  if ((made_state)); then made_state_dir=1; fi
 fi
 
 # Removal leaves nothing the package installed.
@@ -74,6 +75,9 @@ left=$(for path in $files; do if [[ -e $path ]]; then echo "$path"; fi; done)
 check "dpkg -r leaves none of its $(wc -w <<<"$files") files" test -z "$left"
 dpkg -P tpns >&2 || true
 check "dpkg -P forgets it" sh -c '! dpkg-query -W -f="\${Status}" tpns 2>/dev/null | grep -q installed'
+if [[ ${made_state_dir:-0} == 1 ]]; then
+  check "a purge removes the emulator's registry" test ! -e /var/lib/tpns-server
+fi
 
 echo "1..$number"
 echo "$passed passed, $failed failed"

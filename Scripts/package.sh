@@ -11,7 +11,11 @@ cd "$(dirname "$0")/.."
 output=.build/package
 while (($#)); do
   case $1 in
-    --output) output=${2:?--output needs a directory}; shift 2 ;;
+    --output)
+      if (($# < 2)); then echo "Error: Missing value for '--output <directory>'" >&2; exit 64; fi
+      output=$2
+      shift 2
+      ;;
     -h | --help) sed -n '2,7p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "Error: Unknown option '$1'" >&2; exit 64 ;;
   esac
@@ -98,6 +102,9 @@ Description: TUTK Push Notification Service client and local emulator
  units (a user unit for tpns watch, a system unit for tpns-server).
 CONTROL
 (cd "$stage" && find usr -type f -print0 | sort -z | xargs -0 md5sum) >"$stage/DEBIAN/md5sums"
+# Maintainer scripts: systemd reloads, a running emulator is stopped on
+# removal and restarted on upgrade, a purge removes its registry.
+install -m 0755 Packaging/postinst Packaging/prerm Packaging/postrm "$stage/DEBIAN/"
 chmod 0644 "$stage/DEBIAN/control" "$stage/DEBIAN/md5sums"
 
 dpkg-deb --root-owner-group -Zxz --build "$stage" "$output/$name.deb" >&2

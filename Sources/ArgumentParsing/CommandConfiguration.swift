@@ -22,11 +22,14 @@ public struct CommandConfiguration: Sendable {
   public var shouldDisplay: Bool
   /// Examples for the manual page: a command line and what it does.
   public var examples: [Example]
+  /// The exit statuses this command ends with, for its manual page; nil:
+  /// the program's (``ManualSupplement/exitStatuses``).
+  public var exitStatuses: [ExitStatusDescription]?
 
   public init(
     commandName: String? = nil, abstract: String = "", discussion: String = "",
     version: String = "", shouldDisplay: Bool = true, examples: [Example] = [],
-    subcommands: [any ParsableCommand.Type] = []
+    exitStatuses: [ExitStatusDescription]? = nil, subcommands: [any ParsableCommand.Type] = []
   ) {
     self.commandName = commandName
     self.abstract = abstract
@@ -34,7 +37,19 @@ public struct CommandConfiguration: Sendable {
     self.version = version
     self.shouldDisplay = shouldDisplay
     self.examples = examples
+    self.exitStatuses = exitStatuses
     self.subcommands = subcommands
+  }
+
+  /// An exit status and when a command ends with it, for the manual's EXIT STATUS.
+  public struct ExitStatusDescription: Sendable {
+    public var code: Int32
+    public var meaning: String
+
+    public init(_ code: Int32, _ meaning: String) {
+      self.code = code
+      self.meaning = meaning
+    }
   }
 
   /// A command line and what it does, for the manual's EXAMPLES.

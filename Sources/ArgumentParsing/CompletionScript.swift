@@ -107,6 +107,8 @@ struct CompletionScript {
       "\(f)() {",
       "  local cur=${COMP_WORDS[COMP_CWORD]} prev= command_path=\(root) i=1",
       "  ((COMP_CWORD > 0)) && prev=${COMP_WORDS[COMP_CWORD - 1]}",
+      "  # --option=value: readline splits at '=', so the option is two words back.",
+      "  if [[ $prev == = ]] && ((COMP_CWORD > 1)); then prev=${COMP_WORDS[COMP_CWORD - 2]}; fi",
       "  COMPREPLY=()",
       "  while ((i < COMP_CWORD)); do",
       "    case \"$command_path ${COMP_WORDS[i]}\" in",
@@ -212,7 +214,9 @@ struct CompletionScript {
       lines.append("    (\"\(command.path)\")")
       var specs: [String] = []
       for option in command.options {
+        // `--name=`: the value may follow `=` or come as the next word.
         let names = Self.names(option).filter { !$0.hasPrefix("--no-") || option.inversion == nil }
+          .map { Self.takesValue(option) && $0.hasPrefix("--") ? $0 + "=" : $0 }
         let help = Self.zshEscaped(option.help)
         let value =
           Self.takesValue(option) ? ":\(option.valueName):\(zshAction(option.completion))" : ""
@@ -220,7 +224,8 @@ struct CompletionScript {
         if names.count == 1 {
           specs.append("'\(repeated)\(names[0])[\(help)]\(value)'")
         } else {
-          let group = "(\(names.joined(separator: " ")))"
+          let group =
+            "(\(names.map { $0.hasSuffix("=") ? String($0.dropLast()) : $0 }.joined(separator: " ")))"
           specs.append(
             "'\(repeated)\(group)'{\(names.joined(separator: ","))}'[\(help)]\(value)'")
         }

@@ -9,13 +9,17 @@ public struct ManualSupplement: Sendable {
   public var seeAlso: [String]
   /// The footer's source: `tpns 1.4.0`.
   public var source: String
+  /// Variables the program reads besides those its options declare
+  /// (`NO_COLOR`), or what a page without any says (`reads none`).
+  public var environment: [(name: String, meaning: String)]
 
   public init(
     exitStatuses: [(code: Int32, meaning: String)], files: [(path: String, meaning: String)] = [],
-    seeAlso: [String] = [], source: String
+    environment: [(name: String, meaning: String)] = [], seeAlso: [String] = [], source: String
   ) {
     self.exitStatuses = exitStatuses
     self.files = files
+    self.environment = environment
     self.seeAlso = seeAlso
     self.source = source
   }
@@ -112,21 +116,32 @@ struct ManualPageWriter {
     for option in options + builtins {
       lines += [".TP", Self.label(option), Self.escaped(option.fullHelp)]
     }
-    let environment = definitions.filter { $0.environment != nil }
-    if !environment.isEmpty {
-      lines.append(".SH ENVIRONMENT")
-      for definition in environment {
-        let help =
-          definition.kind.isEnvironment
-          ? definition.help
-          : "Stands in for \(definition.long.map { "--\($0)" } ?? "") when it is not given: "
-            + definition.help
-        lines += [".TP", ".B \(Self.escaped(definition.environment ?? ""))", Self.escaped(help)]
-      }
+    // A group's page names the variables of every command under it.
+    let everyDefinition =
+      subcommands.isEmpty ? definitions : command.commandPaths().flatMap { $0.last!.definitions() }
+    var seen: [String] = []
+    var variables: [(name: String, meaning: String)] = []
+    for definition in everyDefinition {
+      guard let name = definition.environment, !seen.contains(name) else { continue }
+      seen.append(name)
+      let help =
+        definition.kind.isEnvironment
+        ? definition.help
+        : "Stands in for \(definition.long.map { "--\($0)" } ?? "") when it is not given ("
+          + Self.lowercasedFirst(definition.help) + ")"
+      variables.append((name, help))
+    }
+    variables += supplement.environment.filter { !seen.contains($0.name) }
+    lines.append(".SH ENVIRONMENT")
+    for variable in variables {
+      lines += [".TP", ".B \(Self.escaped(variable.name))", Self.escaped(variable.meaning)]
     }
     lines.append(".SH EXIT STATUS")
-    for status in supplement.exitStatuses {
-      lines += [".TP", ".B \(status.code)", Self.escaped(status.meaning)]
+    let statuses =
+      configuration.exitStatuses?.map { ($0.code, $0.meaning) }
+      ?? supplement.exitStatuses.map { ($0.code, $0.meaning) }
+    for (code, meaning) in statuses {
+      lines += [".TP", ".B \(code)", Self.escaped(meaning)]
     }
     if !supplement.files.isEmpty {
       lines.append(".SH FILES")
@@ -159,6 +174,15 @@ struct ManualPageWriter {
         }.joined(separator: "\n"))
     }
     return ManualPage(name: name, section: 1, text: lines.joined(separator: "\n") + "\n")
+  }
+
+  /// `The state file.` → `the state file`: a help line inside a sentence.
+  static func lowercasedFirst(_ text: String) -> String {
+    var text = text.hasSuffix(".") ? String(text.dropLast()) : text
+    if let first = text.first, text.dropFirst().first?.isLowercase ?? true {
+      text = first.lowercased() + text.dropFirst()
+    }
+    return text
   }
 
   /// `tpns-add(1)` → (`tpns-add`, `1`).

@@ -7,9 +7,10 @@ extension ServerCommand {
     public static let configuration = CommandConfiguration(
       abstract: "Print the completion script for bash, zsh or fish.",
       discussion: """
-        bash: source <(tpns-server completion bash). zsh: save it as _tpns-server in a \\
+        bash: source <(tpns-server completion bash). zsh: save it as _tpns-server in a \
         directory of $fpath. fish: tpns-server completion fish | source.
-        """)
+        """,
+      exitStatuses: [.init(0, "Done."), .init(64, "Usage: an unknown shell, option or value.")])
 
     @Argument(help: ArgumentHelp("The shell: bash, zsh or fish.", valueName: "shell"))
     public var shell: CompletionShell

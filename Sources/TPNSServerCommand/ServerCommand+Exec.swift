@@ -23,7 +23,20 @@ extension ServerCommand {
         from COMMAND's name on is COMMAND's, options included: the '--' before it \
         is optional.
         """,
-    )
+      examples: [
+        .init("tpns-server exec -- Scripts/smoke.sh", "Run a script against a fresh emulator."),
+        .init(
+          "tpns-server exec --db ci.sqlite sh -c 'tpns sync && tpns list'",
+          "Keep the registry the command left, in ci.sqlite."),
+      ],
+      exitStatuses: [
+        .init(0, "The command exited 0."),
+        .init(64, "Usage: no command, or an unknown option or bad value before it."),
+        .init(69, "The emulator cannot listen."), .init(73, "The --db file cannot be opened."),
+        .init(126, "The command cannot be run (not executable, a directory)."),
+        .init(127, "The command is not found."),
+        .init(128, "128+N: signal N killed the command; otherwise its own exit status."),
+      ])
 
     /// `--db`.
     @OptionGroup public var storage: DatabaseOption

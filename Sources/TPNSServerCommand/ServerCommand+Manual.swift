@@ -32,6 +32,13 @@ extension ServerCommand {
             + "in memory."
         )
       ],
+      environment: [
+        (
+          "TPNS_SERVER",
+          "Not read. exec sets it, for its command, to the emulator's URL "
+            + "(http://127.0.0.1:PORT/tpns)."
+        )
+      ],
       seeAlso: ["tpns(1)"], source: "tpns \(TPNSVersion.current)")
 
     public func run() throws {

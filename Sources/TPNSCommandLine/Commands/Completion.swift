@@ -20,7 +20,8 @@ struct Completion: ParsableCommand {
       .init(
         "tpns completion fish > ~/.config/fish/completions/tpns.fish",
         "Complete tpns in every fish session."),
-    ])
+    ],
+    exitStatuses: GenerateManual.printingStatuses)
 
   @Argument(help: ArgumentHelp("The shell: bash, zsh or fish.", valueName: "shell"))
   var shell: CompletionShell
@@ -50,7 +51,11 @@ struct CompletionWords: ParsableCommand {
   var storePath: String? {
     for (index, word) in words.enumerated() {
       if word.hasPrefix("--store=") { return String(word.dropFirst("--store=".count)) }
-      if word == "--store", index + 1 < words.count { return words[index + 1] }
+      if word == "--store", index + 1 < words.count {
+        // bash splits `--store=path` into `--store`, `=`, `path`.
+        if words[index + 1] == "=", index + 2 < words.count { return words[index + 2] }
+        return words[index + 1]
+      }
     }
     return store.resolvedPath
   }

@@ -24,10 +24,13 @@ struct GenerateManual: ParsableCommand {
       ),
       (
         65,
-        "Bad data: an invalid UID, token, index, --format or event message, or a store that does "
-          + "not parse."
+        "Bad data: an invalid UID, token, index, --format or event message, a store that does "
+          + "not parse, or a file to import that is no property list or holds no UIDs."
       ),
-      (66, "A --from, --token-file or --cacert file cannot be read."),
+      (
+        66,
+        "A file named on the command line cannot be read: --from, --token-file, --cacert, import's FILE."
+      ),
       (
         69, "The server cannot be reached; the change is stored and pending ('tpns sync' sends it)."
       ),
@@ -47,7 +50,27 @@ struct GenerateManual: ParsableCommand {
       ),
       ("~/.config/tpns/state.plist.lock", "The lock that commands sharing the store take."),
     ],
+    environment: [
+      ("NO_COLOR", "Set and not empty: no colour with --color auto (no-color.org)."),
+      ("TERM", "dumb: no colour with --color auto."),
+      (
+        "http_proxy, all_proxy, no_proxy",
+        "The proxies libcurl takes for an http:// server (never for one on this machine)."
+      ),
+    ],
     seeAlso: ["tpns-server(1)", "curl(1)"], source: "tpns \(TPNSVersion.current)")
+
+  /// The statuses of a command that only reads the store (`list`, `status`).
+  static let readingStatuses: [CommandConfiguration.ExitStatusDescription] = [
+    .init(0, "Done."), .init(64, "Usage: an unknown option or a bad option value."),
+    .init(65, "The store does not parse."),
+    .init(73, "The store cannot be read, or is not safe to use."),
+  ]
+
+  /// The statuses of a command that prints and reads nothing (`completion`).
+  static let printingStatuses: [CommandConfiguration.ExitStatusDescription] = [
+    .init(0, "Done."), .init(64, "Usage: an unknown shell, option or value."),
+  ]
 
   func run() throws {
     for page in TPNS.manualPages(Self.supplement, date: date) {

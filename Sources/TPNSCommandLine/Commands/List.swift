@@ -10,7 +10,8 @@ struct List: ParsableCommand {
       .init(
         "tpns list --json | jq -r '.uids[].uid'",
         "Print the UIDs alone, one a line.")
-    ])
+    ],
+    exitStatuses: GenerateManual.readingStatuses)
 
   @OptionGroup var listing: ListingOptions
 

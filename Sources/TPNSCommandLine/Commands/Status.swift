@@ -10,7 +10,8 @@ struct Status: ParsableCommand {
       .init(
         "tpns status --json",
         "Show what is stored and pending, as JSON.")
-    ])
+    ],
+    exitStatuses: GenerateManual.readingStatuses)
 
   @OptionGroup var reporting: ReportingOptions
 
