@@ -216,7 +216,9 @@ public enum MapPayload {
     RawEntry, ShapeError
   > {
     enum UID {
-      case absent, string(String), notString
+      case absent
+      case string(String)
+      case notString
     }
     var uid = UID.absent
     var others: [String: JSONValue] = [:]
