@@ -193,4 +193,93 @@ struct MapPayloadTests {
       try MapPayload.decode(entries: Self.base64(json))
     }
   }
+
+  @Test(
+    "refuses bytes that are not JSON before looking at their shape, naming the byte",
+    arguments: [
+      ("[{", "expected a string key or '}' at offset 2, found the end"),
+      ("", "expected a value at offset 0, found the end"),
+      ("{\"uid\":", "expected a value at offset 7, found the end"),
+      ("[1, {", "expected a string key or '}' at offset 5, found the end"),
+      (#"[{"uid":"A"},]"#, "expected a value at offset 13, found ']'"),
+      (#"[{"uid":"A",}]"#, "expected a string key at offset 12, found '}'"),
+      (#"[{"id":1},"#, "expected a value at offset 10, found the end"),
+      (#"[{"uid":"A"}] x"#, "expected the end at offset 14, found 'x'"),
+      (#"[{"uid":"\ud800"}]"#, #"'\ud800' at offset 9 is a lone surrogate"#),
+      ("[{\"uid\":\"A\tB\"}]", "control character U+0009 at offset 10 is not escaped in a string"),
+      (#"[{"uid":"A","ch":01}]"#, "the number at offset 17 has a leading zero"),
+      (#"[{"uid":"A","ch":1.}]"#, "expected a digit at offset 19, found '}'"),
+    ])
+  func notJSONReason(json: String, reason: String) {
+    #expect(throws: MapPayloadError.json(reason)) {
+      try MapPayload.decode(entries: Self.base64(json))
+    }
+  }
+
+  @Test("the first element that is not an entry is the one named")
+  func firstShapeError() {
+    #expect(
+      throws: MapPayloadError.shape(
+        #"expected a JSON array of {"uid": "..."} objects, found an element that is not an object"#)
+    ) { try MapPayload.decode(entries: Self.base64(#"[{"uid":"A"},[],{}]"#)) }
+    #expect(
+      throws: MapPayloadError.shape(
+        #"expected a JSON array of {"uid": "..."} objects, found keys a, b"#)
+    ) { try MapPayload.decode(entries: Self.base64(#"[{"uid":"A"},{"b":1,"a":2,"b":3},[]]"#)) }
+  }
+
+  @Test("the first of duplicate keys wins, as JSONDecoder read them")
+  func duplicateKeys() throws {
+    #expect(try MapPayload.decode(Self.base64(#"[{"uid":"A","uid":"B"}]"#)) == ["A"])
+    #expect(throws: MapPayloadError.self) {
+      try MapPayload.decode(Self.base64(#"[{"uid":1,"uid":"A"}]"#))
+    }
+    let decoded = try MapPayload.decode(
+      entries: Self.base64(#"[{"uid":"A","interval":3,"interval":"x","ch":1,"ch":2}]"#))
+    #expect(decoded.entries == [MapEntry(uid: "A", interval: 3)])
+    #expect(decoded.otherKeys == [["ch": .integer(1)]])
+  }
+
+  @Test(
+    "an interval JSONDecoder read as an integer (3.0, 1e2) still is one",
+    arguments: [
+      ("3.0", 3, nil),
+      ("1e2", 100, nil),
+      ("-0.0", 0, nil),
+      ("1e10", 10_000_000_000, "10000000000"),
+      ("1e400", nil, "null"),
+      ("9.3e18", nil, "9.3e+18"),
+    ] as [(String, Int?, String?)])
+  func wholeNumberInterval(json: String, taken: Int?, found: String?) throws {
+    let decoded = try MapPayload.decode(entries: Self.base64(#"[{"uid":"A","interval":\#(json)}]"#))
+    #expect(decoded.entries == [MapEntry(uid: "A", interval: taken)])
+    #expect(
+      decoded.irregularities
+        == (found.map { [.interval(entry: 0, found: $0, takenAs: taken)] } ?? []))
+  }
+
+  @Test("keeps a number JSON allows but a Double cannot hold (1e400) as null")
+  func hugeNumber() throws {
+    let decoded = try MapPayload.decode(
+      entries: Self.base64(#"[{"uid":"A","x":1e400,"y":[-1e400,1],"z":1e-400}]"#))
+    #expect(
+      decoded.otherKeys == [["x": .null, "y": .array([.null, .integer(1)]), "z": .number(0)]])
+  }
+
+  @Test("skips a leading byte order mark, as JSONDecoder did")
+  func byteOrderMark() throws {
+    #expect(try MapPayload.decode(Self.base64("\u{FEFF}[{\"uid\":\"A\"}]")) == ["A"])
+  }
+
+  @Test("decodes 10,000 entries, escapes and all")
+  func large() throws {
+    let entries = (0..<10_000).map {
+      MapEntry(
+        uid: "BIG" + String(repeating: "0", count: 17 - String($0).count) + String($0),
+        interval: $0 % 3 == 0 ? $0 : nil, format: $0 % 5 == 0 ? "e3siYSI6ICLDqSJ9\n" : nil)
+    }
+    let decoded = try MapPayload.decode(entries: MapPayload.encode(entries: entries))
+    #expect(decoded.entries == entries)
+    #expect(decoded.irregularities == [])
+  }
 }

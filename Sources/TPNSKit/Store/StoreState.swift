@@ -125,7 +125,9 @@ extension StoreState {
   /// upper-case), if every one is a valid UID and none is repeated. A
   /// hand-edited `abcd…` is read as `ABCD…`, and written so on the next change.
   static func validated(_ uids: [String], key: String) throws(StoreFormatError) -> [String] {
+    // Sized once: growing a 10,000-entry table rehashes it a dozen times.
     var seen: [String: Int] = [:]
+    seen.reserveCapacity(uids.count)
     var canonical: [String] = []
     canonical.reserveCapacity(uids.count)
     for (index, text) in uids.enumerated() {

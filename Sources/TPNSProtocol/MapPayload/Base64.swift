@@ -23,9 +23,9 @@ enum Base64 {
     return String(decoding: output, as: UTF8.self)
   }
 
-  /// The bytes `text` encodes; throws a reason for anything but padded standard base64.
-  static func decode(_ text: String) throws(MapPayloadError) -> [UInt8] {
-    let input = Array(text.utf8)
+  /// The bytes the base64 text `input` (its UTF-8) encodes; throws a reason for anything
+  /// but padded standard base64.
+  static func decode(_ input: [UInt8]) throws(MapPayloadError) -> [UInt8] {
     guard input.count % 4 == 0 else {
       throw .base64("its length \(input.count) is not a multiple of 4")
     }

@@ -1,5 +1,3 @@
-import FoundationEssentials
-
 /// The codec of the `mapsync` command's `map` parameter: base64 of a JSON array of
 /// `{"uid": "…"}` objects, each with that UID's `interval` and `format` when set.
 ///
@@ -70,23 +68,29 @@ public enum MapPayload {
   ///     try MapPayload.decode(entries: text).entries  // [MapEntry(uid: "…", interval: 3)]
   public static func decode(entries text: String) throws(MapPayloadError) -> DecodedMapPayload {
     var irregularities: [MapPayloadIrregularity] = []
-    var base64 = text
-    if base64.utf8.contains(where: { $0 == UInt8(ascii: "\n") || $0 == UInt8(ascii: "\r") }) {
-      irregularities.append(.lineBreaks)
-      base64 = String(
-        decoding: base64.utf8.filter { $0 != UInt8(ascii: "\n") && $0 != UInt8(ascii: "\r") },
-        as: UTF8.self)
+    // One pass over the text: line breaks skipped, a space read as '+'.
+    var base64: [UInt8] = []
+    base64.reserveCapacity(text.utf8.count)
+    var hasLineBreaks = false
+    for byte in text.utf8 {
+      switch byte {
+      case UInt8(ascii: "\n"), UInt8(ascii: "\r"): hasLineBreaks = true
+      case UInt8(ascii: " "): base64.append(UInt8(ascii: "+"))
+      default: base64.append(byte)
+      }
     }
-    let bytes = try Base64.decode(base64.replacing(" ", with: "+"))
-    let raw: [RawEntry]
+    if hasLineBreaks { irregularities.append(.lineBreaks) }
+    let bytes = try Base64.decode(base64)
+    let read: Result<[RawEntry], ShapeError>
     do {
-      raw = try JSONDecoder().decode([RawEntry].self, from: Data(bytes))
-    } catch let error as ShapeError {
-      throw .shape(error.reason)
-    } catch DecodingError.dataCorrupted(let context) where context.codingPath.isEmpty {
-      throw .json(String(describing: context.underlyingError ?? error(context.debugDescription)))
+      read = try rawEntries(bytes)
     } catch {
-      throw .shape(expected)
+      throw .json(error.description)
+    }
+    let raw: [RawEntry]
+    switch read {
+    case .success(let entries): raw = entries
+    case .failure(let error): throw .shape(error.reason)
     }
 
     var entries: [MapEntry] = []
@@ -98,7 +102,17 @@ public enum MapPayload {
     for (index, entry) in raw.enumerated() {
       var others = entry.others
       var mapEntry = MapEntry(uid: entry.uid)
-      if let value = others.removeValue(forKey: "interval") {
+      // Most entries are `{"uid": "…"}`: nothing else to look up.
+      guard !others.isEmpty else {
+        entries.append(mapEntry)
+        otherKeys.append(others)
+        continue
+      }
+      if var value = others.removeValue(forKey: "interval") {
+        // JSONDecoder read a number that is a whole Int64 (3.0, 1e2) as an integer.
+        if case .number(let number) = value, let integer = Self.wholeInt64(number) {
+          value = .integer(integer)
+        }
         let taken = Self.interval(value)
         mapEntry.interval = taken
         if taken.map(MapEntry.intervals.contains) != true || !value.isInteger {
@@ -141,54 +155,102 @@ public enum MapPayload {
     }
   }
 
-  private static let expected = #"expected a JSON array of {"uid": "..."} objects"#
-
-  private struct Reason: Error, CustomStringConvertible {
-    let description: String
+  /// `number` as an `Int64` when it is one exactly (`Int64(exactly:)` without the C
+  /// library's `trunc`, which would make this module link libm).
+  private static func wholeInt64(_ number: Double) -> Int64? {
+    guard number >= -0x1p63, number < 0x1p63 else { return nil }
+    let integer = Int64(number)
+    return Double(integer) == number ? integer : nil
   }
 
-  private static func error(_ text: String) -> Reason { Reason(description: text) }
+  private static let expected = #"expected a JSON array of {"uid": "..."} objects"#
 
+  /// Why the JSON is not an array of objects each with a string `uid`.
   private struct ShapeError: Error {
     let reason: String
   }
 
-  private struct AnyKey: CodingKey {
-    let stringValue: String
-    var intValue: Int? { nil }
-    init(stringValue: String) { self.stringValue = stringValue }
-    init?(intValue: Int) { nil }
-  }
-
   /// One object with a string `uid`, and its other keys as sent.
-  private struct RawEntry: Decodable {
+  private struct RawEntry {
     let uid: String
     let others: [String: JSONValue]
+  }
 
-    init(from decoder: any Decoder) throws {
-      let container: KeyedDecodingContainer<AnyKey>
-      do {
-        container = try decoder.container(keyedBy: AnyKey.self)
-      } catch {
-        throw ShapeError(reason: "\(MapPayload.expected), found an element that is not an object")
-      }
-      let uidKey = AnyKey(stringValue: "uid")
-      guard container.contains(uidKey) else {
-        let keys = container.allKeys.map(\.stringValue).sorted()
-        let found = keys.isEmpty ? "an empty object" : "keys \(keys.joined(separator: ", "))"
-        throw ShapeError(reason: "\(MapPayload.expected), found \(found)")
-      }
-      do {
-        uid = try container.decode(String.self, forKey: uidKey)
-      } catch {
-        throw ShapeError(reason: "\(MapPayload.expected), found a \"uid\" that is not a string")
-      }
-      var others: [String: JSONValue] = [:]
-      for key in container.allKeys where key.stringValue != "uid" {
-        // A number JSON allows but no Swift type holds (1e400) is kept as null.
-        others[key.stringValue] = (try? container.decode(JSONValue.self, forKey: key)) ?? .null
-      }
-      self.others = others
+  /// The entries of the JSON `bytes`, or why they are not an array of objects each
+  /// with a string `uid` (the first element that is not, in order). Bytes that are
+  /// not JSON throw, whatever their shape: the whole input is read either way.
+  private static func rawEntries(_ bytes: [UInt8]) throws(JSONSyntaxError) -> Result<
+    [RawEntry], ShapeError
+  > {
+    var parser = JSONParser(bytes)
+    parser.skipByteOrderMark()
+    guard parser.peek() == UInt8(ascii: "[") else {
+      _ = try parser.value(depth: 0)
+      try parser.end()
+      return .failure(ShapeError(reason: expected))
+    }
+    var entries: [RawEntry] = []
+    var shapeError: ShapeError?
+    if try parser.beginArray(depth: 0) {
+      repeat {
+        if shapeError == nil, parser.peek() == UInt8(ascii: "{") {
+          switch try entry(&parser) {
+          case .success(let entry): entries.append(entry)
+          case .failure(let error): shapeError = error
+          }
+        } else {
+          _ = try parser.value(depth: 1)
+          if shapeError == nil {
+            shapeError = ShapeError(reason: "\(expected), found an element that is not an object")
+          }
+        }
+      } while try parser.nextElement()
+    }
+    try parser.end()
+    return shapeError.map { .failure($0) } ?? .success(entries)
+  }
+
+  /// The object at the parser's `{`, an element of the top array. As `JSONDecoder`
+  /// read it, the first of duplicate keys wins, `uid` included.
+  private static func entry(_ parser: inout JSONParser) throws(JSONSyntaxError) -> Result<
+    RawEntry, ShapeError
+  > {
+    enum UID {
+      case absent
+      case string(String)
+      case notString
+    }
+    var uid = UID.absent
+    var others: [String: JSONValue] = [:]
+    if try parser.beginObject(depth: 1) {
+      repeat {
+        let key = try parser.key()
+        if key == "uid" {
+          guard case .absent = uid else {
+            _ = try parser.value(depth: 2)
+            continue
+          }
+          if parser.peek() == UInt8(ascii: "\"") {
+            uid = .string(try parser.string())
+          } else {
+            _ = try parser.value(depth: 2)
+            uid = .notString
+          }
+        } else {
+          let value = try parser.value(depth: 2)
+          if others.index(forKey: key) == nil { others[key] = value }
+        }
+      } while try parser.nextMember()
+    }
+    switch uid {
+    case .string(let uid):
+      return .success(RawEntry(uid: uid, others: others))
+    case .notString:
+      return .failure(ShapeError(reason: "\(expected), found a \"uid\" that is not a string"))
+    case .absent:
+      let keys = others.keys.sorted()
+      let found = keys.isEmpty ? "an empty object" : "keys \(keys.joined(separator: ", "))"
+      return .failure(ShapeError(reason: "\(expected), found \(found)"))
     }
   }
 }
