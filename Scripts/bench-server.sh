@@ -52,19 +52,6 @@ wait_for_file() {
   exit 1
 }
 
-# A free port for nginx, found by trying to connect.
-free_port() {
-  local port
-  for port in $(seq 28080 28180); do
-    if ! (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then
-      echo "$port"
-      return
-    fi
-  done
-  echo "Error: no free port for nginx" >&2
-  exit 1
-}
-
 # Milliseconds from a wrk latency such as 812.00us, 1.23ms or 2.01s.
 to_ms() {
   awk -v value="$1" 'BEGIN {
@@ -92,38 +79,9 @@ server_pid=$!
 wait_for_file "$work/port"
 server_port=$(cat "$work/port")
 
-# nginx: own prefix and config, non-privileged port, two workers, no access log.
-nginx_port=$(free_port)
-mkdir -p "$work/nginx/www" "$work/nginx/logs" "$work/nginx/tmp"
-# nginx workers run as nobody when started by root: let them read the file.
-chmod a+rx "$work" "$work/nginx" "$work/nginx/www"
-printf 'ok\n' >"$work/nginx/www/index.txt"
-cat >"$work/nginx/nginx.conf" <<CONF
-worker_processes 2;
-daemon off;
-pid $work/nginx/nginx.pid;
-error_log $work/nginx/logs/error.log;
-events { worker_connections 1024; }
-http {
-  access_log off;
-  client_body_temp_path $work/nginx/tmp/body;
-  proxy_temp_path $work/nginx/tmp/proxy;
-  fastcgi_temp_path $work/nginx/tmp/fastcgi;
-  uwsgi_temp_path $work/nginx/tmp/uwsgi;
-  scgi_temp_path $work/nginx/tmp/scgi;
-  default_type text/plain;
-  server {
-    listen 127.0.0.1:$nginx_port;
-    root $work/nginx/www;
-  }
-}
-CONF
-nginx -p "$work/nginx" -c "$work/nginx/nginx.conf" -e "$work/nginx/logs/error.log" &
-nginx_pid=$!
-for _ in $(seq 100); do
-  curl -fsS -o /dev/null "http://127.0.0.1:$nginx_port/index.txt" 2>/dev/null && break
-  sleep 0.1
-done
+# shellcheck source=bench/nginx.sh
+source Scripts/bench/nginx.sh
+start_nginx "$work"
 
 echo "bench: wrk -t2 -c50 -d${duration}s --latency, emulator first, then nginx" >&2
 echo "bench: emulator load: POST cmd=client upserts cycling ${BENCH_TOKENS:-5000} distinct tokens" >&2

@@ -114,31 +114,9 @@ echo "bench: $rounds rounds of every command, alternating" >&2
 python3 Scripts/bench/compare.py "$rounds" "$work/cases.json" >"$work/commands.json"
 
 # The emulator against nginx serving a static file, alternating under wrk.
-nginx_port=28080
-while (exec 3<>"/dev/tcp/127.0.0.1/$nginx_port") 2>/dev/null; do nginx_port=$((nginx_port + 1)); done
-mkdir -p "$work/nginx/www" "$work/nginx/logs" "$work/nginx/tmp"
-chmod a+rx "$work" "$work/nginx" "$work/nginx/www"
-printf 'ok\n' >"$work/nginx/www/index.txt"
-cat >"$work/nginx/nginx.conf" <<CONF
-worker_processes 2;
-daemon off;
-pid $work/nginx/nginx.pid;
-error_log $work/nginx/logs/error.log;
-events { worker_connections 1024; }
-http {
-  access_log off;
-  client_body_temp_path $work/nginx/tmp/body;
-  proxy_temp_path $work/nginx/tmp/proxy;
-  fastcgi_temp_path $work/nginx/tmp/fastcgi;
-  uwsgi_temp_path $work/nginx/tmp/uwsgi;
-  scgi_temp_path $work/nginx/tmp/scgi;
-  default_type text/plain;
-  server { listen 127.0.0.1:$nginx_port; root $work/nginx/www; }
-}
-CONF
-nginx -p "$work/nginx" -c "$work/nginx/nginx.conf" -e "$work/nginx/logs/error.log" &
-nginx_pid=$!
-for _ in $(seq 100); do curl -fsS -o /dev/null "http://127.0.0.1:$nginx_port/index.txt" 2>/dev/null && break; sleep 0.1; done
+# shellcheck source=bench/nginx.sh
+source Scripts/bench/nginx.sh
+start_nginx "$work"
 # A fresh emulator for the load, so that its peak RSS is this load's alone.
 kill "$server_pid" && wait "$server_pid" 2>/dev/null || true
 rm -f "$work/port"
