@@ -24,14 +24,22 @@ public enum Console {
   /// All of `text`, to `descriptor`.
   public static func write(_ text: String, to descriptor: Int32) {
     var text = text
-    text.withUTF8 { bytes in
-      var offset = 0
-      while offset < bytes.count {
-        let written = Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
-        if written < 0 && errno == EINTR { continue }
-        guard written > 0 else { return }
-        offset += written
-      }
+    text.withUTF8 { write($0, to: descriptor) }
+  }
+
+  /// All of `bytes` (lines, each with its newline), to standard output: what
+  /// a long listing builds as bytes.
+  public static func output(_ bytes: [UInt8]) {
+    bytes.withUnsafeBufferPointer { write($0, to: STDOUT_FILENO) }
+  }
+
+  private static func write(_ bytes: UnsafeBufferPointer<UInt8>, to descriptor: Int32) {
+    var offset = 0
+    while offset < bytes.count {
+      let written = Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+      if written < 0 && errno == EINTR { continue }
+      guard written > 0 else { return }
+      offset += written
     }
   }
 }

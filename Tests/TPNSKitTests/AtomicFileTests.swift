@@ -14,7 +14,7 @@ import Testing
     let path = directory.file("state.plist")
     let folder = try #require(try StoreDirectory.open(directory.path, creating: false))
     let old = Data("old contents".utf8)
-    try AtomicFile.write(old, named: "state.plist", in: folder)
+    try AtomicFile.write(Array(old), named: "state.plist", in: folder)
 
     // RLIMIT_FSIZE makes write(2) fail with EFBIG past the limit, for root too.
     var saved = rlimit()
@@ -29,7 +29,7 @@ import Testing
     }
     #expect {
       try AtomicFile.write(
-        Data(repeating: 0x41, count: 64 * 1024), named: "state.plist", in: folder)
+        Array(repeating: 0x41, count: 64 * 1024), named: "state.plist", in: folder)
     } throws: { error in
       guard case .io(let operation, _, let code)? = error as? StoreError else { return false }
       return operation == "write" && code == EFBIG
@@ -46,7 +46,7 @@ import Testing
     try Data("a".utf8).write(to: URL(fileURLWithPath: path))
     chmod(path, 0o666)
     let folder = try #require(try StoreDirectory.open(directory.path, creating: false))
-    try AtomicFile.write(Data("b".utf8), named: "file", in: folder)
+    try AtomicFile.write(Array("b".utf8), named: "file", in: folder)
     #expect(contents(of: path) == Data("b".utf8))
     #expect(permissions(of: path) == 0o600)
   }

@@ -41,17 +41,34 @@ struct List: ParsableCommand {
       if !options.quiet { runner.output.error("no UIDs stored; add one with 'tpns add <uid>'") }
       return
     }
-    let width = String(uids.count - 1).count
-    var text = ""
+    // Built as bytes and written at once: 10,000 lines as `String`s cost
+    // more than reading the store. A stored UID is 20 letters and digits
+    // (the store refuses anything else), so only settings need escaping.
+    let width = String(uids.count - 1).utf8.count
+    var text: [UInt8] = []
     text.reserveCapacity(uids.count * (width + 24))
+    var digits = [UInt8](repeating: UInt8(ascii: " "), count: width)
     for (index, uid) in uids.enumerated() {
-      let number = String(index)
-      text += String(repeating: " ", count: width - number.count) + number + "  " + uid
+      // The index right-aligned in `width` columns, digit by digit (indexes
+      // only grow, so the digits left from the last one are overwritten).
+      var rest = index
+      var position = width
+      repeat {
+        position -= 1
+        digits[position] = UInt8(ascii: "0") + UInt8(rest % 10)
+        rest /= 10
+      } while rest > 0
+      text += digits
+      text.append(UInt8(ascii: " "))
+      text.append(UInt8(ascii: " "))
+      var uid = uid
+      uid.withUTF8 { text.append(contentsOf: $0) }
       if let settings = state.settings[uid], !settings.isEmpty {
-        text += "  " + OutcomeFormatting.describe(settings)
+        text.append(contentsOf: "  ".utf8)
+        text.append(contentsOf: runner.output.shown(OutcomeFormatting.describe(settings)).utf8)
       }
-      text += "\n"
+      text.append(UInt8(ascii: "\n"))
     }
-    runner.output.block(String(text.dropLast()))
+    Console.output(text)
   }
 }

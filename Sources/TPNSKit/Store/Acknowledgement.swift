@@ -98,9 +98,12 @@ extension Acknowledgement {
     static let formerPhones = "FormerPhones"
   }
 
-  /// The acknowledgement stored at `Servers › <server>`.
+  /// The acknowledgement stored at `Servers › <server>`. `storedUIDs`, the
+  /// store's list (already validated), is taken as it is when the
+  /// acknowledged list equals it, the common case of a store in sync: a
+  /// second 10,000-UID list is then compared, not validated again.
   static func read(
-    _ value: PropertyListValue, server: String
+    _ value: PropertyListValue, server: String, storedUIDs: [String] = []
   ) throws(StoreFormatError) -> Acknowledgement {
     let context = "Servers › \(server) › "
     guard case .dictionary(let list) = value else {
@@ -116,7 +119,8 @@ extension Acknowledgement {
       throw .wrongType(key: context + Key.registration, expected: "dictionary", found: other)
     }
     if let uids = try list.strings(Key.uids, context: context) {
-      acknowledgement.uids = try StoreState.validated(uids, key: context + Key.uids)
+      acknowledgement.uids =
+        uids == storedUIDs ? storedUIDs : try StoreState.validated(uids, key: context + Key.uids)
     }
     acknowledgement.settings = try StoreState.settings(
       list[Key.settings], key: context + Key.settings, listKey: context + Key.uids,

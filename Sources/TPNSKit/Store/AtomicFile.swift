@@ -16,7 +16,7 @@ import FoundationEssentials
 enum AtomicFile {
   /// Writes `data` to the file `name` in `directory` with mode `mode`.
   static func write(
-    _ data: Data, named name: String, in directory: StoreDirectory, mode: mode_t = 0o600
+    _ data: [UInt8], named name: String, in directory: StoreDirectory, mode: mode_t = 0o600
   ) throws(StoreError) {
     let temporaryName = "\(name)\(temporaryMarker)\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
     let temporary = directory.path(of: temporaryName)
@@ -95,9 +95,10 @@ enum AtomicFile {
     path.lastIndex(of: "/").map { String(path[path.index(after: $0)...]) } ?? path
   }
 
-  private static func writeAll(_ data: Data, to descriptor: Int32, path: String) throws(StoreError)
+  private static func writeAll(_ data: [UInt8], to descriptor: Int32, path: String)
+    throws(StoreError)
   {
-    let failure: Int32? = data.withUnsafeBytes { buffer in
+    let failure: Int32? = data.withUnsafeBufferPointer { buffer in
       var offset = 0
       while offset < buffer.count {
         let written = Glibc.write(

@@ -1,5 +1,9 @@
 import FoundationEssentials
 
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 /// Reads and writes XML property lists directly on bytes.
 ///
 /// The store could go through `PropertyListDecoder`, but its generic Codable
@@ -20,11 +24,13 @@ enum PropertyListXML {
   /// The value at the top of the property list in `bytes`, which must be
   /// UTF-8 (a file in another encoding is refused, never rewritten garbled).
   static func parse(_ bytes: [UInt8]) throws(ParseError) -> PropertyListValue {
-    guard String(validating: bytes, as: UTF8.self) != nil else {
-      throw ParseError(line: 1, message: "the file is not UTF-8")
+    return try bytes.withUnsafeBufferPointer { (buffer) throws(ParseError) in
+      guard UTF8Validation.isValid(buffer) else {
+        throw ParseError(line: 1, message: "the file is not UTF-8")
+      }
+      var parser = Parser(bytes: buffer)
+      return try parser.document()
     }
-    var parser = Parser(bytes: bytes)
-    return try parser.document()
   }
 
   /// Whether `text` can be written: XML 1.0 cannot hold C0 control characters
@@ -113,20 +119,61 @@ enum PropertyListXML {
 }
 
 extension PropertyListXML {
-  /// A cursor over the bytes of one document.
-  fileprivate struct Parser {
-    static let cdataOpen = Array("<![CDATA[".utf8)
-    static let cdataClose = Array("]]>".utf8)
-    static let commentOpen = Array("<!--".utf8)
-    static let commentClose = Array("-->".utf8)
-    static let declarationOpen = Array("<?".utf8)
-    static let declarationClose = Array("?>".utf8)
-    static let doctypeOpen = Array("<!DOCTYPE".utf8)
+  /// The elements a property list is made of, matched on bytes: a tag's name
+  /// becomes a `String` only for an error message.
+  fileprivate enum Element: Equatable {
+    case plist, string, `true`, `false`, integer, real, date, data, array, dict, key
+    case other
 
-    let bytes: [UInt8]
+    init(name: UnsafeBufferPointer<UInt8>) {
+      func named(_ text: StaticString) -> Bool {
+        text.utf8CodeUnitCount == name.count
+          && memcmp(text.utf8Start, name.baseAddress!, name.count) == 0
+      }
+      switch name.count {
+      case 3: self = named("key") ? .key : .other
+      case 4:
+        self =
+          named("dict")
+          ? .dict
+          : named("true")
+            ? .true
+            : named("real")
+              ? .real
+              : named("date") ? .date : named("data") ? .data : .other
+      case 5:
+        self = named("plist") ? .plist : named("false") ? .false : named("array") ? .array : .other
+      case 6: self = named("string") ? .string : .other
+      case 7: self = named("integer") ? .integer : .other
+      default: self = .other
+      }
+    }
+  }
+
+  /// An opening tag: its element, its name's bytes, and whether it is empty
+  /// (`<string/>`).
+  fileprivate struct Tag {
+    let element: Element
+    let name: Range<Int>
+    let isEmpty: Bool
+  }
+
+  /// A cursor over the bytes of one document. It reads through an unsafe
+  /// buffer (the caller's array, alive for the whole parse): no slice, no
+  /// reference count, no bounds check past the ones written here.
+  fileprivate struct Parser {
+    static let cdataOpen: StaticString = "<![CDATA["
+    static let cdataClose: StaticString = "]]>"
+    static let commentOpen: StaticString = "<!--"
+    static let commentClose: StaticString = "-->"
+    static let declarationOpen: StaticString = "<?"
+    static let declarationClose: StaticString = "?>"
+    static let doctypeOpen: StaticString = "<!DOCTYPE"
+
+    let bytes: UnsafeBufferPointer<UInt8>
     var index = 0
 
-    init(bytes: [UInt8]) {
+    init(bytes: UnsafeBufferPointer<UInt8>) {
       self.bytes = bytes
     }
 
@@ -135,7 +182,9 @@ extension PropertyListXML {
       if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { index = 3 }
       try skipMisc()
       let plist = try openTag()
-      guard plist.name == "plist" else { throw error("expected <plist>, found <\(plist.name)>") }
+      guard plist.element == .plist else {
+        throw error("expected <plist>, found <\(name(of: plist))>")
+      }
       guard !plist.isEmpty else { throw error("<plist/> holds no value") }
       let value = try self.value(depth: 1)
       try closeTag("plist")
@@ -153,44 +202,44 @@ extension PropertyListXML {
         throw failure
       }
       let tag = try openTag()
-      switch tag.name {
-      case "string": return .string(try text(closing: "string", empty: tag.isEmpty))
-      case "true", "false":
-        if !tag.isEmpty { try closeTag(tag.name) }
-        return .bool(tag.name == "true")
-      case "integer":
+      switch tag.element {
+      case .string: return .string(try text(closing: "string", empty: tag.isEmpty))
+      case .true, .false:
+        if !tag.isEmpty { try closeTag(tag.element == .true ? "true" : "false") }
+        return .bool(tag.element == .true)
+      case .integer:
         let text = try text(closing: "integer", empty: tag.isEmpty).trimmingWhitespace()
         guard let number = Int(text) ?? Self.hexadecimal(text) else {
           throw error("'\(text)' is not an integer")
         }
         return .integer(number)
-      case "real":
+      case .real:
         let text = try text(closing: "real", empty: tag.isEmpty).trimmingWhitespace()
         guard let number = Double(text) else { throw error("'\(text)' is not a real number") }
         return .real(number)
-      case "date":
+      case .date:
         let text = try text(closing: "date", empty: tag.isEmpty).trimmingWhitespace()
         guard let date = ISO8601.parse(text) else { throw error("'\(text)' is not a date") }
         return .date(date)
-      case "data":
+      case .data:
         let text = try text(closing: "data", empty: tag.isEmpty)
         guard let data = Data(base64Encoded: text, options: .ignoreUnknownCharacters) else {
           throw error("the <data> is not base64")
         }
         return .data(data)
-      case "array":
+      case .array:
         var items: [PropertyListValue] = []
         guard !tag.isEmpty else { return .array(items) }
         while try !atClosing("array") { items.append(try value(depth: depth + 1)) }
         try closeTag("array")
         return .array(items)
-      case "dict":
+      case .dict:
         var members: [String: PropertyListValue] = [:]
         guard !tag.isEmpty else { return .dictionary(members) }
         while try !atClosing("dict") {
           let key = try openTag()
-          guard key.name == "key" else {
-            throw error("expected <key> in <dict>, found <\(key.name)>")
+          guard key.element == .key else {
+            throw error("expected <key> in <dict>, found <\(name(of: key))>")
           }
           let name = try text(closing: "key", empty: key.isEmpty)
           guard members[name] == nil else { throw error("the key '\(name)' appears twice") }
@@ -198,48 +247,57 @@ extension PropertyListXML {
         }
         try closeTag("dict")
         return .dictionary(members)
-      default:
-        throw error("<\(tag.name)> is not a property list element")
+      case .plist, .key, .other:
+        throw error("<\(name(of: tag))> is not a property list element")
       }
     }
 
-    /// An opening tag: its name, and whether it is empty (`<string/>`).
-    mutating func openTag() throws(ParseError) -> (name: String, isEmpty: Bool) {
+    /// The name of `tag`, for a message.
+    func name(of tag: Tag) -> String {
+      String(decoding: UnsafeBufferPointer(rebasing: bytes[tag.name]), as: UTF8.self)
+    }
+
+    /// An opening tag: its element, and whether it is empty (`<string/>`).
+    mutating func openTag() throws(ParseError) -> Tag {
       guard index < bytes.count else { throw error("unexpected end of file") }
       guard bytes[index] == UInt8(ascii: "<") else { throw error("expected a tag") }
-      guard let end = bytes[index...].firstIndex(of: UInt8(ascii: ">")) else {
-        throw error("unexpected end of file in a tag")
-      }
-      var inner = bytes[(index + 1)..<end]
-      let isEmpty = inner.last == UInt8(ascii: "/")
-      if isEmpty { inner = inner.dropLast() }
+      var end = index + 1
+      while end < bytes.count, bytes[end] != UInt8(ascii: ">") { end += 1 }
+      guard end < bytes.count else { throw error("unexpected end of file in a tag") }
+      var innerEnd = end
+      let isEmpty = innerEnd > index + 1 && bytes[innerEnd - 1] == UInt8(ascii: "/")
+      if isEmpty { innerEnd -= 1 }
       // The name ends at white space (attributes such as version="1.0" follow).
-      let nameEnd = inner.firstIndex(where: Self.isSpace) ?? inner.endIndex
-      let name = String(decoding: inner[..<nameEnd], as: UTF8.self)
-      guard !name.isEmpty, !name.hasPrefix("/") else { throw error("expected an opening tag") }
+      var nameEnd = index + 1
+      while nameEnd < innerEnd, !Self.isSpace(bytes[nameEnd]) { nameEnd += 1 }
+      let name = (index + 1)..<nameEnd
+      guard !name.isEmpty, bytes[name.lowerBound] != UInt8(ascii: "/") else {
+        throw error("expected an opening tag")
+      }
       index = end + 1
-      return (name, isEmpty)
+      return Tag(
+        element: Element(name: UnsafeBufferPointer(rebasing: bytes[name])), name: name,
+        isEmpty: isEmpty)
     }
 
-    mutating func closeTag(_ name: String) throws(ParseError) {
+    mutating func closeTag(_ name: StaticString) throws(ParseError) {
       try skipMisc()
       // Compared in place: this runs once per element.
-      var position = index
-      var matches = at(position, UInt8(ascii: "<")) && at(position + 1, UInt8(ascii: "/"))
-      position += 2
-      for byte in name.utf8 where matches {
-        matches = at(position, byte)
-        position += 1
-      }
-      guard matches, at(position, UInt8(ascii: ">")) else {
+      let length = name.utf8CodeUnitCount
+      let position = index + 2
+      guard at(index, UInt8(ascii: "<")), at(index + 1, UInt8(ascii: "/")),
+        position + length < bytes.count,
+        memcmp(bytes.baseAddress! + position, name.utf8Start, length) == 0,
+        bytes[position + length] == UInt8(ascii: ">")
+      else {
         throw error(
           index < bytes.count
             ? "expected </\(name)>" : "unexpected end of file, expected </\(name)>")
       }
-      index = position + 1
+      index = position + length + 1
     }
 
-    mutating func atClosing(_ name: String) throws(ParseError) -> Bool {
+    mutating func atClosing(_ name: StaticString) throws(ParseError) -> Bool {
       try skipMisc()
       guard index < bytes.count else { throw error("unexpected end of file, expected </\(name)>") }
       return at(index, UInt8(ascii: "<")) && at(index + 1, UInt8(ascii: "/"))
@@ -251,16 +309,16 @@ extension PropertyListXML {
     }
 
     /// Whether the bytes at `position` are `prefix`.
-    func at(_ position: Int, _ prefix: [UInt8]) -> Bool {
-      guard position + prefix.count <= bytes.count else { return false }
-      for offset in 0..<prefix.count where bytes[position + offset] != prefix[offset] {
-        return false
-      }
-      return true
+    func at(_ position: Int, _ prefix: StaticString) -> Bool {
+      let count = prefix.utf8CodeUnitCount
+      return position + count <= bytes.count
+        && memcmp(bytes.baseAddress! + position, prefix.utf8Start, count) == 0
     }
 
     /// Character data up to the closing tag, entities and CDATA decoded.
-    mutating func text(closing name: String, empty: Bool = false) throws(ParseError) -> String {
+    mutating func text(closing name: StaticString, empty: Bool = false) throws(ParseError)
+      -> String
+    {
       if empty { return "" }
       // The common case, plain text up to the closing tag, without a copy.
       let start = index
@@ -271,7 +329,7 @@ extension PropertyListXML {
       if at(end, UInt8(ascii: "<")), at(end + 1, UInt8(ascii: "/")) {
         index = end
         try closeTag(name)
-        return String(decoding: bytes[start..<end], as: UTF8.self)
+        return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)
       }
       var output: [UInt8] = []
       while index < bytes.count {
@@ -305,10 +363,12 @@ extension PropertyListXML {
 
     /// An entity or character reference, as UTF-8.
     mutating func entity() throws(ParseError) -> [UInt8] {
-      guard let end = bytes[index...].prefix(12).firstIndex(of: UInt8(ascii: ";")) else {
+      guard let end = bytes[index..<min(index + 12, bytes.count)].firstIndex(of: UInt8(ascii: ";"))
+      else {
         throw error("an '&' that starts no entity")
       }
-      let name = String(decoding: bytes[(index + 1)..<end], as: UTF8.self)
+      let name = String(
+        decoding: UnsafeBufferPointer(rebasing: bytes[(index + 1)..<end]), as: UTF8.self)
       index = end + 1
       switch name {
       case "amp": return [UInt8(ascii: "&")]
@@ -343,7 +403,9 @@ extension PropertyListXML {
             throw error("unexpected end of file in <?...?>")
           }
           // Only UTF-8 (the default) is read: another encoding is refused.
-          let declaration = String(decoding: bytes[index..<end], as: UTF8.self).lowercased()
+          let declaration = String(
+            decoding: UnsafeBufferPointer(rebasing: bytes[index..<end]), as: UTF8.self
+          ).lowercased()
           if let range = declaration.firstRange(of: "encoding=") {
             let value = declaration[range.upperBound...].dropFirst()
               .prefix { $0 != "\"" && $0 != "'" }
@@ -353,9 +415,9 @@ extension PropertyListXML {
           }
           index = end + 2
         } else if at(index, Self.doctypeOpen) {
-          guard let end = bytes[index...].firstIndex(of: UInt8(ascii: ">")) else {
-            throw error("unexpected end of file in <!DOCTYPE>")
-          }
+          var end = index
+          while end < bytes.count, bytes[end] != UInt8(ascii: ">") { end += 1 }
+          guard end < bytes.count else { throw error("unexpected end of file in <!DOCTYPE>") }
           index = end + 1
         } else {
           return
@@ -370,9 +432,9 @@ extension PropertyListXML {
       index = end + 3
     }
 
-    func find(_ needle: [UInt8], from start: Int) -> Int? {
+    func find(_ needle: StaticString, from start: Int) -> Int? {
       var position = start
-      while position + needle.count <= bytes.count {
+      while position + needle.utf8CodeUnitCount <= bytes.count {
         if at(position, needle) { return position }
         position += 1
       }

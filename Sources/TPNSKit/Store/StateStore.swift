@@ -24,7 +24,7 @@ public struct StateStore: Sendable {
   /// this store share: a file whose bytes are the same is not parsed and
   /// validated again (a command reads the store at each step, and a 10,000-UID
   /// store takes milliseconds to parse but microseconds to compare).
-  private let lastSeen = LockedState<(bytes: Data, state: StoreState)?>(nil)
+  private let lastSeen = LockedState<(bytes: [UInt8], state: StoreState)?>(nil)
 
   /// A store at `path` (which need not exist yet).
   public init(
@@ -167,26 +167,26 @@ public struct StateStore: Sendable {
 
   /// The bytes `state` is stored as: an XML property list (a store read in
   /// binary form is written so on its next change).
-  public static func encode(_ state: StoreState) -> Data {
-    Data(PropertyListXML.serialize(.dictionary(state.propertyList)))
+  public static func encode(_ state: StoreState) -> [UInt8] {
+    PropertyListXML.serialize(.dictionary(state.propertyList))
   }
 
   /// The state `data` holds: the one remembered if the bytes are the same,
   /// else parsed (and then remembered).
-  private func decodeRemembering(_ data: Data) throws(StoreError) -> StoreState {
+  private func decodeRemembering(_ data: [UInt8]) throws(StoreError) -> StoreState {
     if let seen = lastSeen.withLock({ $0 }), seen.bytes == data { return seen.state }
     let state = try decode(data)
     lastSeen.withLock { $0 = (data, state) }
     return state
   }
 
-  private func decode(_ data: Data) throws(StoreError) -> StoreState {
+  private func decode(_ data: [UInt8]) throws(StoreError) -> StoreState {
     if data.isEmpty { throw .corrupt(path: path, reason: .empty) }
     // XML or binary (a store converted by hand, or copied from a device);
     // written back as XML on its next change.
     let value: PropertyListValue
     do {
-      value = try PropertyList.read(Array(data))
+      value = try PropertyList.read(data)
     } catch  where error.isTooDeep {
       throw .corrupt(
         path: path, reason: .nestedTooDeep(limit: PropertyList.maximumDepth, line: error.line))
@@ -205,7 +205,7 @@ public struct StateStore: Sendable {
 
   /// The file's bytes, or `nil` if it does not exist. A symbolic link is
   /// followed only if this user owns it.
-  private func read() throws(StoreError) -> Data? {
+  private func read() throws(StoreError) -> [UInt8]? {
     // As ``locate(creating:)``, but the file is opened first: a link is the
     // rare case, and only then is it looked at.
     var path = self.path
@@ -228,7 +228,7 @@ public struct StateStore: Sendable {
 
   /// The bytes of the file at `location` (see ``StoreDirectory/openForReading(_:)``);
   /// nil if it does not exist.
-  private func read(_ location: Location) throws(StoreError) -> Data? {
+  private func read(_ location: Location) throws(StoreError) -> [UInt8]? {
     switch try location.directory.openForReading(location.name) {
     case nil: return nil
     case .file(let descriptor): return try readAll(descriptor)
@@ -239,10 +239,10 @@ public struct StateStore: Sendable {
   }
 
   /// All that can be read from `descriptor`, which is closed then.
-  private func readAll(_ descriptor: Int32) throws(StoreError) -> Data {
+  private func readAll(_ descriptor: Int32) throws(StoreError) -> [UInt8] {
     defer { close(descriptor) }
     do {
-      return Data(try FileDescriptor.readAll(descriptor))
+      return try FileDescriptor.readAll(descriptor)
     } catch {
       throw .io(operation: "read", path: path, errno: error.code)
     }

@@ -89,7 +89,7 @@ extension StoreState {
     case nil: break
     case .dictionary(let entries):
       for (server, value) in entries {
-        servers[server] = try Acknowledgement.read(value, server: server)
+        servers[server] = try Acknowledgement.read(value, server: server, storedUIDs: uids)
       }
     case let other?:
       throw .wrongType(key: Key.servers, expected: "dictionary", found: other)
@@ -126,35 +126,33 @@ extension StoreState {
   /// hand-edited `abcd…` is read as `ABCD…`, and written so on the next change.
   static func validated(_ uids: [String], key: String) throws(StoreFormatError) -> [String] {
     // Sized once: growing a 10,000-entry table rehashes it a dozen times.
-    var seen: [String: Int] = [:]
+    // Keyed by the UID packed into 128 bits: hashing two integers is a
+    // fraction of hashing a `String` (20,000 UIDs are checked per load).
+    var seen: [PackedUID: Int] = [:]
     seen.reserveCapacity(uids.count)
     var canonical: [String] = []
     canonical.reserveCapacity(uids.count)
     for (index, text) in uids.enumerated() {
-      let uid: String
-      do {
-        // What tpns writes is already canonical: checked byte by byte, it
-        // skips the trimming and case mapping (a 10,000-UID store loads in a
-        // third of the time).
-        uid = Self.isCanonicalUID(text) ? text : try DeviceUID(text).rawValue
-      } catch {
-        throw .invalidUID(key: key, index: index, text: text, reason: error.description)
+      var uid = text
+      var packed: PackedUID
+      // What tpns writes is already canonical: checked and packed byte by
+      // byte, it skips the trimming and case mapping.
+      if let fast = PackedUID(canonical: text) {
+        packed = fast
+      } else {
+        do {
+          uid = try DeviceUID(text).rawValue
+        } catch {
+          throw .invalidUID(key: key, index: index, text: text, reason: error.description)
+        }
+        packed = PackedUID(canonical: uid)!
       }
-      if let first = seen.updateValue(index, forKey: uid) {
+      if let first = seen.updateValue(index, forKey: packed) {
         throw .duplicateUID(key: key, text: uid, indexes: (first, index))
       }
       canonical.append(uid)
     }
     return canonical
-  }
-
-  /// Whether `text` is a UID exactly as ``DeviceUID`` stores one.
-  private static func isCanonicalUID(_ text: String) -> Bool {
-    var text = text
-    return text.withUTF8 { bytes in
-      bytes.count == DeviceUIDSyntax.length
-        && bytes.allSatisfy { (0x41...0x5A).contains($0) || (0x30...0x39).contains($0) }
-    }
   }
 
   /// The settings in `value`, stored at `key` (`UIDSettings`, a dictionary
@@ -180,7 +178,7 @@ extension StoreState {
       let entryKey = "\(key) › \(text)"
       let uid: String
       do {
-        uid = isCanonicalUID(text) ? text : try DeviceUID(text).rawValue
+        uid = PackedUID(canonical: text) != nil ? text : try DeviceUID(text).rawValue
       } catch {
         throw .invalidValue(key: entryKey, reason: "it is not a UID: \(error)")
       }

@@ -1,0 +1,50 @@
+/// Whether bytes are well-formed UTF-8 (RFC 3629: no overlong form, no
+/// surrogate, nothing past U+10FFFF), checked in place. `String(validating:)`
+/// answers the same but copies the bytes into a new string first: for an
+/// 800 KB store that was a tenth of reading it.
+enum UTF8Validation {
+  static func isValid(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    guard let base = bytes.baseAddress else { return true }
+    let count = bytes.count
+    var index = 0
+    while index < count {
+      // Eight ASCII bytes at a time: the whole of a store but for its strings.
+      if index + 8 <= count,
+        UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self) & 0x8080_8080_8080_8080 == 0
+      {
+        index += 8
+        continue
+      }
+      let lead = base[index]
+      if lead < 0x80 {
+        index += 1
+        continue
+      }
+      // The length the lead byte announces, and the range of its first continuation byte.
+      let length: Int
+      var second: ClosedRange<UInt8> = 0x80...0xBF
+      switch lead {
+      case 0xC2...0xDF: length = 2
+      case 0xE0:
+        length = 3
+        second = 0xA0...0xBF
+      case 0xE1...0xEC, 0xEE...0xEF: length = 3
+      case 0xED:
+        length = 3
+        second = 0x80...0x9F
+      case 0xF0:
+        length = 4
+        second = 0x90...0xBF
+      case 0xF1...0xF3: length = 4
+      case 0xF4:
+        length = 4
+        second = 0x80...0x8F
+      default: return false
+      }
+      guard index + length <= count, second.contains(base[index + 1]) else { return false }
+      for offset in 2..<length where base[index + offset] & 0xC0 != 0x80 { return false }
+      index += length
+    }
+    return true
+  }
+}
