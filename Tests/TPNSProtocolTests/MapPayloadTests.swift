@@ -6,6 +6,25 @@ import Testing
 struct MapPayloadTests {
   static func base64(_ text: String) -> String { Data(text.utf8).base64EncodedString() }
 
+  @Test(
+    "the payload is Foundation's base64 of the JSON for every padding (0, 1 or 2 '=') and a format to escape",
+    arguments: [0, 1, 2, 3, 4, 5, 6, 7])
+  func paddings(count: Int) throws {
+    let uids = (0..<count).map { "UID" + String(repeating: "0", count: 16) + String($0) }
+    var entries = uids.map { MapEntry(uid: $0) }
+    if count > 0 { entries[0].format = "a\"b\u{7F}é" }
+    if count > 1 { entries[1].interval = 300 }
+    let json =
+      "["
+      + entries.map { entry in
+        #"{"uid":""# + entry.uid + "\""
+          + (entry.interval.map { #","interval":"# + String($0) } ?? "")
+          + (entry.format.map { #","format":"# + JSONString.quoted($0) } ?? "") + "}"
+      }.joined(separator: ",") + "]"
+    #expect(MapPayload.encode(entries: entries) == Self.base64(json))
+    #expect(try MapPayload.decode(entries: MapPayload.encode(entries: entries)).entries == entries)
+  }
+
   @Test("encodes compact JSON in list order, padded standard base64")
   func encodes() {
     #expect(MapPayload.encode([]) == "W10=")

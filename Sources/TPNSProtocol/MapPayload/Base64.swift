@@ -8,17 +8,28 @@ enum Base64 {
 
   /// The padded encoding of `bytes`.
   static func encode(_ bytes: some Collection<UInt8>) -> String {
-    var output: [UInt8] = []
-    output.reserveCapacity((bytes.count + 2) / 3 * 4)
-    var iterator = bytes.makeIterator()
-    while let first = iterator.next() {
-      let second = iterator.next()
-      let third = iterator.next()
-      let group = UInt32(first) << 16 | UInt32(second ?? 0) << 8 | UInt32(third ?? 0)
-      output.append(alphabet[Int(group >> 18 & 0x3F)])
-      output.append(alphabet[Int(group >> 12 & 0x3F)])
-      output.append(second == nil ? UInt8(ascii: "=") : alphabet[Int(group >> 6 & 0x3F)])
-      output.append(third == nil ? UInt8(ascii: "=") : alphabet[Int(group & 0x3F)])
+    let input = Array(bytes)
+    var output = [UInt8](repeating: UInt8(ascii: "="), count: (input.count + 2) / 3 * 4)
+    alphabet.withUnsafeBufferPointer { alphabet in
+      input.withUnsafeBufferPointer { input in
+        output.withUnsafeMutableBufferPointer { output in
+          var index = 0
+          var written = 0
+          while index < input.count {
+            let remaining = input.count - index
+            let second = remaining > 1 ? input[index + 1] : 0
+            let third = remaining > 2 ? input[index + 2] : 0
+            let group = UInt32(input[index]) << 16 | UInt32(second) << 8 | UInt32(third)
+            output[written] = alphabet[Int(group >> 18 & 0x3F)]
+            output[written + 1] = alphabet[Int(group >> 12 & 0x3F)]
+            // The '=' already there pads a last group of one or two bytes.
+            if remaining > 1 { output[written + 2] = alphabet[Int(group >> 6 & 0x3F)] }
+            if remaining > 2 { output[written + 3] = alphabet[Int(group & 0x3F)] }
+            index += 3
+            written += 4
+          }
+        }
+      }
     }
     return String(decoding: output, as: UTF8.self)
   }

@@ -17,16 +17,24 @@ public enum MapPayload {
   /// `interval` and `format` when set (TUTK's Android quickstart's shape), in
   /// standard padded base64.
   public static func encode(entries: [MapEntry]) -> String {
-    var json = "["
+    // Built as bytes: 10,000 entries as `String` pieces cost more than the
+    // request they go in.
+    var json: [UInt8] = []
+    json.reserveCapacity(entries.count * 32 + 2)
+    json.append(UInt8(ascii: "["))
     for (index, entry) in entries.enumerated() {
-      if index > 0 { json += "," }
-      json += "{\"uid\":" + JSONString.quoted(entry.uid)
-      if let interval = entry.interval { json += ",\"interval\":\(interval)" }
-      if let format = entry.format { json += ",\"format\":" + JSONString.quoted(format) }
-      json += "}"
+      if index > 0 { json.append(UInt8(ascii: ",")) }
+      json.append(contentsOf: #"{"uid":"#.utf8)
+      JSONString.append(entry.uid, to: &json)
+      if let interval = entry.interval { json.append(contentsOf: ",\"interval\":\(interval)".utf8) }
+      if let format = entry.format {
+        json.append(contentsOf: #","format":"#.utf8)
+        JSONString.append(format, to: &json)
+      }
+      json.append(UInt8(ascii: "}"))
     }
-    json += "]"
-    return Base64.encode(json.utf8)
+    json.append(UInt8(ascii: "]"))
+    return Base64.encode(json)
   }
 
   /// The UIDs of a payload, in order and as sent (duplicates kept, syntax unchecked),

@@ -16,7 +16,11 @@ enum PercentEncoding {
         UInt8(ascii: "_"), UInt8(ascii: "~"):
         output.append(byte)
       default:
-        output += [UInt8(ascii: "%"), hex[Int(byte >> 4)], hex[Int(byte & 0x0F)]]
+        // Three appends, not `+= [...]`: an array per escaped byte was most of
+        // the time of a 10,000-UID map (its base64 is full of '+', '/' and '=').
+        output.append(UInt8(ascii: "%"))
+        output.append(hex[Int(byte >> 4)])
+        output.append(hex[Int(byte & 0x0F)])
       }
     }
     return String(decoding: output, as: UTF8.self)

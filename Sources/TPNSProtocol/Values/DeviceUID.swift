@@ -12,6 +12,13 @@ public struct DeviceUID: Hashable, Sendable, CustomStringConvertible {
 
   /// Validates and normalises `text`.
   public init(_ text: String) throws(IdentifierError) {
+    // Most UIDs met are already canonical (every one read from the store, at
+    // each reconcile): checked byte by byte, they skip the trimming and the
+    // scalar-by-scalar upper-casing, a third of a 10,000-UID `tpns add`.
+    if Self.isCanonical(text) {
+      rawValue = text
+      return
+    }
     let trimmed = text.trimmingWhitespace()
     guard !trimmed.isEmpty else { throw .empty(.uid) }
     let upper = String(String.UnicodeScalarView(trimmed.unicodeScalars.map(\.asciiUppercased)))
@@ -23,6 +30,19 @@ public struct DeviceUID: Hashable, Sendable, CustomStringConvertible {
 
   public var description: String {
     rawValue
+  }
+
+  /// Whether `text` is exactly 20 of `0-9` and `A-Z`: a UID in the form this
+  /// type stores.
+  public static func isCanonical(_ text: String) -> Bool {
+    var text = text
+    return text.withUTF8 { bytes in
+      guard bytes.count == DeviceUIDSyntax.length else { return false }
+      for byte in bytes where !(0x30...0x39).contains(byte) && !(0x41...0x5A).contains(byte) {
+        return false
+      }
+      return true
+    }
   }
 }
 
