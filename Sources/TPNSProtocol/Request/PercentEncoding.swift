@@ -8,19 +8,22 @@ enum PercentEncoding {
   /// `text`, percent-encoded.
   static func encode(_ text: String) -> String {
     var output: [UInt8] = []
-    output.reserveCapacity(text.utf8.count)
-    for byte in text.utf8 {
-      switch byte {
-      case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-        UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."),
-        UInt8(ascii: "_"), UInt8(ascii: "~"):
-        output.append(byte)
-      default:
-        // Three appends, not `+= [...]`: an array per escaped byte was most of
-        // the time of a 10,000-UID map (its base64 is full of '+', '/' and '=').
-        output.append(UInt8(ascii: "%"))
-        output.append(hex[Int(byte >> 4)])
-        output.append(hex[Int(byte & 0x0F)])
+    var text = text
+    output.reserveCapacity(text.utf8.count + text.utf8.count / 8)
+    text.withUTF8 { bytes in
+      for byte in bytes {
+        switch byte {
+        case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+          UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."),
+          UInt8(ascii: "_"), UInt8(ascii: "~"):
+          output.append(byte)
+        default:
+          // Three appends, not `+= [...]`: an array per escaped byte was most of
+          // the time of a 10,000-UID map (its base64 is full of '+', '/' and '=').
+          output.append(UInt8(ascii: "%"))
+          output.append(hex[Int(byte >> 4)])
+          output.append(hex[Int(byte & 0x0F)])
+        }
       }
     }
     return String(decoding: output, as: UTF8.self)
