@@ -69,8 +69,7 @@ struct UserInterface: ParsableCommand {
     let context = UIContext(
       server: options.serverKey, showToken: { options.show($0) },
       describe: { outcome in Self.status(of: outcome, formatting: formatting, mask: mask) })
-    var initial = UIState(tokenStored: stored.registration != nil)
-    _ = initial.reduce(.store(stored), context: context)
+    let initial = UIState.initial(stored, context: context)
     let storeChanges = StoreWatcher.events(
       of: runner.store, debounce: .milliseconds(50), maxDelay: .milliseconds(500),
       scheduler: scheduler)

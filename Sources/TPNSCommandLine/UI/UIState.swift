@@ -53,6 +53,14 @@ struct UIState: Sendable, Equatable {
   init(tokenStored: Bool = false) {
     focus = tokenStored ? .uid : .token
   }
+
+  /// The state at start for the store as read: its token, list and what is pending.
+  static func initial(_ stored: StoreState, context: UIContext) -> UIState {
+    var state = UIState(tokenStored: stored.registration != nil)
+    _ = state.reduce(.store(stored), context: context)
+    _ = state.reduce(.list(stored.uids), context: context)
+    return state
+  }
 }
 
 /// What the screen's logic reacts to: a key, or an output of the pipeline.
