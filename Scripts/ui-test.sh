@@ -192,12 +192,35 @@ check "the registry equals the store after the removal" registry_equals_store
 key s
 check "s sends the list again" wait_for "synced 3 UIDs"
 
+# Back to the UID field (Tab from the list goes round to the token field,
+# then the UID field), half a UID typed: the screen README shows.
+key Tab
+key Tab
+type_text "ebcdefghjklmn"
+check "Tab, Tab: the UID field again, its reason in place" wait_for "got 13: 7 missing"
+if [[ -n "$snapshot" ]]; then screen >"$snapshot"; fi
+key C-u
+key Escape
+
 # A resize redraws at the new size; back at 80x24.
 tm resize-window -t ui -x 100 -y 30
 check "a resize redraws: the rule spans 100 columns" bash -c "for _ in \$(seq 60); do tmux -L '$socket' capture-pane -p -t ui | grep -qE '^─{100}\$' && exit 0; sleep 0.05; done; exit 1"
 tm resize-window -t ui -x 80 -y 24
-check "back at 80x24, the keys line is on the last row" bash -c "for _ in \$(seq 60); do [[ \$(tmux -L '$socket' capture-pane -p -t ui | sed -n 24p) == *'q quit'* ]] && exit 0; sleep 0.05; done; exit 1"
-if [[ -n "$snapshot" ]]; then screen >"$snapshot"; fi
+# tmux keeps the bottom rows of the old screen when it shrinks: the redraw
+# puts the header back on row 1, over 24 rows of 80 columns.
+redrawn_at_80x24() {
+  local deadline=$((SECONDS + 3)) pane
+  while ((SECONDS <= deadline)); do
+    pane=$(screen)
+    if [[ $(sed -n 1p <<<"$pane") == " tpns ui  $server" && $(sed -n 24p <<<"$pane") == *"q quit"* ]] &&
+      grep -qE '^─{80}$' <<<"$pane"; then
+      return 0
+    fi
+    sleep 0.05
+  done
+  return 1
+}
+check "back at 80x24, it redraws: the header on row 1, the keys on row 24" redrawn_at_80x24
 
 key q
 check "q quits" wait_file "$work/stty.after.1"
