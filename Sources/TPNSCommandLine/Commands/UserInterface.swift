@@ -31,23 +31,14 @@ struct UserInterface: ParsableCommand {
     ],
     exitStatuses: [
       .init(0, "Quit with q."),
-      .init(64, "Not a terminal (piped): use the one-shot commands; or --json or --verbose given."),
+      .init(64, "Not a terminal (piped): use the one-shot commands; or --verbose given."),
       .init(65, "The store does not parse."),
       .init(130, "Quit with Ctrl-C (as SIGINT); SIGTERM and SIGHUP end it as those signals do."),
     ])
 
-  @OptionGroup var sending: TokenSendingOptions
+  @OptionGroup var interactive: InteractiveOptions
 
-  var options: GlobalOptions { sending.resolved }
-
-  func validate() throws {
-    if options.json {
-      throw ValidationError("tpns ui draws a screen: --json is for the one-shot commands and watch")
-    }
-    if options.verbose {
-      throw ValidationError("tpns ui draws a screen: --verbose is for the one-shot commands")
-    }
-  }
+  var options: GlobalOptions { interactive.resolved }
 
   func run() throws {
     guard TerminalSession.isTerminal() else {

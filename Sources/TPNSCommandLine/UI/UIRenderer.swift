@@ -25,7 +25,8 @@ struct UIRenderer: Sendable {
   /// The frame of `state` on a screen of `columns` by `rows`.
   func frame(_ state: UIState, columns: Int, rows: Int) -> Frame {
     guard columns >= Self.minimumSize.columns, rows >= Self.minimumSize.rows else {
-      let message = "tpns ui needs \(Self.minimumSize.columns)x\(Self.minimumSize.rows) (q quits)"
+      let message =
+        "tpns ui needs \(Self.minimumSize.columns)x\(Self.minimumSize.rows) (Ctrl-C quits)"
       return Frame(lines: [Self.fit(message, columns)])
     }
     var lines: [String] = []
