@@ -4,10 +4,11 @@
 # `capture-pane` reads what a person would see. Checks the UID field's
 # reasons and the Add button, that the emulator's registry equals the store,
 # that another process's `tpns add --no-sync` shows up in the list within a
-# second and gets synced, removal with Delete, `s`, a resize, and that `q`,
-# Ctrl-C, SIGTERM and a crash (SIGSEGV) leave the terminal as it was
-# (`stty -a` inside the pane before and after are equal). Prints `PASS …` /
-# `FAIL …` lines and ends with `N passed, N failed`. About 15 s.
+# second and gets synced, an outage (retrying, pending, then synced), removal
+# with Delete, `s`, a resize, and that `q`, Ctrl-C, SIGTERM and a crash
+# (SIGSEGV) leave the terminal as it was (`stty -a` inside the pane before and
+# after are equal). Prints `PASS …` / `FAIL …` lines and ends with
+# `N passed, N failed`. About 5 s.
 # Usage: Scripts/ui-test.sh [--bin DIR] [--snapshot FILE]
 #   --bin DIR        where tpns and tpns-server are (default: swift build --show-bin-path)
 #   --snapshot FILE  also write the screen after the walk-through to FILE (README's)
@@ -20,7 +21,7 @@ while (($#)); do
   case "$1" in
     --bin) bin=$2; shift 2 ;;
     --snapshot) snapshot=$2; shift 2 ;;
-    -h | --help) sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h | --help) sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "Error: Unknown option '$1'" >&2; exit 64 ;;
   esac
 done
@@ -132,6 +133,7 @@ uid1=ABCDEFGHJKLMNPRSTUVW
 uid2=BBCDEFGHJKLMNPRSTUV2
 uid3=CBCDEFGHJKLMNPRSTUV3
 uid4=DBCDEFGHJKLMNPRSTUV4
+uid5=EBCDEFGHJKLMNPRSTUV5
 
 # Piped: refused, naming the one-shot commands.
 piped=$("$tpns" ui </dev/null 2>&1)
@@ -181,6 +183,17 @@ echo "   (it showed up after $elapsed ms)"
 check "and gets synced to the server within a second" registry_has "$uid4" 1
 check "the registry equals the store again" registry_equals_store
 
+# An outage: the next request answers 503 with Retry-After: 1. The new UID is
+# stored and marked pending, the status line says a retry comes, then it is synced.
+curl -s -X POST "http://127.0.0.1:$port/_emulator/faults?status=503&count=1&retry_after=1" >/dev/null
+type_text "$uid5"
+key Enter
+check "during an outage, the status line says when the retry comes" wait_for "retrying in 1 s (attempt 2/3)"
+check "and the new UID is marked pending at this server" wait_for "4  $uid5  pending"
+check "the retry syncs it: synced 5 UIDs" wait_for "synced 5 UIDs" 4
+check "and it is no longer pending" wait_gone "pending"
+check "the registry equals the store after the outage" registry_equals_store
+
 # Select row 1 and delete it.
 key Escape
 key Down
@@ -190,13 +203,13 @@ check "Delete removes the selected UID from the list" wait_gone "$uid2"
 check "and from the server" bash -c "for _ in \$(seq 60); do curl -s http://127.0.0.1:$port/_emulator/registry | jq -r '.mappings[].uid' | grep -qx $uid2 || exit 0; sleep 0.05; done; exit 1"
 check "the registry equals the store after the removal" registry_equals_store
 key s
-check "s sends the list again" wait_for "synced 3 UIDs"
+check "s sends the list again" wait_for "synced 4 UIDs"
 
 # Back to the UID field (Tab from the list goes round to the token field,
 # then the UID field), half a UID typed: the screen README shows.
 key Tab
 key Tab
-type_text "ebcdefghjklmn"
+type_text "fbcdefghjklmn"
 check "Tab, Tab: the UID field again, its reason in place" wait_for "got 13: 7 missing"
 if [[ -n "$snapshot" ]]; then screen >"$snapshot"; fi
 key C-u
