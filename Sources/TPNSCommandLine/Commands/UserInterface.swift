@@ -129,7 +129,11 @@ struct UserInterface: ParsableCommand {
     switch outcome {
     case .failed(let failure):
       return UIState.Status(text: "failed: \(mask(failure.description))", style: .failure)
-    case .retrying, .waitingForRegistration, .storeDeleted, .storeAbsent, .registrationLost:
+    case .storeAbsent:
+      // The CLI's line names the path; at the start of a screen, what to do matters.
+      return UIState.Status(
+        text: "no store yet: a token or a UID typed here creates it", style: .pending)
+    case .retrying, .waitingForRegistration, .storeDeleted, .registrationLost:
       return UIState.Status(text: formatting.line(outcome) ?? "", style: .pending)
     default:
       return UIState.Status(text: formatting.line(outcome) ?? "", style: .success)
