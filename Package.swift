@@ -79,6 +79,12 @@ let package = Package(
 
     .target(name: "Posix", swiftSettings: swift6),
 
+    // MARK: Terminal: raw mode, ANSI, keys, diff-based redraw (tpns ui)
+
+    .target(name: "CTerminal"),
+    .target(name: "Terminal", dependencies: ["CTerminal"], swiftSettings: swift6),
+    .testTarget(name: "TerminalTests", dependencies: ["Terminal"], swiftSettings: swift6),
+
     // MARK: Command-line argument parsing
 
     .target(name: "ArgumentParsing", dependencies: ["Posix", "Locking"], swiftSettings: swift6),
@@ -94,7 +100,7 @@ let package = Package(
       name: "TPNSCommandLine",
       dependencies: [
         "ArgumentParsing", "Posix", "TPNSKit", "TPNSProtocol", "Reactive", "Locking",
-        "DurationFormatting",
+        "DurationFormatting", "Terminal",
       ],
       swiftSettings: swift6
     ),
@@ -104,7 +110,7 @@ let package = Package(
       name: "TPNSCommandLineTests",
       dependencies: [
         "TPNSCommandLine", "ArgumentParsing", "TPNSKit", "TPNSProtocol", "TPNSEmulator",
-        "TPNSTestSupport", "Locking",
+        "TPNSTestSupport", "Locking", "Reactive", "ReactiveTesting", "Terminal",
       ],
       swiftSettings: swift6
     ),

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # The test command: installs what is missing, builds (no warnings allowed),
 # lints the formatting, runs every suite, the CI smoke script
-# (Scripts/smoke.sh) and its test, the stress suite (Scripts/stress.sh) against
-# the real binaries, the Reactive suites under ThreadSanitizer, then every
-# target as a portable release build (--static-swift-stdlib).
+# (Scripts/smoke.sh) and its test, tpns ui in tmux (Scripts/ui-test.sh), the
+# stress suite (Scripts/stress.sh) against the real binaries, the Reactive
+# suites under ThreadSanitizer, then every target as a portable release build
+# (--static-swift-stdlib).
 # Usage: Scripts/test.sh [--no-stress] [--no-tsan] [--no-portable]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -17,7 +18,7 @@ for argument in "$@"; do
     --no-stress) stress=0 ;;
     --no-portable) portable=0 ;;
     -h | --help)
-      sed -n '2,7p' "$0" | sed 's/^# \{0,1\}//'
+      sed -n '2,8p' "$0" | sed 's/^# \{0,1\}//'
       exit 0
       ;;
     *)
@@ -57,6 +58,9 @@ step "smoke: Scripts/smoke.sh, then Scripts/smoke-selftest.sh"
 bin=$(swift build --show-bin-path)
 Scripts/smoke.sh --bin "$bin"
 Scripts/smoke-selftest.sh --bin "$bin"
+
+step "tpns ui in a real terminal: Scripts/ui-test.sh (tmux)"
+Scripts/ui-test.sh --bin "$bin"
 
 step "completion scripts in bash, zsh and fish; manual pages linted"
 Scripts/completion-test.sh --bin "$bin"

@@ -10,6 +10,9 @@ struct OutcomeFormatting {
   let options: GlobalOptions
   /// What a server said, with the tokens masked.
   let mask: TokenMask
+  /// Whether a line names the server it was sent to (`tpns ui` shows the
+  /// server once, in its header, and leaves it out of its status line).
+  var namesServer = true
 
   /// The line for an outcome, or nil for one reported elsewhere (failures).
   func line(_ outcome: Outcome) -> String? {
@@ -22,24 +25,25 @@ struct OutcomeFormatting {
     case .mapped(let uid, let settings, _):
       return
         "mapped \(uid)" + (settings.isEmpty ? "" : " (\(Self.describe(settings)))")
-        + " at \(options.server)"
+        + place("at", options.server)
     case .unmapped(let uid?, let command, _):
-      return "unmapped \(uid) at \(options.server) (\(command.rawValue))"
+      return "unmapped \(uid)\(place("at", options.server)) (\(command.rawValue))"
     case .unmapped(nil, let command, _):
-      return "unmapped every UID of this phone at \(options.server) (\(command.rawValue))"
+      return "unmapped every UID of this phone\(place("at", options.server)) (\(command.rawValue))"
     case .removed(let uid, let index): return "removed \(index)  \(uid)"
     case .alreadyRemoved(let uid):
       return "\(uid) is no longer in the list; sending its removal"
     case .unregistered(let former, _):
       return
         "unmapped the former phone \(options.show(former.udid)) (\(former.os.rawValue), "
-        + "\(former.appID)) at \(options.shownServer)"
+        + "\(former.appID))\(place("at", options.shownServer))"
     case .registrationLost(let server):
       return "\(ServerURL(server).redacted) no longer knows this phone; registering it again"
     case .registered(let token, _):
-      return "registered \(options.show(token.rawValue)) at \(options.shownServer)"
+      return "registered \(options.show(token.rawValue))\(place("at", options.shownServer))"
     case .synced(let uids, _):
-      return "synced \(uids.count) UID\(uids.count == 1 ? "" : "s") to \(options.shownServer)"
+      return
+        "synced \(uids.count) UID\(uids.count == 1 ? "" : "s")\(place("to", options.shownServer))"
     case .sent(let command, let response):
       // One line: a body's own newlines are escaped with the rest.
       let body = mask(response.trimmingWhitespace()).escapingControlCharacters
@@ -61,6 +65,11 @@ struct OutcomeFormatting {
     case .failed:
       return nil
     }
+  }
+
+  /// ` at <server>`, or nothing when lines do not name the server.
+  private func place(_ preposition: String, _ server: String) -> String {
+    namesServer ? " \(preposition) \(server)" : ""
   }
 
   /// The JSON object for an outcome.

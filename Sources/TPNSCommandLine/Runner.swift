@@ -42,10 +42,11 @@ struct Runner {
 
   /// The runner of `command`; with `budgeted`, the command's time starts now.
   /// `streamWarning`, if given, also prints each warning as it comes (`watch
-  /// --json`'s `warning` lines).
+  /// --json`'s `warning` lines); with `printsWarnings` false, only it does
+  /// (`ui`, whose screen has no room for stderr).
   init(
     command: String, options: GlobalOptions, budgeted: Bool = true,
-    streamWarning: (@Sendable (String) -> Void)? = nil
+    streamWarning: (@Sendable (String) -> Void)? = nil, printsWarnings: Bool = true
   ) {
     self.command = command
     self.options = options
@@ -62,7 +63,7 @@ struct Runner {
       errorPalette: Palette.of(2, choice: options.color))
     self.output = output
     warnings = Warnings { message in
-      output.error("Warning: \(message)")
+      if printsWarnings { output.error("Warning: \(message)") }
       streamWarning?(message)
     }
   }

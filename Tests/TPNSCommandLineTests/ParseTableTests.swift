@@ -254,6 +254,8 @@ import Testing
     #expect(watch.debounce == .zero && watch.maxDelay == .seconds(2))
     #expect(watch.interval == .milliseconds(500))
     #expect(try Self.command(Status.self, ["status", "--show-token"]).options.showToken)
+    let ui = try Self.command(UserInterface.self, ["ui", "--server", "http://127.0.0.1:1/tpns"])
+    #expect(ui.options.server == "http://127.0.0.1:1/tpns" && !ui.options.json)
   }
 
   @Test(
@@ -295,6 +297,14 @@ import Testing
       (["watch", "--debounce", "600001"], "The value '600001' is invalid for '--debounce <ms>'"),
       (
         ["watch", "--interval", "86401"], "The value '86401' is invalid for '--interval <seconds>'"
+      ),
+      (["ui", "--json"], "Unknown option '--json'"),
+      (["ui", "-q"], "Unknown option '-q'"),
+      (["ui", "-v"], "tpns ui draws a screen: --verbose is for the one-shot commands"),
+      (
+        ["ui", "--method", "get"],
+        "--method get would put the push token in the URL, where proxies and access logs keep it: "
+          + "use --method post (the default), or add --allow-token-in-url"
       ),
       (["list", "--server", "http://x/tpns"], "Unknown option '--server'"),
       (["status", "-q"], "Unknown option '-q'"),

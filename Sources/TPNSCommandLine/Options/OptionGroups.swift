@@ -122,9 +122,14 @@ struct SendingOptions: ParsableArguments {
   /// An http:// server off this machine with `--require-https` is refused
   /// before anything is stored.
   func validate() throws {
-    if transfer.requireHTTPS, location.server.isCleartextOverNetwork {
+    try Self.checkCleartext(server: location.server, requireHTTPS: transfer.requireHTTPS)
+  }
+
+  /// Refuses an http:// server off this machine with `--require-https`.
+  static func checkCleartext(server: ServerURL, requireHTTPS: Bool) throws {
+    if requireHTTPS, server.isCleartextOverNetwork {
       throw ValidationError(
-        "\(location.server.redacted) is not https://, and --require-https (or "
+        "\(server.redacted) is not https://, and --require-https (or "
           + "TPNS_REQUIRE_HTTPS) refuses an http:// server that is not on this machine: the "
           + "token would cross the network unencrypted")
     }
@@ -148,7 +153,14 @@ struct TokenSendingOptions: ParsableArguments {
   @OptionGroup var permission: TokenInURLPermission
 
   func validate() throws {
-    if sending.transfer.method == .get, !permission.allowTokenInURL {
+    try Self.checkTokenInURL(method: sending.transfer.method, permission: permission)
+  }
+
+  /// Refuses `--method get` without `--allow-token-in-url`.
+  static func checkTokenInURL(
+    method: HTTPRequest.Method, permission: TokenInURLPermission
+  ) throws {
+    if method == .get, !permission.allowTokenInURL {
       throw ValidationError(
         "--method get would put the push token in the URL, where proxies and access logs "
           + "keep it: use --method post (the default), or add --allow-token-in-url")
@@ -159,6 +171,34 @@ struct TokenSendingOptions: ParsableArguments {
     var options = sending.resolved
     options.allowTokenInURL = permission.allowTokenInURL
     return options
+  }
+}
+
+/// The options of `ui`, which draws a screen and may send the token: those
+/// of ``TokenSendingOptions`` but `--json` and `--quiet`.
+struct InteractiveOptions: ParsableArguments {
+  @OptionGroup var location: ServerLocation
+  @OptionGroup var store: StoreLocation
+  @OptionGroup var transfer: TransferOptions
+  @OptionGroup var display: TokenDisplay
+  @OptionGroup var color: ColorOption
+  @OptionGroup var permission: TokenInURLPermission
+
+  func validate() throws {
+    try SendingOptions.checkCleartext(server: location.server, requireHTTPS: transfer.requireHTTPS)
+    try TokenSendingOptions.checkTokenInURL(method: transfer.method, permission: permission)
+    if transfer.verbose {
+      throw ValidationError("tpns ui draws a screen: --verbose is for the one-shot commands")
+    }
+  }
+
+  var resolved: GlobalOptions {
+    GlobalOptions(
+      server: location.server, storePath: store.resolvedPath ?? "",
+      timeout: transfer.timeout.duration, method: transfer.method,
+      caCertificate: transfer.caCertificate?.string, showToken: display.showToken,
+      requireHTTPS: transfer.requireHTTPS, allowTokenInURL: permission.allowTokenInURL,
+      color: color.choice)
   }
 }
 

@@ -1,3 +1,4 @@
+import Locking
 import Reactive
 import TPNSProtocol
 
@@ -9,9 +10,16 @@ extension PipelineEnvironment {
   /// subscription, cut to what is left before the ``deadline``, and each
   /// attempt is given only the time left.
   ///
+  /// Once `abandon` sends, no further attempt is made: a wait for the next
+  /// one ends at once and the sequence completes. An attempt already sent
+  /// is let finish, since the server may be acting on it: a success is
+  /// still handled (so the store records what the server did, and the
+  /// server sees requests in the order the store made them); after a
+  /// failure, the sequence completes.
+  ///
   ///     environment.request(.event(uid: uid, type: 1)) { .sent(.event, response: $0.body) }
   public func request(
-    _ request: TPNSRequest, idempotent: Bool = true,
+    _ request: TPNSRequest, idempotent: Bool = true, abandon: Observable<Void> = .never(),
     onSuccess: @escaping @Sendable (HTTPResponse) throws -> Outcome
   ) -> Observable<Outcome> {
     let retryPolicy = retryPolicy
@@ -26,23 +34,57 @@ extension PipelineEnvironment {
         budgeted.timeLimit = min(budgeted.timeLimit ?? left, left)
       }
       let policy = budgeted
-      return Observable.deferred {
-        send(request, policy.remainingTime(elapsed: scheduler.now - start))
+      let abandonment = Abandonment()
+      let attempt = Observable.deferred {
+        abandonment.attemptStarts()
+        return send(request, policy.remainingTime(elapsed: scheduler.now - start))
       }
-      .map { try onSuccess($0) }
-      .retry(on: scheduler) { error, attempt in
-        guard let failure = error as? RequestFailure else { return .fail(error) }
-        let decision = policy.decide(
-          failure, attempt: attempt, idempotent: idempotent, elapsed: scheduler.now - start)
-        if case .retry(let delay) = decision {
-          observer.onNext(
-            .retrying(
-              request.name, attempt: attempt + 1, of: policy.maxAttempts, delay: delay,
-              reason: failure.description))
+      // Before the retry sees a failure: an abandoned request is not retried.
+      .do(onError: { _ in abandonment.attemptEnds() }, onCompleted: { abandonment.attemptEnds() })
+      let attempts = attempt.map { try onSuccess($0) }
+        .retry(on: scheduler) { error, attempt in
+          guard let failure = error as? RequestFailure else { return .fail(error) }
+          let decision = policy.decide(
+            failure, attempt: attempt, idempotent: idempotent, elapsed: scheduler.now - start)
+          if case .retry(let delay) = decision {
+            observer.onNext(
+              .retrying(
+                request.name, attempt: attempt + 1, of: policy.maxAttempts, delay: delay,
+                reason: failure.description))
+          }
+          return decision
         }
-        return decision
-      }
-      .subscribe(observer)
+        .take(until: abandonment.stops)
+      let abandoning = abandon.take(1).subscribe(onNext: { abandonment.abandon() })
+      return Disposables.create(attempts.subscribe(observer), abandoning)
     }
+  }
+}
+
+/// Whether a request was abandoned and an attempt of it is on the wire;
+/// ``stops`` sends when it should end: abandoned while no attempt is sent,
+/// or when the attempt sent meanwhile ends.
+private struct Abandonment: Sendable {
+  let stops = PublishSubject<Void>()
+  private let state = LockedState((abandoned: false, sending: false))
+
+  func attemptStarts() {
+    state.withLock { $0.sending = true }
+  }
+
+  func attemptEnds() {
+    let stop = state.withLock { state in
+      state.sending = false
+      return state.abandoned
+    }
+    if stop { stops.onNext(()) }
+  }
+
+  func abandon() {
+    let stop = state.withLock { state in
+      state.abandoned = true
+      return !state.sending
+    }
+    if stop { stops.onNext(()) }
   }
 }

@@ -9,7 +9,8 @@ extension SyncSteps {
 
   /// Stores the token (``token(_:)``) as the desired registration (with the
   /// `lang`, `dev`, `udid` and `appid` it goes with), then asks for it to
-  /// be registered. A token that is not valid, or a phone of any OS but
+  /// be registered; the retries of a registration of another token stop.
+  /// A token that is not valid, or a phone of any OS but
   /// iOS without its own ID, stores nothing and sends nothing.
   func register(
     _ result: Result<PushToken, IdentifierError>, triggers: PublishSubject<Void>
@@ -33,6 +34,7 @@ extension SyncSteps {
         state.registration = desired
       }
       let attempt = RegistrationAttempt(registration: desired, previous: previous)
+      storedRegistrations.onNext(desired)
       return trigger(Demand(forcesRegistration: true, attempt: attempt), on: triggers)
     }
     .catchingFailures()
@@ -40,10 +42,15 @@ extension SyncSteps {
 
   /// Registers `desired` and records that the server acknowledged exactly
   /// that, whatever the store desires by now (the next step compares). A
-  /// rejected `register` puts the previous desired registration back.
+  /// rejected `register` puts the previous desired registration back. A
+  /// newer token stored meanwhile ends it without an outcome, unless an
+  /// attempt sent before succeeds.
   func register(_ desired: PhoneRegistration, demand attempted: Demand) -> Observable<Outcome> {
     let server = server
-    return request(desired.clientRequest) { response in
+    // A newer token stored meanwhile ends this one's retries (an attempt
+    // already sent is let finish: the server may be acting on it).
+    let newer = storedRegistrations.filter { $0 != desired }.map { _ in () }
+    return request(desired.clientRequest, abandon: newer) { response in
       try update { state in
         var acknowledged = state.acknowledged(at: server)
         acknowledged.accept(desired)

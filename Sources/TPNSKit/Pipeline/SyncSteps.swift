@@ -29,6 +29,10 @@ struct SyncSteps: Sendable {
   let syncsChanges: Bool
   /// What the triggers since the last reconciliation started asked for.
   let pendingDemand = LockedState(Demand())
+  /// Each registration the `token` input stored: the registration of
+  /// another one is abandoned (only the newest token matters, as in the
+  /// quickstart's `flatMapLatest`): no more retries of it, no wait for them.
+  let storedRegistrations = PublishSubject<PhoneRegistration>()
 
   var store: StoreClient { environment.store }
   /// The server in use, as the store records it.
@@ -65,10 +69,13 @@ struct SyncSteps: Sendable {
   }
 
   /// Sends `command` with retries; a final failure is a ``PipelineFailure`` naming the command.
+  /// Once `abandon` sends, no further attempt is made (see
+  /// ``PipelineEnvironment/request(_:idempotent:abandon:onSuccess:)``).
   func request(
-    _ command: TPNSRequest, onSuccess: @escaping @Sendable (HTTPResponse) throws -> Outcome
+    _ command: TPNSRequest, abandon: Observable<Void> = .never(),
+    onSuccess: @escaping @Sendable (HTTPResponse) throws -> Outcome
   ) -> Observable<Outcome> {
-    environment.request(command, onSuccess: onSuccess).catch { error in
+    environment.request(command, abandon: abandon, onSuccess: onSuccess).catch { error in
       guard let failure = error as? RequestFailure else { throw error }
       throw PipelineFailure.request(command.name, failure)
     }

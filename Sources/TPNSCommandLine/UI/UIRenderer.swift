@@ -1,0 +1,167 @@
+import TPNSKit
+import Terminal
+
+/// Draws a ``UIState`` on a screen of a given size: a pure function from
+/// state and size to a ``Frame`` (lines and cursor), so that it is tested
+/// without a terminal and the terminal is sent only the rows that changed.
+///
+///      tpns ui  http://127.0.0.1:7380/tpns
+///      token …c0ffee  registered at this server
+///
+///      Token [                                                               ]
+///      UID   [ABCDEFGHJKLMN       ]   Add
+///            a UID must be 20 characters, got 13: 7 missing
+///     ── 2 UIDs ───────────────────────────────────────────────────────────────
+///      >  0  ABCDEFGHJKLMNPRSTUVW
+///         1  BBCDEFGHJKLMNPRSTUVW  pending
+struct UIRenderer: Sendable {
+  /// The smallest screen it draws on.
+  static let minimumSize = (columns: 40, rows: 12)
+  /// The server, as shown.
+  let server: String
+  /// Colours (or none: `--color never`, `NO_COLOR`).
+  let palette: Palette
+
+  /// The frame of `state` on a screen of `columns` by `rows`.
+  func frame(_ state: UIState, columns: Int, rows: Int) -> Frame {
+    guard columns >= Self.minimumSize.columns, rows >= Self.minimumSize.rows else {
+      let message =
+        "tpns ui needs \(Self.minimumSize.columns)x\(Self.minimumSize.rows) (Ctrl-C quits)"
+      return Frame(lines: [Self.fit(message, columns)])
+    }
+    var lines: [String] = []
+    lines.append(ANSI.bold + Self.fit(" tpns ui  \(shown(server))", columns) + ANSI.resetAttributes)
+    lines.append(Self.fit(" " + header(state), columns, painted: headerStyle(state), palette))
+    lines.append("")
+    let label = { (name: String, focus: UIState.Focus) -> String in
+      state.focus == focus ? ANSI.reverse + name + ANSI.resetAttributes : name
+    }
+    // Token row: " Token [" field "]"; the field scrolls to keep the cursor in view.
+    let tokenWidth = columns - 9
+    let (tokenText, tokenCursor) = Self.window(state.tokenField, width: tokenWidth)
+    lines.append(" " + label("Token", .token) + " [" + Self.pad(tokenText, tokenWidth) + "]")
+    let uidWidth = 20
+    let (uidText, uidCursor) = Self.window(state.uidField, width: uidWidth)
+    let add =
+      state.canAdd
+      ? ANSI.bold + "[ Add ]" + ANSI.resetAttributes : ANSI.dim + "  Add  " + ANSI.resetAttributes
+    lines.append(" " + label("UID", .uid) + "   [" + Self.pad(uidText, uidWidth) + "]  " + add)
+    let hint = UIDHint(state.uidField.text)
+    lines.append(
+      "       "
+        + Self.fit(shown(hint.text), columns - 7, painted: hint.isValid ? .success : nil, palette))
+    lines.append(Self.rule(listTitle(state), columns))
+    let listRows = rows - lines.count - 3
+    let top = Self.top(selection: state.selection, count: state.list.count, rows: listRows)
+    for row in 0..<listRows {
+      let index = top + row
+      guard index < state.list.count else {
+        lines.append(
+          index == 0 && row == 0 ? Self.fit("    the list is empty: type a UID above", columns) : ""
+        )
+        continue
+      }
+      lines.append(listLine(state, index: index, columns: columns))
+    }
+    lines.append(Self.rule("", columns))
+    let status = state.status ?? UIState.Status(text: "", style: nil)
+    lines.append(Self.fit(" " + shown(status.text), columns, painted: status.style, palette))
+    lines.append(ANSI.dim + Self.fit(" " + Self.keys(state.focus), columns) + ANSI.resetAttributes)
+    let cursor: (row: Int, column: Int)? =
+      switch state.focus {
+      case .token: (3, 8 + tokenCursor)
+      case .uid: (4, 8 + uidCursor)
+      case .list: nil
+      }
+    return Frame(lines: lines, cursor: cursor)
+  }
+
+  /// The keys line for the field in focus.
+  static func keys(_ focus: UIState.Focus) -> String {
+    switch focus {
+    case .token: "Enter register  Tab next field  Esc list  Ctrl-C quit"
+    case .uid: "Enter add  Tab next field  Esc list  Ctrl-C quit"
+    case .list: "Up/Down select  Del remove  s sync  Tab next field  q quit"
+    }
+  }
+
+  private func header(_ state: UIState) -> String {
+    guard let token = state.token else {
+      return state.registering.map { "registering \($0)" } ?? "no token: type one and press Enter"
+    }
+    var text = "token \(token)  "
+    text += state.isRegistered ? "registered at this server" : "not registered at this server"
+    if let registering = state.registering { text += "  (registering \(registering))" }
+    return text
+  }
+
+  private func headerStyle(_ state: UIState) -> Palette.Style? {
+    state.registering != nil || (state.token != nil && !state.isRegistered) ? .pending : nil
+  }
+
+  private func listTitle(_ state: UIState) -> String {
+    let count = state.list.count
+    var title = "\(count) UID\(count == 1 ? "" : "s")"
+    let pending = state.list.filter(state.pending.contains).count
+    if pending > 0 { title += ", \(pending) pending" }
+    if !state.pendingRemovals.isEmpty {
+      title +=
+        ", \(state.pendingRemovals.count) removal\(state.pendingRemovals.count == 1 ? "" : "s") pending"
+    }
+    return title
+  }
+
+  private func listLine(_ state: UIState, index: Int, columns: Int) -> String {
+    let uid = state.list[index]
+    let selected = index == state.selection
+    let marker = selected ? ">" : " "
+    let number = String(index)
+    let text =
+      " \(marker) " + String(repeating: " ", count: max(3 - number.count, 0)) + number + "  "
+      + shown(uid)
+    let isPending = state.pending.contains(uid)
+    var line = Self.fit(text + (isPending ? "  pending" : ""), columns)
+    if isPending {
+      line = Self.fit(text, columns) + palette.paint("  pending", .pending)
+    }
+    return selected && state.focus == .list ? ANSI.reverse + line + ANSI.resetAttributes : line
+  }
+
+  /// Text with its control characters escaped: a server's words never move the cursor.
+  private func shown(_ text: String) -> String {
+    text.escapingControlCharacters
+  }
+
+  /// The first row of the list so that `selection` is in view.
+  static func top(selection: Int, count: Int, rows: Int) -> Int {
+    guard rows > 0, count > rows else { return 0 }
+    return min(max(selection - rows + 1, 0), count - rows)
+  }
+
+  /// The part of `field` that fits in `width`, and the cursor's column in it.
+  static func window(_ field: TextField, width: Int) -> (String, Int) {
+    let characters = Array(field.text)
+    let start = max(field.cursor - width, 0)
+    let end = min(start + width, characters.count)
+    return (String(characters[min(start, end)..<end]), field.cursor - start)
+  }
+
+  /// `text` cut to `width` characters (the last one `…` when cut), in `style`.
+  static func fit(
+    _ text: String, _ width: Int, painted style: Palette.Style? = nil, _ palette: Palette = .plain
+  ) -> String {
+    let cut = text.count <= width ? text : String(text.prefix(max(width - 1, 0))) + "…"
+    return palette.paint(cut, style)
+  }
+
+  static func pad(_ text: String, _ width: Int) -> String {
+    text + String(repeating: " ", count: max(width - text.count, 0))
+  }
+
+  /// A horizontal rule across the screen, with a title.
+  static func rule(_ title: String, _ width: Int) -> String {
+    let head = title.isEmpty ? "" : "── \(title) "
+    let fitted = String(head.prefix(width))
+    return fitted + String(repeating: "─", count: max(width - fitted.count, 0))
+  }
+}

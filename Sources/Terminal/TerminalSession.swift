@@ -1,0 +1,186 @@
+import CTerminal
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// The terminal of a full-screen program, from ``enter(input:output:)`` to
+/// ``restore()``: raw mode, the alternate screen, the cursor hidden. It is
+/// put back exactly as it was on every way out: ``restore()``, `exit`,
+/// a fatal signal (a crash on any thread), and SIGINT, SIGTERM, SIGHUP or
+/// SIGQUIT, which arrive as ``Event/signal(_:)`` for the program to end
+/// cleanly (``end(with:)``). A resize (SIGWINCH) is ``Event/resized``.
+///
+///     let terminal = try TerminalSession.enter()
+///     defer { terminal.restore() }
+///     for event in terminal.wait(timeout: nil, wake: pipe) { … }
+public final class TerminalSession: Sendable {
+  /// What ``wait(timeout:wake:)`` saw.
+  public enum Event: Sendable, Equatable {
+    /// Bytes typed (or pasted).
+    case input([UInt8])
+    /// The window changed size.
+    case resized
+    /// SIGINT, SIGTERM, SIGHUP or SIGQUIT arrived.
+    case signal(Int32)
+    /// Standard input reached its end or failed: the terminal is gone.
+    case hangUp
+    /// The wake descriptor was written to.
+    case woken
+  }
+
+  /// Why the terminal could not be set up.
+  public struct SetupError: Error, CustomStringConvertible {
+    public let errno: Int32
+    public var description: String {
+      "cannot set up the terminal: \(String(cString: strerror(errno)))"
+    }
+  }
+
+  private let input: Int32
+  private let output: Int32
+  private let signalRead: Int32
+
+  private init(input: Int32, output: Int32, signalRead: Int32) {
+    self.input = input
+    self.output = output
+    self.signalRead = signalRead
+  }
+
+  /// Whether both descriptors are terminals (a full-screen program needs both).
+  public static func isTerminal(input: Int32 = STDIN_FILENO, output: Int32 = STDOUT_FILENO)
+    -> Bool
+  {
+    isatty(input) == 1 && isatty(output) == 1
+  }
+
+  /// Takes over the terminal: raw mode on `input`, the alternate screen on
+  /// `output`, the signal handlers installed.
+  public static func enter(input: Int32 = STDIN_FILENO, output: Int32 = STDOUT_FILENO) throws
+    -> TerminalSession
+  {
+    var descriptors: [Int32] = [0, 0]
+    guard tpns_terminal_pipe(&descriptors) == 0 else {
+      throw SetupError(errno: errno)
+    }
+    let enter = ANSI.enterAlternateScreen + ANSI.hideCursor + ANSI.clearScreen
+    let leave =
+      ANSI.resetAttributes + ANSI.clearScreen + ANSI.leaveAlternateScreen
+      + ANSI.showCursor
+    guard tpns_terminal_enter(input, enter, leave, descriptors[1]) == 0 else {
+      let error = errno
+      close(descriptors[0])
+      close(descriptors[1])
+      throw SetupError(errno: error)
+    }
+    return TerminalSession(input: input, output: output, signalRead: descriptors[0])
+  }
+
+  /// The size in cells (80×24 when the terminal does not say).
+  public var size: (columns: Int, rows: Int) {
+    var columns: Int32 = 0
+    var rows: Int32 = 0
+    tpns_terminal_size(output, &columns, &rows)
+    return columns > 0 && rows > 0 ? (Int(columns), Int(rows)) : (80, 24)
+  }
+
+  /// Writes `text` whole.
+  public func write(_ text: String) {
+    var text = text
+    text.withUTF8 { bytes in
+      var offset = 0
+      while offset < bytes.count {
+        let written = Glibc.write(output, bytes.baseAddress! + offset, bytes.count - offset)
+        if written < 0 && errno == EINTR { continue }
+        guard written > 0 else { return }
+        offset += written
+      }
+    }
+  }
+
+  /// Waits up to `timeout` (nil: until something happens) for input, a
+  /// signal, or a byte on `wake`, and returns what happened (nothing when
+  /// the time ran out). Reads never block: a slow pipeline never holds up a key.
+  public func wait(timeout: Duration?, wake: Int32) -> [Event] {
+    var descriptors = [
+      pollfd(fd: signalRead, events: Int16(POLLIN), revents: 0),
+      pollfd(fd: input, events: Int16(POLLIN), revents: 0),
+      pollfd(fd: wake, events: Int16(POLLIN), revents: 0),
+    ]
+    let milliseconds =
+      timeout.map {
+        Int32(
+          clamping: $0.components.seconds * 1000 + $0.components.attoseconds / 1_000_000_000_000_000
+        )
+      } ?? -1
+    let ready = poll(&descriptors, 3, milliseconds)
+    guard ready > 0 else { return [] }
+    var events: [Event] = []
+    if descriptors[0].revents & Int16(POLLIN) != 0 {
+      for byte in Self.drain(signalRead) {
+        events.append(byte == UInt8(SIGWINCH) ? .resized : .signal(Int32(byte)))
+      }
+    }
+    if descriptors[1].revents & Int16(POLLIN | POLLHUP | POLLERR) != 0 {
+      var buffer = [UInt8](repeating: 0, count: 4096)
+      let count = read(input, &buffer, buffer.count)
+      if count > 0 {
+        events.append(.input(Array(buffer[0..<count])))
+      } else if count == 0 || (errno != EINTR && errno != EAGAIN) {
+        events.append(.hangUp)
+      }
+    }
+    if descriptors[2].revents & Int16(POLLIN) != 0 {
+      _ = Self.drain(wake)
+      events.append(.woken)
+    }
+    return events
+  }
+
+  /// Everything a non-blocking descriptor holds now.
+  private static func drain(_ descriptor: Int32) -> [UInt8] {
+    var bytes: [UInt8] = []
+    var buffer = [UInt8](repeating: 0, count: 64)
+    while true {
+      let count = read(descriptor, &buffer, buffer.count)
+      guard count > 0 else { return bytes }
+      bytes += buffer[0..<count]
+    }
+  }
+
+  /// Puts the terminal back as it was (once; later calls do nothing).
+  public func restore() {
+    tpns_terminal_restore()
+  }
+
+  /// Puts the terminal back, then ends the process by `signal` (its default
+  /// action): how a program that caught SIGTERM to clean up should end.
+  public func end(with signal: Int32) -> Never {
+    tpns_terminal_restore()
+    tpns_terminal_raise_default(signal)
+    exit(128 + signal)
+  }
+}
+
+/// A pipe another thread writes a byte to, to wake ``TerminalSession/wait(timeout:wake:)``.
+public struct WakePipe: Sendable {
+  /// The end to wait on.
+  public let readEnd: Int32
+  private let writeEnd: Int32
+
+  /// A new non-blocking pipe.
+  public init() throws {
+    var descriptors: [Int32] = [0, 0]
+    guard tpns_terminal_pipe(&descriptors) == 0 else {
+      throw TerminalSession.SetupError(errno: errno)
+    }
+    readEnd = descriptors[0]
+    writeEnd = descriptors[1]
+  }
+
+  /// Wakes the waiter (a full pipe already will).
+  public func wake() {
+    var byte: UInt8 = 1
+    _ = Glibc.write(writeEnd, &byte, 1)
+  }
+}
