@@ -58,6 +58,9 @@ bin=$(swift build --show-bin-path)
 Scripts/smoke.sh --bin "$bin"
 Scripts/smoke-selftest.sh --bin "$bin"
 
+step "dashboard: Scripts/browser-test.sh (curl, then Chromium through Playwright)"
+Scripts/browser-test.sh --bin "$bin"
+
 step "completion scripts in bash, zsh and fish; manual pages linted"
 Scripts/completion-test.sh --bin "$bin"
 Scripts/manual-lint.sh --bin "$bin"

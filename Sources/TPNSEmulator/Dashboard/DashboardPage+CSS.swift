@@ -43,7 +43,7 @@ extension DashboardPage {
     .filter input { width: 22rem; max-width: 100%; }
     table { width: 100%; border-collapse: collapse; background: var(--panel); border: 1px solid var(--line); }
     th, td { text-align: left; padding: .35rem .5rem; border-bottom: 1px solid var(--line); vertical-align: top;
-      overflow-wrap: anywhere; }
+      overflow-wrap: break-word; }
     th { color: var(--muted); font-weight: 600; font-size: .8rem; }
     tbody tr:hover, tbody tr:focus { background: var(--row); }
     #requests-rows tr { cursor: pointer; }
