@@ -44,7 +44,7 @@ server_pid=
 nginx_pid=
 stream_pids=()
 cleanup() {
-  for pid in "${stream_pids[@]}"; do kill "$pid" 2>/dev/null; done
+  for pid in "${stream_pids[@]}"; do kill "$pid" 2>/dev/null || true; done
   [[ -n $server_pid ]] && kill "$server_pid" 2>/dev/null && wait "$server_pid" 2>/dev/null
   [[ -n $nginx_pid ]] && kill "$nginx_pid" 2>/dev/null && wait "$nginx_pid" 2>/dev/null
   rm -rf "$work"
@@ -113,7 +113,7 @@ if ((streams > 0)); then
   echo "bench: $open streams open" >&2
   read -r streams_rps streams_p50 streams_p99 streams_non2xx \
     < <(run_wrk streams "http://127.0.0.1:$server_port/tpns" Scripts/bench/emulator.lua)
-  for pid in "${stream_pids[@]}"; do kill "$pid" 2>/dev/null; done
+  for pid in "${stream_pids[@]}"; do kill "$pid" 2>/dev/null || true; done
   stream_pids=()
 fi
 registered=$(curl -fsS "http://127.0.0.1:$server_port/_emulator/registry" | grep -c '"udid"' || true)
