@@ -252,6 +252,8 @@ extension DashboardPage {
       source.addEventListener("registry", () => { reload("registry"); reload("overview"); });
       source.addEventListener("notification", () => { reload("notifications"); reload("registry"); reload("overview"); });
       source.addEventListener("fault", () => reload("overview"));
+      // Events were dropped (this page fell behind a flood): reload what they would have told.
+      source.addEventListener("overflow", () => { loadAll().catch(() => {}); });
       source.addEventListener("reset", () => { for (const k of ["overview", "registry", "notifications", "requests"]) reload(k); });
     }
     connect();

@@ -15,6 +15,7 @@ import Locking
 /// | `notification` | `{"cmd": "event"}`: an event recorded notifications |
 /// | `fault` | `{"fault": {...} or null}`: a fault armed, used up or disarmed |
 /// | `reset` | `{}`: everything emptied |
+/// | `overflow` | `{}`: events were dropped for this reader (it fell behind): reload |
 ///
 /// A comment (`: heartbeat`) is sent every ``heartbeatInterval`` so that idle
 /// connections stay open and gone clients are noticed; `retry:` tells `EventSource`
@@ -28,8 +29,9 @@ final class EventHub: @unchecked Sendable {
   static let heartbeatInterval = 15.0
   /// Milliseconds `EventSource` waits before reconnecting.
   static let retryMilliseconds = 1000
-  /// Bytes queued for one stream before it is closed as too slow a reader.
-  static let queueLimit = 4 << 20
+  /// Bytes queued for one stream before they are dropped for an `overflow` event (a
+  /// reader behind a flood of requests reloads rather than holding memory).
+  static let queueLimit = 1 << 20
 
   private let lock = Lock()
   private var streams: [ObjectIdentifier: EventStream] = [:]
@@ -114,13 +116,12 @@ final class EventStream: LiveBodyStream, @unchecked Sendable {
   }
 
   /// Queues `bytes` and resumes the connection if it waits; a stream that has fallen
-  /// ``EventHub/queueLimit`` behind is closed instead.
+  /// ``EventHub/queueLimit`` behind has what is queued replaced by an `overflow` event.
   func deliver(_ bytes: [UInt8]) {
     let wake = lock.withLock { () -> (@Sendable () -> Void)? in
       guard !isClosed else { return nil }
       if pending.count + bytes.count > EventHub.queueLimit {
-        isClosed = true
-        pending = []
+        pending = Array("event: overflow\ndata: {}\n\n".utf8)
       } else {
         pending += bytes
       }
