@@ -3,20 +3,27 @@
 # wrk -t2 -c50 -d10s --latency on each, one after the other, then prints req/s,
 # p50/p99 latency, the emulator's peak RSS, the ratio and the non-2xx count.
 # Targets: >= 0.5 x nginx's req/s, p99 < 5 ms, RSS < 30 MB, no non-2xx; exits 1
-# when one is missed.
-# Usage: Scripts/bench-server.sh [--duration SECONDS]
+# when one is missed. Then the emulator again with STREAMS dashboard streams open
+# (curl -N /_emulator/stream, each receiving every request as an event), printed
+# beside the run without them (--streams 0 skips it).
+# Usage: Scripts/bench-server.sh [--duration SECONDS] [--streams N]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 duration=10
+streams=100
 while (($#)); do
   case "$1" in
+    --streams)
+      streams=${2:?--streams needs a value}
+      shift 2
+      ;;
     --duration)
       duration=${2:?--duration needs a value}
       shift 2
       ;;
     -h | --help)
-      sed -n '2,7p' "$0" | sed 's/^# \{0,1\}//'
+      sed -n '2,10p' "$0" | sed 's/^# \{0,1\}//'
       exit 0
       ;;
     *)
@@ -35,7 +42,9 @@ server_binary=$(swift build -c release --show-bin-path)/tpns-server
 work=$(mktemp -d)
 server_pid=
 nginx_pid=
+stream_pids=()
 cleanup() {
+  for pid in "${stream_pids[@]}"; do kill "$pid" 2>/dev/null || true; done
   [[ -n $server_pid ]] && kill "$server_pid" 2>/dev/null && wait "$server_pid" 2>/dev/null
   [[ -n $nginx_pid ]] && kill "$nginx_pid" 2>/dev/null && wait "$nginx_pid" 2>/dev/null
   rm -rf "$work"
@@ -90,6 +99,23 @@ read -r emulator_rps emulator_p50 emulator_p99 emulator_non2xx \
 rss_kb=$(awk '/^VmHWM:/ {print $2}' "/proc/$server_pid/status")
 read -r nginx_rps nginx_p50 nginx_p99 nginx_non2xx \
   < <(run_wrk nginx "http://127.0.0.1:$nginx_port/index.txt" Scripts/bench/static.lua)
+if ((streams > 0)); then
+  echo "bench: the emulator again, with $streams open dashboard streams" >&2
+  for _ in $(seq "$streams"); do
+    curl -sN "http://127.0.0.1:$server_port/_emulator/stream" >/dev/null 2>&1 &
+    stream_pids+=($!)
+  done
+  for _ in $(seq 100); do
+    open=$(curl -fsS "http://127.0.0.1:$server_port/_emulator/overview" | awk -F': ' '/"streams"/ {print $2+0}')
+    ((open >= streams)) && break
+    sleep 0.1
+  done
+  echo "bench: $open streams open" >&2
+  read -r streams_rps streams_p50 streams_p99 streams_non2xx \
+    < <(run_wrk streams "http://127.0.0.1:$server_port/tpns" Scripts/bench/emulator.lua)
+  for pid in "${stream_pids[@]}"; do kill "$pid" 2>/dev/null || true; done
+  stream_pids=()
+fi
 registered=$(curl -fsS "http://127.0.0.1:$server_port/_emulator/registry" | grep -c '"udid"' || true)
 
 ratio=$(awk -v a="$emulator_rps" -v b="$nginx_rps" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }')
@@ -103,6 +129,15 @@ printf '%-22s %14s %14s\n' "non-2xx responses" "$emulator_non2xx" "$nginx_non2xx
 printf '%-22s %14s %14s\n' "peak RSS (MB, VmHWM)" "$rss_mb" "-"
 printf '%-22s %14s\n' "ratio emulator/nginx" "$ratio"
 printf '%-22s %14s\n' "clients registered" "$registered"
+if ((streams > 0)); then
+  streams_ratio=$(awk -v a="$streams_rps" -v b="$emulator_rps" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }')
+  printf '\n%-22s %14s %14s\n' "" "tpns-server" "+ $streams streams"
+  printf '%-22s %14.0f %14.0f\n' "requests/s" "$emulator_rps" "$streams_rps"
+  printf '%-22s %14s %14s\n' "p50 latency (ms)" "$emulator_p50" "$streams_p50"
+  printf '%-22s %14s %14s\n' "p99 latency (ms)" "$emulator_p99" "$streams_p99"
+  printf '%-22s %14s %14s\n' "non-2xx responses" "$emulator_non2xx" "$streams_non2xx"
+  printf '%-22s %14s\n' "ratio with/without" "$streams_ratio"
+fi
 
 failed=0
 check() { # description condition

@@ -61,6 +61,8 @@ Scripts/smoke-selftest.sh --bin "$bin"
 
 step "tpns ui in a real terminal: Scripts/ui-test.sh (tmux)"
 Scripts/ui-test.sh --bin "$bin"
+step "dashboard: Scripts/browser-test.sh (curl, then Chromium through Playwright)"
+Scripts/browser-test.sh --bin "$bin"
 
 step "completion scripts in bash, zsh and fish; manual pages linted"
 Scripts/completion-test.sh --bin "$bin"

@@ -48,7 +48,11 @@ struct MHD_Daemon *tpns_mhd_start(const char *host, uint16_t port,
   // that arrives together with a partial request, leaving the socket in CLOSE_WAIT
   // (holding a connection slot) until the idle timeout. poll costs no throughput at
   // the emulator's scale (same req/s under wrk -c50).
-  unsigned int flags = MHD_USE_POLL_INTERNAL_THREAD | MHD_USE_TURBO | MHD_USE_ERROR_LOG;
+  // Suspend and resume: a live stream (the dashboard's `/_emulator/stream`) with nothing
+  // to send suspends its connection, out of the poll set, until an event resumes it, so
+  // that 100 open streams neither spin nor hold the serving thread.
+  unsigned int flags = MHD_USE_POLL_INTERNAL_THREAD | MHD_USE_TURBO | MHD_USE_ERROR_LOG |
+                       MHD_ALLOW_SUSPEND_RESUME;
   if (address.ss_family == AF_INET6) {
     ((struct sockaddr_in6 *)&address)->sin6_port = htons(port);
     flags |= MHD_USE_IPv6;

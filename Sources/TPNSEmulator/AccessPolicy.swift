@@ -5,24 +5,33 @@
 #endif
 
 /// Who the emulator answers: clients on this machine (or, with a `--host` open to the
-/// network, on it), never a web page. A page the user visits can send requests to
-/// 127.0.0.1: a form or `fetch` could reset the registry, arm faults or register its
-/// own token over the user's udid, and a page on a name it rebinds to 127.0.0.1 (DNS
-/// rebinding) could read every token in `/_emulator/registry`. Native clients (`tpns`,
-/// curl, libcurl, scripts) send no `Origin` nor `Sec-Fetch-Site` and a `Host` that
-/// names the machine, so none of this costs them anything.
+/// network, on it), and its own dashboard page, never another site's page. A page the
+/// user visits can send requests to 127.0.0.1: a form or `fetch` could reset the
+/// registry, arm faults or register its own token over the user's udid, and a page on a
+/// name it rebinds to 127.0.0.1 (DNS rebinding) could read every token in
+/// `/_emulator/registry` or `/_emulator/stream`. Native clients (`tpns`, curl, libcurl,
+/// scripts) send no `Origin` nor `Sec-Fetch-Site` and a `Host` that names the machine,
+/// so none of this costs them anything.
+///
+/// The dashboard (`/`, see ``DashboardPage``) is served under the same rules: the page
+/// itself is a GET typed in the address bar (`Sec-Fetch-Site: none`); its reads and its
+/// stream are same-origin; its actions are POSTs (DELETE to disarm) that carry its own
+/// `Origin`. A foreign page can neither read through it (the browser keeps the answers
+/// of cross-origin reads from it, and the emulator refuses them anyway) nor press its
+/// buttons (its POSTs carry its own `Origin`, refused), nor frame it
+/// (`frame-ancestors 'none'`, and a framed GET is cross-site).
 ///
 /// - `Host` must name this machine: `localhost`, an IP address, or the `--host` given;
-///   else 421. A rebound page's requests carry its own name. Any port is served: a
-///   forwarded port (`docker run -p 8080:7380`) changes it, and a page cannot pick it
-///   to reach the emulator. Any IP address is served: a page at an address is served
-///   from it, so only the emulator itself could be one that reaches the emulator; this
-///   keeps `--host 0.0.0.0` usable by address from other machines. A request with no
-///   `Host` (HTTP/1.0) is served: every browser sends one.
+///   else 421, for the page, the JSON and the stream alike. A rebound page's requests
+///   carry its own name. Any port is served: a forwarded port (`docker run -p
+///   8080:7380`) changes it, and a page cannot pick it to reach the emulator. Any IP
+///   address is served: a page at an address is served from it, so only the emulator
+///   itself could be one that reaches the emulator; this keeps `--host 0.0.0.0` usable
+///   by address from other machines. A request with no `Host` (HTTP/1.0) is served:
+///   every browser sends one.
 /// - `Origin`, which browsers send on every POST and cross-origin `fetch`, must be the
-///   request's own (`http://` and its `Host`: the emulator serves no page, so that is a
-///   user at the console of one of its JSON answers); any other, `null` included, is
-///   403.
+///   request's own (`http://` and its `Host`: the dashboard, or a user at the console
+///   of one of its JSON answers); any other, `null` included, is 403.
 /// - `Sec-Fetch-Site`, when sent, must be `none` (an address typed or bookmarked) or
 ///   `same-origin`; `cross-site` and `same-site` (a page on another port of localhost
 ///   is the same site) are 403. It catches what `Origin` cannot: an `<img>` or a link

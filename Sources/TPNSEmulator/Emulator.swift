@@ -29,6 +29,7 @@ public final class Emulator: @unchecked Sendable {
   private struct Running {
     var server: HTTPServer
     var registry: Registry
+    var events: EventHub
     var host: String
     var port: UInt16
   }
@@ -69,11 +70,15 @@ public final class Emulator: @unchecked Sendable {
       }
       let log = RequestLog()
       let faults = FaultInjector()
+      let events = EventHub()
       let router = Router(
         registry: registry, log: log, faults: faults,
         inspector: Inspector(
-          registry: registry, log: log, faults: faults, databaseName: database ?? ":memory:"),
-        access: AccessPolicy(listeningHost: host), logger: logger, isStrict: strict)
+          registry: registry, log: log, faults: faults, databaseName: database ?? ":memory:",
+          events: events, startedAt: Clock.nowMilliseconds(),
+          startedMonotonic: Clock.monotonicNanoseconds()),
+        access: AccessPolicy(listeningHost: host), events: events, logger: logger,
+        isStrict: strict)
       let server = HTTPServer(
         handler: { router.handle($0) }, refused: { router.handleUnread(status: $0) })
       let bound: UInt16
@@ -83,7 +88,9 @@ public final class Emulator: @unchecked Sendable {
         registry.close()
         throw error
       }
-      running = Running(server: server, registry: registry, host: host, port: bound)
+      events.start()
+      running = Running(
+        server: server, registry: registry, events: events, host: host, port: bound)
     }
   }
 
@@ -112,6 +119,7 @@ public final class Emulator: @unchecked Sendable {
         return running
       })
     else { return }
+    stopped.events.stop()  // ends the open streams, so that their connections close
     stopped.server.stop()
     stopped.registry.close()
   }

@@ -163,10 +163,11 @@ final class RequestLog: @unchecked Sendable {
   /// Counts resets: sequence numbers start again at 1 after one.
   private var generation = 0
 
-  /// Records `entry` (bounded to a few KiB), numbering it.
-  func append(_ entry: RequestLogEntry) {
+  /// Records `entry` (bounded to a few KiB), numbering it; returns it as recorded.
+  @discardableResult
+  func append(_ entry: RequestLogEntry) -> RequestLogEntry {
     var entry = entry.bounded()
-    lock.withLock {
+    return lock.withLock {
       total += 1
       entry.sequence = total
       entries.append(entry)
@@ -188,6 +189,7 @@ final class RequestLog: @unchecked Sendable {
         entries.removeFirst(head)
         head = 0
       }
+      return entry
     }
   }
 

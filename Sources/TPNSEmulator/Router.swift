@@ -20,6 +20,7 @@ struct Router: Sendable {
   let faults: FaultInjector
   let inspector: Inspector
   let access: AccessPolicy
+  let events: EventHub
   let logger: Emulator.Logger?
   /// Whether what a canonical client would not send is refused (`--strict`) rather
   /// than accepted with warnings.
@@ -34,6 +35,8 @@ struct Router: Sendable {
       response = .error(refusal)  // from a web page: nothing is run, read or recorded
     } else if request.path == Self.servicePath {
       (response, command, warnings) = handleService(request)
+    } else if let page = DashboardPage.response(to: request) {
+      response = page
     } else if request.path.hasPrefix(Inspector.prefix) {
       do {
         response = try inspector.handle(request)
@@ -70,16 +73,18 @@ struct Router: Sendable {
   func handleUnread(status: Int) {
     guard let failure = RequestError.unread(status: status) else { return }
     let now = Clock.nowMilliseconds()
-    log.append(
+    let recorded = log.append(
       RequestLogEntry(
         sequence: 0, time: now, method: nil, path: nil, form: [], isDecoded: false,
         status: status, error: failure.reason))
+    events.publish("request", RequestJSON(entry: recorded))
     logger?("\(Clock.iso8601(milliseconds: now)) - - \(status) error: \(failure.reason)")
   }
 
   /// Answers a `/tpns` request and logs it; also returns its `cmd` and warnings for
   /// the log line.
   private func handleService(_ request: IncomingRequest) -> (OutgoingResponse, String?, [String]) {
+    let started = Clock.monotonicNanoseconds()
     let now = Clock.nowMilliseconds()
     var entry = RequestLogEntry(
       sequence: 0, time: now, method: request.method, path: request.path,
@@ -107,8 +112,16 @@ struct Router: Sendable {
     }
     entry.status = response.status
     entry.warnings = conformance.allWarnings
-    log.append(entry)
+    let recorded = log.append(entry)
     let command = try? decoded.get()[CommandParameter.cmd.name]
+    let elapsed = Double(Clock.monotonicNanoseconds() - started) / 1_000_000
+    events.publish(
+      "request", RequestJSON(entry: recorded, durationMilliseconds: (elapsed * 100).rounded() / 100)
+    )
+    if response.status == 200, request.method != "HEAD", let command {
+      events.publish(
+        command == "event" ? "notification" : "registry", CommandEventJSON(cmd: command))
+    }
     return (response, command, entry.warnings)
   }
 
@@ -129,6 +142,7 @@ struct Router: Sendable {
       return response
     }
     if let fault = faults.take() {
+      events.publish("fault", FaultJSON(fault: faults.current))
       var failure = RequestError(fault.status, "injected fault (\(fault.remaining) more)")
       if let retryAfter = fault.retryAfter {
         failure.header = HTTPHeader(name: "Retry-After", value: String(retryAfter))

@@ -17,7 +17,9 @@ public struct ServerCommand: ParsableCommand {
     discussion: """
       Serves the TPNS protocol at http://HOST:PORT/tpns (GET query or POST form), \
       keeps its registry in SQLite, and answers inspection requests under \
-      /_emulator/ (health, registry, notifications, requests, reset, faults). \
+      /_emulator/ (health, overview, registry, notifications, requests, reset, \
+      faults, and stream: live Server-Sent Events). A dashboard at \
+      http://HOST:PORT/ shows phones, mappings, notifications and requests live. \
       It accepts what real clients send, as the real service does, and records \
       what a canonical client would not send as warnings in /_emulator/requests; \
       --strict refuses that with 400. SIGHUP, SIGINT or SIGTERM stops it.

@@ -278,9 +278,14 @@ private func respond(
   pending.body = []
   let response = server.respond(to: request)
   if let stream = response.stream {
+    if let live = stream as? any LiveBodyStream {
+      let suspended = SuspendedConnection(connection: connection)
+      live.attach(resume: { MHD_resume_connection(suspended.connection) })
+    }
     return tpns_mhd_respond_stream(
       connection, UInt32(response.status), response.contentType, response.header?.name,
-      response.header?.value, streamReader, Unmanaged.passRetained(StreamedBody(stream)).toOpaque(),
+      response.header?.value, streamReader,
+      Unmanaged.passRetained(StreamedBody(stream, connection: connection)).toOpaque(),
       streamRelease)
   }
   return response.body.withUnsafeBytes { body in
@@ -306,25 +311,43 @@ private func ambiguousFraming(_ connection: OpaquePointer) -> String? {
   }
 }
 
+/// A connection a ``LiveBodyStream`` resumes. `@unchecked`: libmicrohttpd's
+/// `MHD_resume_connection` may be called from any thread, and the stream stops calling
+/// it (``LiveBodyStream/detach()``) before the connection is freed.
+private struct SuspendedConnection: @unchecked Sendable {
+  let connection: OpaquePointer
+}
+
 /// A streamed response's body between libmicrohttpd's reads: the piece being sent.
 /// Owned by libmicrohttpd (retained) until `streamRelease`; read on one thread at a time.
 private final class StreamedBody {
   let stream: any HTTPBodyStream
+  let connection: OpaquePointer
   var piece: [UInt8] = []
   var offset = 0
 
-  init(_ stream: any HTTPBodyStream) {
+  init(_ stream: any HTTPBodyStream, connection: OpaquePointer) {
     self.stream = stream
+    self.connection = connection
   }
 }
 
 /// Copies the next bytes of a streamed body into libmicrohttpd's `buffer` (at most
-/// `capacity`); -1 (`MHD_CONTENT_READER_END_OF_STREAM`) after the last.
+/// `capacity`); -1 (`MHD_CONTENT_READER_END_OF_STREAM`) after the last; 0 when a
+/// live stream has nothing yet (its connection then suspended until it resumes it).
 private let streamReader: MHD_ContentReaderCallback = { context, _, buffer, capacity in
   guard let context, let buffer else { return -1 }
   let body = Unmanaged<StreamedBody>.fromOpaque(context).takeUnretainedValue()
   while body.offset == body.piece.count {
-    guard let next = body.stream.nextPiece() else { return -1 }
+    let piece: [UInt8]?
+    if let live = body.stream as? any LiveBodyStream {
+      let connection = body.connection
+      piece = live.nextPiece(suspend: { MHD_suspend_connection(connection) })
+      if piece?.isEmpty == true { return 0 }
+    } else {
+      piece = body.stream.nextPiece()
+    }
+    guard let next = piece else { return -1 }
     body.piece = next
     body.offset = 0
   }
@@ -339,7 +362,8 @@ private let streamReader: MHD_ContentReaderCallback = { context, _, buffer, capa
 
 private let streamRelease: MHD_ContentReaderFreeCallback = { context in
   guard let context else { return }
-  Unmanaged<StreamedBody>.fromOpaque(context).release()
+  let body = Unmanaged<StreamedBody>.fromOpaque(context).takeRetainedValue()
+  (body.stream as? any LiveBodyStream)?.detach()
 }
 
 private func header(_ connection: OpaquePointer, _ name: String) -> String? {

@@ -9,6 +9,8 @@
 /// | `requests?since=&limit=` | GET | a page of the log of `/tpns` requests (streamed) |
 /// | `reset` | POST | empties the registry, the log and the faults |
 /// | `faults?status=&count=&retry_after=` | POST (GET shows, DELETE disarms) | arms a fault |
+/// | `overview` | GET | status, uptime, database, counts, the armed fault |
+/// | `stream` | GET | Server-Sent Events of requests and changes (see ``EventHub``) |
 ///
 /// HEAD is answered wherever GET is, with the same status and headers and no body.
 struct Inspector: Sendable {
@@ -19,6 +21,10 @@ struct Inspector: Sendable {
   let log: RequestLog
   let faults: FaultInjector
   let databaseName: String
+  let events: EventHub
+  /// When the emulator started (milliseconds since 1970, and monotonic nanoseconds).
+  let startedAt: Int64
+  let startedMonotonic: UInt64
 
   func handle(_ request: IncomingRequest) throws(RequestError) -> OutgoingResponse {
     // The server drops a body over the limit; a knob must not then be turned as if it
@@ -34,6 +40,18 @@ struct Inspector: Sendable {
       return .json(
         HealthJSON(database: databaseName, fileError: fileError),
         status: fileError == nil ? 200 : 503)
+    case "overview":
+      try only(["GET"], request)
+      _ = try form(request, allowed: [])
+      return try overview()
+    case "stream":
+      try only(["GET"], request)
+      _ = try form(request, allowed: [])
+      var response = OutgoingResponse(
+        status: 200, contentType: "text/event-stream; charset=utf-8",
+        header: HTTPHeader(name: "Cache-Control", value: "no-store"), body: [])
+      if request.method == "GET" { response.stream = events.open() }
+      return response
     case "registry":
       try only(["GET"], request)
       _ = try form(request, allowed: [])
@@ -70,6 +88,7 @@ struct Inspector: Sendable {
       try RequestError.mappingDatabaseFailures { try registry.write { try $0.reset() } }
       log.reset()
       faults.disarm()
+      events.publish("reset", ResetJSON())
       return .json(ResetJSON())
     case "faults":
       try only(["GET", "POST", "DELETE"], request)
@@ -99,13 +118,37 @@ struct Inspector: Sendable {
               + "\(request.path)?status=…&count=…&retry_after=…")
         }
       }
+      if request.method != "GET" && request.method != "HEAD" {
+        events.publish("fault", FaultJSON(fault: faults.current))
+      }
       return .json(FaultJSON(fault: faults.current))
     default:
       throw RequestError(
         404,
         "no such path '\(Printable(request.path))' (try \(Self.prefix)health, registry, "
-          + "notifications, requests, reset, faults)")
+          + "notifications, requests, reset, faults, overview, stream)")
     }
+  }
+
+  /// The overview: health, uptime, database, counts, the armed fault.
+  private func overview() throws(RequestError) -> OutgoingResponse {
+    let fileError = registry.fileError
+    let counts = try RequestError.mappingDatabaseFailures {
+      try registry.read { store in
+        OverviewJSON.Counts(
+          phones: try store.clients().count, mappings: try store.mappings().count,
+          devices: try store.devices().count,
+          notifications: try store.notifications(udid: nil, appid: nil).count,
+          requests: log.snapshot().total)
+      }
+    }
+    let uptime = (Clock.monotonicNanoseconds() - startedMonotonic) / 1_000_000_000
+    return .json(
+      OverviewJSON(
+        status: fileError == nil ? "ok" : "database missing", database: databaseName,
+        error: fileError?.description, startedAt: Clock.iso8601(milliseconds: startedAt),
+        uptimeSeconds: Int64(uptime), counts: counts, fault: FaultJSON(fault: faults.current),
+        streams: events.count))
   }
 
   /// Refuses a method not in `methods`; HEAD goes wherever GET does.

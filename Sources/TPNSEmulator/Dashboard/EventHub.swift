@@ -1,0 +1,266 @@
+import Dispatch
+import FoundationEssentials
+import Locking
+
+/// The live events of `GET /_emulator/stream` (Server-Sent Events): what the dashboard
+/// and `curl -N` scripts watch.
+///
+/// | event | data |
+/// |---|---|
+/// | `hello` | `{"streams": N}` on opening |
+/// | `request` | a `/tpns` request as logged (the shape of `/_emulator/requests`' entries) |
+/// | `registry` | `{"cmd": "client"}`: a command changed the registry |
+/// | `notification` | `{"cmd": "event"}`: an event recorded notifications |
+/// | `fault` | `{"fault": {...} or null}`: a fault armed, used up or disarmed |
+/// | `reset` | `{}`: everything emptied |
+/// | `overflow` | `{}`: events were dropped for this reader (it fell behind): reload |
+///
+/// What it costs `/tpns`: an event is appended, unencoded, to one shared ring
+/// (``ringLimit`` events) and encoded once, when a stream first reads it (under a
+/// flood, most events drop out of the ring unread and are never encoded); each stream
+/// only keeps its place in the ring. A stream with nothing
+/// to send keeps its connection suspended (out of libmicrohttpd's poll set), and is
+/// resumed at most once per ``flushInterval`` to send, in one piece of at most
+/// ``pieceLimit`` bytes, what arrived meanwhile: under a flood of requests the streams
+/// cost the serving thread a bounded number of writes a second, and a stream that falls
+/// behind the ring gets an `overflow` event instead of what it missed.
+///
+/// A comment (`: heartbeat`) is sent every ``heartbeatInterval`` so that idle
+/// connections stay open and gone clients are noticed; `retry:` tells `EventSource`
+/// how soon to reconnect after the emulator restarts.
+///
+///     hub.publish("reset", ResetJSON())
+final class EventHub: @unchecked Sendable {
+  // @unchecked: every mutable property, the hub's and its streams', is only touched
+  // with `lock` held.
+
+  /// Seconds between heartbeats.
+  static let heartbeatInterval = 15.0
+  /// Milliseconds `EventSource` waits before reconnecting.
+  static let retryMilliseconds = 1000
+  /// Recent events kept for streams to read.
+  static let ringLimit = 2000
+  /// Most bytes sent to one stream at a time.
+  static let pieceLimit = 16 * 1024
+  /// Milliseconds between two wakes of the suspended streams.
+  static let flushInterval = 50
+
+  fileprivate let lock = Lock()
+  private var streams: [ObjectIdentifier: EventStream] = [:]
+  /// Recent events, oldest first; `firstSequence` is the number of `ring[0]`.
+  private var ring: [Event] = []
+  private var ringStart = 0
+  private var firstSequence = 0
+  private var isFlushScheduled = false
+  private var timer: (any DispatchSourceTimer)?
+  private let queue = DispatchQueue(label: "tpns-server.events")
+  private let encoder = JSONEncoder()
+
+  /// The sequence number the next event gets.
+  fileprivate var nextSequence: Int { firstSequence + ring.count - ringStart }
+
+  /// One event of the ring: its value until a stream reads it, then its bytes.
+  private struct Event {
+    var type: String
+    var value: (any Encodable & Sendable)?
+    var bytes: [UInt8]?
+  }
+
+  /// Starts the heartbeat.
+  func start() {
+    lock.withLock {
+      guard timer == nil else { return }
+      let source = DispatchSource.makeTimerSource(queue: queue)
+      source.schedule(
+        deadline: .now() + Self.heartbeatInterval, repeating: Self.heartbeatInterval)
+      source.setEventHandler { [weak self] in
+        self?.append(Event(type: "", value: nil, bytes: Array(": heartbeat\n\n".utf8)))
+      }
+      source.resume()
+      timer = source
+    }
+  }
+
+  /// Ends every stream (each then finishes its body) and stops the heartbeat.
+  func stop() {
+    let wakes = lock.withLock { () -> [@Sendable () -> Void] in
+      timer?.cancel()
+      timer = nil
+      defer { streams = [:] }
+      return streams.values.compactMap { stream in
+        stream.isClosed = true
+        return stream.takeWake()
+      }
+    }
+    for wake in wakes { wake() }
+  }
+
+  /// The number of open streams.
+  var count: Int { lock.withLock { streams.count } }
+
+  /// A new stream, registered to receive every event from now on.
+  func open() -> EventStream {
+    lock.withLock {
+      let stream = EventStream(hub: self, cursor: nextSequence)
+      streams[ObjectIdentifier(stream)] = stream
+      stream.preamble =
+        Array("retry: \(Self.retryMilliseconds)\n\n".utf8)
+        + Self.event("hello", data: "{\"streams\":\(streams.count)}")
+      return stream
+    }
+  }
+
+  /// Sends the event `type` with `value` as JSON to every open stream.
+  func publish(_ type: String, _ value: some Encodable & Sendable) {
+    append(Event(type: type, value: value, bytes: nil))
+  }
+
+  /// Appends one event to the ring and schedules a wake of the streams.
+  private func append(_ event: Event) {
+    lock.withLock {
+      guard !streams.isEmpty else { return }  // no one to tell
+      ring.append(event)
+      if ring.count - ringStart > Self.ringLimit {
+        ring[ringStart] = Event(type: "", value: nil, bytes: nil)
+        ringStart += 1
+        firstSequence += 1
+        if ringStart >= Self.ringLimit {  // compacted now and then, not on every event
+          ring.removeFirst(ringStart)
+          ringStart = 0
+        }
+      }
+      scheduleFlush()
+    }
+  }
+
+  /// With `lock` held: the framed bytes of the event at `index` of the ring, encoded on
+  /// first use.
+  private func encoded(at index: Int) -> [UInt8] {
+    if let bytes = ring[index].bytes { return bytes }
+    var bytes: [UInt8] = []
+    if let value = ring[index].value, let data = try? encoder.encode(value) {
+      bytes = Self.event(ring[index].type, data: String(decoding: data, as: UTF8.self))
+    }
+    ring[index] = Event(type: ring[index].type, value: nil, bytes: bytes)
+    return bytes
+  }
+
+  /// With `lock` held: wakes the streams that have something to send, soon.
+  fileprivate func scheduleFlush() {
+    guard !isFlushScheduled else { return }
+    isFlushScheduled = true
+    queue.asyncAfter(deadline: .now() + .milliseconds(Self.flushInterval)) { [weak self] in
+      self?.flush()
+    }
+  }
+
+  private func flush() {
+    let wakes = lock.withLock { () -> [@Sendable () -> Void] in
+      isFlushScheduled = false
+      return streams.values.compactMap { stream in
+        stream.hasMoreThanSent = false
+        return stream.cursor < nextSequence ? stream.takeWake() : nil
+      }
+    }
+    for wake in wakes { wake() }
+  }
+
+  /// With `lock` held: the bytes for a stream at `cursor` (at most ``pieceLimit``),
+  /// and the cursor after them; an overflow event when the ring has moved past it.
+  fileprivate func piece(from cursor: Int) -> ([UInt8], next: Int) {
+    if cursor < firstSequence {
+      return (Self.event("overflow", data: "{}"), firstSequence)
+    }
+    var bytes: [UInt8] = []
+    var next = cursor
+    while next < nextSequence {
+      let event = encoded(at: next - firstSequence + ringStart)
+      if !bytes.isEmpty && bytes.count + event.count > Self.pieceLimit { break }
+      bytes += event
+      next += 1
+    }
+    return (bytes, next)
+  }
+
+  fileprivate func remove(_ stream: EventStream) {
+    lock.withLock {
+      _ = streams.removeValue(forKey: ObjectIdentifier(stream))
+      if streams.isEmpty {
+        firstSequence = nextSequence
+        ring = []
+        ringStart = 0
+      }
+    }
+  }
+
+  /// One event in the SSE framing; `data` is one line (JSON escapes newlines).
+  private static func event(_ type: String, data: String) -> [UInt8] {
+    Array("event: \(type)\ndata: \(data)\n\n".utf8)
+  }
+}
+
+/// One open `/_emulator/stream`: its place in the hub's ring, and whether its
+/// connection is suspended waiting for the next flush. Its state is guarded by the
+/// hub's lock.
+final class EventStream: LiveBodyStream, @unchecked Sendable {
+  private weak var hub: EventHub?
+  private let lock: Lock
+  /// `retry:` and `hello`, sent first.
+  fileprivate var preamble: [UInt8] = []
+  /// The sequence number of the next event to send.
+  fileprivate var cursor: Int
+  fileprivate var isSuspended = false
+  fileprivate var isClosed = false
+  /// Whether a piece was sent since the last flush: the next read then waits for one.
+  fileprivate var hasMoreThanSent = false
+  private var resume: (@Sendable () -> Void)?
+
+  fileprivate init(hub: EventHub, cursor: Int) {
+    self.hub = hub
+    lock = hub.lock
+    self.cursor = cursor
+  }
+
+  /// With the lock held: what resumes the connection, if it is suspended (then no
+  /// longer).
+  fileprivate func takeWake() -> (@Sendable () -> Void)? {
+    guard isSuspended, let resume else { return nil }
+    isSuspended = false
+    return resume
+  }
+
+  func attach(resume: @escaping @Sendable () -> Void) {
+    lock.withLock { self.resume = resume }
+  }
+
+  func nextPiece(suspend: () -> Void) -> [UInt8]? {
+    lock.withLock { () -> [UInt8]? in
+      if !preamble.isEmpty {
+        defer { preamble = [] }
+        return preamble
+      }
+      if isClosed { return nil }
+      if !hasMoreThanSent, let hub {
+        let (bytes, next) = hub.piece(from: cursor)
+        if !bytes.isEmpty {
+          cursor = next
+          hasMoreThanSent = true  // at most one piece per flush
+          return bytes
+        }
+      }
+      // Suspended with the lock held: a flush waits for it, then resumes.
+      isSuspended = true
+      if let hub, hasMoreThanSent, cursor < hub.nextSequence { hub.scheduleFlush() }
+      suspend()
+      return []
+    }
+  }
+
+  func detach() {
+    lock.withLock {
+      isClosed = true
+      resume = nil
+    }
+    hub?.remove(self)
+  }
+}
