@@ -2,6 +2,7 @@
 # The test command: installs what is missing, builds (no warnings allowed),
 # lints the formatting, runs every suite, the CI smoke script
 # (Scripts/smoke.sh) and its test, tpns ui in tmux (Scripts/ui-test.sh), the
+# dashboard in Chromium (Scripts/browser-test.sh), the
 # stress suite (Scripts/stress.sh) against the real binaries, the Reactive
 # suites under ThreadSanitizer, then every target as a portable release build
 # (--static-swift-stdlib).
