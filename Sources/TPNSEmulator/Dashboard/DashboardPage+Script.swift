@@ -140,7 +140,9 @@ extension DashboardPage {
           uids.appendChild(el("span", m.uid + (settings ? " (" + settings + ")" : ""), "uid"));
         }
         if (!maps.length) uids.textContent = "none";
-        rows.push(row([c.os, c.appid, el("span", c.udid, "mono"), maskedToken(c.token), c.lang, c.dev, time(c.registered_at), uids]));
+        // An iOS phone's udid is its token: masked the same way.
+        const udid = c.os === "ios" ? maskedToken(c.udid) : el("span", c.udid, "mono");
+        rows.push(row([c.os, c.appid, udid, maskedToken(c.token), c.lang, c.dev, time(c.registered_at), uids]));
       }
       replaceRows("phones-rows", rows);
       $("phones-empty").hidden = state.registry.clients.length > 0;
@@ -181,7 +183,8 @@ extension DashboardPage {
         if (!has(p.cmd, cmd) || !has(r.status, status) || !has(p.udid, udid)) continue;
         if (uid && !requestUIDs(r).some((u) => has(u, uid))) continue;
         const statusCell = el("span", r.status, r.status >= 400 ? "bad" : "ok");
-        const warnings = (r.warnings || []).join("; ") || (r.error ? "error: " + r.error : "");
+        // A refusal's reason first: the warnings alone would hide why it was refused.
+        const warnings = [r.error ? "error: " + r.error : null, ...(r.warnings || [])].filter((x) => x).join("; ");
         const tr = row([time(r.time), r.method, p.cmd, statusCell,
           r.duration_ms === undefined ? "—" : r.duration_ms + " ms", warnings]);
         tr.tabIndex = 0;
@@ -213,7 +216,11 @@ extension DashboardPage {
       try {
         const response = await fetch(path, init);
         const text = (await response.text()).trim();
-        result.textContent = description + ": " + response.status + " " + text.split("\n")[0];
+        // The whole answer on one line (the JSON ones are pretty-printed), without
+        // a status the body repeats.
+        let shown = text.replace(/\s+/g, " ");
+        if (shown.startsWith(response.status + " ")) shown = shown.slice(String(response.status).length + 1);
+        result.textContent = description + ": " + response.status + " " + (shown.length > 300 ? shown.slice(0, 300) + "…" : shown);
         result.className = response.ok ? "ok" : "bad";
       } catch (e) {
         result.textContent = description + " failed: " + e.message;
