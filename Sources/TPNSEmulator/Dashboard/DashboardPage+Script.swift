@@ -65,8 +65,24 @@ extension DashboardPage {
     }
     async function loadRequests() {
       const page = await getJSON("/_emulator/requests?limit=500");
-      state.requests = page.requests.reverse();
-      renderRequests();
+      mergeRequests(page.requests);
+    }
+    // Requests by their sequence number, newest first: a page loaded while the
+    // stream delivers (on opening, on reconnecting) neither loses nor repeats
+    // one; the streamed copy, which has the duration, wins.
+    function mergeRequests(incoming) {
+      const bySeq = new Map();
+      for (const r of incoming) bySeq.set(r.seq, r);
+      for (const r of state.requests) bySeq.set(r.seq, r);
+      state.requests = Array.from(bySeq.values()).sort((x, y) => y.seq - x.seq).slice(0, 500);
+      scheduleRequests();
+    }
+    // One render of the monitor per 100 ms at most: a flood of requests must not
+    // rebuild 500 rows per event and freeze the page.
+    let requestsTimer = null;
+    function scheduleRequests() {
+      if (requestsTimer) return;
+      requestsTimer = setTimeout(() => { requestsTimer = null; renderRequests(); }, 100);
     }
 
     // Reloads coalesced: a burst of events costs one fetch of each kind.
@@ -248,12 +264,28 @@ extension DashboardPage {
     function setConnection(text, cls) { const c = $("connection"); c.textContent = text; c.className = "status " + cls; }
     function connect() {
       const source = new EventSource("/_emulator/stream");
-      source.addEventListener("open", () => { setConnection("live", "live"); loadAll().catch(() => {}); });
-      source.addEventListener("error", () => setConnection("disconnected, reconnecting…", "down"));
+      source.addEventListener("open", () => {
+        setConnection("live", "live");
+        // A new emulator numbers its requests from 1 again: what this stream
+        // brings from now on is merged with the page loaded now.
+        state.requests = [];
+        loadAll().catch(() => {});
+      });
+      source.addEventListener("error", () => {
+        setConnection("disconnected, reconnecting…", "down");
+        // What the overview said is no longer known: health unknown, uptime stopped.
+        startedAt = null;
+        $("o-status").textContent = "unknown (disconnected)";
+        $("o-status").className = "warn";
+        // EventSource gives up for good on an answer that is not a stream (another
+        // server on the port): start a new one.
+        if (source.readyState === EventSource.CLOSED) {
+          source.close();
+          setTimeout(connect, 2000);
+        }
+      });
       source.addEventListener("request", (e) => {
-        state.requests.unshift(JSON.parse(e.data));
-        if (state.requests.length > 500) state.requests.length = 500;
-        renderRequests();
+        mergeRequests([JSON.parse(e.data)]);
         reload("overview");
       });
       source.addEventListener("registry", () => { reload("registry"); reload("overview"); });
@@ -261,7 +293,7 @@ extension DashboardPage {
       source.addEventListener("fault", () => reload("overview"));
       // Events were dropped (this page fell behind a flood): reload what they would have told.
       source.addEventListener("overflow", () => { loadAll().catch(() => {}); });
-      source.addEventListener("reset", () => { for (const k of ["overview", "registry", "notifications", "requests"]) reload(k); });
+      source.addEventListener("reset", () => { state.requests = []; for (const k of ["overview", "registry", "notifications", "requests"]) reload(k); });
     }
     connect();
     """#
