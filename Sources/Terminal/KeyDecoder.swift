@@ -78,6 +78,10 @@ public struct KeyDecoder: Sendable {
         }
       return (key, 3)
     }
+    // Escape pressed just before another key's sequence (`ESC ESC [ B`, Esc
+    // then Down in one read): the Escape key, and the next sequence decoded
+    // on its own rather than typed as `[B`.
+    if introducer == 0x1B { return (.escape, 1) }
     guard introducer == UInt8(ascii: "[") else {
       // Alt and a key: the key alone.
       return (nil, 2)
