@@ -59,24 +59,28 @@ public struct KeyDecoder: Sendable {
     return keys
   }
 
+  /// The cursor key a sequence's final byte names, in both its `ESC [` and
+  /// `ESC O` forms.
+  private static func cursorKey(_ final: UInt8) -> Key? {
+    switch final {
+    case UInt8(ascii: "A"): .up
+    case UInt8(ascii: "B"): .down
+    case UInt8(ascii: "C"): .right
+    case UInt8(ascii: "D"): .left
+    case UInt8(ascii: "H"): .home
+    case UInt8(ascii: "F"): .end
+    default: nil
+    }
+  }
+
   /// The key of the escape sequence at `start` (nil: not one it knows) and
   /// its length, or nil if the sequence is not complete yet.
   private static func sequence(_ input: [UInt8], at start: Int) -> (Key?, Int)? {
     let introducer = input[start + 1]
     if introducer == UInt8(ascii: "O") {
       guard start + 2 < input.count else { return nil }
-      let key: Key? =
-        switch input[start + 2] {
-        case UInt8(ascii: "A"): .up
-        case UInt8(ascii: "B"): .down
-        case UInt8(ascii: "C"): .right
-        case UInt8(ascii: "D"): .left
-        case UInt8(ascii: "H"): .home
-        case UInt8(ascii: "F"): .end
-        case UInt8(ascii: "M"): .enter
-        default: nil
-        }
-      return (key, 3)
+      let final = input[start + 2]
+      return (final == UInt8(ascii: "M") ? .enter : cursorKey(final), 3)
     }
     // Escape pressed just before another key's sequence (`ESC ESC [ B`, Esc
     // then Down in one read): the Escape key, and the next sequence decoded
@@ -94,12 +98,6 @@ public struct KeyDecoder: Sendable {
     let first = parameters.split(separator: ";").first.map(String.init) ?? ""
     let key: Key? =
       switch input[index] {
-      case UInt8(ascii: "A"): .up
-      case UInt8(ascii: "B"): .down
-      case UInt8(ascii: "C"): .right
-      case UInt8(ascii: "D"): .left
-      case UInt8(ascii: "H"): .home
-      case UInt8(ascii: "F"): .end
       case UInt8(ascii: "Z"): .backTab
       case UInt8(ascii: "~"):
         switch first {
@@ -110,7 +108,7 @@ public struct KeyDecoder: Sendable {
         case "6": .pageDown
         default: nil
         }
-      default: nil
+      case let final: cursorKey(final)
       }
     return (key, index - start + 1)
   }
