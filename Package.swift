@@ -82,7 +82,7 @@ let package = Package(
     // MARK: Terminal: raw mode, ANSI, keys, diff-based redraw (tpns ui)
 
     .target(name: "CTerminal"),
-    .target(name: "Terminal", dependencies: ["CTerminal"], swiftSettings: swift6),
+    .target(name: "Terminal", dependencies: ["CTerminal", "Posix"], swiftSettings: swift6),
     .testTarget(name: "TerminalTests", dependencies: ["Terminal"], swiftSettings: swift6),
 
     // MARK: Command-line argument parsing

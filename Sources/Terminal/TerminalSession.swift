@@ -1,4 +1,5 @@
 import CTerminal
+import Posix
 
 #if canImport(Glibc)
   import Glibc
@@ -86,16 +87,7 @@ public final class TerminalSession: Sendable {
 
   /// Writes `text` whole.
   public func write(_ text: String) {
-    var text = text
-    text.withUTF8 { bytes in
-      var offset = 0
-      while offset < bytes.count {
-        let written = Glibc.write(output, bytes.baseAddress! + offset, bytes.count - offset)
-        if written < 0 && errno == EINTR { continue }
-        guard written > 0 else { return }
-        offset += written
-      }
-    }
+    Console.write(text, to: output)
   }
 
   /// Waits up to `timeout` (nil: until something happens) for input, a
