@@ -39,7 +39,8 @@ let package = Package(
 
     // MARK: C shims (Debian -dev packages and Linux calls, behind typed wrappers of variadic calls)
 
-    .target(name: "CCurl", linkerSettings: [.linkedLibrary("curl")]),
+    // libcurl is loaded at run time (dlopen), not linked: see CCurl.h.
+    .target(name: "CCurl", linkerSettings: [.linkedLibrary("dl"), .linkedLibrary("pthread")]),
     .target(name: "CMicroHTTPD", linkerSettings: [.linkedLibrary("microhttpd")]),
     .target(name: "CSQLite", linkerSettings: [.linkedLibrary("sqlite3")]),
     .target(name: "CPlist", linkerSettings: [.linkedLibrary("plist-2.0")]),

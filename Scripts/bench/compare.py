@@ -16,6 +16,10 @@ import sys
 import time
 
 DEVNULL = os.open(os.devnull, os.O_RDWR)
+# A failing command's error output is shown: stderr goes to a file, not a pipe,
+# so that reading it never paces the command.
+STDERR = os.open(f"/tmp/compare-stderr.{os.getpid()}", os.O_RDWR | os.O_CREAT | os.O_TRUNC, 0o600)
+os.unlink(f"/tmp/compare-stderr.{os.getpid()}")
 
 
 def run(argv, env):
@@ -24,12 +28,16 @@ def run(argv, env):
     pid = os.posix_spawnp(argv[0], argv, env, file_actions=[
         (os.POSIX_SPAWN_DUP2, DEVNULL, 0),
         (os.POSIX_SPAWN_DUP2, DEVNULL, 1),
-        (os.POSIX_SPAWN_DUP2, DEVNULL, 2),
+        (os.POSIX_SPAWN_DUP2, STDERR, 2),
     ])
     _, status = os.waitpid(pid, 0)
     elapsed = (time.perf_counter_ns() - start) / 1e6
     if os.waitstatus_to_exitcode(status) != 0:
-        sys.exit(f"compare.py: {' '.join(argv)} exited {os.waitstatus_to_exitcode(status)}")
+        os.lseek(STDERR, 0, os.SEEK_SET)
+        said = os.read(STDERR, 4096).decode(errors="replace")
+        sys.exit(f"compare.py: {' '.join(argv)} exited {os.waitstatus_to_exitcode(status)}:\n{said}")
+    os.ftruncate(STDERR, 0)
+    os.lseek(STDERR, 0, os.SEEK_SET)
     return elapsed
 
 

@@ -50,8 +50,11 @@ enum ArgumentParser {
     if beforeTerminator.contains("--help") || beforeTerminator.contains("-h") {
       return .help(path: path)
     }
-    let version = command.configuration.version
-    if !version.isEmpty, beforeTerminator.contains("--version") { return .version(version) }
+    let configuration = command.configuration
+    if !configuration.version.isEmpty, beforeTerminator.contains("--version") {
+      let detail = configuration.versionDetail.map { " " + $0() } ?? ""
+      return .version(configuration.version + detail)
+    }
     if command.isGroup(definitions) {
       // Nothing of its own to parse: a subcommand or nothing (its help).
       guard let first = arguments[index...].first else { return .help(path: path) }

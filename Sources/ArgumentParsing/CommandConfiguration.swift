@@ -17,6 +17,10 @@ public struct CommandConfiguration: Sendable {
   public var subcommands: [any ParsableCommand.Type]
   /// The version `--version` prints; empty: no `--version`.
   public var version: String
+  /// What `--version` prints after ``version`` and a space, computed only
+  /// when it is asked for (`(libcurl 7.88.1)`, which needs libcurl loaded);
+  /// nil: nothing.
+  public var versionDetail: (@Sendable () -> String)?
   /// Whether help, completion and manual pages show it (false: a command for
   /// tools, such as the completion scripts' `__complete`).
   public var shouldDisplay: Bool
@@ -28,13 +32,15 @@ public struct CommandConfiguration: Sendable {
 
   public init(
     commandName: String? = nil, abstract: String = "", discussion: String = "",
-    version: String = "", shouldDisplay: Bool = true, examples: [Example] = [],
+    version: String = "", versionDetail: (@Sendable () -> String)? = nil,
+    shouldDisplay: Bool = true, examples: [Example] = [],
     exitStatuses: [ExitStatusDescription]? = nil, subcommands: [any ParsableCommand.Type] = []
   ) {
     self.commandName = commandName
     self.abstract = abstract
     self.discussion = discussion
     self.version = version
+    self.versionDetail = versionDetail
     self.shouldDisplay = shouldDisplay
     self.examples = examples
     self.exitStatuses = exitStatuses

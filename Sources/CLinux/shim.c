@@ -1,3 +1,4 @@
+#include <malloc.h>
 #include "CLinux.h"
 
 #include <sys/prctl.h>
@@ -5,3 +6,7 @@
 int tpns_disable_dumping(void) { return prctl(PR_SET_DUMPABLE, 0L, 0L, 0L, 0L); }
 
 int tpns_dumpable(void) { return prctl(PR_GET_DUMPABLE, 0L, 0L, 0L, 0L); }
+
+int tpns_keep_large_allocations_in_heap(void) {
+  return mallopt(M_MMAP_THRESHOLD, 64 << 20) && mallopt(M_TRIM_THRESHOLD, 128 << 20);
+}

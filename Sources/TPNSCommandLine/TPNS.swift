@@ -15,7 +15,10 @@ public struct TPNS: ParsableCommand {
       re-running the command or 'tpns sync' sends it.
       """,
     // The libcurl it runs on, as curl --version says: a bug report needs both.
-    version: "\(TPNSVersion.current) (libcurl \(CurlTransport.libraryVersion))",
+    // Asked only for --version: it loads libcurl, which other commands that
+    // do not send never do.
+    version: TPNSVersion.current,
+    versionDetail: { "(libcurl \(CurlTransport.libraryVersion))" },
     examples: [
       .init(
         "tpns register --token-file token.txt && tpns add ABCDEFGHJKLMNPRSTUVW",

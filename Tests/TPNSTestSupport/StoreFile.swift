@@ -153,10 +153,25 @@ public struct StoreFile: Sendable, Equatable {
       }
       servers[server] = Acknowledged(
         registration: (entry["Registration"] as? [String: Any]).flatMap(Registration.init),
-        uids: entry["UIDs"] as? [String], settings: Settings.all(in: entry),
+        uids: entry["UIDs"] as? [String]
+          ?? Self.expand(entry["UIDRuns"], stored: list["UIDs"] as? [String] ?? []),
+        settings: Settings.all(in: entry),
         formerPhones: formerPhones)
     }
     self.servers = servers
+  }
+
+  /// An acknowledged list written as runs of the stored list (`UIDRuns`:
+  /// items {`From`, `Count`} or a UID), read here on its own, not through
+  /// TPNSKit; nil if absent.
+  static func expand(_ value: Any?, stored: [String]) -> [String]? {
+    guard let items = value as? [Any] else { return nil }
+    return items.flatMap { item -> [String] in
+      if let uid = item as? String { return [uid] }
+      let run = item as? [String: Any] ?? [:]
+      let from = run["From"] as? Int ?? 0
+      return Array(stored[from..<from + (run["Count"] as? Int ?? 0)])
+    }
   }
 
   /// What `server` acknowledged (nothing if the store does not name it).

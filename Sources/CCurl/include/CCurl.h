@@ -4,13 +4,35 @@
 #include <curl/curl.h>
 #include <stddef.h>
 
-// Typed wrappers over libcurl's variadic calls, which Swift cannot make.
+// libcurl, loaded at run time (dlopen of libcurl.so.4), behind typed wrappers
+// of its variadic calls, which Swift cannot make.
+//
+// Why not linked: loading libcurl and the thirty libraries it needs (OpenSSL,
+// GnuTLS, Kerberos, LDAP, ...) is most of a short command's time. Linked, every
+// command paid it before main(), `tpns list` included; loaded, a command that
+// sends starts loading it on another thread while it parses its arguments and
+// reads the store (tpns_curl_preload), and one that does not never loads it.
 
-/// curl_global_init(CURL_GLOBAL_DEFAULT), done once per process however often it is called.
-CURLcode tpns_curl_global_init(void);
+/// Loads libcurl and calls curl_global_init(CURL_GLOBAL_DEFAULT), once per
+/// process however often it is called (a load under way on another thread is
+/// waited for). NULL on success, else why it failed (`libcurl.so.4: cannot
+/// open shared object file: ...`). Every other call below needs it first.
+const char *tpns_curl_load(void);
 
-/// The version of the libcurl loaded (`7.88.1`): curl_version_info(CURLVERSION_NOW), a macro.
+/// Starts loading libcurl (not initialising it) on a new thread, and returns at
+/// once; tpns_curl_load then finds it loaded. Safe to call more than once.
+void tpns_curl_preload(void);
+
+/// The version of the libcurl loaded (`7.88.1`), or "unavailable" if it cannot be.
 const char *tpns_curl_version(void);
+
+CURL *tpns_curl_easy_init(void);
+void tpns_curl_easy_cleanup(CURL *handle);
+void tpns_curl_easy_reset(CURL *handle);
+CURLcode tpns_curl_easy_perform(CURL *handle);
+const char *tpns_curl_easy_strerror(CURLcode code);
+struct curl_slist *tpns_curl_slist_append(struct curl_slist *list, const char *text);
+void tpns_curl_slist_free_all(struct curl_slist *list);
 
 CURLcode tpns_curl_set_long(CURL *handle, CURLoption option, long value);
 CURLcode tpns_curl_set_string(CURL *handle, CURLoption option, const char *value);
@@ -36,7 +58,7 @@ CURLcode tpns_curl_set_post_body(CURL *handle, const char *body, long length);
 CURLcode tpns_curl_get_response_code(CURL *handle, long *code);
 
 /// Allows only http and https (CURLOPT_PROTOCOLS_STR from libcurl 7.85,
-/// CURLOPT_PROTOCOLS before it).
+/// CURLOPT_PROTOCOLS before it: the libcurl loaded decides).
 CURLcode tpns_curl_allow_http_only(CURL *handle);
 
 #endif

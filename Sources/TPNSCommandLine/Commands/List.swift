@@ -63,7 +63,8 @@ struct List: ParsableCommand {
       text.append(UInt8(ascii: " "))
       var uid = uid
       uid.withUTF8 { text.append(contentsOf: $0) }
-      if let settings = state.settings[uid], !settings.isEmpty {
+      // Most stores have no settings: no UID is hashed to find none.
+      if !state.settings.isEmpty, let settings = state.settings[uid], !settings.isEmpty {
         text.append(contentsOf: "  ".utf8)
         text.append(contentsOf: runner.output.shown(OutcomeFormatting.describe(settings)).utf8)
       }

@@ -94,6 +94,8 @@ extension Acknowledgement {
   enum Key {
     static let registration = "Registration"
     static let uids = "UIDs"
+    /// The list as runs of the store's own `UIDs` (``UIDRuns``), how it is written.
+    static let uidRuns = "UIDRuns"
     static let settings = "UIDSettings"
     static let formerPhones = "FormerPhones"
   }
@@ -101,9 +103,12 @@ extension Acknowledgement {
   /// The acknowledgement stored at `Servers › <server>`. `storedUIDs`, the
   /// store's list (already validated), is taken as it is when the
   /// acknowledged list equals it, the common case of a store in sync: a
-  /// second 10,000-UID list is then compared, not validated again.
+  /// second 10,000-UID list is then compared, not validated again. Runs
+  /// (`UIDRuns`) are of `storedUIDs` if `runsAreOfStoredUIDs` (the list has
+  /// the digest it was written with); if not, the list is unknown.
   static func read(
-    _ value: PropertyListValue, server: String, storedUIDs: [String] = []
+    _ value: PropertyListValue, server: String, storedUIDs: [String] = [],
+    runsAreOfStoredUIDs: Bool = true
   ) throws(StoreFormatError) -> Acknowledgement {
     let context = "Servers › \(server) › "
     guard case .dictionary(let list) = value else {
@@ -118,13 +123,37 @@ extension Acknowledgement {
     case let other?:
       throw .wrongType(key: context + Key.registration, expected: "dictionary", found: other)
     }
+    var listUnknown = false
+    // Written out (`UIDs`, as tpns wrote it before 2026-12) or as runs of
+    // the stored list (`UIDRuns`); not both.
     if let uids = try list.strings(Key.uids, context: context) {
+      if list[Key.uidRuns] != nil {
+        throw .invalidValue(
+          key: context + Key.uidRuns,
+          reason: "'\(Key.uids)' holds the list already (keep one of the two)")
+      }
       acknowledgement.uids =
         uids == storedUIDs ? storedUIDs : try StoreState.validated(uids, key: context + Key.uids)
+    } else if let value = list[Key.uidRuns] {
+      let key = context + Key.uidRuns
+      if runsAreOfStoredUIDs {
+        let runs = try UIDRuns.read(value, key: key, storedCount: storedUIDs.count)
+        let uids = runs.expanded(against: storedUIDs)
+        // Runs of a list without duplicates, each past the last, hold none,
+        // nor do a few UIDs the list does not have; anything else is checked
+        // like a written list.
+        acknowledgement.uids =
+          runs.isPlainlyValid(against: storedUIDs)
+          ? uids : try StoreState.validated(uids, key: key)
+      } else {
+        // `UIDs` was edited by hand since: the runs would name other UIDs.
+        // The server's list is unknown until the next sync sends the whole one.
+        listUnknown = true
+      }
     }
     acknowledgement.settings = try StoreState.settings(
       list[Key.settings], key: context + Key.settings, listKey: context + Key.uids,
-      of: acknowledgement.uids ?? [])
+      of: listUnknown ? nil : acknowledgement.uids ?? [])
     switch list[Key.formerPhones] {
     case nil: break
     case .array(let items):
@@ -141,10 +170,11 @@ extension Acknowledgement {
     return acknowledgement
   }
 
-  var propertyList: PropertyListValue {
+  /// The plist dictionary, its list as runs of `storedUIDs`, the store's list.
+  func propertyList(storedUIDs: [String]) -> PropertyListValue {
     var list: [String: PropertyListValue] = [:]
     list[Key.registration] = registration.map { .dictionary($0.propertyList) }
-    list[Key.uids] = uids.map { .array($0.map(PropertyListValue.string)) }
+    list[Key.uidRuns] = uids.map { UIDRuns($0, against: storedUIDs).propertyList }
     list[Key.settings] = StoreState.propertyList(of: settings, for: uids ?? [])
     if !formerPhones.isEmpty {
       list[Key.formerPhones] = .array(formerPhones.map { .dictionary($0.propertyList) })

@@ -50,13 +50,23 @@ public struct StoreState: Sendable, Equatable {
 
   /// The first string that a property list cannot hold, if any.
   var unwritableText: String? {
-    var texts = uids + (registration?.texts ?? []) + settings.values.compactMap(\.format)
+    func firstUnwritable(_ texts: [String]) -> String? {
+      texts.first { !PropertyListXML.isWritable($0) }
+    }
+    if let text = firstUnwritable(uids) { return text }
+    var texts = (registration?.texts ?? []) + settings.values.compactMap(\.format)
     for (server, acknowledgement) in servers {
-      texts += [server] + (acknowledgement.uids ?? []) + (acknowledgement.registration?.texts ?? [])
+      // Most often the stored list itself (checked above): compared, not scanned.
+      if let acknowledged = acknowledgement.uids, acknowledged != uids,
+        let text = firstUnwritable(acknowledged)
+      {
+        return text
+      }
+      texts += [server] + (acknowledgement.registration?.texts ?? [])
       texts += acknowledgement.formerPhones.flatMap { [$0.appID, $0.udid] }
       texts += acknowledgement.settings.values.compactMap(\.format)
     }
-    return texts.first { !PropertyListXML.isWritable($0) }
+    return firstUnwritable(texts)
       ?? PropertyListValue.dictionary(otherKeys).unwritableText
   }
 }
@@ -65,6 +75,8 @@ extension StoreState {
   /// The top-level keys.
   enum Key {
     static let uids = "UIDs"
+    /// ``UIDListDigest`` of `UIDs` as tpns wrote it.
+    static let uidsDigest = "UIDsDigest"
     static let settings = "UIDSettings"
     static let servers = "Servers"
     /// The earlier format's: the one server the registration belonged to,
@@ -73,7 +85,7 @@ extension StoreState {
     static let legacyRegistered = "Registered"
     static let legacySyncedUIDs = "SyncedUIDs"
     static let all: Set<String> = PhoneRegistration.Key.all.union([
-      uids, settings, servers, legacyServer, legacyRegistered, legacySyncedUIDs,
+      uids, uidsDigest, settings, servers, legacyServer, legacyRegistered, legacySyncedUIDs,
     ])
   }
 
@@ -81,7 +93,17 @@ extension StoreState {
   /// no duplicates, settings valid and only for listed UIDs, the registration
   /// complete and valid.
   init(propertyList: [String: PropertyListValue]) throws(StoreFormatError) {
-    uids = try Self.validated(propertyList.strings(Key.uids) ?? [], key: Key.uids)
+    let listed = try propertyList.strings(Key.uids) ?? []
+    // The list as tpns wrote it (checked then) is not checked again; one
+    // edited since is (see UIDListDigest), and the runs of `Servers` that
+    // name its UIDs by position are not read.
+    let isAsWritten: Bool
+    if case .string(let digest)? = propertyList[Key.uidsDigest] {
+      isAsWritten = digest == UIDListDigest.of(listed)
+    } else {
+      isAsWritten = false
+    }
+    uids = isAsWritten ? listed : try Self.validated(listed, key: Key.uids)
     settings = try Self.settings(
       propertyList[Key.settings], key: Key.settings, listKey: Key.uids, of: uids)
     registration = try PhoneRegistration.read(propertyList)
@@ -89,7 +111,8 @@ extension StoreState {
     case nil: break
     case .dictionary(let entries):
       for (server, value) in entries {
-        servers[server] = try Acknowledgement.read(value, server: server, storedUIDs: uids)
+        servers[server] = try Acknowledgement.read(
+          value, server: server, storedUIDs: uids, runsAreOfStoredUIDs: isAsWritten)
       }
     case let other?:
       throw .wrongType(key: Key.servers, expected: "dictionary", found: other)
@@ -157,11 +180,12 @@ extension StoreState {
 
   /// The settings in `value`, stored at `key` (`UIDSettings`, a dictionary
   /// UID → {`interval`, `format`}), each for a UID of `uids` (the list at
-  /// `listKey`), in its canonical form; empty if absent. Settings of a UID that is not in the
-  /// list are refused, not dropped: a hand edit that names the wrong UID
-  /// must not pass unnoticed.
+  /// `listKey`; nil when that list is not known), in its canonical form;
+  /// empty if absent. Settings of a UID that is not in the list are
+  /// refused, not dropped: a hand edit that names the wrong UID must not
+  /// pass unnoticed.
   static func settings(
-    _ value: PropertyListValue?, key: String, listKey: String, of uids: [String]
+    _ value: PropertyListValue?, key: String, listKey: String, of uids: [String]?
   ) throws(StoreFormatError) -> [String: MappingSettings] {
     let entries: [String: PropertyListValue]
     switch value {
@@ -170,7 +194,7 @@ extension StoreState {
     case let other?: throw .wrongType(key: key, expected: "dictionary", found: other)
     }
     guard !entries.isEmpty else { return [:] }
-    let listed = Set(uids)
+    let listed = uids.map(Set.init)
     var settings: [String: MappingSettings] = [:]
     var seen = Set<String>()
     // Sorted, so that the error about several bad entries is always the same one.
@@ -182,7 +206,7 @@ extension StoreState {
       } catch {
         throw .invalidValue(key: entryKey, reason: "it is not a UID: \(error)")
       }
-      guard listed.contains(uid) else {
+      guard listed?.contains(uid) ?? true else {
         throw .invalidValue(
           key: entryKey,
           reason: "\(uid) is not in '\(listKey)' (add it to the list, or remove its settings)")
@@ -211,13 +235,15 @@ extension StoreState {
   var propertyList: [String: PropertyListValue] {
     var list = otherKeys
     list[Key.uids] = .array(uids.map(PropertyListValue.string))
+    list[Key.uidsDigest] = .string(UIDListDigest.of(uids))
     list[Key.settings] = Self.propertyList(of: settings, for: uids)
     if let registration {
       list.merge(registration.propertyList) { $1 }
     }
     let acknowledged = servers.filter { !$0.value.isEmpty }
     if !acknowledged.isEmpty {
-      list[Key.servers] = .dictionary(acknowledged.mapValues(\.propertyList))
+      list[Key.servers] = .dictionary(
+        acknowledged.mapValues { $0.propertyList(storedUIDs: uids) })
     }
     return list
   }

@@ -26,7 +26,12 @@ public final class CurlTransport: @unchecked Sendable {
 
   /// A transport; fails only if libcurl cannot be initialised.
   public init(options: TransportOptions = TransportOptions()) throws(TransportError) {
-    guard tpns_curl_global_init() == CURLE_OK, let handle = curl_easy_init() else {
+    if let failure = tpns_curl_load() {
+      throw .failed(
+        reason: "libcurl could not be loaded (\(String(cString: failure))); "
+          + "install it: apt-get install libcurl4")
+    }
+    guard let handle = tpns_curl_easy_init() else {
       throw .failed(reason: "libcurl could not be initialised")
     }
     self.handle = handle
@@ -34,13 +39,20 @@ public final class CurlTransport: @unchecked Sendable {
   }
 
   deinit {
-    curl_easy_cleanup(handle)
+    tpns_curl_easy_cleanup(handle)
   }
 
   /// The version of the libcurl this process runs on (`7.88.1`), as
-  /// `curl --version` names it: the library loaded, not the one built against.
+  /// `curl --version` names it: the library loaded, not the one built
+  /// against ("unavailable" if it cannot be loaded).
   public static var libraryVersion: String {
     String(cString: tpns_curl_version())
+  }
+
+  /// Starts loading libcurl on another thread, so that a command that is
+  /// about to send does not wait for it later (see `CCurl.h`); returns at once.
+  public static func preload() {
+    tpns_curl_preload()
   }
 
   /// Sends `request` and waits for the whole response; `isCancelled` is polled
@@ -61,13 +73,13 @@ public final class CurlTransport: @unchecked Sendable {
     guard scheme.hasPrefix("http://") || scheme.hasPrefix("https://") else {
       throw .invalidURL(request.urlWithoutQuery)
     }
-    curl_easy_reset(handle)
+    tpns_curl_easy_reset(handle)
     let transfer = Transfer(limit: options.maximumResponseSize, isCancelled: isCancelled)
     let timeout = request.timeout.map { min($0, options.timeout) } ?? options.timeout
     let context = Unmanaged.passUnretained(transfer).toOpaque()
     var errorBuffer = [CChar](repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
     var headers: UnsafeMutablePointer<curl_slist>?
-    defer { curl_slist_free_all(headers) }
+    defer { tpns_curl_slist_free_all(headers) }
 
     let code: CURLcode = errorBuffer.withUnsafeMutableBufferPointer { errorText in
       var setup = CURLE_OK
@@ -107,15 +119,15 @@ public final class CurlTransport: @unchecked Sendable {
         let body = request.body.map { CChar(bitPattern: $0) } + [0]
         set(tpns_curl_set_post_body(handle, body, request.body.count))
         if let contentType = request.contentType {
-          headers = curl_slist_append(headers, "Content-Type: \(contentType)")
+          headers = tpns_curl_slist_append(headers, "Content-Type: \(contentType)")
         }
         // No "Expect: 100-continue" round trip for small form bodies.
-        headers = curl_slist_append(headers, "Expect:")
+        headers = tpns_curl_slist_append(headers, "Expect:")
         set(tpns_curl_set_slist(handle, CURLOPT_HTTPHEADER, headers))
       }
       guard setup == CURLE_OK else { return setup }
       // The callbacks reach `transfer` through an unretained pointer.
-      return withExtendedLifetime(transfer) { curl_easy_perform(handle) }
+      return withExtendedLifetime(transfer) { tpns_curl_easy_perform(handle) }
     }
     // The handle must not keep pointing at the buffer that goes away now.
     _ = tpns_curl_set_pointer(handle, CURLOPT_ERRORBUFFER, nil)
@@ -137,7 +149,7 @@ public final class CurlTransport: @unchecked Sendable {
   private func error(
     for code: CURLcode, detail: String, url: String, timeout: Duration, transfer: Transfer
   ) -> TransportError {
-    let reason = detail.isEmpty ? String(cString: curl_easy_strerror(code)) : detail
+    let reason = detail.isEmpty ? String(cString: tpns_curl_easy_strerror(code)) : detail
     switch code {
     case CURLE_COULDNT_RESOLVE_HOST, CURLE_COULDNT_RESOLVE_PROXY, CURLE_COULDNT_CONNECT:
       return .unreachable(url: url, reason: reason)

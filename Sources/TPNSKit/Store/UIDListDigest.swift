@@ -1,0 +1,52 @@
+/// A fingerprint of the UID list as tpns wrote it (`UIDsDigest`, 16 hex
+/// digits), kept beside it in the store.
+///
+/// Why: a list tpns wrote was checked before it was written (each UID valid
+/// and canonical, none twice), and the acknowledged lists of `Servers` are
+/// written as runs of it (``UIDRuns``). When the list read has the digest it
+/// was written with, it is that list: it is not checked again (for 10,000
+/// UIDs, most of reading the store), and the runs name the UIDs they were
+/// written for. A list edited by hand (or by an older tpns, which keeps the
+/// key as it is) no longer matches: it is checked like any list, and the
+/// runs are not trusted.
+///
+/// A check against edits, not against forgery: whoever can write the store
+/// (its owner, mode 0600) can write any list there anyway.
+enum UIDListDigest {
+  /// The digest of `uids`: a 64-bit hash of each UID's bytes, 8 at a time,
+  /// and its length (so that no two lists of different splits collide by
+  /// construction).
+  static func of(_ uids: [String]) -> String {
+    var hash: UInt64 = 0x243f_6a88_85a3_08d3 ^ UInt64(truncatingIfNeeded: uids.count)
+    for uid in uids {
+      var uid = uid
+      // The closure returns the new hash rather than changing a captured
+      // one: a captured variable is checked for exclusive access per use.
+      hash = uid.withUTF8 { bytes in
+        var hash = hash
+        let raw = UnsafeRawBufferPointer(bytes)
+        var index = 0
+        while index + 8 <= raw.count {
+          hash = mix(hash, raw.loadUnaligned(fromByteOffset: index, as: UInt64.self))
+          index += 8
+        }
+        var tail: UInt64 = 0
+        var shift: UInt64 = 0
+        while index < raw.count {
+          tail |= UInt64(raw[index]) << shift
+          shift += 8
+          index += 1
+        }
+        return mix(mix(hash, tail), UInt64(raw.count))
+      }
+    }
+    hash ^= hash >> 32
+    let hex = String(hash, radix: 16)
+    return String(repeating: "0", count: 16 - hex.count) + hex
+  }
+
+  private static func mix(_ hash: UInt64, _ word: UInt64) -> UInt64 {
+    let product = (hash ^ word) &* 0x9e37_79b9_7f4a_7c15
+    return product ^ (product >> 29)
+  }
+}
