@@ -96,7 +96,9 @@ void tpns_curl_preload(void) {
 }
 
 const char *tpns_curl_version(void) {
-  if (tpns_curl_load() != NULL) return "unavailable";
+  // Loaded, not initialised: curl_version_info needs no curl_global_init.
+  pthread_once(&open_once, open_library);
+  if (failure[0] != 0) return "unavailable";
   curl_version_info_data *info = curl.version_info(CURLVERSION_NOW);
   return info != NULL && info->version != NULL ? info->version : "unknown";
 }

@@ -23,7 +23,8 @@ const char *tpns_curl_load(void);
 /// once; tpns_curl_load then finds it loaded. Safe to call more than once.
 void tpns_curl_preload(void);
 
-/// The version of the libcurl loaded (`7.88.1`), or "unavailable" if it cannot be.
+/// The version of the libcurl loaded (`7.88.1`; loaded, not initialised),
+/// or "unavailable" if it cannot be loaded.
 const char *tpns_curl_version(void);
 
 CURL *tpns_curl_easy_init(void);

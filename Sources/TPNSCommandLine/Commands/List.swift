@@ -58,11 +58,13 @@ struct List: ParsableCommand {
         digits[position] = UInt8(ascii: "0") + UInt8(rest % 10)
         rest /= 10
       } while rest > 0
-      text += digits
+      digits.withUnsafeBufferPointer { text.append(contentsOf: $0) }
       text.append(UInt8(ascii: " "))
       text.append(UInt8(ascii: " "))
-      var uid = uid
-      uid.withUTF8 { text.append(contentsOf: $0) }
+      // Not the mutating `withUTF8`, which checks the buffer is unique each time.
+      if uid.utf8.withContiguousStorageIfAvailable({ text.append(contentsOf: $0) }) == nil {
+        text.append(contentsOf: uid.utf8)
+      }
       // Most stores have no settings: no UID is hashed to find none.
       if !state.settings.isEmpty, let settings = state.settings[uid], !settings.isEmpty {
         text.append(contentsOf: "  ".utf8)

@@ -38,91 +38,120 @@ enum PropertyListXML {
   static func isWritable(_ text: String) -> Bool {
     // On UTF-8 bytes (this runs for every stored UID on every write): C0
     // controls are single bytes; U+FFFE and U+FFFF are EF BF BE and EF BF BF.
-    // The contiguous bytes, not `utf8`'s iterator: a tenth of a 10,000-UID write.
-    var text = text
-    return text.withUTF8 { bytes in
-      var previous: (UInt8, UInt8) = (0, 0)
-      for byte in bytes {
-        if byte < 0x20, byte != 0x09, byte != 0x0A, byte != 0x0D { return false }
-        if previous == (0xEF, 0xBF), byte == 0xBE || byte == 0xBF { return false }
-        previous = (previous.1, byte)
-      }
-      return true
+    // Read in place (`withContiguousStorageIfAvailable`: the mutating
+    // `withUTF8` checks the buffer is unique each time).
+    text.utf8.withContiguousStorageIfAvailable(isWritable) ?? isWritable(Array(text.utf8))
+  }
+
+  private static func isWritable(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    // Printable ASCII (every UID) is writable: checked 8 bytes at a time, a
+    // byte being in 0x20...0x7F when neither it nor it minus 0x20 has the high bit.
+    let raw = UnsafeRawBufferPointer(bytes)
+    var index = 0
+    while index + 8 <= raw.count {
+      let word = raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+      if (word | (word &- 0x2020_2020_2020_2020)) & 0x8080_8080_8080_8080 != 0 { break }
+      index += 8
     }
+    var previous: (UInt8, UInt8) = (0, 0)
+    for byte in bytes[index...] {
+      if byte < 0x20, byte != 0x09, byte != 0x0A, byte != 0x0D { return false }
+      if previous == (0xEF, 0xBF), byte == 0xBE || byte == 0xBF { return false }
+      previous = (previous.1, byte)
+    }
+    return true
+  }
+
+  private static func isWritable(_ bytes: [UInt8]) -> Bool {
+    bytes.withUnsafeBufferPointer { isWritable($0) }
   }
 
   /// `value` as an XML property list, in Apple's layout (tabs, sorted keys).
   static func serialize(_ value: PropertyListValue) -> [UInt8] {
-    var output: [UInt8] = []
-    output.reserveCapacity(4096)
-    output.append(
-      contentsOf: """
-        <?xml version="1.0" encoding="UTF-8"?>
-        <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
-        <plist version="1.0">
+    var writer = Writer()
+    writer.output.reserveCapacity(4096)
+    writer.append(
+      """
+      <?xml version="1.0" encoding="UTF-8"?>
+      <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
+      <plist version="1.0">
 
-        """.utf8)
-    write(value, depth: 0, into: &output)
-    output.append(contentsOf: "</plist>\n".utf8)
-    return output
+      """)
+    writer.write(value, depth: 0)
+    writer.append("</plist>\n")
+    return writer.output
   }
 
-  private static func write(_ value: PropertyListValue, depth: Int, into output: inout [UInt8]) {
-    // Appends straight from UTF-8 views: no array per element.
-    func line(_ text: String) {
-      output.append(contentsOf: repeatElement(UInt8(ascii: "\t"), count: depth))
-      output.append(contentsOf: text.utf8)
+  /// Appends a document's bytes. Pieces are appended from static strings'
+  /// and strings' own bytes: no array, no closure capturing the output (a
+  /// 10,000-UID list is 10,000 elements, each a few appends).
+  private struct Writer {
+    var output: [UInt8] = []
+
+    mutating func append(_ text: StaticString) {
+      text.withUTF8Buffer { output.append(contentsOf: $0) }
+    }
+
+    mutating func indent(_ depth: Int) {
+      for _ in 0..<depth { output.append(UInt8(ascii: "\t")) }
+    }
+
+    mutating func line(_ text: StaticString, depth: Int) {
+      indent(depth)
+      append(text)
       output.append(UInt8(ascii: "\n"))
     }
-    func element(_ name: String, _ text: String) {
-      output.append(contentsOf: repeatElement(UInt8(ascii: "\t"), count: depth))
-      output.append(UInt8(ascii: "<"))
-      output.append(contentsOf: name.utf8)
-      output.append(UInt8(ascii: ">"))
-      escape(text, into: &output)
-      output.append(contentsOf: "</".utf8)
-      output.append(contentsOf: name.utf8)
-      output.append(contentsOf: ">\n".utf8)
-    }
-    switch value {
-    case .string(let text): element("string", text)
-    case .integer(let number): element("integer", String(number))
-    case .real(let number): element("real", number.description)
-    case .bool(let flag): line(flag ? "<true/>" : "<false/>")
-    case .date(let date): element("date", ISO8601.format(date))
-    case .data(let data): element("data", data.base64EncodedString())
-    case .array(let items):
-      guard !items.isEmpty else { return line("<array/>") }
-      line("<array>")
-      for item in items { write(item, depth: depth + 1, into: &output) }
-      line("</array>")
-    case .dictionary(let members):
-      guard !members.isEmpty else { return line("<dict/>") }
-      line("<dict>")
-      for key in members.keys.sorted() {
-        output.append(contentsOf: repeatElement(UInt8(ascii: "\t"), count: depth + 1))
-        output.append(contentsOf: "<key>".utf8)
-        escape(key, into: &output)
-        output.append(contentsOf: "</key>\n".utf8)
-        write(members[key]!, depth: depth + 1, into: &output)
-      }
-      line("</dict>")
-    }
-  }
 
-  private static func escape(_ text: String, into output: inout [UInt8]) {
-    var text = text
-    text.withUTF8 { bytes in
-      // Most strings (every UID) have nothing to escape: copied at once.
-      guard bytes.contains(where: { $0 == 0x26 || $0 == 0x3C || $0 == 0x3E }) else {
-        output.append(contentsOf: bytes)
+    mutating func element(_ open: StaticString, _ text: String, _ close: StaticString, depth: Int) {
+      indent(depth)
+      append(open)
+      escape(text)
+      append(close)
+    }
+
+    mutating func write(_ value: PropertyListValue, depth: Int) {
+      switch value {
+      case .string(let text): element("<string>", text, "</string>\n", depth: depth)
+      case .integer(let number): element("<integer>", String(number), "</integer>\n", depth: depth)
+      case .real(let number): element("<real>", number.description, "</real>\n", depth: depth)
+      case .bool(let flag): line(flag ? "<true/>" : "<false/>", depth: depth)
+      case .date(let date): element("<date>", ISO8601.format(date), "</date>\n", depth: depth)
+      case .data(let data):
+        element("<data>", data.base64EncodedString(), "</data>\n", depth: depth)
+      case .array(let items):
+        guard !items.isEmpty else { return line("<array/>", depth: depth) }
+        // Room for a list of short strings at once, rather than a dozen regrowths.
+        output.reserveCapacity(output.count + items.count * (depth + 32))
+        line("<array>", depth: depth)
+        for item in items { write(item, depth: depth + 1) }
+        line("</array>", depth: depth)
+      case .dictionary(let members):
+        guard !members.isEmpty else { return line("<dict/>", depth: depth) }
+        line("<dict>", depth: depth)
+        for key in members.keys.sorted() {
+          element("<key>", key, "</key>\n", depth: depth + 1)
+          write(members[key]!, depth: depth + 1)
+        }
+        line("</dict>", depth: depth)
+      }
+    }
+
+    mutating func escape(_ text: String) {
+      if let plain = text.utf8.withContiguousStorageIfAvailable({ bytes -> Bool in
+        // Most strings (every UID) have nothing to escape: copied at once.
+        guard bytes.contains(where: { $0 == 0x26 || $0 == 0x3C || $0 == 0x3E }) else {
+          output.append(contentsOf: bytes)
+          return true
+        }
+        return false
+      }), plain {
         return
       }
-      for byte in bytes {
+      for byte in text.utf8 {
         switch byte {
-        case UInt8(ascii: "&"): output.append(contentsOf: "&amp;".utf8)
-        case UInt8(ascii: "<"): output.append(contentsOf: "&lt;".utf8)
-        case UInt8(ascii: ">"): output.append(contentsOf: "&gt;".utf8)
+        case UInt8(ascii: "&"): append("&amp;")
+        case UInt8(ascii: "<"): append("&lt;")
+        case UInt8(ascii: ">"): append("&gt;")
         default: output.append(byte)
         }
       }
@@ -181,6 +210,8 @@ extension PropertyListXML {
     static let declarationOpen: StaticString = "<?"
     static let declarationClose: StaticString = "?>"
     static let doctypeOpen: StaticString = "<!DOCTYPE"
+    static let stringOpen: StaticString = "<string>"
+    static let stringClose: StaticString = "</string>"
 
     let bytes: UnsafeBufferPointer<UInt8>
     var index = 0
@@ -242,7 +273,15 @@ extension PropertyListXML {
       case .array:
         var items: [PropertyListValue] = []
         guard !tag.isEmpty else { return .array(items) }
-        while try !atClosing("array") { items.append(try value(depth: depth + 1)) }
+        while true {
+          if let text = plainString() {
+            items.append(.string(text))
+          } else if try atClosing("array") {
+            break
+          } else {
+            items.append(try value(depth: depth + 1))
+          }
+        }
         try closeTag("array")
         return .array(items)
       case .dict:
@@ -262,6 +301,24 @@ extension PropertyListXML {
       case .plist, .key, .other:
         throw error("<\(name(of: tag))> is not a property list element")
       }
+    }
+
+    /// The item of a long list, `<string>` and text without markup or
+    /// entities up to `</string>`, read in one pass (a 10,000-UID list is
+    /// little else); nil, and nothing read, for anything else, which the
+    /// general path reads (or reports).
+    mutating func plainString() -> String? {
+      var start = index
+      while start < bytes.count, Self.isSpace(bytes[start]) { start += 1 }
+      guard at(start, Self.stringOpen) else { return nil }
+      start += Self.stringOpen.utf8CodeUnitCount
+      var end = start
+      while end < bytes.count, bytes[end] != UInt8(ascii: "<"), bytes[end] != UInt8(ascii: "&") {
+        end += 1
+      }
+      guard at(end, Self.stringClose) else { return nil }
+      index = end + Self.stringClose.utf8CodeUnitCount
+      return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)
     }
 
     /// The name of `tag`, for a message.

@@ -20,11 +20,14 @@ public struct StateStore: Sendable {
   /// When the command's whole time budget (`--timeout`) runs out: no lock
   /// is waited for past it.
   public let deadline: ContinuousClock.Instant?
-  /// The bytes last read or written and the state they hold, which copies of
-  /// this store share: a file whose bytes are the same is not parsed and
-  /// validated again (a command reads the store at each step, and a 10,000-UID
-  /// store takes milliseconds to parse but microseconds to compare).
-  private let lastSeen = LockedState<(bytes: [UInt8], state: StoreState)?>(nil)
+  /// The bytes last read or written and the state they hold, for the whole
+  /// process: a file whose bytes are the same is not parsed and validated
+  /// again (a command reads the store at each step, and a 10,000-UID store
+  /// takes milliseconds to parse but microseconds to compare). The state is
+  /// a function of the bytes alone, so one entry serves any store. Held
+  /// until the process exits, so that a command ending does not spend its
+  /// last milliseconds freeing 10,000 strings one by one.
+  private static let lastSeen = LockedState<(bytes: [UInt8], state: StoreState)?>(nil)
 
   /// A store at `path` (which need not exist yet).
   public init(
@@ -142,7 +145,7 @@ public struct StateStore: Sendable {
       AtomicFile.removeStaleTemporaries(of: location.name, in: location.directory)
       let bytes = Self.encode(after)
       try AtomicFile.write(bytes, named: location.name, in: location.directory)
-      lastSeen.withLock { $0 = (bytes, after) }
+      Self.lastSeen.withLock { $0 = (bytes, after) }
     }
     return result
   }
@@ -174,9 +177,9 @@ public struct StateStore: Sendable {
   /// The state `data` holds: the one remembered if the bytes are the same,
   /// else parsed (and then remembered).
   private func decodeRemembering(_ data: [UInt8]) throws(StoreError) -> StoreState {
-    if let seen = lastSeen.withLock({ $0 }), seen.bytes == data { return seen.state }
+    if let seen = Self.lastSeen.withLock({ $0 }), seen.bytes == data { return seen.state }
     let state = try decode(data)
-    lastSeen.withLock { $0 = (data, state) }
+    Self.lastSeen.withLock { $0 = (data, state) }
     return state
   }
 

@@ -44,8 +44,13 @@ public struct StoreState: Sendable, Equatable {
 
   /// Removes the UIDs at `indexes` from the list, and their settings.
   public mutating func removeUIDs(at indexes: Set<Int>) {
-    for index in indexes { settings[uids[index]] = nil }
-    uids = uids.enumerated().filter { !indexes.contains($0.offset) }.map(\.element)
+    for index in indexes where !settings.isEmpty { settings[uids[index]] = nil }
+    if indexes.count <= 8 {
+      // A few (a `tpns remove`): removed in place, last first.
+      for index in indexes.sorted(by: >) { uids.remove(at: index) }
+    } else {
+      uids = uids.enumerated().filter { !indexes.contains($0.offset) }.map(\.element)
+    }
   }
 
   /// The first string that a property list cannot hold, if any.

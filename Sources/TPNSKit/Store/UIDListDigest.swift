@@ -19,30 +19,39 @@ enum UIDListDigest {
   static func of(_ uids: [String]) -> String {
     var hash: UInt64 = 0x243f_6a88_85a3_08d3 ^ UInt64(truncatingIfNeeded: uids.count)
     for uid in uids {
-      var uid = uid
-      // The closure returns the new hash rather than changing a captured
-      // one: a captured variable is checked for exclusive access per use.
-      hash = uid.withUTF8 { bytes in
-        var hash = hash
-        let raw = UnsafeRawBufferPointer(bytes)
-        var index = 0
-        while index + 8 <= raw.count {
-          hash = mix(hash, raw.loadUnaligned(fromByteOffset: index, as: UInt64.self))
-          index += 8
-        }
-        var tail: UInt64 = 0
-        var shift: UInt64 = 0
-        while index < raw.count {
-          tail |= UInt64(raw[index]) << shift
-          shift += 8
-          index += 1
-        }
-        return mix(mix(hash, tail), UInt64(raw.count))
+      // `utf8.withContiguousStorageIfAvailable`, not the mutating `withUTF8`,
+      // which checks that the string's buffer is unique each time; a native
+      // string always has its bytes in one piece.
+      if let next = uid.utf8.withContiguousStorageIfAvailable({
+        mix(hash, UnsafeRawBufferPointer($0))
+      }) {
+        hash = next
+      } else {
+        var copy = uid
+        hash = copy.withUTF8 { mix(hash, UnsafeRawBufferPointer($0)) }
       }
     }
     hash ^= hash >> 32
     let hex = String(hash, radix: 16)
     return String(repeating: "0", count: 16 - hex.count) + hex
+  }
+
+  /// `hash` with `bytes` mixed in, 8 at a time, then their count.
+  private static func mix(_ hash: UInt64, _ bytes: UnsafeRawBufferPointer) -> UInt64 {
+    var hash = hash
+    var index = 0
+    while index + 8 <= bytes.count {
+      hash = mix(hash, bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self))
+      index += 8
+    }
+    var tail: UInt64 = 0
+    var shift: UInt64 = 0
+    while index < bytes.count {
+      tail |= UInt64(bytes[index]) << shift
+      shift += 8
+      index += 1
+    }
+    return mix(mix(hash, tail), UInt64(bytes.count))
   }
 
   private static func mix(_ hash: UInt64, _ word: UInt64) -> UInt64 {
