@@ -15,6 +15,10 @@ struct FormParametersTests {
       ("a=1&&b=2&", [["a", "1"], ["b", "2"]]),
       ("a=1=2", [["a", "1=2"]]),
       ("", []),
+      // Runs between escapes and '+' are copied whole: escapes and '+' at
+      // either end, next to each other, and apart.
+      ("a=%41bc+d%2Be+%20f%41", [["a", "Abc d+e  fA"]]),
+      ("a=+%41+xyz%42%43+", [["a", " A xyzBC "]]),
     ])
   func decodes(input: String, expected: [[String]]) throws {
     let form = try FormParameters(decoding: Array(input.utf8))
@@ -83,5 +87,25 @@ struct FormParametersTests {
     #expect(reply.status == 400)
     #expect(reply.body == "error: more than 100 parameters\n")
     #expect(try server.clients().isEmpty)
+  }
+}
+
+@Suite("FormParameters: a long value decodes as it was encoded")
+struct FormParametersLongValueTests {
+  @Test("a 400 KB base64 map, percent-encoded, decodes to the same text")
+  func longValue() throws {
+    // Every byte value once, then base64 letters: '+', '/' and '=' are escaped.
+    let text = String(repeating: "QUJD+/9=", count: 50_000) + "end"
+    var encoded = ""
+    for character in text {
+      switch character {
+      case "+": encoded += "%2B"
+      case "/": encoded += "%2F"
+      case "=": encoded += "%3D"
+      default: encoded.append(character)
+      }
+    }
+    let form = try FormParameters(decoding: Array("map=\(encoded)&cmd=mapsync".utf8))
+    #expect(form.pairs.map(\.value) == [text, "mapsync"])
   }
 }

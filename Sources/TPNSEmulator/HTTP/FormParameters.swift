@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 /// Form parameters (`application/x-www-form-urlencoded`), decoded, in the order sent.
 ///
 /// Decoding is strict: `%` must be followed by two hex digits, names and values must
@@ -92,6 +96,15 @@ struct FormParameters: Sendable, Equatable {
     pairs.append(Pair(name: name, value: value))
   }
 
+  /// The offset of the first `byte` at or after `start` in `base[0..<count]`;
+  /// `count` if there is none.
+  private static func next(
+    _ byte: UInt8, in base: UnsafePointer<UInt8>, from start: Int, count: Int
+  ) -> Int {
+    guard let found = memchr(base + start, Int32(byte), count - start) else { return count }
+    return UnsafeRawPointer(found) - UnsafeRawPointer(base)
+  }
+
   /// Percent-decodes one name or value; `what` names it in errors.
   ///
   /// Works on a raw buffer with integer offsets: generic `Slice` indexing is not
@@ -118,7 +131,25 @@ struct FormParameters: Sendable, Equatable {
       guard let target = output.baseAddress else { return 0 }
       var written = 0
       var index = 0
+      // Where the next escape and the next '+' are, each found again by
+      // memchr only once passed: the runs between them are copied at once (a
+      // 400 KB `map` has an escape every 30 bytes or so, and no '+').
+      var nextPercent = -1
+      var nextPlus = -1
       while index < count {
+        if nextPercent < index {
+          nextPercent = Self.next(UInt8(ascii: "%"), in: base, from: index, count: count)
+        }
+        if nextPlus < index {
+          nextPlus = Self.next(UInt8(ascii: "+"), in: base, from: index, count: count)
+        }
+        let end = min(nextPercent, nextPlus)
+        if end > index {
+          (target + written).update(from: base + index, count: end - index)
+          written += end - index
+          index = end
+          continue
+        }
         let byte = base[index]
         if byte == UInt8(ascii: "+") {
           target[written] = UInt8(ascii: " ")

@@ -78,13 +78,22 @@ public enum MapPayload {
     var irregularities: [MapPayloadIrregularity] = []
     // One pass over the text: line breaks skipped, a space read as '+'.
     var base64: [UInt8] = []
-    base64.reserveCapacity(text.utf8.count)
     var hasLineBreaks = false
-    for byte in text.utf8 {
-      switch byte {
-      case UInt8(ascii: "\n"), UInt8(ascii: "\r"): hasLineBreaks = true
-      case UInt8(ascii: " "): base64.append(UInt8(ascii: "+"))
-      default: base64.append(byte)
+    // What canonical clients send has neither: the bytes are taken at once.
+    let isPlain =
+      text.utf8.withContiguousStorageIfAvailable { bytes in
+        !bytes.contains { $0 == UInt8(ascii: "\n") || $0 == UInt8(ascii: "\r") || $0 == 0x20 }
+      } ?? false
+    if isPlain {
+      base64 = Array(text.utf8)
+    } else {
+      base64.reserveCapacity(text.utf8.count)
+      for byte in text.utf8 {
+        switch byte {
+        case UInt8(ascii: "\n"), UInt8(ascii: "\r"): hasLineBreaks = true
+        case UInt8(ascii: " "): base64.append(UInt8(ascii: "+"))
+        default: base64.append(byte)
+        }
       }
     }
     if hasLineBreaks { irregularities.append(.lineBreaks) }
