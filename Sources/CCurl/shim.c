@@ -1,8 +1,10 @@
+#define _GNU_SOURCE
 #include "CCurl.h"
 
 #include <dlfcn.h>
 #include <pthread.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 // The soname of Debian's libcurl4 (OpenSSL), the one tpns builds against.
@@ -41,7 +43,19 @@ static void *symbol(void *library, const char *name) {
 }
 
 static void open_library(void) {
-  void *library = dlopen(library_name, RTLD_NOW | RTLD_LOCAL);
+  // RTLD_LAZY, as the libraries would be bound if linked: RTLD_NOW binds
+  // every function of all thirty at once (10,705 relocations instead of
+  // 8,868, 3.4 M instructions more, measured with callgrind).
+  //
+  // RTLD_DEEPBIND: their symbols are looked up among themselves (libc
+  // included) before the program's own scope, where every lookup would
+  // first miss in tpns and libstdc++ (2.8 M instructions, a third of the
+  // loading). Not when LD_PRELOAD is set: a preloaded allocator or hook
+  // must stay in front of them, as it would for a linked library.
+  int flags = RTLD_LAZY | RTLD_LOCAL;
+  const char *preload = getenv("LD_PRELOAD");
+  if (preload == NULL || preload[0] == 0) flags |= RTLD_DEEPBIND;
+  void *library = dlopen(library_name, flags);
   if (library == NULL) {
     const char *reason = dlerror();
     snprintf(failure, sizeof failure, "%s", reason != NULL ? reason : library_name);
