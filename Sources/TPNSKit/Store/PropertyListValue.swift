@@ -27,19 +27,4 @@ extension PropertyListValue {
     case .dictionary: "dictionary"
     }
   }
-
-  /// The first string in the value, a dictionary's keys included, that an
-  /// XML property list cannot hold (a C0 control character): a binary file
-  /// can hold one, and the store is written as XML.
-  var unwritableText: String? {
-    switch self {
-    case .string(let text): PropertyListXML.isWritable(text) ? nil : text
-    case .array(let items): items.lazy.compactMap(\.unwritableText).first
-    case .dictionary(let members):
-      members.lazy.compactMap { key, value in
-        PropertyListXML.isWritable(key) ? value.unwritableText : key
-      }.first
-    case .bool, .integer, .real, .date, .data: nil
-    }
-  }
 }

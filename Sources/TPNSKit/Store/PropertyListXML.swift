@@ -67,7 +67,25 @@ enum PropertyListXML {
   }
 
   /// `value` as an XML property list, in Apple's layout (tabs, sorted keys).
+  /// A string XML cannot hold (see ``isWritable(_:)``) is written as it is:
+  /// ``serialize(checking:)`` refuses it instead.
   static func serialize(_ value: PropertyListValue) -> [UInt8] {
+    document(value).output
+  }
+
+  /// `value` as ``serialize(_:)`` writes it, or the first string (or key)
+  /// XML cannot hold: checked as each string is copied, not in a pass of its own.
+  static func serialize(checking value: PropertyListValue) -> Result<[UInt8], Unwritable> {
+    let writer = document(value)
+    return writer.unwritable.map { .failure(Unwritable(text: $0)) } ?? .success(writer.output)
+  }
+
+  /// A string a property list cannot hold.
+  struct Unwritable: Error, Equatable {
+    let text: String
+  }
+
+  private static func document(_ value: PropertyListValue) -> Writer {
     var writer = Writer()
     writer.output.reserveCapacity(4096)
     writer.append(
@@ -79,7 +97,7 @@ enum PropertyListXML {
       """)
     writer.write(value, depth: 0)
     writer.append("</plist>\n")
-    return writer.output
+    return writer
   }
 
   /// Appends a document's bytes. Pieces are appended from static strings'
@@ -87,6 +105,8 @@ enum PropertyListXML {
   /// 10,000-UID list is 10,000 elements, each a few appends).
   private struct Writer {
     var output: [UInt8] = []
+    /// The first string written that XML cannot hold.
+    var unwritable: String?
 
     mutating func append(_ text: StaticString) {
       text.withUTF8Buffer { output.append(contentsOf: $0) }
@@ -123,7 +143,20 @@ enum PropertyListXML {
         // Room for a list of short strings at once, rather than a dozen regrowths.
         output.reserveCapacity(output.count + items.count * (depth + 32))
         line("<array>", depth: depth)
-        for item in items { write(item, depth: depth + 1) }
+        // The line of a string item without its text, made once: a list of
+        // 10,000 UIDs is three copies an item.
+        var open = [UInt8](repeating: UInt8(ascii: "\t"), count: depth + 1)
+        open += "<string>".utf8
+        let close = Array("</string>\n".utf8)
+        for item in items {
+          if case .string(let text) = item {
+            output += open
+            escape(text)
+            output += close
+          } else {
+            write(item, depth: depth + 1)
+          }
+        }
         line("</array>", depth: depth)
       case .dictionary(let members):
         guard !members.isEmpty else { return line("<dict/>", depth: depth) }
@@ -138,15 +171,15 @@ enum PropertyListXML {
 
     mutating func escape(_ text: String) {
       if let plain = text.utf8.withContiguousStorageIfAvailable({ bytes -> Bool in
-        // Most strings (every UID) have nothing to escape: copied at once.
-        guard bytes.contains(where: { $0 == 0x26 || $0 == 0x3C || $0 == 0x3E }) else {
-          output.append(contentsOf: bytes)
-          return true
-        }
-        return false
+        // Most strings (every UID) are printable ASCII: nothing to escape,
+        // nothing XML cannot hold; copied at once.
+        guard ByteScan.isPlainText(bytes) else { return false }
+        output.append(contentsOf: bytes)
+        return true
       }), plain {
         return
       }
+      if unwritable == nil, !PropertyListXML.isWritable(text) { unwritable = text }
       for byte in text.utf8 {
         switch byte {
         case UInt8(ascii: "&"): append("&amp;")
@@ -312,10 +345,8 @@ extension PropertyListXML {
       while start < bytes.count, Self.isSpace(bytes[start]) { start += 1 }
       guard at(start, Self.stringOpen) else { return nil }
       start += Self.stringOpen.utf8CodeUnitCount
-      var end = start
-      while end < bytes.count, bytes[end] != UInt8(ascii: "<"), bytes[end] != UInt8(ascii: "&") {
-        end += 1
-      }
+      let end = ByteScan.firstIndex(
+        of: UInt8(ascii: "<"), or: UInt8(ascii: "&"), in: bytes, from: start)
       guard at(end, Self.stringClose) else { return nil }
       index = end + Self.stringClose.utf8CodeUnitCount
       return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)

@@ -138,12 +138,14 @@ public struct StateStore: Sendable {
     var after = before
     let result = try change(&after)
     if after != before {
-      if let text = after.unwritableText {
-        throw StoreError.unwritable(path: path, text: text)
+      let bytes: [UInt8]
+      switch PropertyListXML.serialize(checking: .dictionary(after.propertyList)) {
+      case .success(let written): bytes = written
+      case .failure(let unwritable):
+        throw StoreError.unwritable(path: path, text: unwritable.text)
       }
       // A writer killed mid-write leaves its temp file; the lock says none is live.
       AtomicFile.removeStaleTemporaries(of: location.name, in: location.directory)
-      let bytes = Self.encode(after)
       try AtomicFile.write(bytes, named: location.name, in: location.directory)
       Self.lastSeen.withLock { $0 = (bytes, after) }
     }

@@ -52,28 +52,6 @@ public struct StoreState: Sendable, Equatable {
       uids = uids.enumerated().filter { !indexes.contains($0.offset) }.map(\.element)
     }
   }
-
-  /// The first string that a property list cannot hold, if any.
-  var unwritableText: String? {
-    func firstUnwritable(_ texts: [String]) -> String? {
-      texts.first { !PropertyListXML.isWritable($0) }
-    }
-    if let text = firstUnwritable(uids) { return text }
-    var texts = (registration?.texts ?? []) + settings.values.compactMap(\.format)
-    for (server, acknowledgement) in servers {
-      // Most often the stored list itself (checked above): compared, not scanned.
-      if let acknowledged = acknowledgement.uids, acknowledged != uids,
-        let text = firstUnwritable(acknowledged)
-      {
-        return text
-      }
-      texts += [server] + (acknowledgement.registration?.texts ?? [])
-      texts += acknowledgement.formerPhones.flatMap { [$0.appID, $0.udid] }
-      texts += acknowledgement.settings.values.compactMap(\.format)
-    }
-    return firstUnwritable(texts)
-      ?? PropertyListValue.dictionary(otherKeys).unwritableText
-  }
 }
 
 extension StoreState {

@@ -1,0 +1,64 @@
+/// Byte searches 8 bytes at a time (SWAR: one 64-bit word holds 8 bytes),
+/// for the XML reader and writer, which scan every UID of a 10,000-UID store
+/// on each read and write: a byte-by-byte loop with three or four
+/// comparisons a byte was a tenth of either.
+enum ByteScan {
+  private static let ones: UInt64 = 0x0101_0101_0101_0101
+  private static let highs: UInt64 = 0x8080_8080_8080_8080
+
+  /// Whether some byte of `word` is zero.
+  @inline(__always)
+  private static func hasZero(_ word: UInt64) -> Bool {
+    (word &- ones) & ~word & highs != 0
+  }
+
+  /// Whether some byte of `word` is `byte`.
+  @inline(__always)
+  private static func has(_ word: UInt64, _ byte: UInt8) -> Bool {
+    hasZero(word ^ (ones &* UInt64(byte)))
+  }
+
+  /// The offset of the first byte at or after `start` that is `first` or
+  /// `second`, or `bytes.count` if none is.
+  static func firstIndex(
+    of first: UInt8, or second: UInt8, in bytes: UnsafeBufferPointer<UInt8>, from start: Int
+  ) -> Int {
+    var index = start
+    let raw = UnsafeRawBufferPointer(bytes)
+    while index + 8 <= bytes.count {
+      let word = raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+      if has(word, first) || has(word, second) { break }
+      index += 8
+    }
+    while index < bytes.count, bytes[index] != first, bytes[index] != second { index += 1 }
+    return index
+  }
+
+  /// Whether `bytes` are all printable ASCII (0x20 to 0x7F) other than
+  /// `&`, `<` and `>`: text XML holds as it is, with nothing to escape.
+  static func isPlainText(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    var index = 0
+    let raw = UnsafeRawBufferPointer(bytes)
+    while index + 8 <= bytes.count {
+      let word = raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+      // A byte below 0x20 or from 0x80: its high bit, or its high bit once 0x20 is taken away.
+      if (word | (word &- 0x2020_2020_2020_2020)) & highs != 0 { return false }
+      if has(word, UInt8(ascii: "&")) || has(word, UInt8(ascii: "<"))
+        || has(word, UInt8(ascii: ">"))
+      {
+        return false
+      }
+      index += 8
+    }
+    while index < bytes.count {
+      let byte = bytes[index]
+      if byte < 0x20 || byte >= 0x80 || byte == UInt8(ascii: "&") || byte == UInt8(ascii: "<")
+        || byte == UInt8(ascii: ">")
+      {
+        return false
+      }
+      index += 1
+    }
+    return true
+  }
+}
