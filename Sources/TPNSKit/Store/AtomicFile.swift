@@ -14,9 +14,14 @@ import FoundationEssentials
 /// nor syncs the directory.) On any failure the temp file is removed and the
 /// old file is left as it was.
 enum AtomicFile {
-  /// Writes `data` to the file `name` in `directory` with mode `mode`.
+  /// Writes `data` to the file `name` in `directory` with mode `mode`. Without
+  /// `syncingDirectory` the new file is still whole on disk before it is
+  /// renamed (a crash leaves the old file or the new one, never an empty
+  /// one), but the rename itself may be lost to a crash: for a change that
+  /// may be lost, one that only records what a server acknowledged.
   static func write(
-    _ data: [UInt8], named name: String, in directory: StoreDirectory, mode: mode_t = 0o600
+    _ data: [UInt8], named name: String, in directory: StoreDirectory, mode: mode_t = 0o600,
+    syncingDirectory: Bool = true
   ) throws(StoreError) {
     let temporaryName = "\(name)\(temporaryMarker)\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
     let temporary = directory.path(of: temporaryName)
@@ -42,6 +47,7 @@ enum AtomicFile {
       throw .io(operation: "replace", path: directory.path(of: name), errno: errno)
     }
     renamed = true
+    guard syncingDirectory else { return }
     guard fsync(directory.descriptor) == 0 else {
       throw .io(operation: "flush", path: directory.path, errno: errno)
     }

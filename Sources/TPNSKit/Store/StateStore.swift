@@ -146,7 +146,13 @@ public struct StateStore: Sendable {
       }
       // A writer killed mid-write leaves its temp file; the lock says none is live.
       AtomicFile.removeStaleTemporaries(of: location.name, in: location.directory)
-      try AtomicFile.write(bytes, named: location.name, in: location.directory)
+      // What a server acknowledged may be lost to a crash (the store then
+      // says the change is pending, and the next sync sends it again, which
+      // the service takes as the same request): its rename is not waited for
+      // on disk. What the user asked for always is.
+      try AtomicFile.write(
+        bytes, named: location.name, in: location.directory,
+        syncingDirectory: !after.desiresTheSame(as: before))
       Self.lastSeen.withLock { $0 = (bytes, after) }
     }
     return result

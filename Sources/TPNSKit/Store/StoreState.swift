@@ -37,6 +37,13 @@ public struct StoreState: Sendable, Equatable {
     StoreDifference(self, at: server)
   }
 
+  /// Whether `other` holds the same desired state (list, settings,
+  /// registration, keys tpns does not know), whatever the servers acknowledged.
+  func desiresTheSame(as other: StoreState) -> Bool {
+    uids == other.uids && settings == other.settings && registration == other.registration
+      && otherKeys == other.otherKeys
+  }
+
   /// The settings of `uid` (none if it has no entry).
   public func settings(of uid: String) -> MappingSettings {
     settings[uid] ?? MappingSettings()
