@@ -30,8 +30,9 @@ enum ReconcileStep: Equatable, Sendable {
   /// The step for `server`, or `nil` when nothing is left to do.
   static func next(in state: StoreState, at server: String, demand: Demand) -> ReconcileStep? {
     let difference = state.difference(at: server)
-    // Validated when the store was read: every stored text is a UID.
-    let uids = state.uids.compactMap { try? DeviceUID($0) }
+    // Validated when the store was read: every stored text is a UID. Made
+    // only for a step that carries them (a store in line asks every time).
+    var uids: [DeviceUID] { state.uids.compactMap { try? DeviceUID($0) } }
     guard let desired = difference.desired else {
       return difference.waitsForToken ? .waitForToken(uids) : nil
     }

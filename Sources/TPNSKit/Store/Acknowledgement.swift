@@ -39,6 +39,12 @@ public struct Acknowledgement: Sendable, Equatable {
   /// otherwise: only removing the mapping clears one); a UID new to it has
   /// what was sent.
   mutating func accept(list uids: [String], sent: [String: MappingSettings]) {
+    // Most lists have no settings, here or sent: nothing to merge, and no
+    // set of 10,000 UIDs to build to find none.
+    guard !self.settings.isEmpty || !sent.isEmpty else {
+      self.uids = uids
+      return
+    }
     let held = Set(self.uids ?? [])
     let none = MappingSettings()
     var settings: [String: MappingSettings] = [:]

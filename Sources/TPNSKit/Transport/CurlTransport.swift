@@ -115,9 +115,17 @@ public final class CurlTransport: @unchecked Sendable {
         set(tpns_curl_set_long(handle, CURLOPT_HTTPGET, 1))
       case .post:
         set(tpns_curl_set_long(handle, CURLOPT_POST, 1))
-        // libcurl copies the body; a NUL keeps the pointer valid for an empty one.
-        let body = request.body.map { CChar(bitPattern: $0) } + [0]
-        set(tpns_curl_set_post_body(handle, body, request.body.count))
+        // libcurl copies the body (CURLOPT_COPYPOSTFIELDS) from the array's
+        // own bytes; an empty one is given a valid (empty C string) pointer.
+        if request.body.isEmpty {
+          set(tpns_curl_set_post_body(handle, "", 0))
+        } else {
+          set(
+            request.body.withUnsafeBytes { bytes in
+              tpns_curl_set_post_body(
+                handle, bytes.baseAddress!.assumingMemoryBound(to: CChar.self), bytes.count)
+            })
+        }
         if let contentType = request.contentType {
           headers = tpns_curl_slist_append(headers, "Content-Type: \(contentType)")
         }

@@ -11,7 +11,7 @@ extension TPNSRequest {
       HTTPRequest(method: .get, url: url(server: server))
     case .post:
       HTTPRequest(
-        method: .post, url: server, body: Array(formBody.utf8),
+        method: .post, url: server, body: formBodyBytes,
         contentType: "application/x-www-form-urlencoded")
     }
   }

@@ -22,9 +22,11 @@ public enum MapPayload {
     var json: [UInt8] = []
     json.reserveCapacity(entries.count * 32 + 2)
     json.append(UInt8(ascii: "["))
+    // An array, not a literal's UTF-8 view: appended as one copy.
+    let uidKey = Array(#"{"uid":"#.utf8)
     for (index, entry) in entries.enumerated() {
       if index > 0 { json.append(UInt8(ascii: ",")) }
-      json.append(contentsOf: #"{"uid":"#.utf8)
+      json += uidKey
       JSONString.append(entry.uid, to: &json)
       if let interval = entry.interval { json.append(contentsOf: ",\"interval\":\(interval)".utf8) }
       if let format = entry.format {

@@ -27,16 +27,17 @@ public enum JSONString {
   /// ``quoted(_:)``'s bytes appended to `output`; a string with nothing to
   /// escape (a UID, say) is copied as it is.
   public static func append(_ text: String, to output: inout [UInt8]) {
-    var text = text
-    let plain = text.withUTF8 { bytes in
-      for byte in bytes where byte < 0x20 || byte >= 0x7F || byte == 0x22 || byte == 0x5C {
-        return false
-      }
-      output.append(0x22)
-      output.append(contentsOf: bytes)
-      output.append(0x22)
-      return true
-    }
+    // In place (the mutating `withUTF8` checks the buffer is unique first).
+    let plain =
+      text.utf8.withContiguousStorageIfAvailable { bytes in
+        for byte in bytes where byte < 0x20 || byte >= 0x7F || byte == 0x22 || byte == 0x5C {
+          return false
+        }
+        output.append(0x22)
+        output.append(contentsOf: bytes)
+        output.append(0x22)
+        return true
+      } ?? false
     if !plain { output.append(contentsOf: quoted(text).utf8) }
   }
 }

@@ -35,14 +35,20 @@ public struct DeviceUID: Hashable, Sendable, CustomStringConvertible {
   /// Whether `text` is exactly 20 of `0-9` and `A-Z`: a UID in the form this
   /// type stores.
   public static func isCanonical(_ text: String) -> Bool {
-    var text = text
-    return text.withUTF8 { bytes in
-      guard bytes.count == DeviceUIDSyntax.length else { return false }
-      for byte in bytes where !(0x30...0x39).contains(byte) && !(0x41...0x5A).contains(byte) {
-        return false
-      }
-      return true
+    // In place (the mutating `withUTF8` checks the buffer is unique first).
+    text.utf8.withContiguousStorageIfAvailable(isCanonical) ?? isCanonical(Array(text.utf8))
+  }
+
+  private static func isCanonical(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    guard bytes.count == DeviceUIDSyntax.length else { return false }
+    for byte in bytes where !(0x30...0x39).contains(byte) && !(0x41...0x5A).contains(byte) {
+      return false
     }
+    return true
+  }
+
+  private static func isCanonical(_ bytes: [UInt8]) -> Bool {
+    bytes.withUnsafeBufferPointer(isCanonical)
   }
 }
 
