@@ -160,7 +160,14 @@ struct Router: Sendable {
     let text = try RequestError.mappingDatabaseFailures {
       try registry.write(inTransaction: !handler.isAtomic) { try handler.apply(to: $0, now: now) }
     }
-    return .text(200, "200 \(text)\n")
+    // Built in one buffer: an interpolated string, then its bytes, cost two.
+    var body: [UInt8] = []
+    body.reserveCapacity(text.utf8.count + 5)
+    body += "200 ".utf8
+    body += text.utf8
+    body.append(UInt8(ascii: "\n"))
+    return OutgoingResponse(
+      status: 200, contentType: OutgoingResponse.plainText, header: nil, body: body)
   }
 }
 

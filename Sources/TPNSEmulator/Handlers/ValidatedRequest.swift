@@ -15,8 +15,10 @@ import TPNSProtocol
 /// ```
 struct ValidatedRequest: Sendable {
   let command: CommandName
-  /// The values of the command's parameters that were kept, by name.
-  private let values: [String: String]
+  /// The command's parameters (``CommandName/parameters``), and the value kept of
+  /// each at the same index: a handful, so an array beats hashing names.
+  private let parameters: [CommandParameter]
+  private let values: [String?]
   /// The parameters the command does not take, in the order sent.
   let others: [FormParameters.Pair]
 
@@ -42,8 +44,8 @@ struct ValidatedRequest: Sendable {
         "unknown parameter\(others.count == 1 ? "" : "s") \(names) for cmd=\(name) "
           + "(known: \(known))", "recorded")
     }
-    var values: [String: String] = [:]
-    for parameter in parameters {
+    var values = [String?](repeating: nil, count: parameters.count)
+    for (index, parameter) in parameters.enumerated() {
       guard let value = form[parameter.name] else {
         if parameter.isRequired {
           throw .badRequest("missing parameter '\(parameter.name)' for cmd=\(name)")
@@ -57,10 +59,10 @@ struct ValidatedRequest: Sendable {
       }
       switch ParameterRules.judge(parameter, value: value) {
       case .canonical:
-        values[parameter.name] = value
+        values[index] = value
       case .tolerated(let reason):
         try conformance.tolerate("parameter '\(parameter.name)' \(reason)")
-        values[parameter.name] = value
+        values[index] = value
       case .ignored(let reason) where !parameter.isRequired:
         try conformance.tolerate("parameter '\(parameter.name)' \(reason)", "ignored")
       case .ignored(let reason), .refused(let reason):
@@ -68,19 +70,22 @@ struct ValidatedRequest: Sendable {
       }
     }
     self.command = command
+    self.parameters = parameters
     self.values = values
     self.others = others
   }
 
   /// The value of `parameter`; nil only for an optional one not sent (or not kept).
-  subscript(parameter: CommandParameter) -> String? { values[parameter.name] }
+  subscript(parameter: CommandParameter) -> String? {
+    parameters.firstIndex { $0.name == parameter.name }.flatMap { values[$0] }
+  }
 
   /// The value of a required parameter (checked present by `init`).
-  func required(_ parameter: CommandParameter) -> String { values[parameter.name] ?? "" }
+  func required(_ parameter: CommandParameter) -> String { self[parameter] ?? "" }
 
   /// The integer value of `parameter`, if kept (its syntax was checked by `init`).
   func integer(_ parameter: CommandParameter) -> Int64? {
-    values[parameter.name].flatMap(ParameterRules.integer)
+    self[parameter].flatMap(ParameterRules.integer)
   }
 
   /// The parameters the command does not take, as the compact JSON object stored in

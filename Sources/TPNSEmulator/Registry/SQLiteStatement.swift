@@ -6,6 +6,8 @@ import CSQLite
 final class SQLiteStatement {
   private let handle: OpaquePointer
   private let connection: OpaquePointer
+  /// The number of `?` parameters.
+  private let parameterCount: Int
 
   init(sql: StaticString, connection: OpaquePointer) throws(SQLiteError) {
     var statement: OpaquePointer?
@@ -19,6 +21,7 @@ final class SQLiteStatement {
     }
     self.handle = statement
     self.connection = connection
+    parameterCount = Int(sqlite3_bind_parameter_count(statement))
   }
 
   deinit { sqlite3_finalize(handle) }
@@ -33,7 +36,8 @@ final class SQLiteStatement {
   /// Binds `values` to parameters 1…n after resetting the statement.
   func bind(_ values: [Value]) throws(SQLiteError) {
     sqlite3_reset(handle)
-    sqlite3_clear_bindings(handle)
+    // Bindings persist across resets: cleared only when some are not bound again.
+    if values.count < parameterCount { sqlite3_clear_bindings(handle) }
     for (offset, value) in values.enumerated() {
       let index = Int32(offset + 1)
       let code: Int32
