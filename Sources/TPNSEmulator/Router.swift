@@ -114,15 +114,19 @@ struct Router: Sendable {
     entry.warnings = conformance.allWarnings
     let recorded = log.append(entry)
     let command = try? decoded.get()[CommandParameter.cmd.name]
-    let elapsed = Double(Clock.monotonicNanoseconds() - started) / 1_000_000
     events.publish(
-      "request", RequestJSON(entry: recorded, durationMilliseconds: (elapsed * 100).rounded() / 100)
-    )
+      "request",
+      RequestJSON(entry: recorded, durationMilliseconds: Self.milliseconds(since: started)))
     if response.status == 200, request.method != "HEAD", let command {
       events.publish(
         command == "event" ? "notification" : "registry", CommandEventJSON(cmd: command))
     }
     return (response, command, entry.warnings)
+  }
+
+  /// Milliseconds since `started` (monotonic nanoseconds), to two decimals.
+  private static func milliseconds(since started: UInt64) -> Double {
+    (Double(Clock.monotonicNanoseconds() - started) / 10_000).rounded() / 100
   }
 
   /// The answer to a `/tpns` request whose form decoded to `decoded`: an armed fault,
