@@ -112,11 +112,11 @@ struct Router: Sendable {
     }
     entry.status = response.status
     entry.warnings = conformance.allWarnings
-    let recorded = log.append(entry)
+    log.record(&entry)
     let command = try? decoded.get()[CommandParameter.cmd.name]
     events.publish(
       "request",
-      RequestJSON(entry: recorded, durationMilliseconds: Self.milliseconds(since: started)))
+      RequestJSON(entry: entry, durationMilliseconds: Self.milliseconds(since: started)))
     if response.status == 200, request.method != "HEAD", let command {
       events.publish(
         command == "event" ? "notification" : "registry", CommandEventJSON(cmd: command))

@@ -34,8 +34,16 @@ struct ValidatedRequest: Sendable {
       throw .badRequest("unknown cmd '\(Printable(name))' (known: \(known))")
     }
     let parameters = command.parameters
-    let others = form.pairs.filter { pair in
-      pair.name != CommandParameter.cmd.name && !parameters.contains { $0.name == pair.name }
+    // One pass sorts the pairs: each of the command's parameters (no name is given
+    // twice, checked above), or another.
+    var sent = [String?](repeating: nil, count: parameters.count)
+    var others: [FormParameters.Pair] = []
+    for pair in form.pairs where pair.name != CommandParameter.cmd.name {
+      if let index = parameters.firstIndex(where: { $0.name == pair.name }) {
+        sent[index] = pair.value
+      } else {
+        others.append(pair)
+      }
     }
     if !others.isEmpty {
       let names = others.map { "'\(Printable($0.name))'" }.joined(separator: ", ")
@@ -44,9 +52,9 @@ struct ValidatedRequest: Sendable {
         "unknown parameter\(others.count == 1 ? "" : "s") \(names) for cmd=\(name) "
           + "(known: \(known))", "recorded")
     }
-    var values = [String?](repeating: nil, count: parameters.count)
+    // What is not kept (an empty or unusable optional value) is taken as not sent.
     for (index, parameter) in parameters.enumerated() {
-      guard let value = form[parameter.name] else {
+      guard let value = sent[index] else {
         if parameter.isRequired {
           throw .badRequest("missing parameter '\(parameter.name)' for cmd=\(name)")
         }
@@ -55,23 +63,24 @@ struct ValidatedRequest: Sendable {
       guard !value.isEmpty else {
         if parameter.isRequired { throw .badRequest("parameter '\(parameter.name)' is empty") }
         try conformance.tolerate("parameter '\(parameter.name)' is empty", "taken as not sent")
+        sent[index] = nil
         continue
       }
       switch ParameterRules.judge(parameter, value: value) {
       case .canonical:
-        values[index] = value
+        break
       case .tolerated(let reason):
         try conformance.tolerate("parameter '\(parameter.name)' \(reason)")
-        values[index] = value
       case .ignored(let reason) where !parameter.isRequired:
         try conformance.tolerate("parameter '\(parameter.name)' \(reason)", "ignored")
+        sent[index] = nil
       case .ignored(let reason), .refused(let reason):
         throw .badRequest("parameter '\(parameter.name)' \(reason)")
       }
     }
     self.command = command
     self.parameters = parameters
-    self.values = values
+    self.values = sent
     self.others = others
   }
 
