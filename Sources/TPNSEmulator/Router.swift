@@ -158,12 +158,7 @@ struct Router: Sendable {
     }
     try request.checkSize()
     let validated = try ValidatedRequest(try decoded.get(), conformance: &conformance)
-    let handler = try validated.command.handler.init(validated, conformance: &conformance)
-    // Every command records something (a phone, a mapping, its last_seen, a
-    // device, notifications), so each is a write: refused while the file is gone.
-    let text = try RequestError.mappingDatabaseFailures {
-      try registry.write(inTransaction: !handler.isAtomic) { try handler.apply(to: $0, now: now) }
-    }
+    let text = try run(validated.command.handler, validated, conformance: &conformance, now: now)
     // Built in one buffer: an interpolated string, then its bytes, cost two.
     var body: [UInt8] = []
     body.reserveCapacity(text.utf8.count + 5)
@@ -172,6 +167,20 @@ struct Router: Sendable {
     body.append(UInt8(ascii: "\n"))
     return OutgoingResponse(
       status: 200, contentType: OutgoingResponse.plainText, header: nil, body: body)
+  }
+
+  /// Makes the handler of type `Handler` for `validated` and applies it; the text of
+  /// its answer. Generic rather than `any RequestHandler`, whose box cost an
+  /// allocation a request.
+  private func run<Handler: RequestHandler>(
+    _: Handler.Type, _ validated: ValidatedRequest, conformance: inout Conformance, now: Int64
+  ) throws(RequestError) -> String {
+    let handler = try Handler(validated, conformance: &conformance)
+    // Every command records something (a phone, a mapping, its last_seen, a
+    // device, notifications), so each is a write: refused while the file is gone.
+    return try RequestError.mappingDatabaseFailures {
+      try registry.write(inTransaction: !handler.isAtomic) { try handler.apply(to: $0, now: now) }
+    }
   }
 }
 
