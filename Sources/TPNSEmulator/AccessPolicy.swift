@@ -85,28 +85,28 @@ struct AccessPolicy: Sendable {
 
   /// The name in a `Host` header without its port and brackets, and whether it was
   /// bracketed (an IPv6 address); nil when the header is malformed (an empty name, a
-  /// port that is not digits).
+  /// port that is not digits). Works on bytes: it runs for every request.
   private static func name(of host: String) -> (String, isBracketed: Bool)? {
-    var rest = Substring(host)
-    let name: Substring
-    let isBracketed = rest.hasPrefix("[")
+    let bytes = host.utf8
+    var nameStart = bytes.startIndex
+    var nameEnd: String.UTF8View.Index
+    var rest: String.UTF8View.Index
+    let isBracketed = bytes.first == UInt8(ascii: "[")
     if isBracketed {
-      guard let close = rest.firstIndex(of: "]") else { return nil }
-      name = rest[rest.index(after: rest.startIndex)..<close]
-      rest = rest[rest.index(after: close)...]
+      nameStart = bytes.index(after: nameStart)
+      guard let close = bytes[nameStart...].firstIndex(of: UInt8(ascii: "]")) else { return nil }
+      nameEnd = close
+      rest = bytes.index(after: close)
     } else {
-      let colon = rest.firstIndex(of: ":") ?? rest.endIndex
-      name = rest[..<colon]
-      rest = rest[colon...]
+      nameEnd = bytes[nameStart...].firstIndex(of: UInt8(ascii: ":")) ?? bytes.endIndex
+      rest = nameEnd
     }
-    if rest.hasPrefix(":") {
-      let port = rest.dropFirst()
-      guard !port.isEmpty, port.utf8.allSatisfy({ (0x30...0x39).contains($0) }) else {
-        return nil
-      }
-    } else if !rest.isEmpty {
-      return nil
+    if rest < bytes.endIndex {
+      guard bytes[rest] == UInt8(ascii: ":") else { return nil }
+      let port = bytes[bytes.index(after: rest)...]
+      guard !port.isEmpty, port.allSatisfy({ (0x30...0x39).contains($0) }) else { return nil }
     }
-    return name.isEmpty ? nil : (String(name), isBracketed)
+    guard nameStart < nameEnd else { return nil }
+    return (String(host[nameStart..<nameEnd]), isBracketed)
   }
 }

@@ -166,8 +166,17 @@ final class RequestLog: @unchecked Sendable {
   /// Records `entry` (bounded to a few KiB), numbering it; returns it as recorded.
   @discardableResult
   func append(_ entry: RequestLogEntry) -> RequestLogEntry {
-    var entry = entry.bounded()
-    return lock.withLock {
+    var entry = entry
+    record(&entry)
+    return entry
+  }
+
+  /// Records `entry`, bounded to a few KiB and numbered, and leaves it as recorded:
+  /// what ``append(_:)`` does, without copying the entry in and out (every `/tpns`
+  /// request is recorded).
+  func record(_ entry: inout RequestLogEntry) {
+    if entry.form.count > RequestLogEntry.keptFormBytes { entry = entry.bounded() }
+    lock.withLock {
       total += 1
       entry.sequence = total
       entries.append(entry)
@@ -189,7 +198,6 @@ final class RequestLog: @unchecked Sendable {
         entries.removeFirst(head)
         head = 0
       }
-      return entry
     }
   }
 

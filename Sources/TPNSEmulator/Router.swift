@@ -112,17 +112,21 @@ struct Router: Sendable {
     }
     entry.status = response.status
     entry.warnings = conformance.allWarnings
-    let recorded = log.append(entry)
+    log.record(&entry)
     let command = try? decoded.get()[CommandParameter.cmd.name]
-    let elapsed = Double(Clock.monotonicNanoseconds() - started) / 1_000_000
     events.publish(
-      "request", RequestJSON(entry: recorded, durationMilliseconds: (elapsed * 100).rounded() / 100)
-    )
+      "request",
+      RequestJSON(entry: entry, durationMilliseconds: Self.milliseconds(since: started)))
     if response.status == 200, request.method != "HEAD", let command {
       events.publish(
         command == "event" ? "notification" : "registry", CommandEventJSON(cmd: command))
     }
     return (response, command, entry.warnings)
+  }
+
+  /// Milliseconds since `started` (monotonic nanoseconds), to two decimals.
+  private static func milliseconds(since started: UInt64) -> Double {
+    (Double(Clock.monotonicNanoseconds() - started) / 10_000).rounded() / 100
   }
 
   /// The answer to a `/tpns` request whose form decoded to `decoded`: an armed fault,
@@ -154,13 +158,29 @@ struct Router: Sendable {
     }
     try request.checkSize()
     let validated = try ValidatedRequest(try decoded.get(), conformance: &conformance)
-    let handler = try validated.command.handler.init(validated, conformance: &conformance)
+    let text = try run(validated.command.handler, validated, conformance: &conformance, now: now)
+    // Built in one buffer: an interpolated string, then its bytes, cost two.
+    var body: [UInt8] = []
+    body.reserveCapacity(text.utf8.count + 5)
+    body += "200 ".utf8
+    body += text.utf8
+    body.append(UInt8(ascii: "\n"))
+    return OutgoingResponse(
+      status: 200, contentType: OutgoingResponse.plainText, header: nil, body: body)
+  }
+
+  /// Makes the handler of type `Handler` for `validated` and applies it; the text of
+  /// its answer. Generic rather than `any RequestHandler`, whose box cost an
+  /// allocation a request.
+  private func run<Handler: RequestHandler>(
+    _: Handler.Type, _ validated: ValidatedRequest, conformance: inout Conformance, now: Int64
+  ) throws(RequestError) -> String {
+    let handler = try Handler(validated, conformance: &conformance)
     // Every command records something (a phone, a mapping, its last_seen, a
     // device, notifications), so each is a write: refused while the file is gone.
-    let text = try RequestError.mappingDatabaseFailures {
+    return try RequestError.mappingDatabaseFailures {
       try registry.write(inTransaction: !handler.isAtomic) { try handler.apply(to: $0, now: now) }
     }
-    return .text(200, "200 \(text)\n")
   }
 }
 

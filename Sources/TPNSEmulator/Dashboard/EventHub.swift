@@ -1,6 +1,7 @@
 import Dispatch
 import FoundationEssentials
 import Locking
+import Synchronization
 
 /// The live events of `GET /_emulator/stream` (Server-Sent Events): what the dashboard
 /// and `curl -N` scripts watch.
@@ -46,7 +47,13 @@ final class EventHub: @unchecked Sendable {
   static let flushInterval = 50
 
   fileprivate let lock = Lock()
-  private var streams: [ObjectIdentifier: EventStream] = [:]
+  private var streams: [ObjectIdentifier: EventStream] = [:] {
+    didSet { isWatched.store(!streams.isEmpty, ordering: .releasing) }
+  }
+  /// Whether a stream is open (`streams` is not empty), read without the lock: with
+  /// none, a request's events cost one atomic load, not a lock both serving threads
+  /// take. An event published while a stream opens is its first or was before it.
+  private let isWatched = Atomic<Bool>(false)
   /// Recent events, oldest first; `firstSequence` is the number of `ring[0]`.
   private var ring: [Event] = []
   private var ringStart = 0
@@ -74,7 +81,7 @@ final class EventHub: @unchecked Sendable {
       source.schedule(
         deadline: .now() + Self.heartbeatInterval, repeating: Self.heartbeatInterval)
       source.setEventHandler { [weak self] in
-        self?.append(Event(type: "", value: nil, bytes: Array(": heartbeat\n\n".utf8)))
+        self?.append { Event(type: "", value: nil, bytes: Array(": heartbeat\n\n".utf8)) }
       }
       source.resume()
       timer = source
@@ -110,16 +117,19 @@ final class EventHub: @unchecked Sendable {
     }
   }
 
-  /// Sends the event `type` with `value` as JSON to every open stream.
-  func publish(_ type: String, _ value: some Encodable & Sendable) {
-    append(Event(type: type, value: value, bytes: nil))
+  /// Sends the event `type` with `value` as JSON to every open stream. `value` is
+  /// only made when a stream is open.
+  func publish<Value: Encodable & Sendable>(_ type: String, _ value: @autoclosure () -> Value) {
+    append { Event(type: type, value: value(), bytes: nil) }
   }
 
-  /// Appends one event to the ring and schedules a wake of the streams.
-  private func append(_ event: Event) {
+  /// Appends the event `make` returns to the ring (only made when a stream is open)
+  /// and schedules a wake of the streams.
+  private func append(_ make: () -> Event) {
+    guard isWatched.load(ordering: .acquiring) else { return }  // no one to tell
     lock.withLock {
       guard !streams.isEmpty else { return }  // no one to tell
-      ring.append(event)
+      ring.append(make())
       if ring.count - ringStart > Self.ringLimit {
         ring[ringStart] = Event(type: "", value: nil, bytes: nil)
         ringStart += 1

@@ -27,6 +27,8 @@ enum FormDecoding {
   /// The form text of a request: its query, then `&` and its body. Decoding it is
   /// the same as decoding the two parts one after the other.
   static func formBytes(of request: IncomingRequest) -> [UInt8] {
+    // A form in the body alone (a POST, the usual case) is the body itself, shared.
+    if request.query == nil { return request.body }
     var bytes = Array((request.query ?? "").utf8)
     if !request.body.isEmpty {
       if !bytes.isEmpty { bytes.append(UInt8(ascii: "&")) }

@@ -10,11 +10,12 @@ struct OutgoingResponse: Sendable {
   /// When set, the body sent instead of `body`, piece by piece (chunked).
   var stream: (any HTTPBodyStream)? = nil
 
+  /// The content type of a text answer.
+  static let plainText = "text/plain; charset=utf-8"
+
   /// A `text/plain` response.
   static func text(_ status: Int, _ text: String) -> OutgoingResponse {
-    OutgoingResponse(
-      status: status, contentType: "text/plain; charset=utf-8", header: nil,
-      body: Array(text.utf8))
+    OutgoingResponse(status: status, contentType: plainText, header: nil, body: Array(text.utf8))
   }
 
   /// The one-line error body every rejection carries: `error: <reason>\n`.

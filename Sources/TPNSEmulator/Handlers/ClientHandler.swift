@@ -25,7 +25,14 @@ struct ClientHandler: RequestHandler {
       os: os, appid: request.required(.appid), udid: request.required(.udid),
       token: token, lang: request[.lang], dev: request.integer(.dev),
       bgfetch: request.integer(.bgfetch), extra: request.extra, registeredAt: 0, lastSeen: 0)
-    tokenKey = os == OperatingSystem.ios.rawValue ? token.lowercased() : token
+    tokenKey = os == OperatingSystem.ios.rawValue ? Self.lowercasedHex(token) : token
+  }
+
+  /// `token` lower-cased; the same string (no copy) when it has no upper case, as
+  /// tokens are usually sent.
+  private static func lowercasedHex(_ token: String) -> String {
+    token.utf8.contains { (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) }
+      ? token.lowercased() : token
   }
 
   /// ``RegistryStore/upsert(_:tokenKey:)`` is atomic by itself.

@@ -15,8 +15,10 @@ import TPNSProtocol
 /// ```
 struct ValidatedRequest: Sendable {
   let command: CommandName
-  /// The values of the command's parameters that were kept, by name.
-  private let values: [String: String]
+  /// The command's parameters (``CommandName/parameters``), and the value kept of
+  /// each at the same index: a handful, so an array beats hashing names.
+  private let parameters: [CommandParameter]
+  private let values: [String?]
   /// The parameters the command does not take, in the order sent.
   let others: [FormParameters.Pair]
 
@@ -32,8 +34,16 @@ struct ValidatedRequest: Sendable {
       throw .badRequest("unknown cmd '\(Printable(name))' (known: \(known))")
     }
     let parameters = command.parameters
-    let others = form.pairs.filter { pair in
-      pair.name != CommandParameter.cmd.name && !parameters.contains { $0.name == pair.name }
+    // One pass sorts the pairs: each of the command's parameters (no name is given
+    // twice, checked above), or another.
+    var sent = [String?](repeating: nil, count: parameters.count)
+    var others: [FormParameters.Pair] = []
+    for pair in form.pairs where pair.name != CommandParameter.cmd.name {
+      if let index = parameters.firstIndex(where: { $0.name == pair.name }) {
+        sent[index] = pair.value
+      } else {
+        others.append(pair)
+      }
     }
     if !others.isEmpty {
       let names = others.map { "'\(Printable($0.name))'" }.joined(separator: ", ")
@@ -42,9 +52,9 @@ struct ValidatedRequest: Sendable {
         "unknown parameter\(others.count == 1 ? "" : "s") \(names) for cmd=\(name) "
           + "(known: \(known))", "recorded")
     }
-    var values: [String: String] = [:]
-    for parameter in parameters {
-      guard let value = form[parameter.name] else {
+    // What is not kept (an empty or unusable optional value) is taken as not sent.
+    for (index, parameter) in parameters.enumerated() {
+      guard let value = sent[index] else {
         if parameter.isRequired {
           throw .badRequest("missing parameter '\(parameter.name)' for cmd=\(name)")
         }
@@ -53,34 +63,38 @@ struct ValidatedRequest: Sendable {
       guard !value.isEmpty else {
         if parameter.isRequired { throw .badRequest("parameter '\(parameter.name)' is empty") }
         try conformance.tolerate("parameter '\(parameter.name)' is empty", "taken as not sent")
+        sent[index] = nil
         continue
       }
       switch ParameterRules.judge(parameter, value: value) {
       case .canonical:
-        values[parameter.name] = value
+        break
       case .tolerated(let reason):
         try conformance.tolerate("parameter '\(parameter.name)' \(reason)")
-        values[parameter.name] = value
       case .ignored(let reason) where !parameter.isRequired:
         try conformance.tolerate("parameter '\(parameter.name)' \(reason)", "ignored")
+        sent[index] = nil
       case .ignored(let reason), .refused(let reason):
         throw .badRequest("parameter '\(parameter.name)' \(reason)")
       }
     }
     self.command = command
-    self.values = values
+    self.parameters = parameters
+    self.values = sent
     self.others = others
   }
 
   /// The value of `parameter`; nil only for an optional one not sent (or not kept).
-  subscript(parameter: CommandParameter) -> String? { values[parameter.name] }
+  subscript(parameter: CommandParameter) -> String? {
+    parameters.firstIndex { $0.name == parameter.name }.flatMap { values[$0] }
+  }
 
   /// The value of a required parameter (checked present by `init`).
-  func required(_ parameter: CommandParameter) -> String { values[parameter.name] ?? "" }
+  func required(_ parameter: CommandParameter) -> String { self[parameter] ?? "" }
 
   /// The integer value of `parameter`, if kept (its syntax was checked by `init`).
   func integer(_ parameter: CommandParameter) -> Int64? {
-    values[parameter.name].flatMap(ParameterRules.integer)
+    self[parameter].flatMap(ParameterRules.integer)
   }
 
   /// The parameters the command does not take, as the compact JSON object stored in

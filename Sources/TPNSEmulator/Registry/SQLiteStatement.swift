@@ -6,6 +6,12 @@ import CSQLite
 final class SQLiteStatement {
   private let handle: OpaquePointer
   private let connection: OpaquePointer
+  /// The number of `?` parameters.
+  private let parameterCount: Int
+  /// The bytes of the texts bound, which SQLite reads in place (`SQLITE_STATIC`)
+  /// until they are bound again: copying each into SQLite's own memory
+  /// (`SQLITE_TRANSIENT`) cost an allocation per text. Grown as needed, never shrunk.
+  private var boundText = UnsafeMutableRawBufferPointer(start: nil, count: 0)
 
   init(sql: StaticString, connection: OpaquePointer) throws(SQLiteError) {
     var statement: OpaquePointer?
@@ -19,9 +25,13 @@ final class SQLiteStatement {
     }
     self.handle = statement
     self.connection = connection
+    parameterCount = Int(sqlite3_bind_parameter_count(statement))
   }
 
-  deinit { sqlite3_finalize(handle) }
+  deinit {
+    sqlite3_finalize(handle)
+    boundText.deallocate()
+  }
 
   /// A value to bind to a `?` parameter.
   enum Value {
@@ -33,20 +43,32 @@ final class SQLiteStatement {
   /// Binds `values` to parameters 1…n after resetting the statement.
   func bind(_ values: [Value]) throws(SQLiteError) {
     sqlite3_reset(handle)
-    sqlite3_clear_bindings(handle)
+    // Bindings persist across resets: cleared only when some are not bound again.
+    if values.count < parameterCount { sqlite3_clear_bindings(handle) }
+    var textBytes = 0
+    for case .text(let text) in values { textBytes += text.utf8.count }
+    if textBytes > boundText.count {
+      sqlite3_clear_bindings(handle)  // nothing may point into the buffer it replaces
+      boundText.deallocate()
+      boundText = .allocate(byteCount: max(textBytes, 2 * boundText.count, 256), alignment: 1)
+    }
+    var textOffset = 0
     for (offset, value) in values.enumerated() {
       let index = Int32(offset + 1)
       let code: Int32
       switch value {
       case .text(let text):
         var text = text
-        code = text.withUTF8 { bytes in
-          bytes.withMemoryRebound(to: CChar.self) { chars in
-            guard let base = chars.baseAddress else {
-              return tpns_sqlite3_bind_text(handle, index, "", 0)
-            }
-            return tpns_sqlite3_bind_text(handle, index, base, Int32(chars.count))
-          }
+        let count = text.utf8.count
+        if let buffer = boundText.baseAddress, count > 0 {
+          let start = buffer + textOffset
+          text.withUTF8 { start.copyMemory(from: $0.baseAddress!, byteCount: count) }
+          textOffset += count
+          // A nil destructor is SQLITE_STATIC: the bytes stay where they are.
+          code = sqlite3_bind_text(
+            handle, index, start.assumingMemoryBound(to: CChar.self), Int32(count), nil)
+        } else {
+          code = tpns_sqlite3_bind_text(handle, index, "", 0)
         }
       case .integer(let number):
         code = sqlite3_bind_int64(handle, index, number)
