@@ -58,6 +58,10 @@ def main():
                 total += run(step["argv"], {**env, **step.get("env", {})})
             if index >= 2:  # two warm-up rounds
                 samples[case["name"]].append(total)
+    if os.environ.get("COMPARE_SAMPLES"):
+        # Every sample, in run order, for a look at a distribution.
+        with open(os.environ["COMPARE_SAMPLES"], "w") as out:
+            json.dump(samples, out)
     print(json.dumps({name: statistics.median(values) for name, values in samples.items()}))
 
 
