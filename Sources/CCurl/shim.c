@@ -25,11 +25,8 @@ static struct {
   void (*slist_free_all)(struct curl_slist *list);
 } curl;
 
-// Loading (dlopen and dlsym) and initialising are two steps: the preload
-// thread only loads, so that a process that exits while it runs has nothing
-// half-initialised (exit waits for a dlopen under way, not for
-// curl_global_init's OpenSSL set-up, whose atexit handler could run before it
-// finished).
+// Loading (dlopen and dlsym) and initialising are two steps: --version needs
+// only the first (curl_version_info needs no curl_global_init).
 static pthread_once_t open_once = PTHREAD_ONCE_INIT;
 static pthread_once_t init_once = PTHREAD_ONCE_INIT;
 static char failure[512];
@@ -86,27 +83,6 @@ static void initialise(void) {
 const char *tpns_curl_load(void) {
   pthread_once(&init_once, initialise);
   return failure[0] != 0 ? failure : NULL;
-}
-
-static void *preload(void *unused) {
-  (void)unused;
-  pthread_once(&open_once, open_library);
-  return NULL;
-}
-
-static void start_preload(void) {
-  pthread_t thread;
-  pthread_attr_t attributes;
-  if (pthread_attr_init(&attributes) != 0) return;
-  pthread_attr_setdetachstate(&attributes, PTHREAD_CREATE_DETACHED);
-  // If no thread can be made, tpns_curl_load loads it when it is needed.
-  (void)pthread_create(&thread, &attributes, preload, NULL);
-  pthread_attr_destroy(&attributes);
-}
-
-void tpns_curl_preload(void) {
-  static pthread_once_t started = PTHREAD_ONCE_INIT;
-  pthread_once(&started, start_preload);
 }
 
 const char *tpns_curl_version(void) {

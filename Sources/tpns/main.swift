@@ -18,6 +18,4 @@ signal(SIGXFSZ, SIG_IGN)
 // mapping is a page fault per 4 KiB touched, measured as a third of reading
 // such a store).
 _ = tpns_keep_large_allocations_in_heap()
-// A command that sends starts loading libcurl now, beside its parsing.
-TransportPreload.start(for: Array(CommandLine.arguments.dropFirst()))
 TPNS.main()

@@ -9,19 +9,14 @@
 //
 // Why not linked: loading libcurl and the thirty libraries it needs (OpenSSL,
 // GnuTLS, Kerberos, LDAP, ...) is most of a short command's time. Linked, every
-// command paid it before main(), `tpns list` included; loaded, a command that
-// sends starts loading it on another thread while it parses its arguments and
-// reads the store (tpns_curl_preload), and one that does not never loads it.
+// command paid it before main(), `tpns list` included; loaded, only a command
+// that sends pays it, when it first sends.
 
 /// Loads libcurl and calls curl_global_init(CURL_GLOBAL_DEFAULT), once per
-/// process however often it is called (a load under way on another thread is
-/// waited for). NULL on success, else why it failed (`libcurl.so.4: cannot
-/// open shared object file: ...`). Every other call below needs it first.
+/// process however often it is called. NULL on success, else why it failed
+/// (`libcurl.so.4: cannot open shared object file: ...`). Every other call
+/// below needs it first.
 const char *tpns_curl_load(void);
-
-/// Starts loading libcurl (not initialising it) on a new thread, and returns at
-/// once; tpns_curl_load then finds it loaded. Safe to call more than once.
-void tpns_curl_preload(void);
 
 /// The version of the libcurl loaded (`7.88.1`; loaded, not initialised),
 /// or "unavailable" if it cannot be loaded.

@@ -49,12 +49,6 @@ public final class CurlTransport: @unchecked Sendable {
     String(cString: tpns_curl_version())
   }
 
-  /// Starts loading libcurl on another thread, so that a command that is
-  /// about to send does not wait for it later (see `CCurl.h`); returns at once.
-  public static func preload() {
-    tpns_curl_preload()
-  }
-
   /// Sends `request` and waits for the whole response; `isCancelled` is polled
   /// during the transfer (at least once a second) and aborts it when true.
   public func perform(

@@ -2,28 +2,15 @@ import Foundation
 import TPNSTestSupport
 import Testing
 
-@testable import TPNSCommandLine
-
-/// libcurl is loaded at run time: early, beside parsing, by a command line
-/// that sends; never by one that does not (see CCurl.h).
-@Suite struct TransportPreloadTests {
-  @Test(
-    "the raw arguments say whether a command will send",
-    arguments: [
-      (["sync"], true), (["add", "ABCDEFGHJKLMNPRSTUVW"], true), (["remove", "0"], true),
-      (["register", "--token-file", "t"], true), (["watch"], true), (["rm-mapping", "X"], true),
-      (["add", "X", "--no-sync"], false), (["import", "f", "--no-sync"], false),
-      (["sync", "--help"], false), (["add", "-h"], false), (["add", "--", "--no-sync"], true),
-      (["list"], false), (["status"], false), (["--version"], false), ([], false),
-      (["completion", "bash"], false),
-    ] as [([String], Bool)])
-  func sends(arguments: [String], expected: Bool) {
-    #expect(TransportPreload.sends(arguments) == expected)
-  }
-
+/// libcurl is loaded at run time, by a command that sends; never by one
+/// that does not (see CCurl.h).
+@Suite struct TransportLoadingTests {
   /// The shared objects `tpns arguments…` loads, as the dynamic loader reports them.
-  func loadedObjects(_ arguments: [String], e2e: EndToEnd) throws -> (Int32, [String]) {
-    let result = try e2e.tpns.run(arguments, environment: ["LD_DEBUG": "files"])
+  func loadedObjects(
+    _ arguments: [String], e2e: EndToEnd, environment: [String: String] = [:]
+  ) throws -> (Int32, [String]) {
+    let result = try e2e.tpns.run(
+      arguments, environment: environment.merging(["LD_DEBUG": "files"]) { $1 })
     let loaded = result.stderr.split(separator: "\n").compactMap { line -> String? in
       guard let range = line.range(of: "file=") else { return nil }
       return String(line[range.upperBound...].prefix { $0 != " " && $0 != ";" })
@@ -42,7 +29,9 @@ import Testing
     (status, loaded) = try loadedObjects(["list"], e2e: e2e)
     #expect(status == 0)
     #expect(!loaded.contains { $0.hasPrefix("libcurl") }, "\(loaded)")
-    (status, loaded) = try loadedObjects(["sync"], e2e: e2e)
+    // Registering sends (the stored UID, too).
+    (status, loaded) = try loadedObjects(
+      ["register"], e2e: e2e, environment: ["TPNS_TOKEN": EndToEnd.token])
     #expect(status == 0)
     #expect(loaded.contains("libcurl.so.4"), "\(loaded)")
     (status, loaded) = try loadedObjects(["--version"], e2e: e2e)
