@@ -2,7 +2,8 @@
 # Benchmarks tpns-server against nginx serving a small static file on loopback:
 # wrk -t2 -c50 -d10s --latency on each, one after the other, then prints req/s,
 # p50/p99 latency, the emulator's peak RSS, the ratio and the non-2xx count.
-# Targets: >= 0.5 x nginx's req/s, p99 < 5 ms, RSS < 30 MB, no non-2xx; exits 1
+# Targets (issue 16's, as Scripts/bench.sh checks them over three rounds): >= 0.8 x
+# nginx's req/s, p99 <= 2 x nginx's p99, RSS < 30 MB, no non-2xx; exits 1
 # when one is missed. Then the emulator again with STREAMS dashboard streams open
 # (curl -N /_emulator/stream, each receiving every request as an event), printed
 # beside the run without them (--streams 0 skips it).
@@ -149,8 +150,8 @@ check() { # description condition
   fi
 }
 echo
-check "req/s >= 0.5 x nginx (ratio $ratio)" "$ratio >= 0.5"
-check "p99 < 5 ms ($emulator_p99 ms)" "$emulator_p99 < 5"
+check "req/s >= 0.8 x nginx (ratio $ratio)" "$ratio >= 0.8"
+check "p99 <= 2 x nginx's ($emulator_p99 ms, nginx $nginx_p99 ms)" "$emulator_p99 <= 2 * $nginx_p99"
 check "peak RSS < 30 MB ($rss_mb MB)" "$rss_mb < 30"
 check "no non-2xx responses ($emulator_non2xx)" "\"$emulator_non2xx\" == \"0\""
 exit "$failed"
