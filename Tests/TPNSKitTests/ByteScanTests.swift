@@ -1,3 +1,4 @@
+import TPNSTestSupport
 import Testing
 
 @testable import TPNSKit
@@ -7,13 +8,8 @@ import Testing
   /// A fixed xorshift sequence of strings of bytes, mostly printable, with
   /// the bytes the scans look for, controls and non-ASCII mixed in.
   static func samples() -> [[UInt8]] {
-    var state: UInt64 = 0x2545_F491_4F6C_DD1D
-    func next() -> UInt64 {
-      state ^= state << 13
-      state ^= state >> 7
-      state ^= state << 17
-      return state
-    }
+    var random = XorShift(seed: 0x2545_F491_4F6C_DD1D)
+    func next() -> UInt64 { random.next() }
     let special: [UInt8] = [0x26, 0x3C, 0x3E, 0x00, 0x09, 0x1F, 0x20, 0x7E, 0x7F, 0x80, 0xC3, 0xFF]
     return (0..<3_000).map { _ in
       let length = Int(next() % 40)

@@ -28,13 +28,8 @@ import Testing
     // A fixed xorshift sequence: the same strings every run. Bytes are drawn
     // mostly from ASCII and the lead and continuation ranges, so that both
     // answers occur often.
-    var state: UInt64 = 0x9E37_79B9_7F4A_7C15
-    func next() -> UInt64 {
-      state ^= state << 13
-      state ^= state >> 7
-      state ^= state << 17
-      return state
-    }
+    var random = XorShift(seed: 0x9E37_79B9_7F4A_7C15)
+    func next() -> UInt64 { random.next() }
     let alphabet: [UInt8] = [
       0x41, 0x7A, 0x80, 0x9F, 0xA0, 0xBF, 0xC2, 0xDF, 0xE0, 0xED, 0xEF, 0xF0, 0xF4, 0xF5,
     ]
