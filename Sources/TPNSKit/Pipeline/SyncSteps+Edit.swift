@@ -28,7 +28,7 @@ extension SyncSteps {
         // than all the rest of adding one.
         var present = uids.count > 8 ? Set(state.uids) : []
         func isNew(_ uid: String) -> Bool {
-          uids.count > 8 ? present.insert(uid).inserted : !state.uids.contains(uid)
+          uids.count > 8 ? present.insert(uid).inserted : !state.uids.containsBytes(of: uid)
         }
         for uid in uids {
           let old = state.settings(of: uid.rawValue)

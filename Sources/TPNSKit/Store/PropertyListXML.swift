@@ -148,13 +148,16 @@ enum PropertyListXML {
         var open = [UInt8](repeating: UInt8(ascii: "\t"), count: depth + 1)
         open += "<string>".utf8
         let close = Array("</string>\n".utf8)
-        for item in items {
-          if case .string(let text) = item {
-            output += open
-            escape(text)
-            output += close
-          } else {
-            write(item, depth: depth + 1)
+        // Through the array's buffer: no retain and release of each item to iterate.
+        items.withUnsafeBufferPointer { items in
+          for index in items.indices {
+            if case .string(let text) = items[index] {
+              output += open
+              escape(text)
+              output += close
+            } else {
+              write(items[index], depth: depth + 1)
+            }
           }
         }
         line("</array>", depth: depth)

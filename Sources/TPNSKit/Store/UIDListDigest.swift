@@ -18,17 +18,21 @@ enum UIDListDigest {
   /// construction).
   static func of(_ uids: [String]) -> String {
     var hash: UInt64 = 0x243f_6a88_85a3_08d3 ^ UInt64(truncatingIfNeeded: uids.count)
-    for uid in uids {
-      // `utf8.withContiguousStorageIfAvailable`, not the mutating `withUTF8`,
-      // which checks that the string's buffer is unique each time; a native
-      // string always has its bytes in one piece.
-      if let next = uid.utf8.withContiguousStorageIfAvailable({
-        mix(hash, UnsafeRawBufferPointer($0))
-      }) {
-        hash = next
-      } else {
-        var copy = uid
-        hash = copy.withUTF8 { mix(hash, UnsafeRawBufferPointer($0)) }
+    // Through the array's buffer: a `for` over the array retains and
+    // releases each string.
+    uids.withUnsafeBufferPointer { uids in
+      for uid in uids {
+        // `utf8.withContiguousStorageIfAvailable`, not the mutating `withUTF8`,
+        // which checks that the string's buffer is unique each time; a native
+        // string always has its bytes in one piece.
+        if let next = uid.utf8.withContiguousStorageIfAvailable({
+          mix(hash, UnsafeRawBufferPointer($0))
+        }) {
+          hash = next
+        } else {
+          var copy = uid
+          hash = copy.withUTF8 { mix(hash, UnsafeRawBufferPointer($0)) }
+        }
       }
     }
     hash ^= hash >> 32

@@ -97,8 +97,8 @@ struct UIDRuns: Equatable {
         guard from >= end else { return false }
         end = from + count
       case .uid(let uid):
-        guard written.count < 8, PackedUID(canonical: uid) != nil, !written.contains(uid),
-          !stored.contains(uid)
+        guard written.count < 8, PackedUID(canonical: uid) != nil,
+          !written.contains(uid), !stored.containsBytes(of: uid)
         else { return false }
         written.append(uid)
       }
