@@ -1,4 +1,5 @@
 import Foundation
+import TPNSProtocol
 import TPNSTestSupport
 import Testing
 
@@ -175,5 +176,32 @@ import Testing
         try Acknowledgement.read(value, server: "s", storedUIDs: Self.stored)
       }
     }
+  }
+
+  @Test(
+    "a server's list with settings is written out (UIDs), as a tpns from before runs reads it; without settings, as runs"
+  )
+  func settingsWriteTheListOut() throws {
+    let directory = try TemporaryDirectory()
+    let store = StateStore(path: directory.file("state.plist"))
+    let setting = try MappingSettings(interval: 30)
+    try store.update { state in
+      state.uids = Self.stored
+      state.settings[Self.stored[0]] = setting
+      state.servers["http://a/tpns"] = Acknowledgement(
+        uids: Self.stored, settings: [Self.stored[0]: setting])
+      state.servers["http://b/tpns"] = Acknowledgement(uids: Self.stored)
+    }
+    let data = try #require(FileManager.default.contents(atPath: store.path))
+    let list = try #require(
+      try PropertyListSerialization.propertyList(from: data, format: nil) as? [String: Any])
+    let servers = try #require(list["Servers"] as? [String: [String: Any]])
+    #expect(servers["http://a/tpns"]?["UIDs"] as? [String] == Self.stored)
+    #expect(servers["http://a/tpns"]?["UIDRuns"] == nil)
+    #expect(servers["http://b/tpns"]?["UIDs"] == nil)
+    #expect(servers["http://b/tpns"]?["UIDRuns"] != nil)
+    let read = try StateStore(path: store.path).load()
+    #expect(read.acknowledged(at: "http://a/tpns").settings == [Self.stored[0]: setting])
+    #expect(read.acknowledged(at: "http://b/tpns").uids == Self.stored)
   }
 }

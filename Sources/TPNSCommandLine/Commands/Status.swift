@@ -102,10 +102,14 @@ struct Status: ParsableCommand {
     let formers = difference.formerPhones.count
     if formers > 0 { parts.append("\(formers) former phone\(formers == 1 ? "" : "s") to unmap") }
     if difference.listDiffers {
-      var list = "\(difference.toAdd.count) to add, \(difference.toRemove.count) to remove"
       let updates = difference.toUpdate.count
-      if updates > 0 { list += ", settings of \(updates) UID\(updates == 1 ? "" : "s")" }
-      parts.append(list)
+      if difference.toAdd.isEmpty, difference.toRemove.isEmpty, updates == 0 {
+        parts.append("the order of the list")
+      } else {
+        var list = "\(difference.toAdd.count) to add, \(difference.toRemove.count) to remove"
+        if updates > 0 { list += ", settings of \(updates) UID\(updates == 1 ? "" : "s")" }
+        parts.append(list)
+      }
     }
     return "yes: \(parts.joined(separator: ", ")) (\(next))"
   }

@@ -158,7 +158,8 @@ extension Acknowledgement {
       }
     }
     acknowledgement.settings = try StoreState.settings(
-      list[Key.settings], key: context + Key.settings, listKey: context + Key.uids,
+      list[Key.settings], key: context + Key.settings,
+      listKey: context + (list[Key.uidRuns] != nil ? Key.uidRuns : Key.uids),
       of: listUnknown ? nil : acknowledgement.uids ?? [])
     switch list[Key.formerPhones] {
     case nil: break
@@ -176,12 +177,22 @@ extension Acknowledgement {
     return acknowledgement
   }
 
-  /// The plist dictionary, its list as runs of `storedUIDs`, the store's list.
+  /// The plist dictionary, its list as runs of `storedUIDs`, the store's
+  /// list; written out (`UIDs`) when the server holds settings for some of
+  /// its UIDs, so that a tpns from before runs, which checks `UIDSettings`
+  /// against `UIDs`, still reads the store (settings are rare; a list with
+  /// them is seldom long).
   func propertyList(storedUIDs: [String]) -> PropertyListValue {
     var list: [String: PropertyListValue] = [:]
     list[Key.registration] = registration.map { .dictionary($0.propertyList) }
-    list[Key.uidRuns] = uids.map { UIDRuns($0, against: storedUIDs).propertyList }
-    list[Key.settings] = StoreState.propertyList(of: settings, for: uids ?? [])
+    let settings = StoreState.propertyList(of: settings, for: uids ?? [])
+    if let uids {
+      list[settings == nil ? Key.uidRuns : Key.uids] =
+        settings == nil
+        ? UIDRuns(uids, against: storedUIDs).propertyList
+        : .array(uids.map(PropertyListValue.string))
+    }
+    list[Key.settings] = settings
     if !formerPhones.isEmpty {
       list[Key.formerPhones] = .array(formerPhones.map { .dictionary($0.propertyList) })
     }
