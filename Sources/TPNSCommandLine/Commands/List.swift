@@ -44,52 +44,29 @@ struct List: ParsableCommand {
     // Built as bytes and written at once: 10,000 lines as `String`s cost
     // more than reading the store. A stored UID is 20 letters and digits
     // (the store refuses anything else), so only settings need escaping.
-    let width = String(uids.count - 1).utf8.count
-    if state.settings.isEmpty {
-      // Most stores have no settings: each line is the index and the UID.
-      Console.output(Self.lines(of: uids, width: width))
-      return
+    // Each line's settings, for the UIDs that have some (most stores: none).
+    var suffixes: [String: [UInt8]] = [:]
+    for (uid, settings) in state.settings where !settings.isEmpty {
+      suffixes[uid] = Array(("  " + runner.output.shown(OutcomeFormatting.describe(settings))).utf8)
     }
-    var text: [UInt8] = []
-    text.reserveCapacity(uids.count * (width + 24))
-    var digits = [UInt8](repeating: UInt8(ascii: " "), count: width)
-    for (index, uid) in uids.enumerated() {
-      // The index right-aligned in `width` columns, digit by digit (indexes
-      // only grow, so the digits left from the last one are overwritten).
-      var rest = index
-      var position = width
-      repeat {
-        position -= 1
-        digits[position] = UInt8(ascii: "0") + UInt8(rest % 10)
-        rest /= 10
-      } while rest > 0
-      digits.withUnsafeBufferPointer { text.append(contentsOf: $0) }
-      text.append(UInt8(ascii: " "))
-      text.append(UInt8(ascii: " "))
-      // Not the mutating `withUTF8`, which checks the buffer is unique each time.
-      if uid.utf8.withContiguousStorageIfAvailable({ text.append(contentsOf: $0) }) == nil {
-        text.append(contentsOf: uid.utf8)
-      }
-      if let settings = state.settings[uid], !settings.isEmpty {
-        text.append(contentsOf: "  ".utf8)
-        text.append(contentsOf: runner.output.shown(OutcomeFormatting.describe(settings)).utf8)
-      }
-      text.append(UInt8(ascii: "\n"))
-    }
-    Console.output(text)
+    Console.output(
+      Self.lines(of: uids, width: String(uids.count - 1).utf8.count, suffixes: suffixes))
   }
 
-  /// `index  uid` lines, the index right-aligned in `width` columns, written
-  /// into one buffer of their exact size (no append per piece: for 10,000
-  /// UIDs those were a fifth of `tpns list`).
-  static func lines(of uids: [String], width: Int) -> [UInt8] {
+  /// `index  uid` lines, the index right-aligned in `width` columns, each
+  /// followed by its UID's bytes in `suffixes` if any, written into one
+  /// buffer of their exact size (no append per piece: for 10,000 UIDs those
+  /// were a fifth of `tpns list`).
+  static func lines(of uids: [String], width: Int, suffixes: [String: [UInt8]] = [:]) -> [UInt8] {
     // Through the array's buffer: a `for` over the array retains and
     // releases each string (a third of this function, for 10,000 UIDs).
-    uids.withUnsafeBufferPointer { uids in lines(of: uids, width: width) }
+    uids.withUnsafeBufferPointer { uids in lines(of: uids, width: width, suffixes: suffixes) }
   }
 
-  private static func lines(of uids: UnsafeBufferPointer<String>, width: Int) -> [UInt8] {
-    var size = 0
+  private static func lines(
+    of uids: UnsafeBufferPointer<String>, width: Int, suffixes: [String: [UInt8]]
+  ) -> [UInt8] {
+    var size = suffixes.values.reduce(0) { $0 + $1.count }
     for index in uids.indices { size += width + 3 + uids[index].utf8.count }
     return [UInt8](unsafeUninitializedCapacity: size) { buffer, count in
       // The index as decimal digits, counted up in place (no division per
@@ -115,6 +92,11 @@ struct List: ParsableCommand {
               at.pointee = byte
               at += 1
             }
+          }
+          // No UID is hashed to find no settings when there are none.
+          if !suffixes.isEmpty, let suffix = suffixes[uid] {
+            at.update(from: suffix, count: suffix.count)
+            at += suffix.count
           }
           at.pointee = UInt8(ascii: "\n")
           at += 1

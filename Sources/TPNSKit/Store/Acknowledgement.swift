@@ -186,11 +186,10 @@ extension Acknowledgement {
     var list: [String: PropertyListValue] = [:]
     list[Key.registration] = registration.map { .dictionary($0.propertyList) }
     let settings = StoreState.propertyList(of: settings, for: uids ?? [])
-    if let uids {
-      list[settings == nil ? Key.uidRuns : Key.uids] =
-        settings == nil
-        ? UIDRuns(uids, against: storedUIDs).propertyList
-        : .array(uids.map(PropertyListValue.string))
+    if let uids, settings != nil {
+      list[Key.uids] = .array(uids.map(PropertyListValue.string))
+    } else if let uids {
+      list[Key.uidRuns] = UIDRuns(uids, against: storedUIDs).propertyList
     }
     list[Key.settings] = settings
     if !formerPhones.isEmpty {

@@ -138,12 +138,7 @@ public struct StateStore: Sendable {
     var after = before
     let result = try change(&after)
     if after != before {
-      let bytes: [UInt8]
-      switch PropertyListXML.serialize(checking: .dictionary(after.propertyList)) {
-      case .success(let written): bytes = written
-      case .failure(let unwritable):
-        throw StoreError.unwritable(path: path, text: unwritable.text)
-      }
+      let bytes = try encode(after)
       // A writer killed mid-write leaves its temp file; the lock says none is live.
       AtomicFile.removeStaleTemporaries(of: location.name, in: location.directory)
       // What a server acknowledged may be lost to a crash (the store then
@@ -177,9 +172,13 @@ public struct StateStore: Sendable {
   }
 
   /// The bytes `state` is stored as: an XML property list (a store read in
-  /// binary form is written so on its next change).
-  public static func encode(_ state: StoreState) -> [UInt8] {
-    PropertyListXML.serialize(.dictionary(state.propertyList))
+  /// binary form is written so on its next change); a string XML cannot hold
+  /// is refused, naming this store.
+  func encode(_ state: StoreState) throws(StoreError) -> [UInt8] {
+    switch PropertyListXML.serialize(checking: .dictionary(state.propertyList)) {
+    case .success(let bytes): return bytes
+    case .failure(let unwritable): throw .unwritable(path: path, text: unwritable.text)
+    }
   }
 
   /// The state `data` holds: the one remembered if the bytes are the same,
