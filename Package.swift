@@ -14,6 +14,23 @@ let swift6: [SwiftSetting] = [
   .unsafeFlags(["-Xfrontend", "-disable-concrete-type-metadata-mangled-name-accessors"]),
 ]
 
+/// How the executables are linked, for a faster start (ld.so's work before
+/// `main`). Not position-independent: no relative relocations to apply at each
+/// start (40,640 in `tpns`, 122 page faults). libstdc++ and libgcc linked in,
+/// the static Swift runtime being their only user: two libraries fewer to load
+/// and 1,670 fewer symbol lookups. `Packaging/link/libstdc++.so` is a linker
+/// script naming `libstdc++.a`, found first for the runtime's `-lstdc++`.
+/// `tpns list`, 1 UID, perf stat: 3.3-3.9 ms CPU and 424 page faults -> 1.6-2.1
+/// ms and 256. Release builds only: a debug build's dynamic Swift runtime brings
+/// libstdc++.so.6 anyway.
+let fastStart: [LinkerSetting] = [
+  .unsafeFlags(
+    [
+      "-Xclang-linker", "-no-pie", "-Xclang-linker", "-static-libgcc",
+      "-L", Context.packageDirectory + "/Packaging/link",
+    ], .when(configuration: .release))
+]
+
 let package = Package(
   name: "tpns",
   products: [
@@ -116,7 +133,8 @@ let package = Package(
       swiftSettings: swift6
     ),
     .executableTarget(
-      name: "tpns", dependencies: ["TPNSCommandLine", "CLinux"], swiftSettings: swift6),
+      name: "tpns", dependencies: ["TPNSCommandLine", "CLinux"], swiftSettings: swift6,
+      linkerSettings: fastStart),
     .testTarget(
       name: "TPNSCommandLineTests",
       dependencies: [
@@ -141,7 +159,8 @@ let package = Package(
     .executableTarget(
       name: "tpns-server",
       dependencies: ["TPNSServerCommand"],
-      swiftSettings: swift6
+      swiftSettings: swift6,
+      linkerSettings: fastStart
     ),
     .testTarget(
       name: "TPNSEmulatorTests",
