@@ -33,6 +33,11 @@ public enum Console {
     bytes.withUnsafeBufferPointer { write($0, to: STDOUT_FILENO) }
   }
 
+  /// Writes `bytes` to standard output as they are.
+  public static func output(_ bytes: UnsafeBufferPointer<UInt8>) {
+    write(bytes, to: STDOUT_FILENO)
+  }
+
   private static func write(_ bytes: UnsafeBufferPointer<UInt8>, to descriptor: Int32) {
     var offset = 0
     while offset < bytes.count {

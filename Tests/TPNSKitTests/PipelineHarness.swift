@@ -51,9 +51,10 @@ final class PipelineHarness: Sendable {
   ) -> StoreState {
     var state = StoreState()
     state.registration = registration(token)
-    state.uids = uids
+    state.uids = UIDList(uids)
     if acknowledged {
-      state.servers[server] = Acknowledgement(registration: registration(token), uids: uids)
+      state.servers[server] = Acknowledgement(
+        registration: registration(token), uids: UIDList(uids))
     }
     return state
   }

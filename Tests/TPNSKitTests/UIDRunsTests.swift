@@ -29,19 +29,19 @@ import Testing
     ] as [([Int], [UIDRuns.Item])])
   func roundTrip(positions: [Int], items: [UIDRuns.Item]) throws {
     let list = positions.map { $0 < 0 ? Self.other : Self.stored[$0] }
-    let runs = UIDRuns(list, against: Self.stored)
+    let runs = UIDRuns(UIDList(list), against: UIDList(Self.stored))
     #expect(runs.items == items)
     let read = try UIDRuns.read(runs.propertyList, key: "k", storedCount: Self.stored.count)
-    #expect(read.expanded(against: Self.stored) == list)
+    #expect(read.expanded(against: UIDList(Self.stored)) == list)
   }
 
   @Test("many UIDs out of place are found by index, not by a scan each")
   func manyMisses() {
     let stored = (0..<1_000).map { String(format: "UID%017d", $0) }
     let reversed = Array(stored.reversed())
-    let runs = UIDRuns(reversed, against: stored)
+    let runs = UIDRuns(UIDList(reversed), against: UIDList(stored))
     #expect(runs.items.count == 1_000)
-    #expect(runs.expanded(against: stored) == reversed)
+    #expect(runs.expanded(against: UIDList(stored)) == reversed)
   }
 
   @Test(
@@ -88,8 +88,8 @@ import Testing
     let directory = try TemporaryDirectory()
     let store = StateStore(path: directory.file("state.plist"))
     try store.update { state in
-      state.uids = uids
-      state.servers[server] = Acknowledgement(uids: Array(uids.dropLast()))
+      state.uids = UIDList(uids)
+      state.servers[server] = Acknowledgement(uids: UIDList(uids.dropLast()))
     }
     return (store, directory)
   }
@@ -111,7 +111,7 @@ import Testing
     #expect(runs == [["From": 0, "Count": 9_999]])
     #expect(
       try StateStore(path: store.path).load().acknowledged(at: "http://a/tpns").uids
-        == Array(uids.dropLast()))
+        == UIDList(uids.dropLast()))
     _ = directory
   }
 
@@ -147,13 +147,14 @@ import Testing
     let listed = Self.stored.map(PropertyListValue.string)
     let written = PropertyListValue.dictionary(["UIDs": .array(listed)])
     #expect(
-      try Acknowledgement.read(written, server: "s", storedUIDs: Self.stored).uids == Self.stored)
+      try Acknowledgement.read(written, server: "s", storedUIDs: UIDList(Self.stored)).uids
+        == UIDList(Self.stored))
     let both = PropertyListValue.dictionary([
       "UIDs": .array(listed),
       "UIDRuns": .array([.dictionary(["From": .integer(0), "Count": .integer(1)])]),
     ])
     #expect {
-      try Acknowledgement.read(both, server: "s", storedUIDs: Self.stored)
+      try Acknowledgement.read(both, server: "s", storedUIDs: UIDList(Self.stored))
     } throws: { error in
       "\(error)".contains("keep one of the two")
     }
@@ -173,7 +174,7 @@ import Testing
     ] {
       let value = PropertyListValue.dictionary(["UIDRuns": .array(items)])
       #expect(throws: StoreFormatError.self) {
-        try Acknowledgement.read(value, server: "s", storedUIDs: Self.stored)
+        try Acknowledgement.read(value, server: "s", storedUIDs: UIDList(Self.stored))
       }
     }
   }
@@ -186,11 +187,11 @@ import Testing
     let store = StateStore(path: directory.file("state.plist"))
     let setting = try MappingSettings(interval: 30)
     try store.update { state in
-      state.uids = Self.stored
+      state.uids = UIDList(Self.stored)
       state.settings[Self.stored[0]] = setting
       state.servers["http://a/tpns"] = Acknowledgement(
-        uids: Self.stored, settings: [Self.stored[0]: setting])
-      state.servers["http://b/tpns"] = Acknowledgement(uids: Self.stored)
+        uids: UIDList(Self.stored), settings: [Self.stored[0]: setting])
+      state.servers["http://b/tpns"] = Acknowledgement(uids: UIDList(Self.stored))
     }
     let data = try #require(FileManager.default.contents(atPath: store.path))
     let list = try #require(
@@ -202,6 +203,6 @@ import Testing
     #expect(servers["http://b/tpns"]?["UIDRuns"] != nil)
     let read = try StateStore(path: store.path).load()
     #expect(read.acknowledged(at: "http://a/tpns").settings == [Self.stored[0]: setting])
-    #expect(read.acknowledged(at: "http://b/tpns").uids == Self.stored)
+    #expect(read.acknowledged(at: "http://b/tpns").uids == UIDList(Self.stored))
   }
 }

@@ -58,7 +58,7 @@ struct UIState: Sendable, Equatable {
   static func initial(_ stored: StoreState, context: UIContext) -> UIState {
     var state = UIState(tokenStored: stored.registration != nil)
     _ = state.reduce(.store(stored), context: context)
-    _ = state.reduce(.list(stored.uids), context: context)
+    _ = state.reduce(.list(Array(stored.uids)), context: context)
     return state
   }
 }

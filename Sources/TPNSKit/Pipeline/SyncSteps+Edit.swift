@@ -28,7 +28,7 @@ extension SyncSteps {
         // than all the rest of adding one.
         var present = uids.count > 8 ? Set(state.uids) : []
         func isNew(_ uid: String) -> Bool {
-          uids.count > 8 ? present.insert(uid).inserted : !state.uids.containsBytes(of: uid)
+          uids.count > 8 ? present.insert(uid).inserted : !state.uids.contains(uid)
         }
         for uid in uids {
           let old = state.settings(of: uid.rawValue)
@@ -45,7 +45,7 @@ extension SyncSteps {
         }
         if addition.replacesList {
           var seen = Set<String>()
-          state.uids = uids.map(\.rawValue).filter { seen.insert($0).inserted }
+          state.uids = UIDList(uids.map(\.rawValue).filter { seen.insert($0).inserted })
         }
       }
       // The outcomes first, then the reconciliation they ask for.

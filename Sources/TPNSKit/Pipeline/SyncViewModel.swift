@@ -204,10 +204,12 @@ public struct SyncViewModel: Sendable {
       let reconciliations = triggers.concatMapLatest { steps.reconcile() }
       return Observable.merge([reconciliations, changes])
     }
-    let storedList = Observable<[String]>.deferred { .just((try? store.load())?.uids ?? []) }
+    let storedList = Observable<[String]>.deferred {
+      .just(Array((try? store.load())?.uids ?? []))
+    }
     return Output(
       canAdd: canAdd,
-      list: Observable.merge(storedList, states.map(\.uids)).distinctUntilChanged(),
+      list: Observable.merge(storedList, states.map { Array($0.uids) }).distinctUntilChanged(),
       state: states.asObservable(), outcomes: outcomes)
   }
 }

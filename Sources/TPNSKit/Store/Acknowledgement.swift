@@ -9,7 +9,7 @@ public struct Acknowledgement: Sendable, Equatable {
   /// The list the server accepted (`cmd=mapsync`, or moved by `mapping`,
   /// `rm_mapping` and `unreg_mapping`) for that registration's phone; `nil`
   /// if it never accepted one.
-  public var uids: [String]?
+  public var uids: UIDList?
   /// The settings the server accepted for UIDs of ``uids`` (`UIDSettings`);
   /// a UID without an entry has none there.
   public var settings: [String: MappingSettings]
@@ -19,7 +19,7 @@ public struct Acknowledgement: Sendable, Equatable {
 
   /// An acknowledgement; nothing acknowledged by default.
   public init(
-    registration: PhoneRegistration? = nil, uids: [String]? = nil,
+    registration: PhoneRegistration? = nil, uids: UIDList? = nil,
     settings: [String: MappingSettings] = [:], formerPhones: [Phone] = []
   ) {
     self.registration = registration
@@ -38,7 +38,7 @@ public struct Acknowledgement: Sendable, Equatable {
   /// entry left out (the service keeps a mapping's settings unless told
   /// otherwise: only removing the mapping clears one); a UID new to it has
   /// what was sent.
-  mutating func accept(list uids: [String], sent: [String: MappingSettings]) {
+  mutating func accept(list uids: UIDList, sent: [String: MappingSettings]) {
     // Most lists have no settings, here or sent: nothing to merge, and no
     // set of 10,000 UIDs to build to find none.
     guard !self.settings.isEmpty || !sent.isEmpty else {
@@ -113,7 +113,7 @@ extension Acknowledgement {
   /// (`UIDRuns`) are of `storedUIDs` if `runsAreOfStoredUIDs` (the list has
   /// the digest it was written with); if not, the list is unknown.
   static func read(
-    _ value: PropertyListValue, server: String, storedUIDs: [String] = [],
+    _ value: PropertyListValue, server: String, storedUIDs: UIDList = [],
     runsAreOfStoredUIDs: Bool = true
   ) throws(StoreFormatError) -> Acknowledgement {
     let context = "Servers › \(server) › "
@@ -138,8 +138,9 @@ extension Acknowledgement {
           key: context + Key.uidRuns,
           reason: "'\(Key.uids)' holds the list already (keep one of the two)")
       }
+      let list = UIDList(uids)
       acknowledgement.uids =
-        uids == storedUIDs ? storedUIDs : try StoreState.validated(uids, key: context + Key.uids)
+        list == storedUIDs ? storedUIDs : try StoreState.validated(list, key: context + Key.uids)
     } else if let value = list[Key.uidRuns] {
       let key = context + Key.uidRuns
       if runsAreOfStoredUIDs {
@@ -182,7 +183,7 @@ extension Acknowledgement {
   /// its UIDs, so that a tpns from before runs, which checks `UIDSettings`
   /// against `UIDs`, still reads the store (settings are rare; a list with
   /// them is seldom long).
-  func propertyList(storedUIDs: [String]) -> PropertyListValue {
+  func propertyList(storedUIDs: UIDList) -> PropertyListValue {
     var list: [String: PropertyListValue] = [:]
     list[Key.registration] = registration.map { .dictionary($0.propertyList) }
     let settings = StoreState.propertyList(of: settings, for: uids ?? [])

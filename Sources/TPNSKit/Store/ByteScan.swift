@@ -12,6 +12,14 @@ enum ByteScan {
     (word &- ones) & ~word & highs != 0
   }
 
+  /// The high bit of each byte of `word` that is zero, and possibly of
+  /// bytes above one that is (the borrow): the lowest flagged byte is the
+  /// first zero byte, in memory order.
+  @inline(__always)
+  private static func zeros(_ word: UInt64) -> UInt64 {
+    (word &- ones) & ~word & highs
+  }
+
   /// Whether some byte of `word` is `byte`.
   @inline(__always)
   private static func has(_ word: UInt64, _ byte: UInt8) -> Bool {
@@ -25,9 +33,14 @@ enum ByteScan {
   ) -> Int {
     var index = start
     let raw = UnsafeRawBufferPointer(bytes)
+    let firsts = ones &* UInt64(first)
+    let seconds = ones &* UInt64(second)
     while index + 8 <= bytes.count {
       let word = raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)
-      if has(word, first) || has(word, second) { break }
+      // The lowest flagged byte is exact (only bytes above a match can be
+      // flagged falsely, by the borrow): its position is the answer.
+      let found = (zeros(word ^ firsts) | zeros(word ^ seconds))
+      if found != 0 { return index + found.trailingZeroBitCount >> 3 }
       index += 8
     }
     while index < bytes.count, bytes[index] != first, bytes[index] != second { index += 1 }

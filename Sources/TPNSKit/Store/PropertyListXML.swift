@@ -33,6 +33,26 @@ enum PropertyListXML {
     }
   }
 
+  /// The value at the top of the property list in `bytes`, as ``parse(_:)``
+  /// reads it, with the array under `listKey` in its top dictionary taken out
+  /// and returned as a ``UIDList`` when it holds only plain strings (text
+  /// without markup or entities, as tpns writes its list): no `String` per
+  /// item. When that key holds anything else, it stays in the value and
+  /// the list is nil.
+  static func parse(
+    _ bytes: [UInt8], extractingList listKey: String
+  ) throws(ParseError) -> (value: PropertyListValue, list: UIDList?) {
+    return try bytes.withUnsafeBufferPointer { (buffer) throws(ParseError) in
+      guard UTF8Validation.isValid(buffer) else {
+        throw ParseError(line: 1, message: "the file is not UTF-8")
+      }
+      var parser = Parser(bytes: buffer)
+      parser.listKey = listKey
+      let value = try parser.document()
+      return (value, parser.list)
+    }
+  }
+
   /// Whether `text` can be written: XML 1.0 cannot hold C0 control characters
   /// other than tab, line feed and carriage return.
   static func isWritable(_ text: String) -> Bool {
@@ -75,8 +95,12 @@ enum PropertyListXML {
 
   /// `value` as ``serialize(_:)`` writes it, or the first string (or key)
   /// XML cannot hold: checked as each string is copied, not in a pass of its own.
-  static func serialize(checking value: PropertyListValue) -> Result<[UInt8], Unwritable> {
-    let writer = document(value)
+  /// With `list`, its UIDs are written as an array of strings under its key
+  /// in `value`'s top dictionary (which must not hold that key).
+  static func serialize(
+    checking value: PropertyListValue, list: (key: String, uids: UIDList)? = nil
+  ) -> Result<[UInt8], Unwritable> {
+    let writer = document(value, list: list)
     return writer.unwritable.map { .failure(Unwritable(text: $0)) } ?? .success(writer.output)
   }
 
@@ -85,8 +109,11 @@ enum PropertyListXML {
     let text: String
   }
 
-  private static func document(_ value: PropertyListValue) -> Writer {
+  private static func document(
+    _ value: PropertyListValue, list: (key: String, uids: UIDList)? = nil
+  ) -> Writer {
     var writer = Writer()
+    writer.list = list
     writer.output.reserveCapacity(4096)
     writer.append(
       """
@@ -107,6 +134,8 @@ enum PropertyListXML {
     var output: [UInt8] = []
     /// The first string written that XML cannot hold.
     var unwritable: String?
+    /// A list written under its key in the top dictionary.
+    var list: (key: String, uids: UIDList)?
 
     mutating func append(_ text: StaticString) {
       text.withUTF8Buffer { output.append(contentsOf: $0) }
@@ -162,14 +191,54 @@ enum PropertyListXML {
         }
         line("</array>", depth: depth)
       case .dictionary(let members):
-        guard !members.isEmpty else { return line("<dict/>", depth: depth) }
+        let list = depth == 0 ? self.list : nil
+        var keys = Array(members.keys)
+        if let list {
+          precondition(members[list.key] == nil, "the list's key is in the dictionary")
+          keys.append(list.key)
+        }
+        guard !keys.isEmpty else { return line("<dict/>", depth: depth) }
         line("<dict>", depth: depth)
-        for key in members.keys.sorted() {
+        for key in keys.sorted() {
           element("<key>", key, "</key>\n", depth: depth + 1)
-          write(members[key]!, depth: depth + 1)
+          if let list, key == list.key {
+            write(list.uids, depth: depth + 1)
+          } else {
+            write(members[key]!, depth: depth + 1)
+          }
         }
         line("</dict>", depth: depth)
       }
+    }
+
+    /// `uids` as an array of strings, copied from the list's buffer when
+    /// all of it is plain text (every list of UIDs), else escaped one by one.
+    mutating func write(_ uids: UIDList, depth: Int) {
+      guard !uids.isEmpty else { return line("<array/>", depth: depth) }
+      line("<array>", depth: depth)
+      var open = [UInt8](repeating: UInt8(ascii: "\t"), count: depth + 1)
+      open += "<string>".utf8
+      let close = Array("</string>\n".utf8)
+      uids.withBytes { bytes, ends in
+        if ByteScan.isPlainText(bytes) {
+          output.reserveCapacity(
+            output.count + uids.count * (open.count + close.count) + bytes.count + 64)
+          var start = 0
+          for end in ends {
+            output += open
+            output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<Int(end)]))
+            output += close
+            start = Int(end)
+          }
+        } else {
+          for index in uids.indices {
+            output += open
+            escape(uids[index])
+            output += close
+          }
+        }
+      }
+      line("</array>", depth: depth)
     }
 
     mutating func escape(_ text: String) {
@@ -249,8 +318,15 @@ extension PropertyListXML {
     static let stringOpen: StaticString = "<string>"
     static let stringClose: StaticString = "</string>"
 
+    static let arrayOpen: StaticString = "<array>"
+    static let arrayClose: StaticString = "</array>"
+
     let bytes: UnsafeBufferPointer<UInt8>
     var index = 0
+    /// The top dictionary's key whose array of plain strings is read into ``list``.
+    var listKey: String?
+    /// That array, once read.
+    var list: UIDList?
 
     init(bytes: UnsafeBufferPointer<UInt8>) {
       self.bytes = bytes
@@ -329,7 +405,13 @@ extension PropertyListXML {
             throw error("expected <key> in <dict>, found <\(name(of: key))>")
           }
           let name = try text(closing: "key", empty: key.isEmpty)
-          guard members[name] == nil else { throw error("the key '\(name)' appears twice") }
+          guard members[name] == nil, depth != 1 || list == nil || name != listKey else {
+            throw error("the key '\(name)' appears twice")
+          }
+          if depth == 1, name == listKey, let read = stringList() {
+            list = read
+            continue
+          }
           members[name] = try value(depth: depth + 1)
         }
         try closeTag("dict")
@@ -344,15 +426,79 @@ extension PropertyListXML {
     /// little else); nil, and nothing read, for anything else, which the
     /// general path reads (or reports).
     mutating func plainString() -> String? {
+      plainStringRange().map {
+        String(decoding: UnsafeBufferPointer(rebasing: bytes[$0]), as: UTF8.self)
+      }
+    }
+
+    /// Where the text of the item ``plainString()`` reads is, read past it.
+    mutating func plainStringRange() -> Range<Int>? {
       var start = index
       while start < bytes.count, Self.isSpace(bytes[start]) { start += 1 }
-      guard at(start, Self.stringOpen) else { return nil }
-      start += Self.stringOpen.utf8CodeUnitCount
+      // The tags compared as words, not by `memcmp` (a call each; this runs
+      // twice for each UID of a list).
+      guard start + 17 <= bytes.count else { return nil }
+      let raw = UnsafeRawPointer(bytes.baseAddress!)
+      guard raw.loadUnaligned(fromByteOffset: start, as: UInt64.self) == Self.stringOpenWord else {
+        return nil
+      }
+      start += 8
       let end = ByteScan.firstIndex(
         of: UInt8(ascii: "<"), or: UInt8(ascii: "&"), in: bytes, from: start)
-      guard at(end, Self.stringClose) else { return nil }
-      index = end + Self.stringClose.utf8CodeUnitCount
-      return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)
+      guard end + 9 <= bytes.count,
+        raw.loadUnaligned(fromByteOffset: end + 1, as: UInt64.self) == Self.stringCloseWord,
+        bytes[end] == UInt8(ascii: "<")
+      else { return nil }
+      index = end + 9
+      return start..<end
+    }
+
+    /// `<string>` as a little-endian word (a literal: a `static let` is a
+    /// `swift_once` call at each use).
+    static var stringOpenWord: UInt64 { UInt64(littleEndian: 0x3E67_6E69_7274_733C) }
+    /// `/string>`, `</string>` after its `<`, as a little-endian word.
+    static var stringCloseWord: UInt64 { UInt64(littleEndian: 0x3E67_6E69_7274_732F) }
+
+    /// An `<array>` of plain strings only (see ``plainString()``) as a
+    /// ``UIDList``: counted in a first pass, copied into a list of that size
+    /// in a second. nil, and nothing read, for anything else (the general
+    /// path reads it, or reports what is wrong).
+    mutating func stringList() -> UIDList? {
+      let start = index
+      var open = index
+      while open < bytes.count, Self.isSpace(bytes[open]) { open += 1 }
+      guard at(open, Self.arrayOpen) else { return nil }
+      index = open + Self.arrayOpen.utf8CodeUnitCount
+      // One pass, into buffers as large as the rest of the file could fill
+      // (each item takes at least the 17 bytes of its tags): the pages
+      // nothing is written to are never touched.
+      let rest = bytes.count - index
+      guard rest <= Int(UInt32.max) else {
+        index = start
+        return nil
+      }
+      var ends: [UInt32] = []
+      let storage = [UInt8](unsafeUninitializedCapacity: rest) { storage, written in
+        ends = [UInt32](unsafeUninitializedCapacity: rest / 17 + 1) { ends, count in
+          written = 0
+          count = 0
+          while let range = plainStringRange() {
+            (storage.baseAddress! + written).update(
+              from: bytes.baseAddress! + range.lowerBound, count: range.count)
+            written += range.count
+            ends[count] = UInt32(written)
+            count += 1
+          }
+        }
+      }
+      var close = index
+      while close < bytes.count, Self.isSpace(bytes[close]) { close += 1 }
+      guard at(close, Self.arrayClose) else {
+        index = start
+        return nil
+      }
+      index = close + Self.arrayClose.utf8CodeUnitCount
+      return UIDList(storage: storage, ends: ends)
     }
 
     /// The name of `tag`, for a message.
@@ -506,12 +652,17 @@ extension PropertyListXML {
             throw error("unexpected end of file in <?...?>")
           }
           // Only UTF-8 (the default) is read: another encoding is refused.
-          let declaration = String(
-            decoding: UnsafeBufferPointer(rebasing: bytes[index..<end]), as: UTF8.self
-          ).lowercased()
-          if let range = declaration.firstRange(of: "encoding=") {
-            let value = declaration[range.upperBound...].dropFirst()
-              .prefix { $0 != "\"" && $0 != "'" }
+          // Looked for in ASCII-lowercased bytes (`String.firstRange(of:)`
+          // was a quarter of a 1-UID `tpns list`'s store read).
+          let declaration = bytes[index..<end].map { $0 | (0x41...0x5A ~= $0 ? 0x20 : 0) }
+          let key = Array("encoding=".utf8)
+          if let at = stride(from: 0, through: declaration.count - key.count, by: 1).first(where: {
+            declaration[$0..<$0 + key.count].elementsEqual(key)
+          }) {
+            let value = String(
+              decoding: declaration[(at + key.count)...].dropFirst()
+                .prefix { $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "'") },
+              as: UTF8.self)
             guard value == "utf-8" || value == "utf8" else {
               throw error("the file declares the encoding '\(value)'; only UTF-8 is read")
             }

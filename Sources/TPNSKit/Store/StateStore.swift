@@ -175,7 +175,10 @@ public struct StateStore: Sendable {
   /// binary form is written so on its next change); a string XML cannot hold
   /// is refused, naming this store.
   func encode(_ state: StoreState) throws(StoreError) -> [UInt8] {
-    switch PropertyListXML.serialize(checking: .dictionary(state.propertyList)) {
+    switch PropertyListXML.serialize(
+      checking: .dictionary(state.propertyListWithoutUIDs),
+      list: (key: StoreState.Key.uids, uids: state.uids))
+    {
     case .success(let bytes): return bytes
     case .failure(let unwritable): throw .unwritable(path: path, text: unwritable.text)
     }
@@ -195,19 +198,26 @@ public struct StateStore: Sendable {
     // XML or binary (a store converted by hand, or copied from a device);
     // written back as XML on its next change.
     let value: PropertyListValue
+    // tpns's own XML reader takes the list out as it reads it (a `String`
+    // per UID is most of reading a long list otherwise).
+    var list: UIDList?
     do {
-      value = try PropertyList.read(data)
+      if PropertyList.format(of: data) == .xml {
+        (value, list) = try PropertyListXML.parse(data, extractingList: StoreState.Key.uids)
+      } else {
+        value = try PropertyList.read(data)
+      }
     } catch  where error.isTooDeep {
       throw .corrupt(
         path: path, reason: .nestedTooDeep(limit: PropertyList.maximumDepth, line: error.line))
     } catch {
       throw .corrupt(path: path, reason: .notAPropertyList(reason: error.description))
     }
-    guard case .dictionary(let list) = value else {
+    guard case .dictionary(let dictionary) = value else {
       throw .corrupt(path: path, reason: .notADictionary)
     }
     do {
-      return try StoreState(propertyList: list)
+      return try StoreState(propertyList: dictionary, list: list)
     } catch {
       throw .corrupt(path: path, reason: error)
     }

@@ -12,7 +12,7 @@ import TPNSProtocol
 /// written in this format on its next change.
 public struct StoreState: Sendable, Equatable {
   /// The desired device UIDs, in the user's order, without duplicates (`UIDs`).
-  public var uids: [String] = []
+  public var uids: UIDList = []
   /// The desired settings of UIDs in ``uids``, by UID (`UIDSettings`); a UID
   /// without an entry has none (the service's defaults).
   public var settings: [String: MappingSettings] = [:]
@@ -56,7 +56,12 @@ public struct StoreState: Sendable, Equatable {
       // A few (a `tpns remove`): removed in place, last first.
       for index in indexes.sorted(by: >) { uids.remove(at: index) }
     } else {
-      uids = uids.enumerated().filter { !indexes.contains($0.offset) }.map(\.element)
+      var kept = UIDList()
+      kept.reserveCapacity(uids.count - indexes.count)
+      for index in uids.indices where !indexes.contains(index) {
+        kept.append(contentsOf: uids, index..<index + 1)
+      }
+      uids = kept
     }
   }
 }
@@ -81,9 +86,15 @@ extension StoreState {
 
   /// Reads and validates a whole top-level plist dictionary: every UID valid,
   /// no duplicates, settings valid and only for listed UIDs, the registration
-  /// complete and valid.
-  init(propertyList: [String: PropertyListValue]) throws(StoreFormatError) {
-    let listed = try propertyList.strings(Key.uids) ?? []
+  /// complete and valid. `list` is the `UIDs` array when the reader took it
+  /// out of the dictionary as it read it (see ``PropertyListXML``).
+  init(propertyList: [String: PropertyListValue], list: UIDList? = nil) throws(StoreFormatError) {
+    let listed: UIDList
+    if let list {
+      listed = list
+    } else {
+      listed = UIDList(try propertyList.strings(Key.uids) ?? [])
+    }
     // The list as tpns wrote it (checked then) is not checked again; one
     // edited since is (see UIDListDigest), and the runs of `Servers` that
     // name its UIDs by position are not read.
@@ -137,35 +148,49 @@ extension StoreState {
   /// `uids` in their canonical form (as `tpns add` stores them: trimmed,
   /// upper-case), if every one is a valid UID and none is repeated. A
   /// hand-edited `abcd…` is read as `ABCD…`, and written so on the next change.
-  static func validated(_ uids: [String], key: String) throws(StoreFormatError) -> [String] {
+  static func validated(_ uids: UIDList, key: String) throws(StoreFormatError) -> UIDList {
     // Sized once: growing a 10,000-entry table rehashes it a dozen times.
     // Keyed by the UID packed into 128 bits: hashing two integers is a
     // fraction of hashing a `String` (20,000 UIDs are checked per load).
     var seen: [PackedUID: Int] = [:]
     seen.reserveCapacity(uids.count)
-    var canonical: [String] = []
-    canonical.reserveCapacity(uids.count)
-    for (index, text) in uids.enumerated() {
-      var uid = text
-      var packed: PackedUID
+    // The list itself when every UID is canonical (what tpns writes); a
+    // copy, from the first UID that is not, otherwise.
+    var canonical: UIDList?
+    for index in uids.indices {
+      let packed: PackedUID
       // What tpns writes is already canonical: checked and packed byte by
       // byte, it skips the trimming and case mapping.
-      if let fast = PackedUID(canonical: text) {
+      if let fast = uids.bytes(at: index).withUnsafeBufferPointer(PackedUID.init(canonical:)) {
         packed = fast
+        canonical?.append(contentsOf: uids, index..<index + 1)
       } else {
+        let text = uids[index]
+        let uid: String
         do {
           uid = try DeviceUID(text).rawValue
         } catch {
           throw .invalidUID(key: key, index: index, text: text, reason: error.description)
         }
         packed = PackedUID(canonical: uid)!
+        if canonical == nil {
+          canonical = UIDList()
+          canonical!.reserveCapacity(uids.count)
+          canonical!.append(contentsOf: uids, 0..<index)
+        }
+        canonical!.append(uid)
       }
       if let first = seen.updateValue(index, forKey: packed) {
-        throw .duplicateUID(key: key, text: uid, indexes: (first, index))
+        throw .duplicateUID(
+          key: key, text: canonical?[index] ?? uids[index], indexes: (first, index))
       }
-      canonical.append(uid)
     }
-    return canonical
+    return canonical ?? uids
+  }
+
+  /// ``validated(_:key:)-(UIDList,_)`` of a list read as strings.
+  static func validated(_ uids: [String], key: String) throws(StoreFormatError) -> UIDList {
+    try validated(UIDList(uids), key: key)
   }
 
   /// The settings in `value`, stored at `key` (`UIDSettings`, a dictionary
@@ -175,7 +200,7 @@ extension StoreState {
   /// refused, not dropped: a hand edit that names the wrong UID must not
   /// pass unnoticed.
   static func settings(
-    _ value: PropertyListValue?, key: String, listKey: String, of uids: [String]?
+    _ value: PropertyListValue?, key: String, listKey: String, of uids: UIDList?
   ) throws(StoreFormatError) -> [String: MappingSettings] {
     let entries: [String: PropertyListValue]
     switch value {
@@ -213,7 +238,7 @@ extension StoreState {
   /// `settings` as a plist dictionary, only those of `uids` that are set;
   /// nil if none is.
   static func propertyList(
-    of settings: [String: MappingSettings], for uids: [String]
+    of settings: [String: MappingSettings], for uids: UIDList
   ) -> PropertyListValue? {
     guard !settings.isEmpty else { return nil }
     let listed = Set(uids)
@@ -221,10 +246,11 @@ extension StoreState {
     return kept.isEmpty ? nil : .dictionary(kept.mapValues(\.propertyList))
   }
 
-  /// The top-level plist dictionary for this state.
-  var propertyList: [String: PropertyListValue] {
+  /// The top-level plist dictionary for this state but its list, which the
+  /// writer writes from ``uids`` itself under ``Key/uids`` (no `String` per
+  /// UID; see ``PropertyListXML/serialize(checking:list:)``).
+  var propertyListWithoutUIDs: [String: PropertyListValue] {
     var list = otherKeys
-    list[Key.uids] = .array(uids.map(PropertyListValue.string))
     list[Key.uidsDigest] = .string(UIDListDigest.of(uids))
     list[Key.settings] = Self.propertyList(of: settings, for: uids)
     if let registration {

@@ -34,7 +34,7 @@ struct UIDRuns: Equatable {
   }
 
   /// `acknowledged` as runs of `stored` (both without duplicates).
-  init(_ acknowledged: [String], against stored: [String]) {
+  init(_ acknowledged: UIDList, against stored: UIDList) {
     var items: [Item] = []
     // Where the next acknowledged UID is expected in `stored`: the next one
     // of the run being built. Only when it is not there is `stored` searched
@@ -51,15 +51,18 @@ struct UIDRuns: Equatable {
       }
       return stored.firstIndex(of: uid)
     }
-    for uid in acknowledged {
-      if next < stored.count, stored[next] == uid, case .run(let from, let count)? = items.last {
+    for item in acknowledged.indices {
+      // Compared as bytes: no `String` per UID while the run goes on.
+      if next < stored.count, stored.element(next, equals: item, of: acknowledged),
+        case .run(let from, let count)? = items.last
+      {
         items[items.count - 1] = .run(from: from, count: count + 1)
         next += 1
-      } else if let found = position(of: uid) {
+      } else if let found = position(of: acknowledged[item]) {
         items.append(.run(from: found, count: 1))
         next = found + 1
       } else {
-        items.append(.uid(uid))
+        items.append(.uid(acknowledged[item]))
       }
     }
     self.items = items
@@ -71,12 +74,12 @@ struct UIDRuns: Equatable {
   }
 
   /// The list these runs stand for, with `stored` the store's list.
-  func expanded(against stored: [String]) -> [String] {
+  func expanded(against stored: UIDList) -> UIDList {
     if items.count == 1, case .run(0, stored.count) = items[0] { return stored }
-    var uids: [String] = []
+    var uids = UIDList()
     for item in items {
       switch item {
-      case .run(let from, let count): uids += stored[from..<from + count]
+      case .run(let from, let count): uids.append(contentsOf: stored, from..<from + count)
       case .uid(let uid): uids.append(uid)
       }
     }
@@ -88,7 +91,7 @@ struct UIDRuns: Equatable {
   /// most 8 UIDs written out (what tpns writes after a removal), each
   /// canonical, not in `stored` and not written twice. false: the expanded
   /// list is to be checked in full.
-  func isPlainlyValid(against stored: [String]) -> Bool {
+  func isPlainlyValid(against stored: UIDList) -> Bool {
     var end = 0
     var written: [String] = []
     for item in items {
@@ -98,7 +101,7 @@ struct UIDRuns: Equatable {
         end = from + count
       case .uid(let uid):
         guard written.count < 8, PackedUID(canonical: uid) != nil,
-          !written.contains(uid), !stored.containsBytes(of: uid)
+          !written.contains(uid), !stored.contains(uid)
         else { return false }
         written.append(uid)
       }

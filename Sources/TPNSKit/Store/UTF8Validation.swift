@@ -7,6 +7,17 @@ enum UTF8Validation {
     guard let base = bytes.baseAddress else { return true }
     let count = bytes.count
     var index = 0
+    // 32 ASCII bytes at a time while they are: the whole of a store but for
+    // its strings, unless they are not ASCII.
+    while index + 32 <= count {
+      let at = UnsafeRawPointer(base + index)
+      let any =
+        at.loadUnaligned(as: UInt64.self) | at.loadUnaligned(fromByteOffset: 8, as: UInt64.self)
+        | at.loadUnaligned(fromByteOffset: 16, as: UInt64.self)
+        | at.loadUnaligned(fromByteOffset: 24, as: UInt64.self)
+      guard any & 0x8080_8080_8080_8080 == 0 else { break }
+      index += 32
+    }
     while index < count {
       // Eight ASCII bytes at a time: the whole of a store but for its strings.
       if index + 8 <= count,
