@@ -1,0 +1,38 @@
+import Testing
+
+@testable import TPNSCommandLine
+@testable import TPNSKit
+
+/// `tpns list`'s lines, built in a buffer of ``List/chunkSize`` bytes and
+/// written each time it is full.
+@Suite struct ListLinesTests {
+  @Test(
+    "the chunks make the lines one per UID, in order, whole, with their settings, however many",
+    arguments: [1, 10, 3_000, 10_000])
+  func chunks(count: Int) {
+    let uids = (0..<count).map {
+      "UID" + String(repeating: "0", count: 17 - String($0).count) + String($0)
+    }
+    var suffixes: [String: [UInt8]] = [:]
+    for index in stride(from: 3, to: count, by: 7) {
+      suffixes[uids[index]] = Array("  interval 30 s".utf8)
+    }
+    // A line longer than a chunk, built on its own.
+    if count > 5 {
+      suffixes[uids[5]] = Array(repeating: UInt8(ascii: "x"), count: List.chunkSize + 10)
+    }
+    let width = String(count - 1).count
+    var chunks: [[UInt8]] = []
+    List.writeLines(of: UIDList(uids), width: width, suffixes: suffixes) {
+      chunks.append(Array($0))
+    }
+    let expected = uids.enumerated().map { index, uid in
+      let number = String(index)
+      return String(repeating: " ", count: width - number.count) + number + "  " + uid
+        + String(decoding: suffixes[uid] ?? [], as: UTF8.self) + "\n"
+    }.joined()
+    #expect(String(decoding: chunks.joined(), as: UTF8.self) == expected)
+    #expect(chunks.allSatisfy { !$0.isEmpty })
+    #expect(chunks.count >= (expected.utf8.count + List.chunkSize - 1) / List.chunkSize)
+  }
+}
