@@ -78,10 +78,11 @@ chmod 0644 "$stage/usr/share/doc/tpns/changelog.gz"
 printf 'Source: tpns\n\nPackage: tpns\nArchitecture: any\n' >"$root/source/debian/control"
 depends=$(cd "$root/source" && dpkg-shlibdeps -O debian/tpns/usr/bin/tpns \
   debian/tpns/usr/bin/tpns-server | sed -n 's/^shlibs:Depends=//p')
-# libcurl is loaded at run time (dlopen of libcurl.so.4, see Sources/CCurl),
-# which dpkg-shlibdeps cannot see: named here, at the version built against.
+# libcurl is loaded at run time (dlopen of libcurl-gnutls.so.4, else
+# libcurl.so.4; see Sources/CCurl), which dpkg-shlibdeps cannot see: named
+# here, either flavour, at the version built against.
 curl_version=$(dpkg-query -W -f='${Version}' libcurl4 | sed 's/-.*//')
-depends="$depends, libcurl4 (>= $curl_version)"
+depends="$depends, libcurl3-gnutls (>= $curl_version) | libcurl4 (>= $curl_version)"
 
 installed_size=$(du -sk --exclude=DEBIAN "$stage" | cut -f1)
 cat >"$stage/DEBIAN/control" <<CONTROL

@@ -7,8 +7,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-// The soname of Debian's libcurl4 (OpenSSL), the one tpns builds against.
-static const char library_name[] = "libcurl.so.4";
+// The sonames tried, in order: Debian's libcurl3-gnutls (git's), then
+// libcurl4 (OpenSSL, curl's). The same API and ABI (soname 4); the GnuTLS
+// flavour loads and initialises in 1.6 M fewer instructions and 40 fewer
+// page faults (libcrypto's relocations, and OpenSSL reading its
+// configuration and error strings at curl_global_init), 0.5-0.7 ms.
+static const char *const library_names[] = {"libcurl-gnutls.so.4", "libcurl.so.4"};
+// The one loaded (or the first tried, for a message when none is).
+static const char *library_name = "libcurl-gnutls.so.4";
 
 // libcurl's functions, found by name once loaded.
 static struct {
@@ -52,12 +58,20 @@ static void open_library(void) {
   int flags = RTLD_LAZY | RTLD_LOCAL;
   const char *preload = getenv("LD_PRELOAD");
   if (preload == NULL || preload[0] == 0) flags |= RTLD_DEEPBIND;
-  void *library = dlopen(library_name, flags);
-  if (library == NULL) {
-    const char *reason = dlerror();
-    snprintf(failure, sizeof failure, "%s", reason != NULL ? reason : library_name);
-    return;
+  void *library = NULL;
+  for (size_t index = 0; index < sizeof library_names / sizeof *library_names; index++) {
+    library = dlopen(library_names[index], flags);
+    if (library != NULL) {
+      library_name = library_names[index];
+      break;
+    }
+    if (index == 0) {
+      const char *reason = dlerror();
+      snprintf(failure, sizeof failure, "%s", reason != NULL ? reason : library_name);
+    }
   }
+  if (library == NULL) return;
+  failure[0] = 0;
   *(void **)&curl.global_init = symbol(library, "curl_global_init");
   *(void **)&curl.version_info = symbol(library, "curl_version_info");
   *(void **)&curl.easy_init = symbol(library, "curl_easy_init");

@@ -33,9 +33,10 @@ import Testing
     (status, loaded) = try loadedObjects(
       ["register"], e2e: e2e, environment: ["TPNS_TOKEN": EndToEnd.token])
     #expect(status == 0)
-    #expect(loaded.contains("libcurl.so.4"), "\(loaded)")
+    #expect(loaded.contains("libcurl-gnutls.so.4"), "\(loaded)")
+    #expect(!loaded.contains("libcurl.so.4"), "\(loaded)")
     (status, loaded) = try loadedObjects(["--version"], e2e: e2e)
     #expect(status == 0)
-    #expect(loaded.contains("libcurl.so.4"), "\(loaded)")
+    #expect(loaded.contains("libcurl-gnutls.so.4"), "\(loaded)")
   }
 }

@@ -29,7 +29,7 @@ public final class CurlTransport: @unchecked Sendable {
     if let failure = tpns_curl_load() {
       throw .failed(
         reason: "libcurl could not be loaded (\(String(cString: failure))); "
-          + "install it: apt-get install libcurl4")
+          + "install it: apt-get install libcurl3-gnutls")
     }
     guard let handle = tpns_curl_easy_init() else {
       throw .failed(reason: "libcurl could not be initialised")
