@@ -14,21 +14,31 @@ let swift6: [SwiftSetting] = [
   .unsafeFlags(["-Xfrontend", "-disable-concrete-type-metadata-mangled-name-accessors"]),
 ]
 
-/// How the executables are linked, for a faster start (ld.so's work before
-/// `main`). Not position-independent: no relative relocations to apply at each
-/// start (40,640 in `tpns`, 122 page faults). libstdc++ and libgcc linked in,
-/// the static Swift runtime being their only user: two libraries fewer to load
-/// and 1,670 fewer symbol lookups. `Packaging/link/libstdc++.so` is a linker
-/// script naming `libstdc++.a`, found first for the runtime's `-lstdc++`.
-/// `tpns list`, 1 UID, perf stat: 3.3-3.9 ms CPU and 424 page faults -> 1.6-2.1
-/// ms and 256. Release builds only: a debug build's dynamic Swift runtime brings
-/// libstdc++.so.6 anyway.
+/// libstdc++ and libgcc linked into the executables (release builds), the
+/// static Swift runtime being their only user: two libraries fewer to load at
+/// each start, 1,670 fewer symbol lookups. `Packaging/link/libstdc++.so` is a
+/// linker script naming `libstdc++.a`, found first for the runtime's
+/// `-lstdc++` (a build with the dynamic Swift runtime, which brings
+/// libstdc++.so.6 itself, never asks for it).
+let staticRuntimes = [
+  "-Xclang-linker", "-static-libgcc", "-L", Context.packageDirectory + "/Packaging/link",
+]
+
+/// `tpns` is also linked not position-independent: no relative relocations
+/// to apply at each start (40,640, which copied 122 pages on write). `tpns
+/// list` with 1 UID, perf stat: 379 page faults and 2.67 ms CPU as a PIE, 257
+/// and 2.25 ms without; with libstdc++.so.6 too, 424 and 3.3-3.9 ms. The
+/// price is a fixed address for the executable's own image (the libraries
+/// and the heap are still randomised): taken for a command that runs for
+/// milliseconds on the user's own files, not for `tpns-server`, a daemon
+/// reading the network, which stays a PIE (start-up is nothing to it).
 let fastStart: [LinkerSetting] = [
-  .unsafeFlags(
-    [
-      "-Xclang-linker", "-no-pie", "-Xclang-linker", "-static-libgcc",
-      "-L", Context.packageDirectory + "/Packaging/link",
-    ], .when(configuration: .release))
+  .unsafeFlags(["-Xclang-linker", "-no-pie"] + staticRuntimes, .when(configuration: .release))
+]
+
+/// `tpns-server`: a PIE, with the runtimes linked in.
+let serverLinking: [LinkerSetting] = [
+  .unsafeFlags(staticRuntimes, .when(configuration: .release))
 ]
 
 let package = Package(
@@ -160,7 +170,7 @@ let package = Package(
       name: "tpns-server",
       dependencies: ["TPNSServerCommand"],
       swiftSettings: swift6,
-      linkerSettings: fastStart
+      linkerSettings: serverLinking
     ),
     .testTarget(
       name: "TPNSEmulatorTests",

@@ -24,27 +24,50 @@ public enum Console {
   /// All of `text`, to `descriptor`.
   public static func write(_ text: String, to descriptor: Int32) {
     var text = text
-    text.withUTF8 { write($0, to: descriptor) }
+    text.withUTF8 { _ = write($0, to: descriptor) }
   }
 
   /// All of `bytes` (lines, each with its newline), to standard output: what
   /// a long listing builds as bytes.
   public static func output(_ bytes: [UInt8]) {
-    bytes.withUnsafeBufferPointer { write($0, to: STDOUT_FILENO) }
+    bytes.withUnsafeBufferPointer { _ = write($0, to: STDOUT_FILENO) }
   }
 
-  /// Writes `bytes` to standard output as they are.
-  public static func output(_ bytes: UnsafeBufferPointer<UInt8>) {
-    write(bytes, to: STDOUT_FILENO)
+  /// Writes all of `bytes` to standard output, or throws why it could not
+  /// (a full disk, a closed descriptor): for output written in pieces, where
+  /// going on after a lost piece would print a list with a gap in it.
+  public static func outputChecked(_ bytes: UnsafeBufferPointer<UInt8>) throws(OutputError) {
+    let failure = write(bytes, to: STDOUT_FILENO)
+    if failure != 0 { throw OutputError(errno: failure) }
   }
 
-  private static func write(_ bytes: UnsafeBufferPointer<UInt8>, to descriptor: Int32) {
+  /// Why output could not be written: `errno` of the failed `write(2)`.
+  public struct OutputError: Error, Equatable, CustomStringConvertible {
+    public let errno: Int32
+    public var description: String { String(cString: strerror(errno)) }
+  }
+
+  /// Writes all of `bytes`, retrying on EINTR and partial writes, and waiting
+  /// for room when the descriptor is non-blocking and full (EAGAIN: a
+  /// non-blocking pipe whose reader is slower); 0, or the errno of the
+  /// `write(2)` that failed.
+  @discardableResult
+  private static func write(_ bytes: UnsafeBufferPointer<UInt8>, to descriptor: Int32) -> Int32 {
     var offset = 0
     while offset < bytes.count {
       let written = Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
-      if written < 0 && errno == EINTR { continue }
-      guard written > 0 else { return }
+      if written < 0 {
+        let failure = errno
+        if failure == EINTR { continue }
+        if failure == EAGAIN || failure == EWOULDBLOCK {
+          var room = pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)
+          if poll(&room, 1, -1) >= 0 || errno == EINTR { continue }
+        }
+        return failure
+      }
+      guard written > 0 else { return EIO }
       offset += written
     }
+    return 0
   }
 }

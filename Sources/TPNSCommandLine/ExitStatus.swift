@@ -8,6 +8,7 @@ enum ExitStatus {
   static let noInput = ExitCode(66)
   static let unavailable = ExitCode(69)
   static let cannotCreate = ExitCode(73)
+  static let ioError = ExitCode(74)
   static let temporary = ExitCode(75)
   static let rejected = ExitCode(76)
 

@@ -35,4 +35,27 @@ import Testing
     #expect(chunks.allSatisfy { !$0.isEmpty })
     #expect(chunks.count >= (expected.utf8.count + List.chunkSize - 1) / List.chunkSize)
   }
+
+  struct Lost: Error {}
+
+  @Test("a chunk that cannot be written stops the lines there: what was written is a prefix")
+  func stopsAtTheFirstLostChunk() {
+    let uids = UIDList(
+      (0..<10_000).map { "UID" + String(repeating: "0", count: 17 - String($0).count) + String($0) }
+    )
+    var written: [UInt8] = []
+    var calls = 0
+    #expect(throws: Lost.self) {
+      try List.writeLines(of: uids, width: 4) { chunk in
+        calls += 1
+        if calls == 2 { throw Lost() }
+        written += chunk
+      }
+    }
+    #expect(calls == 2)
+    #expect(written.count > 0 && written.count <= List.chunkSize)
+    let text = String(decoding: written, as: UTF8.self)
+    #expect(text.hasPrefix("   0  UID00000000000000000\n"))
+    #expect(text.hasSuffix("\n"))
+  }
 }

@@ -11,7 +11,9 @@ struct List: ParsableCommand {
         "tpns list --json | jq -r '.uids[].uid'",
         "Print the UIDs alone, one a line.")
     ],
-    exitStatuses: GenerateManual.readingStatuses)
+    exitStatuses: GenerateManual.readingStatuses + [
+      .init(74, "The list could not all be written to standard output (a full disk, say).")
+    ])
 
   @OptionGroup var listing: ListingOptions
 
@@ -49,8 +51,16 @@ struct List: ParsableCommand {
     for (uid, settings) in state.settings where !settings.isEmpty {
       suffixes[uid] = Array(("  " + runner.output.shown(OutcomeFormatting.describe(settings))).utf8)
     }
-    Self.writeLines(
-      of: uids, width: String(uids.count - 1).utf8.count, suffixes: suffixes, to: Console.output)
+    do {
+      try Self.writeLines(
+        of: uids, width: String(uids.count - 1).utf8.count, suffixes: suffixes,
+        to: Console.outputChecked)
+    } catch {
+      // Stopped at the first piece lost: what was printed is a prefix of the list.
+      throw CommandFailure(
+        "the list could not be written to standard output: \(error)",
+        exitCode: ExitStatus.ioError)
+    }
   }
 
   /// The size of the buffer ``writeLines(of:width:suffixes:to:)`` fills.
@@ -64,18 +74,18 @@ struct List: ParsableCommand {
   /// about 3 µs on the machine measured).
   static func writeLines(
     of uids: UIDList, width: Int, suffixes: [String: [UInt8]] = [:],
-    to output: (UnsafeBufferPointer<UInt8>) -> Void
-  ) {
-    uids.withBytes { bytes, ends in
-      withUnsafeTemporaryAllocation(of: UInt8.self, capacity: chunkSize) { chunk in
+    to output: (UnsafeBufferPointer<UInt8>) throws -> Void
+  ) rethrows {
+    try uids.withBytes { bytes, ends in
+      try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: chunkSize) { chunk in
         // The index as decimal digits, counted up in place (no division per
         // line), copied with the UID by memcpy: pointers, not subscripts.
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: width) { digits in
+        try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: width) { digits in
           digits.initialize(repeating: UInt8(ascii: " "))
           digits[width - 1] = UInt8(ascii: "0")
           var used = 0
-          func flush() {
-            output(UnsafeBufferPointer(rebasing: chunk[..<used]))
+          func flush() throws {
+            try output(UnsafeBufferPointer(rebasing: chunk[..<used]))
             used = 0
           }
           var start = 0
@@ -84,7 +94,7 @@ struct List: ParsableCommand {
             // No UID is made a `String` to find no settings when there are none.
             let suffix = suffixes.isEmpty ? nil : suffixes[uids[index]]
             let size = width + 3 + end - start + (suffix?.count ?? 0)
-            if used + size > chunk.count { flush() }
+            if used + size > chunk.count { try flush() }
             var line = [UInt8]()
             // A line longer than the buffer (settings of many kilobytes) is
             // built on its own.
@@ -102,11 +112,11 @@ struct List: ParsableCommand {
             put(bytes.baseAddress! + start, end - start)
             if let suffix { suffix.withUnsafeBufferPointer { put($0.baseAddress!, $0.count) } }
             put("\n", 1)
-            if size > chunk.count { line.withUnsafeBufferPointer(output) }
+            if size > chunk.count { try line.withUnsafeBufferPointer(output) }
             start = end
             increment(digits)
           }
-          if used > 0 { flush() }
+          if used > 0 { try flush() }
         }
       }
     }

@@ -24,13 +24,7 @@ enum PropertyListXML {
   /// The value at the top of the property list in `bytes`, which must be
   /// UTF-8 (a file in another encoding is refused, never rewritten garbled).
   static func parse(_ bytes: [UInt8]) throws(ParseError) -> PropertyListValue {
-    return try bytes.withUnsafeBufferPointer { (buffer) throws(ParseError) in
-      guard UTF8Validation.isValid(buffer) else {
-        throw ParseError(line: 1, message: "the file is not UTF-8")
-      }
-      var parser = Parser(bytes: buffer)
-      return try parser.document()
-    }
+    try parse(bytes, extractingList: nil).value
   }
 
   /// The value at the top of the property list in `bytes`, as ``parse(_:)``
@@ -40,7 +34,7 @@ enum PropertyListXML {
   /// item. When that key holds anything else, it stays in the value and
   /// the list is nil.
   static func parse(
-    _ bytes: [UInt8], extractingList listKey: String
+    _ bytes: [UInt8], extractingList listKey: String?
   ) throws(ParseError) -> (value: PropertyListValue, list: UIDList?) {
     return try bytes.withUnsafeBufferPointer { (buffer) throws(ParseError) in
       guard UTF8Validation.isValid(buffer) else {
@@ -221,14 +215,43 @@ enum PropertyListXML {
       let close = Array("</string>\n".utf8)
       uids.withBytes { bytes, ends in
         if ByteScan.isPlainText(bytes) {
+          // Lines built in a 64 KB buffer by word copies and appended a
+          // buffer at a time: an append per piece was three quarters of
+          // writing a 10,000-UID list.
           output.reserveCapacity(
             output.count + uids.count * (open.count + close.count) + bytes.count + 64)
-          var start = 0
-          for end in ends {
-            output += open
-            output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<Int(end)]))
-            output += close
-            start = Int(end)
+          let chunk = 64 * 1024
+          withUnsafeTemporaryAllocation(of: UInt8.self, capacity: chunk) { buffer in
+            open.withUnsafeBytes { open in
+              close.withUnsafeBytes { close in
+                var used = 0
+                var start = 0
+                for end in ends {
+                  let end = Int(end)
+                  let size = open.count + end - start + close.count
+                  if used + size > chunk {
+                    output.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[..<used]))
+                    used = 0
+                  }
+                  if size > chunk {
+                    // A string longer than the buffer: appended as it is.
+                    output.append(contentsOf: open)
+                    output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<end]))
+                    output.append(contentsOf: close)
+                  } else {
+                    var at = buffer.baseAddress! + used
+                    ByteScan.copy(open.baseAddress!, to: at, count: open.count)
+                    at += open.count
+                    ByteScan.copy(bytes.baseAddress! + start, to: at, count: end - start)
+                    at += end - start
+                    ByteScan.copy(close.baseAddress!, to: at, count: close.count)
+                    used += size
+                  }
+                  start = end
+                }
+                output.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[..<used]))
+              }
+            }
           }
         } else {
           for index in uids.indices {
@@ -460,9 +483,9 @@ extension PropertyListXML {
     static var stringCloseWord: UInt64 { UInt64(littleEndian: 0x3E67_6E69_7274_732F) }
 
     /// An `<array>` of plain strings only (see ``plainString()``) as a
-    /// ``UIDList``: counted in a first pass, copied into a list of that size
-    /// in a second. nil, and nothing read, for anything else (the general
-    /// path reads it, or reports what is wrong).
+    /// ``UIDList``, read in one pass into buffers as large as the rest of the
+    /// file could fill. nil, and nothing read, for anything else (the
+    /// general path reads it, or reports what is wrong).
     mutating func stringList() -> UIDList? {
       let start = index
       var open = index
@@ -483,8 +506,9 @@ extension PropertyListXML {
           written = 0
           count = 0
           while let range = plainStringRange() {
-            (storage.baseAddress! + written).update(
-              from: bytes.baseAddress! + range.lowerBound, count: range.count)
+            ByteScan.copy(
+              bytes.baseAddress! + range.lowerBound, to: storage.baseAddress! + written,
+              count: range.count)
             written += range.count
             ends[count] = UInt32(written)
             count += 1

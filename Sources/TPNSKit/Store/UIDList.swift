@@ -14,8 +14,10 @@
 /// A `String` is made when an element is read through the collection
 /// interface; the store's own paths (``UIDListDigest``, the XML reader and
 /// writer, `tpns list`) use ``withBytes(_:)`` and ``bytes(at:)``. Two lists
-/// are equal when their bytes are: the same as `String`'s equality for UIDs,
-/// which are ASCII.
+/// are equal, and ``contains(_:)`` and ``firstIndex(of:)`` find a string,
+/// when the bytes are the same: `String`'s equality for UIDs, which are
+/// ASCII, but not for text in two Unicode normal forms (`"é"` and `"e\u{301}"`
+/// differ here, though equal as `String`s).
 ///
 ///     var list: UIDList = ["ABCDEFGHJKLMNPRSTUVW"]
 ///     list.append("0123456789ABCDEFGHJK")
@@ -112,7 +114,35 @@ public struct UIDList: Sendable, Hashable {
 
   /// Whether the element at `index` has the same bytes as `other`'s at `otherIndex`.
   func element(_ index: Int, equals otherIndex: Int, of other: UIDList) -> Bool {
-    bytes(at: index) == other.bytes(at: otherIndex)
+    matchingRun(from: index, of: other, from: otherIndex, limit: 1) == 1
+  }
+
+  /// How many elements from `index` on have the same bytes as `other`'s
+  /// from `otherIndex` on, one for one, at most `limit`: compared in place,
+  /// an element's length first.
+  func matchingRun(from index: Int, of other: UIDList, from otherIndex: Int, limit: Int) -> Int {
+    withBytes { bytes, ends in
+      other.withBytes { otherBytes, otherEnds in
+        let limit = Swift.min(limit, ends.count - index, otherEnds.count - otherIndex)
+        var start = index == 0 ? 0 : Int(ends[index - 1])
+        var otherStart = otherIndex == 0 ? 0 : Int(otherEnds[otherIndex - 1])
+        var matched = 0
+        while matched < limit {
+          let end = Int(ends[index + matched])
+          let otherEnd = Int(otherEnds[otherIndex + matched])
+          let count = end - start
+          guard count == otherEnd - otherStart,
+            count == 0
+              || memcmp(bytes.baseAddress! + start, otherBytes.baseAddress! + otherStart, count)
+                == 0
+          else { break }
+          matched += 1
+          start = end
+          otherStart = otherEnd
+        }
+        return matched
+      }
+    }
   }
 }
 

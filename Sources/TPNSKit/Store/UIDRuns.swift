@@ -51,19 +51,27 @@ struct UIDRuns: Equatable {
       }
       return stored.firstIndex(of: uid)
     }
-    for item in acknowledged.indices {
-      // Compared as bytes: no `String` per UID while the run goes on.
-      if next < stored.count, stored.element(next, equals: item, of: acknowledged),
-        case .run(let from, let count)? = items.last
-      {
-        items[items.count - 1] = .run(from: from, count: count + 1)
-        next += 1
-      } else if let found = position(of: acknowledged[item]) {
+    var item = 0
+    while item < acknowledged.count {
+      // A run goes on as far as both lists agree, compared in place (no
+      // `String` per UID): the whole of a list one change from the stored one.
+      if next < stored.count, case .run(let from, let count)? = items.last {
+        let matched = stored.matchingRun(
+          from: next, of: acknowledged, from: item, limit: acknowledged.count - item)
+        if matched > 0 {
+          items[items.count - 1] = .run(from: from, count: count + matched)
+          next += matched
+          item += matched
+          continue
+        }
+      }
+      if let found = position(of: acknowledged[item]) {
         items.append(.run(from: found, count: 1))
         next = found + 1
       } else {
         items.append(.uid(acknowledged[item]))
       }
+      item += 1
     }
     self.items = items
   }
