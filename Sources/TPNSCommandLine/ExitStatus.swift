@@ -102,6 +102,17 @@ enum ExitStatus {
     switch failure.underlying {
     case .transport(.invalidURL):
       return (ExitCode.usage, "Pass an http:// or https:// URL with --server or TPNS_SERVER.")
+    case .transport(.libraryMissing):
+      // Nothing to retry until it is installed (`list`, `status` and
+      // `--no-sync` work without it).
+      let install = "Install libcurl (apt-get install libcurl3-gnutls), then "
+      return (
+        unavailable,
+        install
+          + (command == .event || command == .device
+            ? "run the command again; nothing was stored."
+            : "run 'tpns sync': the change is stored and pending.")
+      )
     case .transport(.tls):
       return (
         unavailable, "Pass the server's CA certificate with --cacert if it is not a public one."

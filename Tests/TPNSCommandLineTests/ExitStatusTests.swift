@@ -9,6 +9,8 @@ import Testing
   static let down = RequestFailure.exhausted(
     attempts: 3, last: .transport(.unreachable(url: url, reason: "refused")))
   static let refused = RequestFailure.status(400, body: "error: bad uid", retryAfter: nil)
+  static let missing = RequestFailure.transport(
+    .libraryMissing(reason: "libcurl-gnutls.so.4: cannot open shared object file"))
   static let busy = RequestFailure.timeLimitReached(
     .seconds(2), attempts: 2, last: .status(503, body: "", retryAfter: nil))
 
@@ -21,6 +23,15 @@ import Testing
       (.client, down, 69, "run 'tpns sync' once it answers"),
       (.client, refused, 76, "Nothing was registered"),
       (.event, down, 69, "Nothing was stored"),
+      (
+        .mapsync, missing, 69,
+        "Install libcurl (apt-get install libcurl3-gnutls), then run 'tpns sync'"
+      ),
+      (
+        .client, missing, 69,
+        "Install libcurl (apt-get install libcurl3-gnutls), then run 'tpns sync'"
+      ),
+      (.event, missing, 69, "then run the command again; nothing was stored"),
     ])
   func requestFailure(command: CommandName, failure: RequestFailure, code: Int32, hint: String) {
     let (exitCode, text) = ExitStatus.of(PipelineFailure.request(command, failure))

@@ -27,9 +27,7 @@ public final class CurlTransport: @unchecked Sendable {
   /// A transport; fails only if libcurl cannot be initialised.
   public init(options: TransportOptions = TransportOptions()) throws(TransportError) {
     if let failure = tpns_curl_load() {
-      throw .failed(
-        reason: "libcurl could not be loaded (\(String(cString: failure))); "
-          + "install it: apt-get install libcurl3-gnutls")
+      throw .libraryMissing(reason: String(cString: failure))
     }
     guard let handle = tpns_curl_easy_init() else {
       throw .failed(reason: "libcurl could not be initialised")

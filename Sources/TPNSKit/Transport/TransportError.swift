@@ -17,6 +17,8 @@ public enum TransportError: Error, Equatable, CustomStringConvertible {
   case responseTooLarge(limit: Int)
   /// The request was cancelled by its caller.
   case cancelled
+  /// libcurl could not be loaded (not installed): `reason` is the loader's.
+  case libraryMissing(reason: String)
   /// Any other libcurl failure.
   case failed(reason: String)
 
@@ -24,7 +26,7 @@ public enum TransportError: Error, Equatable, CustomStringConvertible {
   public var isTransient: Bool {
     switch self {
     case .unreachable, .timedOut, .connectionLost: true
-    case .tls, .invalidURL, .responseTooLarge, .cancelled, .failed: false
+    case .tls, .invalidURL, .responseTooLarge, .cancelled, .libraryMissing, .failed: false
     }
   }
 
@@ -44,6 +46,7 @@ public enum TransportError: Error, Equatable, CustomStringConvertible {
     case .invalidURL(let url): "'\(url)' is not an http:// or https:// URL"
     case .responseTooLarge(let limit): "the response was larger than \(limit) bytes"
     case .cancelled: "the request was cancelled"
+    case .libraryMissing(let reason): "libcurl could not be loaded (\(reason))"
     case .failed(let reason): reason
     }
   }
