@@ -182,4 +182,20 @@ import Testing
     #expect(
       UIDListDigest.of(UIDList(strings)) == String(repeating: "0", count: 16 - hex.count) + hex)
   }
+
+  @Test("a prefix shares the buffer, equals a copy of those elements, and changes alone")
+  func prefixes() {
+    let list = UIDList(Self.uids)
+    var prefix = list.prefix(5)
+    #expect(prefix == UIDList(Self.uids.prefix(5)))
+    #expect(prefix.hashValue == UIDList(Self.uids.prefix(5)).hashValue)
+    #expect(prefix.byteCount == Self.uids.prefix(5).reduce(0) { $0 + $1.utf8.count })
+    #expect(list.prefix(0) == UIDList())
+    prefix.append("X")
+    prefix.replaceSubrange(0..<1, with: ["Y"])
+    prefix.append(contentsOf: list, 11..<12)
+    #expect(prefix == ["Y"] + Array(Self.uids[1..<5]) + ["X", Self.uids[11]])
+    #expect(list == UIDList(Self.uids))
+    #expect(UIDRuns(items: [.run(from: 0, count: 7)]).expanded(against: list) == list.prefix(7))
+  }
 }

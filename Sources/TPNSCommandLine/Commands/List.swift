@@ -91,28 +91,45 @@ struct List: ParsableCommand {
           var start = 0
           for index in ends.indices {
             let end = Int(ends[index])
+            let count = end - start
             // No UID is made a `String` to find no settings when there are none.
             let suffix = suffixes.isEmpty ? nil : suffixes[uids[index]]
-            let size = width + 3 + end - start + (suffix?.count ?? 0)
+            let size = width + 3 + count + (suffix?.count ?? 0)
             if used + size > chunk.count { try flush() }
-            var line = [UInt8]()
-            // A line longer than the buffer (settings of many kilobytes) is
-            // built on its own.
-            if size > chunk.count { line.reserveCapacity(size) }
-            func put(_ from: UnsafePointer<UInt8>, _ count: Int) {
-              if size > chunk.count {
-                line.append(contentsOf: UnsafeBufferPointer(start: from, count: count))
+            if size > chunk.count {
+              // Longer than the buffer (no line tpns lists is): in pieces.
+              try output(UnsafeBufferPointer(digits))
+              try [UInt8(ascii: " "), UInt8(ascii: " ")].withUnsafeBufferPointer(output)
+              try output(UnsafeBufferPointer(start: bytes.baseAddress! + start, count: count))
+              if let suffix { try suffix.withUnsafeBufferPointer(output) }
+              try [UInt8(ascii: "\n")].withUnsafeBufferPointer(output)
+            } else {
+              let at = chunk.baseAddress! + used
+              for position in 0..<width { at[position] = digits[position] }
+              at[width] = UInt8(ascii: " ")
+              at[width + 1] = UInt8(ascii: " ")
+              let uid = UnsafeRawPointer(bytes.baseAddress! + start)
+              let to = UnsafeMutableRawPointer(at + width + 2)
+              if count == 20 {
+                // A UID: two words and four bytes, no call to memcpy.
+                to.storeBytes(of: uid.loadUnaligned(as: UInt64.self), as: UInt64.self)
+                to.storeBytes(
+                  of: uid.loadUnaligned(fromByteOffset: 8, as: UInt64.self), toByteOffset: 8,
+                  as: UInt64.self)
+                to.storeBytes(
+                  of: uid.loadUnaligned(fromByteOffset: 16, as: UInt32.self), toByteOffset: 16,
+                  as: UInt32.self)
               } else {
-                (chunk.baseAddress! + used).update(from: from, count: count)
-                used += count
+                to.copyMemory(from: uid, byteCount: count)
               }
+              var next = at + width + 2 + count
+              if let suffix {
+                suffix.withUnsafeBufferPointer { next.update(from: $0.baseAddress!, count: $0.count) }
+                next += suffix.count
+              }
+              next.pointee = UInt8(ascii: "\n")
+              used += size
             }
-            put(digits.baseAddress!, width)
-            put("  ", 2)
-            put(bytes.baseAddress! + start, end - start)
-            if let suffix { suffix.withUnsafeBufferPointer { put($0.baseAddress!, $0.count) } }
-            put("\n", 1)
-            if size > chunk.count { try line.withUnsafeBufferPointer(output) }
             start = end
             increment(digits)
           }

@@ -20,6 +20,21 @@ enum ByteScan {
     (word &- ones) & ~word & highs
   }
 
+  /// Whether the 20 bytes at `bytes` hold no `<` and no `&`: three words
+  /// (the last two overlapping), no loop.
+  @inline(__always)
+  static func isFreeOfMarkup(_ bytes: UnsafeRawPointer) -> Bool {
+    let lessThans = ones &* UInt64(UInt8(ascii: "<"))
+    let ampersands = ones &* UInt64(UInt8(ascii: "&"))
+    let first = bytes.loadUnaligned(as: UInt64.self)
+    let second = bytes.loadUnaligned(fromByteOffset: 8, as: UInt64.self)
+    let last = bytes.loadUnaligned(fromByteOffset: 12, as: UInt64.self)
+    let found =
+      zeros(first ^ lessThans) | zeros(first ^ ampersands) | zeros(second ^ lessThans)
+      | zeros(second ^ ampersands) | zeros(last ^ lessThans) | zeros(last ^ ampersands)
+    return found == 0
+  }
+
   /// Copies `count` bytes from `source` to `destination` (not overlapping):
   /// up to 32 by a few word loads and stores (the first and last 8 or 16
   /// bytes, overlapping in the middle) rather than a call to `memcpy`, whose

@@ -456,6 +456,22 @@ extension PropertyListXML {
 
     /// Where the text of the item ``plainString()`` reads is, read past it.
     mutating func plainStringRange() -> Range<Int>? {
+      // The item as tpns writes a UID: "\n\t\t<string>", 20 bytes without
+      // `<` or `&`, "</string>"; recognised by word compares alone.
+      if index + 40 <= bytes.count {
+        let raw = UnsafeRawPointer(bytes.baseAddress! + index)
+        let lead = UInt32(littleEndian: raw.loadUnaligned(as: UInt32.self)) & 0x00FF_FFFF
+        if lead == 0x0009_090A,
+          raw.loadUnaligned(fromByteOffset: 3, as: UInt64.self) == Self.stringOpenWord,
+          raw.loadUnaligned(fromByteOffset: 32, as: UInt64.self) == Self.stringCloseWord,
+          bytes[index + 31] == UInt8(ascii: "<"),
+          ByteScan.isFreeOfMarkup(UnsafeRawPointer(raw + 11))
+        {
+          let start = index + 11
+          index += 40
+          return start..<start + 20
+        }
+      }
       var start = index
       while start < bytes.count, Self.isSpace(bytes[start]) { start += 1 }
       // The tags compared as words, not by `memcmp` (a call each; this runs

@@ -23,7 +23,17 @@ enum UIDListDigest {
       var start = 0
       for end in ends {
         let end = Int(end)
-        hash = mix(hash, UnsafeRawBufferPointer(start: base.map { $0 + start }, count: end - start))
+        if end - start == 20, let base {
+          // A UID: two words and four bytes, the general path's words unrolled.
+          let at = base + start
+          let tail = UInt64(UInt32(littleEndian: at.loadUnaligned(fromByteOffset: 16, as: UInt32.self)))
+          hash = mix(hash, UInt64(littleEndian: at.loadUnaligned(as: UInt64.self)))
+          hash = mix(hash, UInt64(littleEndian: at.loadUnaligned(fromByteOffset: 8, as: UInt64.self)))
+          hash = mix(mix(hash, tail), 20)
+        } else {
+          hash = mix(
+            hash, UnsafeRawBufferPointer(start: base.map { $0 + start }, count: end - start))
+        }
         start = end
       }
     }

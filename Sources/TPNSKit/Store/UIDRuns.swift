@@ -83,7 +83,11 @@ struct UIDRuns: Equatable {
 
   /// The list these runs stand for, with `stored` the store's list.
   func expanded(against stored: UIDList) -> UIDList {
-    if items.count == 1, case .run(0, stored.count) = items[0] { return stored }
+    // The stored list, or its start (a store one `add` past its server):
+    // shared, not copied.
+    if items.count == 1, case .run(0, let count) = items[0] {
+      return count == stored.count ? stored : stored.prefix(count)
+    }
     var uids = UIDList()
     for item in items {
       switch item {
