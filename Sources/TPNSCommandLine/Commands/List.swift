@@ -124,7 +124,9 @@ struct List: ParsableCommand {
               }
               var next = at + width + 2 + count
               if let suffix {
-                suffix.withUnsafeBufferPointer { next.update(from: $0.baseAddress!, count: $0.count) }
+                suffix.withUnsafeBufferPointer {
+                  next.update(from: $0.baseAddress!, count: $0.count)
+                }
                 next += suffix.count
               }
               next.pointee = UInt8(ascii: "\n")

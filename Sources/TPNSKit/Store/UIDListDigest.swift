@@ -26,9 +26,11 @@ enum UIDListDigest {
         if end - start == 20, let base {
           // A UID: two words and four bytes, the general path's words unrolled.
           let at = base + start
-          let tail = UInt64(UInt32(littleEndian: at.loadUnaligned(fromByteOffset: 16, as: UInt32.self)))
+          let tail = UInt64(
+            UInt32(littleEndian: at.loadUnaligned(fromByteOffset: 16, as: UInt32.self)))
           hash = mix(hash, UInt64(littleEndian: at.loadUnaligned(as: UInt64.self)))
-          hash = mix(hash, UInt64(littleEndian: at.loadUnaligned(fromByteOffset: 8, as: UInt64.self)))
+          hash = mix(
+            hash, UInt64(littleEndian: at.loadUnaligned(fromByteOffset: 8, as: UInt64.self)))
           hash = mix(mix(hash, tail), 20)
         } else {
           hash = mix(
