@@ -15,9 +15,10 @@ import TPNSProtocol
 /// ```
 struct ValidatedRequest: Sendable {
   let command: CommandName
-  /// The command's parameters (``CommandName/parameters``), and the value kept of
-  /// each at the same index: a handful, so an array beats hashing names.
+  /// The command's parameters (``CommandName/parameters``), their keys, and the
+  /// value kept of each at the same index: a handful, so an array beats hashing names.
   private let parameters: [CommandParameter]
+  private let keys: [ParameterKey]
   private let values: [String?]
   /// The parameters the command does not take, in the order sent.
   let others: [FormParameters.Pair]
@@ -34,12 +35,15 @@ struct ValidatedRequest: Sendable {
       throw .badRequest("unknown cmd '\(Printable(name))' (known: \(known))")
     }
     let parameters = command.parameters
+    let keys = command.parameterKeys
     // One pass sorts the pairs: each of the command's parameters (no name is given
     // twice, checked above), or another.
     var sent = [String?](repeating: nil, count: parameters.count)
     var others: [FormParameters.Pair] = []
-    for pair in form.pairs where pair.name != CommandParameter.cmd.name {
-      if let index = parameters.firstIndex(where: { $0.name == pair.name }) {
+    for pair in form.pairs {
+      let key = ParameterKey(name: pair.name)
+      if key == .cmd { continue }
+      if let key, let index = keys.firstIndex(of: key) {
         sent[index] = pair.value
       } else {
         others.append(pair)
@@ -66,7 +70,7 @@ struct ValidatedRequest: Sendable {
         sent[index] = nil
         continue
       }
-      switch ParameterRules.judge(parameter, value: value) {
+      switch ParameterRules.judge(keys[index], value: value) {
       case .canonical:
         break
       case .tolerated(let reason):
@@ -80,13 +84,14 @@ struct ValidatedRequest: Sendable {
     }
     self.command = command
     self.parameters = parameters
+    self.keys = keys
     self.values = sent
     self.others = others
   }
 
   /// The value of `parameter`; nil only for an optional one not sent (or not kept).
   subscript(parameter: CommandParameter) -> String? {
-    parameters.firstIndex { $0.name == parameter.name }.flatMap { values[$0] }
+    ParameterKey(name: parameter.name).flatMap { keys.firstIndex(of: $0) }.flatMap { values[$0] }
   }
 
   /// The value of a required parameter (checked present by `init`).
