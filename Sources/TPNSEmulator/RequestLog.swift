@@ -156,6 +156,10 @@ final class RequestLog: @unchecked Sendable {
 
   private let lock = Lock()
   private var entries: [RequestLogEntry] = []
+  /// The ``RequestLogEntry/cost`` of each of `entries`, at the same index: a dropped
+  /// entry's is read from here, as reading it from the entry copied the whole entry
+  /// out of the array (3% of the emulator's samples under `wrk`, with the log full).
+  private var costs: [Int] = []
   /// Index of the oldest live entry in `entries` (the ring's head).
   private var head = 0
   private var bytes = 0
@@ -180,22 +184,21 @@ final class RequestLog: @unchecked Sendable {
       total += 1
       entry.sequence = total
       entries.append(entry)
-      bytes += entry.cost
+      let cost = entry.cost
+      costs.append(cost)
+      bytes += cost
       while entries.count - head > Self.capacity
         || (bytes > Self.byteBudget && entries.count - head > 1)
       {
-        bytes -= entries[head].cost
+        bytes -= costs[head]
         // The slot stays in `entries` until the next compaction (up to capacity / 2
-        // of them): free its payload now.
-        entries[head].form = []
-        entries[head].error = nil
-        entries[head].warnings = []
-        entries[head].keptParameters = nil
-        entries[head].truncation = nil
+        // of them): free its payload now, in one write.
+        entries[head] = Self.droppedSlot
         head += 1
       }
       if head >= Self.capacity / 2 {
         entries.removeFirst(head)
+        costs.removeFirst(head)
         head = 0
       }
     }
@@ -249,10 +252,16 @@ final class RequestLog: @unchecked Sendable {
     lock.withLock { entries.reduce(0) { $0 + $1.form.count } }
   }
 
+  /// What a dropped entry's slot holds until the next compaction: nothing.
+  private static let droppedSlot = RequestLogEntry(
+    sequence: 0, time: 0, method: nil, path: nil, form: [], isDecoded: false, status: 0,
+    error: nil)
+
   /// Forgets everything, counters included.
   func reset() {
     lock.withLock {
       entries = []
+      costs = []
       head = 0
       bytes = 0
       total = 0

@@ -19,6 +19,15 @@ struct FormParametersTests {
       // either end, next to each other, and apart.
       ("a=%41bc+d%2Be+%20f%41", [["a", "Abc d+e  fA"]]),
       ("a=+%41+xyz%42%43+", [["a", " A xyzBC "]]),
+      // Plain values are tested 8 bytes at a time: '+', '%' and UTF-8 in either
+      // word of a 16-byte value, and in its last bytes past them.
+      ("v=0123456+89abcdef", [["v", "0123456 89abcdef"]]),
+      ("v=01234567+9abcdef", [["v", "01234567 9abcdef"]]),
+      ("v=0123456789abcde%41", [["v", "0123456789abcdeA"]]),
+      ("v=0123456789abcdef0+", [["v", "0123456789abcdef0 "]]),
+      ("v=0123456789abcdef日", [["v", "0123456789abcdef日"]]),
+      ("v=01日23456789abcdef", [["v", "01日23456789abcdef"]]),
+      ("longer_name_of_16=0123456789abcdef", [["longer_name_of_16", "0123456789abcdef"]]),
     ])
   func decodes(input: String, expected: [[String]]) throws {
     let form = try FormParameters(decoding: Array(input.utf8))
@@ -42,6 +51,16 @@ struct FormParametersTests {
     }
     #expect(error?.status == 400)
     #expect(error?.reason == reason)
+  }
+
+  @Test("refuses bytes that are not UTF-8 in a value without escapes, at any offset")
+  func refusesRawInvalidUTF8() {
+    for offset in [0, 7, 8, 15, 16, 17] {
+      var bytes = Array("v=".utf8) + Array(repeating: UInt8(ascii: "x"), count: 18)
+      bytes[2 + offset] = 0xFF
+      let error = #expect(throws: RequestError.self) { try FormParameters(decoding: bytes) }
+      #expect(error?.reason == "parameter 'v' is not valid UTF-8", "offset \(offset)")
+    }
   }
 
   @Test("reports the first duplicated name")

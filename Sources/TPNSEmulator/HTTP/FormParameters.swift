@@ -1,5 +1,7 @@
 #if canImport(Glibc)
   import Glibc
+#elseif canImport(Musl)
+  import Musl
 #endif
 
 /// Form parameters (`application/x-www-form-urlencoded`), decoded, in the order sent.
@@ -64,15 +66,21 @@ struct FormParameters: Sendable, Equatable {
   mutating func append(decoding bytes: some Collection<UInt8>) throws(RequestError) {
     let contiguous = Array(bytes)
     try contiguous.withUnsafeBufferPointer { buffer throws(RequestError) in
+      guard let base = buffer.baseAddress else { return }
       // Room for every pair at once: growing the array one doubling at a time cost
-      // three allocations for a usual request's seven pairs.
+      // three allocations for a usual request's seven pairs. The separators are
+      // found by memchr, here and below: a loop over the bytes, twice, cost 1,400
+      // instructions of a usual `cmd=client` (callgrind).
       var separators = 0
-      for byte in buffer where byte == UInt8(ascii: "&") { separators += 1 }
+      var offset = Self.next(UInt8(ascii: "&"), in: base, from: 0, count: buffer.count)
+      while offset < buffer.count, separators < Self.maximumCount {
+        separators += 1
+        offset = Self.next(UInt8(ascii: "&"), in: base, from: offset + 1, count: buffer.count)
+      }
       pairs.reserveCapacity(pairs.count + min(separators + 1, Self.maximumCount))
       var start = 0
       while start < buffer.count {
-        var end = start
-        while end < buffer.count && buffer[end] != UInt8(ascii: "&") { end += 1 }
+        let end = Self.next(UInt8(ascii: "&"), in: base, from: start, count: buffer.count)
         if end > start {
           guard pairs.count < Self.maximumCount else {
             throw .badRequest("more than \(Self.maximumCount) parameters")
@@ -88,10 +96,14 @@ struct FormParameters: Sendable, Equatable {
   private mutating func appendPair(_ segment: Slice<UnsafeBufferPointer<UInt8>>)
     throws(RequestError)
   {
-    guard let equals = segment.firstIndex(of: UInt8(ascii: "=")) else {
+    let bytes = UnsafeBufferPointer(rebasing: segment)
+    let found = memchr(bytes.baseAddress!, Int32(UInt8(ascii: "=")), bytes.count)
+    guard let found else {
       let name = (try? Self.decodeComponent(segment, what: { "" })) ?? ""
       throw .badRequest("parameter '\(Printable(name))' has no '=' and no value")
     }
+    let equals =
+      segment.startIndex + (UnsafeRawPointer(found) - UnsafeRawPointer(bytes.baseAddress!))
     let name = try Self.decodeComponent(segment[..<equals], what: { "a parameter name" })
     guard !name.isEmpty else {
       throw .badRequest("a parameter has an empty name")
@@ -121,13 +133,7 @@ struct FormParameters: Sendable, Equatable {
     guard let base = bytes.baseAddress, !bytes.isEmpty else { return "" }
     let count = bytes.count
     // Fast path: plain ASCII needs neither decoding nor UTF-8 validation.
-    var offset = 0
-    while offset < count {
-      let byte = base[offset]
-      if byte == UInt8(ascii: "%") || byte == UInt8(ascii: "+") || byte >= 0x80 { break }
-      offset += 1
-    }
-    if offset == count {
+    if isPlainASCII(base, count: count) {
       return String(decoding: bytes, as: UTF8.self)
     }
     var decoded = [UInt8](repeating: 0, count: count)
@@ -182,6 +188,35 @@ struct FormParameters: Sendable, Equatable {
       throw .badRequest("\(what()) is not valid UTF-8")
     }
     return text
+  }
+
+  /// Whether the `count` bytes at `base` are ASCII without `%` nor `+`: tested 8 at
+  /// a time, where a test of each byte cost 1,100 instructions of a usual
+  /// `cmd=client` (callgrind).
+  private static func isPlainASCII(_ base: UnsafePointer<UInt8>, count: Int) -> Bool {
+    let ones: UInt64 = 0x0101_0101_0101_0101
+    let highs: UInt64 = 0x8080_8080_8080_8080
+    // Whether a byte of `word` is `byte` (a byte of `word ^ byte...` is zero).
+    func contains(_ word: UInt64, _ byte: UInt8) -> Bool {
+      let difference = word ^ (ones &* UInt64(byte))
+      return (difference &- ones) & ~difference & highs != 0
+    }
+    var offset = 0
+    while offset + 8 <= count {
+      let word = UInt64(
+        littleEndian: UnsafeRawPointer(base + offset).loadUnaligned(as: UInt64.self))
+      if word & highs != 0 || contains(word, UInt8(ascii: "%")) || contains(word, UInt8(ascii: "+"))
+      {
+        return false
+      }
+      offset += 8
+    }
+    while offset < count {
+      let byte = base[offset]
+      if byte >= 0x80 || byte == UInt8(ascii: "%") || byte == UInt8(ascii: "+") { return false }
+      offset += 1
+    }
+    return true
   }
 
   private static func hexValue(_ byte: UInt8) -> UInt8? {

@@ -20,12 +20,11 @@ enum ParameterRules {
     case refused(String)
   }
 
-  /// The judgement of `value` for `parameter`; the reasons follow `parameter 'name' `.
+  /// The judgement of `value` for the parameter `key`; the reasons follow `parameter 'name' `.
   /// `token` is judged against `os` by ``judge(token:os:)``, and a `uid` in a `map`
   /// by ``judge(uid:)``.
-  static func judge(_ parameter: CommandParameter, value: String) -> Judgement {
-    // Matched by name: `CommandParameter`'s equality also compares `isRequired`.
-    switch CommandParameter(parameter.name) {
+  static func judge(_ key: ParameterKey, value: String) -> Judgement {
+    switch key {
     case .os:
       return judgeOperatingSystem(value)
     case .appid:
@@ -54,7 +53,7 @@ enum ParameterRules {
       return formatViolation(value).map { .tolerated($0) } ?? .canonical
     case .msg:
       return EventMessageSyntax.violation(in: value).map { .tolerated("\($0)") } ?? .canonical
-    default:
+    case .cmd:
       return .canonical
     }
   }

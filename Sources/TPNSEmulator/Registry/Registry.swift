@@ -28,7 +28,8 @@ final class Registry: @unchecked Sendable {
     do {
       return try lock.withLock { () throws -> T in
         try store.checkFile()
-        return try inTransaction ? store.transaction { try body(store) } : body(store)
+        return try inTransaction
+          ? store.transaction { try body(store) } : store.write { try body(store) }
       }
     } catch let error as DatabaseFileError {
       warnOnce(error)

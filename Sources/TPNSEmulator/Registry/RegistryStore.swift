@@ -80,7 +80,9 @@ final class RegistryStore {
   /// Opens the registry in `path`, or in memory when `path` is nil.
   ///
   /// A file database uses WAL with `synchronous=NORMAL`: each command's commit is
-  /// durable across a crash of the emulator, and cheap.
+  /// durable across a crash of the emulator, and cheap. An in-memory one, which
+  /// nothing outlives, batches its writes in a long transaction (see
+  /// ``SQLiteConnection/batchWrites()``).
   init(path: String?) throws {
     // Created for its owner alone before SQLite opens it; removed again if the
     // registry cannot be opened after all.
@@ -101,6 +103,7 @@ final class RegistryStore {
       try database.execute("PRAGMA foreign_keys = ON;")
       try database.execute(Self.schema)
       try Self.migrate(database)
+      if path == nil { database.batchWrites() }
       file = try path.map { path in
         guard let file = DatabaseFile(path: path) else {
           throw SQLiteError(code: SQLITE_CANTOPEN, message: "the file vanished once opened")
@@ -179,6 +182,11 @@ final class RegistryStore {
     try database.transaction(body)
   }
 
+  /// Runs `body`, a write atomic by itself (see ``SQLiteConnection/write(_:)``).
+  func write<T>(_ body: () throws -> T) throws -> T {
+    try database.write(body)
+  }
+
   // MARK: Clients
 
   /// A client from a row of `os, appid, udid, token, lang, dev, bgfetch, registered_at,
@@ -210,8 +218,8 @@ final class RegistryStore {
   /// held by another udid moves to this one: the other phone keeps its registration
   /// and mappings but has no token left, so nothing is pushed to it.
   ///
-  /// Atomic on its own; call it outside a transaction. The common case is one
-  /// autocommitted statement (the emulator's hottest path); only when the insert hits
+  /// Atomic on its own; call it outside a transaction (in a ``write(_:)``). The common
+  /// case is one statement (the emulator's hottest path); only when the insert hits
   /// the token's UNIQUE constraint (which changes nothing) are the move and the insert
   /// run together in a transaction.
   func upsert(_ record: ClientRecord, tokenKey: String) throws -> Bool {

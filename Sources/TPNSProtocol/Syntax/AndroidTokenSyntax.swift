@@ -10,10 +10,12 @@ public enum AndroidTokenSyntax {
   /// What is wrong with `text`, or nil when it is a valid Android token.
   @inlinable
   public static func violation(in text: String) -> SyntaxViolation? {
-    SyntaxViolation.first(in: text, length: lengths) { scalar in
-      isAllowed(scalar)
-    }
+    SyntaxViolation.first(in: text, length: lengths, ascii: allowed, allows: isAllowed)
   }
+
+  /// ``isAllowed(_:)`` as a set of bytes (see ``ASCIISet``).
+  @usableFromInline
+  static let allowed = ASCIISet(isAllowed)
 
   /// Whether `scalar` may appear in an Android token (`[A-Za-z0-9_:.-]`).
   @usableFromInline

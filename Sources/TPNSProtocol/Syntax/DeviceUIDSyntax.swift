@@ -14,8 +14,15 @@ public enum DeviceUIDSyntax {
   /// reported before a bad length.
   @inlinable
   public static func violation(in text: String) -> SyntaxViolation? {
-    SyntaxViolation.first(in: text, length: length...length) { scalar in
-      ("A"..."Z").contains(scalar) || ("0"..."9").contains(scalar)
-    }
+    SyntaxViolation.first(in: text, length: length...length, ascii: allowed, allows: isAllowed)
+  }
+
+  /// ``isAllowed(_:)`` as a set of bytes (see ``ASCIISet``).
+  @usableFromInline
+  static let allowed = ASCIISet(isAllowed)
+
+  @usableFromInline
+  static func isAllowed(_ scalar: Unicode.Scalar) -> Bool {
+    ("A"..."Z").contains(scalar) || ("0"..."9").contains(scalar)
   }
 }

@@ -1,0 +1,79 @@
+import Testing
+
+@testable import TPNSEmulator
+
+/// An in-memory registry batches its writes in one long transaction (see
+/// `SQLiteConnection.batchWrites()`): each command must still be all or nothing, and
+/// the commits along the way must keep every write.
+@Suite("Registry: the in-memory registry's batched writes")
+struct RegistryBatchedWritesTests {
+  struct Refused: Error {}
+
+  static func phone(_ number: Int) -> ClientRecord {
+    let token = String(repeating: "0", count: 60) + String(number + 1000)
+    return ClientRecord(
+      os: "ios", appid: "com.example.app", udid: token, token: token, lang: "en", dev: 1,
+      bgfetch: nil, extra: nil, registeredAt: Int64(number), lastSeen: Int64(number))
+  }
+
+  static func register(_ number: Int, in store: RegistryStore) throws -> Bool {
+    let phone = phone(number)
+    return try store.upsert(phone, tokenKey: phone.token!)
+  }
+
+  @Test("a command that throws changes nothing; those before and after it stay")
+  func failedCommand() throws {
+    let registry = try Registry(path: nil)
+    #expect(try registry.write(inTransaction: false) { try Self.register(1, in: $0) })
+    #expect(throws: Refused.self) {
+      try registry.write { store in
+        _ = try Self.register(2, in: store)
+        _ = try store.addMapping(
+          appid: "com.example.app", udid: Self.phone(1).udid,
+          MappingChange(uid: "ABCDEFGHJKLMNPRSTUVW", interval: nil, format: nil, extra: nil),
+          now: 5)
+        throw Refused()
+      }
+    }
+    #expect(try registry.write(inTransaction: false) { try Self.register(3, in: $0) })
+    let clients = try registry.read { try $0.clients() }
+    #expect(clients.map(\.udid) == [Self.phone(1).udid, Self.phone(3).udid])
+    #expect(try registry.read { try $0.mappings() }.isEmpty)
+  }
+
+  @Test("past the commits of the long transaction, every write is kept, each once")
+  func manyWrites() throws {
+    let registry = try Registry(path: nil)
+    let count = SQLiteConnection.batchedWriteLimit * 2 + 7
+    for number in 0..<count {
+      #expect(try registry.write(inTransaction: false) { try Self.register(number, in: $0) })
+    }
+    for number in 0..<count {  // again: each an update now
+      #expect(!(try registry.write(inTransaction: false) { try Self.register(number, in: $0) }))
+    }
+    #expect(throws: Refused.self) {
+      try registry.write { store in
+        try store.reset()
+        throw Refused()
+      }
+    }
+    let clients = try registry.read { try $0.clients() }
+    #expect(clients.count == count)
+    #expect(clients.first == Self.phone(0))
+    #expect(clients.last == Self.phone(count - 1))
+  }
+
+  @Test("a token moved to another phone (a statement that fails, then a savepoint) is kept")
+  func movedToken() throws {
+    let registry = try Registry(path: nil)
+    let first = Self.phone(1)
+    var second = Self.phone(2)
+    second.token = first.token
+    #expect(
+      try registry.write(inTransaction: false) { try $0.upsert(first, tokenKey: first.token!) })
+    #expect(
+      try registry.write(inTransaction: false) { try $0.upsert(second, tokenKey: first.token!) })
+    let clients = try registry.read { try $0.clients() }
+    #expect(clients.map(\.token) == [nil, first.token])
+  }
+}
