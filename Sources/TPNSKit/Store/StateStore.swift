@@ -187,7 +187,9 @@ public struct StateStore: Sendable {
   /// The state `data` holds: the one remembered if the bytes are the same,
   /// else parsed (and then remembered).
   private func decodeRemembering(_ data: [UInt8]) throws(StoreError) -> StoreState {
-    if let seen = Self.lastSeen.withLock({ $0 }), seen.bytes == data { return seen.state }
+    if let seen = Self.lastSeen.withLock({ $0 }), ByteScan.equal(seen.bytes, data) {
+      return seen.state
+    }
     let state = try decode(data)
     Self.lastSeen.withLock { $0 = (data, state) }
     return state

@@ -40,11 +40,25 @@ public struct DeviceUID: Hashable, Sendable, CustomStringConvertible {
   }
 
   private static func isCanonical(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-    guard bytes.count == DeviceUIDSyntax.length else { return false }
-    for byte in bytes where !(0x30...0x39).contains(byte) && !(0x41...0x5A).contains(byte) {
-      return false
-    }
-    return true
+    guard bytes.count == DeviceUIDSyntax.length, let base = bytes.baseAddress else { return false }
+    // Three words (the last two overlapping), each byte tested against both
+    // ranges at once: the byte loop was 290 instructions a UID, run for each
+    // of a 10,000-UID mapsync's.
+    let raw = UnsafeRawPointer(base)
+    return isDigitsOrCapitals(raw.loadUnaligned(as: UInt64.self))
+      && isDigitsOrCapitals(raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
+      && isDigitsOrCapitals(raw.loadUnaligned(fromByteOffset: 12, as: UInt64.self))
+  }
+
+  /// Whether each of the 8 bytes of `word` is `0-9` or `A-Z`. A byte below
+  /// 0x80 plus (0x80 - low) has its high bit set when it is at least `low`,
+  /// plus (0x7F - high) when it is above `high`; no sum carries into the next byte.
+  private static func isDigitsOrCapitals(_ word: UInt64) -> Bool {
+    let highs: UInt64 = 0x8080_8080_8080_8080
+    guard word & highs == 0 else { return false }
+    let digits = (word &+ 0x5050_5050_5050_5050) & ~(word &+ 0x4646_4646_4646_4646)
+    let capitals = (word &+ 0x3F3F_3F3F_3F3F_3F3F) & ~(word &+ 0x2525_2525_2525_2525)
+    return (digits | capitals) & highs == highs
   }
 
   private static func isCanonical(_ bytes: [UInt8]) -> Bool {
