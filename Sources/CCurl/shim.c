@@ -104,7 +104,15 @@ const char *tpns_curl_version(void) {
   pthread_once(&open_once, open_library);
   if (failure[0] != 0) return "unavailable";
   curl_version_info_data *info = curl.version_info(CURLVERSION_NOW);
-  return info != NULL && info->version != NULL ? info->version : "unknown";
+  if (info == NULL || info->version == NULL) return "unknown";
+  // With its TLS library (`7.88.1, GnuTLS/3.7.9`): which of the two sonames
+  // was loaded shows in the errors a TLS failure gives.
+  static char text[160];
+  if (info->ssl_version != NULL) {
+    snprintf(text, sizeof text, "%s, %s", info->version, info->ssl_version);
+    return text;
+  }
+  return info->version;
 }
 
 CURL *tpns_curl_easy_init(void) { return curl.easy_init(); }

@@ -9,7 +9,9 @@
 /// no line editing, no signals from keys, no flow control; output
 /// processing kept) and writes `enter` (alternate screen, hidden cursor).
 /// From then on, tpns_terminal_restore() writes `leave` and puts the saved
-/// settings back: at exit (atexit), and before a fatal signal (SIGSEGV,
+/// settings back: at exit (atexit: an exit() from within a command; a
+/// command that returns has restored it itself, and ends with _exit), and
+/// before a fatal signal (SIGSEGV,
 /// SIGBUS, SIGILL, SIGTRAP, SIGABRT, SIGFPE, SIGSYS) goes on to the handler
 /// it had before (the Swift runtime's backtracer, or the default).
 /// SIGINT, SIGTERM, SIGHUP, SIGQUIT and SIGWINCH write their number, one

@@ -24,7 +24,7 @@ struct List: ParsableCommand {
     let state = try runner.loadStore()
     let uids = state.uids
     if options.json {
-      Console.line(
+      var json =
         OrderedJSON.object([
           ("command", .string("list")), ("store", .string(options.storePath)),
           (
@@ -36,7 +36,8 @@ struct List: ParsableCommand {
                     + OutcomeFormatting.fields(state.settings(of: $0.element)))
               })
           ),
-        ]).rendered)
+        ]).rendered + "\n"
+      try Self.checkingOutput { try json.withUTF8 { try Console.outputChecked($0) } }
       return
     }
     if uids.isEmpty {
@@ -51,14 +52,23 @@ struct List: ParsableCommand {
     for (uid, settings) in state.settings where !settings.isEmpty {
       suffixes[uid] = Array(("  " + runner.output.shown(OutcomeFormatting.describe(settings))).utf8)
     }
-    do {
+    try Self.checkingOutput {
       try Self.writeLines(
         of: uids, width: String(uids.count - 1).utf8.count, suffixes: suffixes,
         to: Console.outputChecked)
+    }
+  }
+
+  /// Runs `write`, a failure to write standard output made exit 74: it stops
+  /// at the first piece lost, so what was printed is the start of the list.
+  static func checkingOutput(_ write: () throws -> Void) throws {
+    do {
+      try write()
     } catch {
-      // Stopped at the first piece lost: what was printed is a prefix of the list.
       throw CommandFailure(
         "the list could not be written to standard output: \(error)",
+        hint: "What was printed is the start of the list; make room where the output goes, "
+          + "then run it again.",
         exitCode: ExitStatus.ioError)
     }
   }

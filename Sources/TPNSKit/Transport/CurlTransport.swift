@@ -40,9 +40,9 @@ public final class CurlTransport: @unchecked Sendable {
     tpns_curl_easy_cleanup(handle)
   }
 
-  /// The version of the libcurl this process runs on (`7.88.1`), as
-  /// `curl --version` names it: the library loaded, not the one built
-  /// against ("unavailable" if it cannot be loaded).
+  /// The version of the libcurl this process runs on and its TLS library
+  /// (`7.88.1, GnuTLS/3.7.9`), as `curl --version` names them: the library
+  /// loaded, not the one built against ("unavailable" if it cannot be loaded).
   public static var libraryVersion: String {
     String(cString: tpns_curl_version())
   }
