@@ -27,12 +27,6 @@ public enum Console {
     text.withUTF8 { _ = write($0, to: descriptor) }
   }
 
-  /// All of `bytes` (lines, each with its newline), to standard output: what
-  /// a long listing builds as bytes.
-  public static func output(_ bytes: [UInt8]) {
-    bytes.withUnsafeBufferPointer { _ = write($0, to: STDOUT_FILENO) }
-  }
-
   /// Writes all of `bytes` to standard output, or throws why it could not
   /// (a full disk, a closed descriptor): for output written in pieces, where
   /// going on after a lost piece would print a list with a gap in it.

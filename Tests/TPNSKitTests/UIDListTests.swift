@@ -64,8 +64,8 @@ import Testing
     list.append(contentsOf: other, 0..<0)
     list.append(contentsOf: other, 3..<4)
     #expect(list == ["x", "bb", "ccc", "dddd"])
-    #expect(list.element(1, equals: 1, of: other))
-    #expect(!list.element(0, equals: 0, of: other))
+    #expect(list.matchingRun(from: 1, of: other, from: 1, limit: 1) == 1)
+    #expect(list.matchingRun(from: 0, of: other, from: 0, limit: 1) == 0)
   }
 
   @Test("equal lists hash alike; lists of other splits of the same bytes differ")

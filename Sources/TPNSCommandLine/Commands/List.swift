@@ -118,20 +118,7 @@ struct List: ParsableCommand {
               for position in 0..<width { at[position] = digits[position] }
               at[width] = UInt8(ascii: " ")
               at[width + 1] = UInt8(ascii: " ")
-              let uid = UnsafeRawPointer(bytes.baseAddress! + start)
-              let to = UnsafeMutableRawPointer(at + width + 2)
-              if count == 20 {
-                // A UID: two words and four bytes, no call to memcpy.
-                to.storeBytes(of: uid.loadUnaligned(as: UInt64.self), as: UInt64.self)
-                to.storeBytes(
-                  of: uid.loadUnaligned(fromByteOffset: 8, as: UInt64.self), toByteOffset: 8,
-                  as: UInt64.self)
-                to.storeBytes(
-                  of: uid.loadUnaligned(fromByteOffset: 16, as: UInt32.self), toByteOffset: 16,
-                  as: UInt32.self)
-              } else {
-                to.copyMemory(from: uid, byteCount: count)
-              }
+              (at + width + 2).update(from: bytes.baseAddress! + start, count: count)
               var next = at + width + 2 + count
               if let suffix {
                 suffix.withUnsafeBufferPointer {

@@ -1,3 +1,5 @@
+import TPNSProtocol
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Musl)
@@ -194,13 +196,8 @@ struct FormParameters: Sendable, Equatable {
   /// a time, where a test of each byte cost 1,100 instructions of a usual
   /// `cmd=client` (callgrind).
   private static func isPlainASCII(_ base: UnsafePointer<UInt8>, count: Int) -> Bool {
-    let ones: UInt64 = 0x0101_0101_0101_0101
-    let highs: UInt64 = 0x8080_8080_8080_8080
-    // Whether a byte of `word` is `byte` (a byte of `word ^ byte...` is zero).
-    func contains(_ word: UInt64, _ byte: UInt8) -> Bool {
-      let difference = word ^ (ones &* UInt64(byte))
-      return (difference &- ones) & ~difference & highs != 0
-    }
+    let highs = WordBytes.highs
+    func contains(_ word: UInt64, _ byte: UInt8) -> Bool { WordBytes.matches(word, byte) != 0 }
     var offset = 0
     while offset + 8 <= count {
       let word = UInt64(

@@ -1,3 +1,5 @@
+import TPNSProtocol
+
 #if canImport(Glibc)
   import Glibc
 #endif
@@ -7,22 +9,9 @@
 /// on each read and write: a byte-by-byte loop with three or four
 /// comparisons a byte was a tenth of either.
 enum ByteScan {
-  private static let ones: UInt64 = 0x0101_0101_0101_0101
-  private static let highs: UInt64 = 0x8080_8080_8080_8080
-
-  /// Whether some byte of `word` is zero.
-  @inline(__always)
-  private static func hasZero(_ word: UInt64) -> Bool {
-    (word &- ones) & ~word & highs != 0
-  }
-
-  /// The high bit of each byte of `word` that is zero, and possibly of
-  /// bytes above one that is (the borrow): the lowest flagged byte is the
-  /// first zero byte, in memory order.
-  @inline(__always)
-  private static func zeros(_ word: UInt64) -> UInt64 {
-    (word &- ones) & ~word & highs
-  }
+  private static var ones: UInt64 { WordBytes.ones }
+  private static var highs: UInt64 { WordBytes.highs }
+  private static func zeros(_ word: UInt64) -> UInt64 { WordBytes.zeros(word) }
 
   /// Whether the 20 bytes at `bytes` hold no `<` and no `&`: three words
   /// (the last two overlapping), no loop.
@@ -80,12 +69,6 @@ enum ByteScan {
     default:
       destination.copyMemory(from: source, byteCount: count)
     }
-  }
-
-  /// Whether some byte of `word` is `byte`.
-  @inline(__always)
-  private static func has(_ word: UInt64, _ byte: UInt8) -> Bool {
-    hasZero(word ^ (ones &* UInt64(byte)))
   }
 
   /// The offset of the first byte at or after `start` that is `first` or

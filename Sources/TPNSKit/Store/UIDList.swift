@@ -156,11 +156,6 @@ public struct UIDList: Sendable, Hashable {
     firstIndex(of: uid) != nil
   }
 
-  /// Whether the element at `index` has the same bytes as `other`'s at `otherIndex`.
-  func element(_ index: Int, equals otherIndex: Int, of other: UIDList) -> Bool {
-    matchingRun(from: index, of: other, from: otherIndex, limit: 1) == 1
-  }
-
   /// How many elements from `index` on have the same bytes as `other`'s
   /// from `otherIndex` on, one for one, at most `limit`: compared in place,
   /// an element's length first.

@@ -59,14 +59,6 @@ enum UIDListDigest {
     }
     var tail: UInt64 = 0
     var shift: UInt64 = 0
-    // Four at once when there are (the last four of a 20-character UID):
-    // the same word as byte by byte, little-endian.
-    if index + 4 <= bytes.count {
-      tail = UInt64(
-        UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: index, as: UInt32.self)))
-      shift = 32
-      index += 4
-    }
     while index < bytes.count {
       tail |= UInt64(bytes[index]) << shift
       shift += 8

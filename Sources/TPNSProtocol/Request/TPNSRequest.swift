@@ -92,9 +92,9 @@ public enum TPNSRequest: Hashable, Sendable {
     var body: [UInt8] = []
     for (index, parameter) in parameters.enumerated() {
       if index > 0 { body.append(UInt8(ascii: "&")) }
-      body += PercentEncoding.encode(bytes: Array(parameter.name.utf8))
+      body += PercentEncoding.encode(parameter.name)
       body.append(UInt8(ascii: "="))
-      body += PercentEncoding.encode(bytes: Array(parameter.value.utf8))
+      body += PercentEncoding.encode(parameter.value)
     }
     return body
   }

@@ -27,9 +27,7 @@ public enum JSONString {
   /// Whether `bytes` need no escaping: all in 0x20...0x7E, none `"` or `\`.
   /// Eight at a time (a byte loop was 400 instructions a UID of a mapsync).
   static func isPlain(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-    let ones: UInt64 = 0x0101_0101_0101_0101
-    let highs: UInt64 = 0x8080_8080_8080_8080
-    func zeros(_ word: UInt64) -> UInt64 { (word &- ones) & ~word & highs }
+    let highs = WordBytes.highs
     var index = 0
     if let base = bytes.baseAddress {
       let raw = UnsafeRawPointer(base)
@@ -38,8 +36,8 @@ public enum JSONString {
         // From 0x80, below 0x20 (its high bit clear once 0x60 is added), DEL, `"`, `\`.
         let bad =
           word & highs | ~(word &+ 0x6060_6060_6060_6060) & highs
-          | zeros(word ^ (ones &* 0x7F)) | zeros(word ^ (ones &* 0x22))
-          | zeros(word ^ (ones &* 0x5C))
+          | WordBytes.matches(word, 0x7F) | WordBytes.matches(word, 0x22)
+          | WordBytes.matches(word, 0x5C)
         if bad != 0 { return false }
         index += 8
       }

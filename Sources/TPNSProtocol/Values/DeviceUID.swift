@@ -54,7 +54,7 @@ public struct DeviceUID: Hashable, Sendable, CustomStringConvertible {
   /// 0x80 plus (0x80 - low) has its high bit set when it is at least `low`,
   /// plus (0x7F - high) when it is above `high`; no sum carries into the next byte.
   private static func isDigitsOrCapitals(_ word: UInt64) -> Bool {
-    let highs: UInt64 = 0x8080_8080_8080_8080
+    let highs = WordBytes.highs
     guard word & highs == 0 else { return false }
     let digits = (word &+ 0x5050_5050_5050_5050) & ~(word &+ 0x4646_4646_4646_4646)
     let capitals = (word &+ 0x3F3F_3F3F_3F3F_3F3F) & ~(word &+ 0x2525_2525_2525_2525)
