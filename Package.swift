@@ -168,7 +168,7 @@ let package = Package(
     ),
     .executableTarget(
       name: "tpns-server",
-      dependencies: ["TPNSServerCommand"],
+      dependencies: ["TPNSServerCommand", "CLinux"],
       swiftSettings: swift6,
       linkerSettings: serverLinking
     ),

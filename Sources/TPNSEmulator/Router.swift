@@ -191,7 +191,7 @@ struct Router: Sendable {
     // Every command records something (a phone, a mapping, its last_seen, a
     // device, notifications), so each is a write: refused while the file is gone.
     return try RequestError.mappingDatabaseFailures {
-      try registry.write(inTransaction: !handler.isAtomic) { try handler.apply(to: $0, now: now) }
+      try handler.apply(to: registry, now: now)
     }
   }
 }

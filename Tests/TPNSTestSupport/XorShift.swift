@@ -1,6 +1,7 @@
 /// A fixed pseudo-random sequence (xorshift64) for tests that draw many
-/// inputs: the same seed gives the same inputs on every run.
-public struct XorShift {
+/// inputs: the same seed gives the same inputs on every run. Also a
+/// `RandomNumberGenerator`, for `Int.random(in:using:)` and the like.
+public struct XorShift: RandomNumberGenerator {
   private var state: UInt64
 
   /// A sequence starting from `seed` (not zero).

@@ -1,6 +1,8 @@
 #ifndef TPNS_CLINUX_H
 #define TPNS_CLINUX_H
 
+#include <stddef.h>
+
 // Typed wrappers over Linux calls Swift cannot make (prctl is variadic).
 
 /// prctl(PR_SET_DUMPABLE, 0): no core dump of this process, and its /proc
@@ -16,5 +18,12 @@ int tpns_dumpable(void);
 /// process, whose big buffers would otherwise each be a fresh mapping, a page
 /// fault per 4 KiB touched, and an munmap when freed. Returns 1 on success.
 int tpns_keep_large_allocations_in_heap(void);
+
+/// The opposite, for a long-lived server: every allocation of `threshold` bytes or
+/// more is a mapping of its own, returned to the system when freed (mallopt
+/// M_MMAP_THRESHOLD, which also stops glibc raising the threshold each time such a
+/// block is freed, after which big blocks came from the heaps and left holes
+/// there). Returns 1 on success.
+int tpns_map_large_allocations(size_t threshold);
 
 #endif

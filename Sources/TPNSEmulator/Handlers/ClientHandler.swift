@@ -45,14 +45,11 @@ struct ClientHandler: RequestHandler {
     return hasUpperCase ? token.lowercased() : token
   }
 
-  /// ``RegistryStore/upsert(_:tokenKey:)`` is atomic by itself.
-  var isAtomic: Bool { true }
-
-  func apply(to store: RegistryStore, now: Int64) throws -> String {
+  func apply(to registry: Registry, now: Int64) throws -> String {
     var record = record
     record.registeredAt = now
     record.lastSeen = now
-    let isNew = try store.upsert(record, tokenKey: tokenKey)
+    let isNew = try registry.register(record, tokenKey: tokenKey)
     return isNew ? "ok: client registered" : "ok: client updated"
   }
 }

@@ -2,7 +2,7 @@ import TPNSProtocol
 
 /// `cmd=device`: a device announces itself; recorded in the registry's devices, with
 /// the parameters `device` does not take (`interval`, `debug`) in its `extra`.
-struct DeviceHandler: RequestHandler {
+struct DeviceHandler: TransactionalHandler {
   let uid: String
   let extra: String?
 

@@ -3,7 +3,7 @@ import TPNSProtocol
 /// `cmd=event`: fans out to every phone mapped to the UID that still holds a token,
 /// recording one notification each (see `/_emulator/notifications`), with the
 /// parameters `event` does not take (`sound`, `customized_payload`) in its `extra`.
-struct EventHandler: RequestHandler {
+struct EventHandler: TransactionalHandler {
   let event: EventRecord
 
   init(_ request: ValidatedRequest, conformance: inout Conformance) throws(RequestError) {

@@ -3,7 +3,7 @@ import TPNSProtocol
 /// `cmd=mapping`: maps one UID to the phone (appended to its list), or updates the
 /// `interval`, `format` and `extra` (the parameters `mapping` does not take, such as
 /// `lang` or `customized_payload`) of an existing mapping; what is not sent is kept.
-struct MappingHandler: RequestHandler {
+struct MappingHandler: TransactionalHandler {
   let phone: PhoneKey
   let change: MappingChange
 

@@ -8,7 +8,7 @@ import TPNSProtocol
 /// keys, a lower-case UID) is a warning, or a 400 in strict mode. Every UID must be 20
 /// letters and digits, duplicates are dropped (first occurrence kept), more than
 /// ``maximumUIDs`` entries is a 413, and a phone that never registered is refused.
-struct MapsyncHandler: RequestHandler {
+struct MapsyncHandler: TransactionalHandler {
   /// Most entries a `map` may hold.
   static let maximumUIDs = 10_000
 

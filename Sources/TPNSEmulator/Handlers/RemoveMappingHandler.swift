@@ -1,7 +1,7 @@
 import TPNSProtocol
 
 /// `cmd=rm_mapping`: removes one mapping of the phone (no error when absent).
-struct RemoveMappingHandler: RequestHandler {
+struct RemoveMappingHandler: TransactionalHandler {
   let phone: PhoneKey
   let uid: String
 

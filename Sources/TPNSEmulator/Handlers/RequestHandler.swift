@@ -5,21 +5,25 @@ import TPNSProtocol
 /// `init` finishes validating the request (what needs more than one parameter, such
 /// as a token against its `os`, or decoding a `map`) without touching the registry,
 /// telling `conformance` what a canonical client would not have sent; `apply` then
-/// runs in one transaction, so a refusal at either stage changes nothing.
+/// changes the registry, all or nothing, so a refusal at either stage changes nothing.
 protocol RequestHandler: Sendable {
   init(_ request: ValidatedRequest, conformance: inout Conformance) throws(RequestError)
 
   /// Applies the command; returns the one-line text of the 200 answer after its
   /// status (`ok: 2 UIDs mapped`).
-  func apply(to store: RegistryStore, now: Int64) throws -> String
-
-  /// Whether `apply` is atomic by itself, so that it runs without the transaction
-  /// that otherwise wraps it (saves two statements on the hottest path).
-  var isAtomic: Bool { get }
+  func apply(to registry: Registry, now: Int64) throws -> String
 }
 
-extension RequestHandler {
-  var isAtomic: Bool { false }
+/// A handler whose command runs in one transaction of the registry.
+protocol TransactionalHandler: RequestHandler {
+  /// Applies the command within the transaction; the text of the answer.
+  func apply(to store: RegistryStore, now: Int64) throws -> String
+}
+
+extension TransactionalHandler {
+  func apply(to registry: Registry, now: Int64) throws -> String {
+    try registry.write { try apply(to: $0, now: now) }
+  }
 }
 
 extension CommandName {

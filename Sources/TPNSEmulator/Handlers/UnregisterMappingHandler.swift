@@ -1,7 +1,7 @@
 import TPNSProtocol
 
 /// `cmd=unreg_mapping`: removes one mapping (`uid` given) or all of the phone's.
-struct UnregisterMappingHandler: RequestHandler {
+struct UnregisterMappingHandler: TransactionalHandler {
   let phone: PhoneKey
   let uid: String?
 

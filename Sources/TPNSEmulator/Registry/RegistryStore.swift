@@ -223,6 +223,25 @@ final class RegistryStore {
   /// the token's UNIQUE constraint (which changes nothing) are the move and the insert
   /// run together in a transaction.
   func upsert(_ record: ClientRecord, tokenKey: String) throws -> Bool {
+    let isNew = try insertOrUpdate(record, tokenKey: tokenKey)
+    if isNew { clientKeyChanges &+= 1 }
+    return isNew
+  }
+
+  /// Counts what may have changed the set of phones (each phone inserted, each
+  /// reset, rolled back or not): a reader keeping its own index of the phones
+  /// compares it to tell when the index may be out of date.
+  private(set) var clientKeyChanges = 0
+
+  /// The (appid, udid) of every phone.
+  func clientKeys() throws -> [(appid: String, udid: String)] {
+    try database.statement("SELECT appid, udid FROM clients").rows([]) { row in
+      (appid: row.text(0) ?? "", udid: row.text(1) ?? "")
+    }
+  }
+
+  /// ``upsert(_:tokenKey:)``'s statements.
+  private func insertOrUpdate(_ record: ClientRecord, tokenKey: String) throws -> Bool {
     let values: [SQLiteStatement.Value] = [
       .text(record.os), .text(record.appid), .text(record.udid), optional(record.token),
       optional(record.lang), optional(record.dev), optional(record.bgfetch),
@@ -557,6 +576,7 @@ final class RegistryStore {
   func reset() throws {
     try database.execute(
       "DELETE FROM notifications; DELETE FROM mappings; DELETE FROM devices; DELETE FROM clients;")
+    clientKeyChanges &+= 1
   }
 
   private func optional(_ text: String?) -> SQLiteStatement.Value {

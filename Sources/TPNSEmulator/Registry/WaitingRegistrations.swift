@@ -1,0 +1,113 @@
+/// Registrations answered and not yet written, oldest first, packed: their texts in
+/// one growing buffer and their numbers in one array, so that thousands of them
+/// cost two allocations, freed together once written (as `ClientRecord`s they cost
+/// three strings each, which kept the serving threads' heaps from being reused).
+struct WaitingRegistrations {
+  /// One registration: the lengths of its texts, stored one after another from
+  /// `start` (-1 for a nil), and its numbers.
+  private struct Entry {
+    var start: Int
+    /// os, appid, udid, token, lang, extra, token key.
+    var lengths: SIMD8<Int32>
+    var dev: Int64?
+    var bgfetch: Int64?
+    var lastSeen: Int64
+    var isNew: Bool
+  }
+
+  private var bytes: [UInt8] = []
+  private var entries: [Entry] = []
+
+  var count: Int { entries.count }
+  var isEmpty: Bool { entries.isEmpty }
+
+  /// Appends a registration of `record` (its `registeredAt` is its `lastSeen`).
+  mutating func append(_ record: ClientRecord, tokenKey: String, isNew: Bool) {
+    var entry = Self.entry(record, tokenKey: tokenKey, isNew: isNew, start: bytes.count)
+    Self.forEachText(of: record, tokenKey: tokenKey) { field, text in
+      let before = bytes.count
+      bytes += text.utf8
+      entry.lengths[field] = Int32(bytes.count - before)
+    }
+    entries.append(entry)
+  }
+
+  /// Replaces the values of registration `index` with `record`'s (as new or not
+  /// as before): its texts in place when each is as long as before (a phone
+  /// refreshing its registration sends the same), else appended, the old ones
+  /// left in the buffer until it is emptied.
+  mutating func replace(_ index: Int, with record: ClientRecord, tokenKey: String) {
+    let old = entries[index]
+    var entry = Self.entry(record, tokenKey: tokenKey, isNew: old.isNew, start: old.start)
+    Self.forEachText(of: record, tokenKey: tokenKey) { field, text in
+      entry.lengths[field] = Int32(text.utf8.count)
+    }
+    guard entry.lengths == old.lengths else {
+      append(record, tokenKey: tokenKey, isNew: old.isNew)
+      entries[index] = entries.removeLast()
+      return
+    }
+    var offset = old.start
+    Self.forEachText(of: record, tokenKey: tokenKey) { _, text in
+      for byte in text.utf8 {
+        bytes[offset] = byte
+        offset += 1
+      }
+    }
+    entries[index] = entry
+  }
+
+  /// Whether registration `index` was answered as a new phone.
+  func isNew(_ index: Int) -> Bool { entries[index].isNew }
+
+  /// Whether registration `index` is of the phone (appid, udid) with `tokenKey`.
+  func matches(_ index: Int, appid: String, udid: String, tokenKey: String) -> Bool {
+    let entry = entries[index]
+    return text(entry, 1).map { $0.elementsEqual(appid.utf8) } == true
+      && text(entry, 2).map { $0.elementsEqual(udid.utf8) } == true
+      && text(entry, 6).map { $0.elementsEqual(tokenKey.utf8) } == true
+  }
+
+  /// Registration `index`: its record and token key.
+  subscript(index: Int) -> (record: ClientRecord, tokenKey: String, isNew: Bool) {
+    let entry = entries[index]
+    func string(_ field: Int) -> String? {
+      text(entry, field).map { String(decoding: $0, as: UTF8.self) }
+    }
+    let record = ClientRecord(
+      os: string(0) ?? "", appid: string(1) ?? "", udid: string(2) ?? "", token: string(3),
+      lang: string(4), dev: entry.dev, bgfetch: entry.bgfetch, extra: string(5),
+      registeredAt: entry.lastSeen, lastSeen: entry.lastSeen)
+    return (record, string(6) ?? "", entry.isNew)
+  }
+
+  /// The bytes of text `field` of `entry`; nil when it is nil.
+  private func text(_ entry: Entry, _ field: Int) -> ArraySlice<UInt8>? {
+    guard entry.lengths[field] >= 0 else { return nil }
+    var start = entry.start
+    for earlier in 0..<field { start += Int(max(0, entry.lengths[earlier])) }
+    return bytes[start..<start + Int(entry.lengths[field])]
+  }
+
+  /// The entry of `record` at `start`, its lengths all -1 (nil) until set.
+  private static func entry(_ record: ClientRecord, tokenKey: String, isNew: Bool, start: Int)
+    -> Entry
+  {
+    Entry(
+      start: start, lengths: SIMD8(repeating: -1), dev: record.dev, bgfetch: record.bgfetch,
+      lastSeen: record.lastSeen, isNew: isNew)
+  }
+
+  /// Calls `body` with each text of `record` that is not nil, and its field number.
+  private static func forEachText(
+    of record: ClientRecord, tokenKey: String, _ body: (Int, String) -> Void
+  ) {
+    body(0, record.os)
+    body(1, record.appid)
+    body(2, record.udid)
+    if let token = record.token { body(3, token) }
+    if let lang = record.lang { body(4, lang) }
+    if let extra = record.extra { body(5, extra) }
+    body(6, tokenKey)
+  }
+}
