@@ -57,14 +57,4 @@ public final class Lock: @unchecked Sendable {
     defer { unlock() }
     return try body()
   }
-
-  /// Runs `body` holding the lock if it is free now; nil, without waiting, when
-  /// another thread holds it.
-  public func withLockIfAvailable<Result, Failure: Error>(
-    _ body: () throws(Failure) -> Result
-  ) throws(Failure) -> Result? {
-    guard pthread_mutex_trylock(mutex) == 0 else { return nil }
-    defer { unlock() }
-    return try body()
-  }
 }

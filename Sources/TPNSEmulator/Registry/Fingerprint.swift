@@ -8,17 +8,21 @@ struct Fingerprint: Hashable {
   private let low: Int
   private let high: Int
 
-  /// The fingerprint of `parts`, in order.
-  init(_ parts: String...) {
-    var first = Hasher()
-    var second = Hasher()
-    first.combine(0 as UInt8)
-    second.combine(1 as UInt8)
-    for part in parts {
-      first.combine(part)
-      second.combine(part)
+  /// The fingerprint of `first`, then `second` if given. Two fixed parameters, not
+  /// variadic: a variadic list is an array allocated at each call (two calls a
+  /// registration).
+  init(_ first: String, _ second: String? = nil) {
+    var low = Hasher()
+    var high = Hasher()
+    low.combine(0 as UInt8)
+    high.combine(1 as UInt8)
+    low.combine(first)
+    high.combine(first)
+    if let second {
+      low.combine(second)
+      high.combine(second)
     }
-    low = first.finalize()
-    high = second.finalize()
+    self.low = low.finalize()
+    self.high = high.finalize()
   }
 }

@@ -97,10 +97,7 @@ final class Registry: @unchecked Sendable {
       return (known == nil, waiting.count, schedules)
     }
     if count >= Self.registrationBacklog {
-      lock.withLock {
-        writeWaitingRegistrations()
-        checkIndex()
-      }
+      writeBehind()  // here, as `writer` is not keeping up
     } else if schedules {
       writer.asyncAfter(deadline: .now() + Self.writeDelay) { [weak self] in
         self?.writeBehind()
@@ -111,7 +108,8 @@ final class Registry: @unchecked Sendable {
     return isNew
   }
 
-  /// On `writer`: writes the registrations waiting.
+  /// Writes the registrations waiting (on `writer`, or by a registration that finds
+  /// too many waiting).
   private func writeBehind() {
     lock.withLock {
       writeWaitingRegistrations()

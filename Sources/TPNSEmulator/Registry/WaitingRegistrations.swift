@@ -3,11 +3,15 @@
 /// cost two allocations, freed together once written (as `ClientRecord`s they cost
 /// three strings each, which kept the serving threads' heaps from being reused).
 struct WaitingRegistrations {
-  /// One registration: the lengths of its texts, stored one after another from
-  /// `start` (-1 for a nil), and its numbers.
+  /// The texts of a registration, in the order they are stored.
+  private enum Field: Int {
+    case os, appid, udid, token, lang, extra, tokenKey
+  }
+
+  /// One registration: the lengths of its texts (by ``Field``), stored one after
+  /// another from `start` (-1 for a nil), and its numbers.
   private struct Entry {
     var start: Int
-    /// os, appid, udid, token, lang, extra, token key.
     var lengths: SIMD8<Int32>
     var dev: Int64?
     var bgfetch: Int64?
@@ -27,7 +31,7 @@ struct WaitingRegistrations {
     Self.forEachText(of: record, tokenKey: tokenKey) { field, text in
       let before = bytes.count
       bytes += text.utf8
-      entry.lengths[field] = Int32(bytes.count - before)
+      entry.lengths[field.rawValue] = Int32(bytes.count - before)
     }
     entries.append(entry)
   }
@@ -40,7 +44,7 @@ struct WaitingRegistrations {
     let old = entries[index]
     var entry = Self.entry(record, tokenKey: tokenKey, isNew: old.isNew, start: old.start)
     Self.forEachText(of: record, tokenKey: tokenKey) { field, text in
-      entry.lengths[field] = Int32(text.utf8.count)
+      entry.lengths[field.rawValue] = Int32(text.utf8.count)
     }
     guard entry.lengths == old.lengths else {
       append(record, tokenKey: tokenKey, isNew: old.isNew)
@@ -63,30 +67,30 @@ struct WaitingRegistrations {
   /// Whether registration `index` is of the phone (appid, udid) with `tokenKey`.
   func matches(_ index: Int, appid: String, udid: String, tokenKey: String) -> Bool {
     let entry = entries[index]
-    return text(entry, 1).map { $0.elementsEqual(appid.utf8) } == true
-      && text(entry, 2).map { $0.elementsEqual(udid.utf8) } == true
-      && text(entry, 6).map { $0.elementsEqual(tokenKey.utf8) } == true
+    return text(entry, .appid).map { $0.elementsEqual(appid.utf8) } == true
+      && text(entry, .udid).map { $0.elementsEqual(udid.utf8) } == true
+      && text(entry, .tokenKey).map { $0.elementsEqual(tokenKey.utf8) } == true
   }
 
   /// Registration `index`: its record and token key.
   subscript(index: Int) -> (record: ClientRecord, tokenKey: String, isNew: Bool) {
     let entry = entries[index]
-    func string(_ field: Int) -> String? {
+    func string(_ field: Field) -> String? {
       text(entry, field).map { String(decoding: $0, as: UTF8.self) }
     }
     let record = ClientRecord(
-      os: string(0) ?? "", appid: string(1) ?? "", udid: string(2) ?? "", token: string(3),
-      lang: string(4), dev: entry.dev, bgfetch: entry.bgfetch, extra: string(5),
-      registeredAt: entry.lastSeen, lastSeen: entry.lastSeen)
-    return (record, string(6) ?? "", entry.isNew)
+      os: string(.os) ?? "", appid: string(.appid) ?? "", udid: string(.udid) ?? "",
+      token: string(.token), lang: string(.lang), dev: entry.dev, bgfetch: entry.bgfetch,
+      extra: string(.extra), registeredAt: entry.lastSeen, lastSeen: entry.lastSeen)
+    return (record, string(.tokenKey) ?? "", entry.isNew)
   }
 
   /// The bytes of text `field` of `entry`; nil when it is nil.
-  private func text(_ entry: Entry, _ field: Int) -> ArraySlice<UInt8>? {
-    guard entry.lengths[field] >= 0 else { return nil }
+  private func text(_ entry: Entry, _ field: Field) -> ArraySlice<UInt8>? {
+    guard entry.lengths[field.rawValue] >= 0 else { return nil }
     var start = entry.start
-    for earlier in 0..<field { start += Int(max(0, entry.lengths[earlier])) }
-    return bytes[start..<start + Int(entry.lengths[field])]
+    for earlier in 0..<field.rawValue { start += Int(max(0, entry.lengths[earlier])) }
+    return bytes[start..<start + Int(entry.lengths[field.rawValue])]
   }
 
   /// The entry of `record` at `start`, its lengths all -1 (nil) until set.
@@ -98,16 +102,16 @@ struct WaitingRegistrations {
       lastSeen: record.lastSeen, isNew: isNew)
   }
 
-  /// Calls `body` with each text of `record` that is not nil, and its field number.
+  /// Calls `body` with each text of `record` that is not nil, in ``Field`` order.
   private static func forEachText(
-    of record: ClientRecord, tokenKey: String, _ body: (Int, String) -> Void
+    of record: ClientRecord, tokenKey: String, _ body: (Field, String) -> Void
   ) {
-    body(0, record.os)
-    body(1, record.appid)
-    body(2, record.udid)
-    if let token = record.token { body(3, token) }
-    if let lang = record.lang { body(4, lang) }
-    if let extra = record.extra { body(5, extra) }
-    body(6, tokenKey)
+    body(.os, record.os)
+    body(.appid, record.appid)
+    body(.udid, record.udid)
+    if let token = record.token { body(.token, token) }
+    if let lang = record.lang { body(.lang, lang) }
+    if let extra = record.extra { body(.extra, extra) }
+    body(.tokenKey, tokenKey)
   }
 }
