@@ -36,6 +36,8 @@ static struct {
 static pthread_once_t open_once = PTHREAD_ONCE_INIT;
 static pthread_once_t init_once = PTHREAD_ONCE_INIT;
 static char failure[512];
+// dlopen's handle of the library loaded.
+static void *loaded_library;
 
 static void *symbol(void *library, const char *name) {
   void *address = dlsym(library, name);
@@ -71,6 +73,7 @@ static void open_library(void) {
     }
   }
   if (library == NULL) return;
+  loaded_library = library;
   failure[0] = 0;
   *(void **)&curl.global_init = symbol(library, "curl_global_init");
   *(void **)&curl.version_info = symbol(library, "curl_version_info");
@@ -85,9 +88,23 @@ static void open_library(void) {
   *(void **)&curl.slist_free_all = symbol(library, "curl_slist_free_all");
 }
 
+// libssh2_init's flag that leaves the crypto library alone (libssh2.h).
+#define TPNS_LIBSSH2_INIT_NO_CRYPTO 0x0001
+
 static void initialise(void) {
   pthread_once(&open_once, open_library);
   if (failure[0] != 0) return;
+  // Debian's libcurl (either flavour) links libssh2, which curl_global_init
+  // initialises with libssh2_init(0): that initialises OpenSSL's libcrypto
+  // (its engines, its error strings: 0.9 M instructions and some 45 page
+  // faults, a third of curl_global_init and more than the request), for SSH
+  // transfers tpns never makes (only http and https are allowed, see
+  // tpns_curl_allow_http_only). libssh2 initialises once, whatever the later
+  // calls ask: initialised first without its crypto, curl's call finds it
+  // done. A libcurl without libssh2 has no such symbol, and nothing to skip.
+  int (*ssh2_init)(int flags);
+  *(void **)&ssh2_init = dlsym(loaded_library, "libssh2_init");
+  if (ssh2_init != NULL) ssh2_init(TPNS_LIBSSH2_INIT_NO_CRYPTO);
   CURLcode result = curl.global_init(CURL_GLOBAL_DEFAULT);
   if (result != CURLE_OK) {
     snprintf(failure, sizeof failure, "curl_global_init failed: %s", curl.easy_strerror(result));
