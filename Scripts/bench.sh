@@ -4,8 +4,9 @@
 # median of many runs; the emulator and nginx alternate under wrk), with the
 # ratio and the target, and exits 1 when a target is missed.
 #
-# Commands are timed as users run them: static-stdlib release binaries (the
-# Debian package's), against tpns-server on loopback.
+# Commands are timed as users run them: static-stdlib release binaries,
+# stripped and without RPATH as the Debian package installs them, against
+# tpns-server on loopback.
 #
 # Usage: Scripts/bench.sh [--no-fail] [--rounds N] [--wrk-seconds S] [--wrk-rounds N]
 set -euo pipefail
@@ -26,15 +27,12 @@ while (($#)); do
   esac
 done
 
-Scripts/setup.sh hyperfine wrk nginx-light python3 >&2
+Scripts/setup.sh hyperfine wrk nginx-light python3 patchelf >&2
 echo "bench: building static release binaries" >&2
 swift build -c release --static-swift-stdlib -j 2 --scratch-path .build/portable \
   --product tpns >&2
 swift build -c release --static-swift-stdlib -j 2 --scratch-path .build/portable \
   --product tpns-server >&2
-bin=$(cd .build/portable/release && pwd)
-tpns=$bin/tpns
-
 work=$(mktemp -d "${TMPDIR:-/tmp}/tpns-bench.XXXXXX")
 server_pid=
 nginx_pid=
@@ -44,6 +42,14 @@ cleanup() {
   rm -rf "$work"
 }
 trap cleanup EXIT
+# Installed as Scripts/package.sh installs them: stripped, and without the
+# RPATH $ORIGIN swiftc links in (where the loader would first look for every
+# library: 24 failed lookups of libm alone at each start).
+bin=$work/bin
+mkdir -p "$bin"
+install -m 0755 -s .build/portable/release/tpns .build/portable/release/tpns-server "$bin/"
+patchelf --remove-rpath "$bin/tpns" "$bin/tpns-server"
+tpns=$bin/tpns
 wait_for_file() { for _ in $(seq 100); do [[ -s $1 ]] && return 0; sleep 0.1; done; exit 1; }
 
 "$bin/tpns-server" --port 0 --port-file "$work/port" --quiet --threads 2 >"$work/server.log" 2>&1 &

@@ -8,18 +8,26 @@ import Testing
 @Suite struct ListLinesTests {
   @Test(
     "the chunks make the lines one per UID, in order, whole, with their settings, however many",
-    arguments: [1, 10, 3_000, 10_000])
-  func chunks(count: Int) {
-    let uids = (0..<count).map {
+    arguments: [1, 10, 3_000, 10_000], [false, true])
+  func chunks(count: Int, withSettings: Bool) {
+    // UIDs of 20 bytes (the lines built by word moves), and with settings
+    // two of other lengths (built byte by byte, between them).
+    var uids = (0..<count).map {
       "UID" + String(repeating: "0", count: 17 - String($0).count) + String($0)
     }
     var suffixes: [String: [UInt8]] = [:]
-    for index in stride(from: 3, to: count, by: 7) {
-      suffixes[uids[index]] = Array("  interval 30 s".utf8)
-    }
-    // A line longer than a chunk, built on its own.
-    if count > 5 {
-      suffixes[uids[5]] = Array(repeating: UInt8(ascii: "x"), count: List.chunkSize + 10)
+    if withSettings {
+      for index in stride(from: 3, to: count, by: 7) {
+        suffixes[uids[index]] = Array("  interval 30 s".utf8)
+      }
+      // A line longer than a chunk, built on its own.
+      if count > 5 {
+        suffixes[uids[5]] = Array(repeating: UInt8(ascii: "x"), count: List.chunkSize + 10)
+      }
+      if count > 9 {
+        uids[8] = "SHORT"
+        uids[9] = "LONGER-THAN-TWENTY-BYTES"
+      }
     }
     let width = String(count - 1).count
     var chunks: [[UInt8]] = []

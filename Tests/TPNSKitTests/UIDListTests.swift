@@ -56,6 +56,21 @@ import Testing
     #expect(!UIDList().contains(""))
   }
 
+  @Test(
+    "a 20-byte lookup finds only all 20 bytes: a difference in any one of them is another UID",
+    arguments: [0, 7, 8, 11, 12, 15, 16, 19])
+  func twentyByteLookups(differingAt position: Int) {
+    let wanted = "ABCDEFGHJKLMNPRSTUVW"
+    var bytes = Array(wanted.utf8)
+    bytes[position] = UInt8(ascii: "0")
+    let other = String(decoding: bytes, as: UTF8.self)
+    // Among longer and shorter elements that start alike.
+    let list = UIDList([other, wanted + "X", String(wanted.dropLast()), other, wanted, other])
+    #expect(list.firstIndex(of: wanted) == 4)
+    #expect(list.firstIndex(of: other) == 0)
+    #expect(UIDList([other, wanted + "X"]).firstIndex(of: wanted) == nil)
+  }
+
   @Test("runs of another list append their elements, ends shifted")
   func appendRuns() {
     let other = UIDList(["a", "bb", "ccc", "dddd"])

@@ -88,9 +88,11 @@ struct List: ParsableCommand {
   ) rethrows {
     try uids.withBytes { bytes, ends in
       try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: chunkSize) { chunk in
-        // The index as decimal digits, counted up in place (no division per
-        // line), copied with the UID by memcpy: pointers, not subscripts.
-        try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: width) { digits in
+        // The index as decimal digits, right-aligned in `width` columns and
+        // counted up in place (no division per line), then the two spaces
+        // before the UID, and room to read it all as two words.
+        try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: max(width + 2, 16)) {
+          digits in
           digits.initialize(repeating: UInt8(ascii: " "))
           digits[width - 1] = UInt8(ascii: "0")
           var used = 0
@@ -102,13 +104,40 @@ struct List: ParsableCommand {
           for index in ends.indices {
             let end = Int(ends[index])
             let count = end - start
+            if count == 20, suffixes.isEmpty, width <= 14, used + width + 3 + 20 + 16 <= chunk.count
+            {
+              // The line of a UID (20 bytes; the store holds no other) in
+              // word moves: the index and its two spaces as two words
+              // (written past the line's end, which the UID then covers),
+              // the UID as three (the last two overlapping).
+              let at = UnsafeMutableRawPointer(chunk.baseAddress! + used)
+              let uid = UnsafeRawPointer(bytes.baseAddress! + start)
+              let prefix = UnsafeRawPointer(digits.baseAddress!)
+              at.storeBytes(of: prefix.loadUnaligned(as: UInt64.self), as: UInt64.self)
+              at.storeBytes(
+                of: prefix.loadUnaligned(fromByteOffset: 8, as: UInt64.self), toByteOffset: 8,
+                as: UInt64.self)
+              let text = at + width + 2
+              text.storeBytes(of: uid.loadUnaligned(as: UInt64.self), as: UInt64.self)
+              text.storeBytes(
+                of: uid.loadUnaligned(fromByteOffset: 8, as: UInt64.self), toByteOffset: 8,
+                as: UInt64.self)
+              text.storeBytes(
+                of: uid.loadUnaligned(fromByteOffset: 12, as: UInt64.self), toByteOffset: 12,
+                as: UInt64.self)
+              text.storeBytes(of: UInt8(ascii: "\n"), toByteOffset: 20, as: UInt8.self)
+              used += width + 23
+              start = end
+              increment(UnsafeMutableBufferPointer(rebasing: digits[..<width]))
+              continue
+            }
             // No UID is made a `String` to find no settings when there are none.
             let suffix = suffixes.isEmpty ? nil : suffixes[uids[index]]
             let size = width + 3 + count + (suffix?.count ?? 0)
             if used + size > chunk.count { try flush() }
             if size > chunk.count {
               // Longer than the buffer (no line tpns lists is): in pieces.
-              try output(UnsafeBufferPointer(digits))
+              try output(UnsafeBufferPointer(rebasing: digits[..<width]))
               try [UInt8(ascii: " "), UInt8(ascii: " ")].withUnsafeBufferPointer(output)
               try output(UnsafeBufferPointer(start: bytes.baseAddress! + start, count: count))
               if let suffix { try suffix.withUnsafeBufferPointer(output) }
@@ -130,7 +159,7 @@ struct List: ParsableCommand {
               used += size
             }
             start = end
-            increment(digits)
+            increment(UnsafeMutableBufferPointer(rebasing: digits[..<width]))
           }
           if used > 0 { try flush() }
         }

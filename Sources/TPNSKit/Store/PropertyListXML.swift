@@ -218,8 +218,10 @@ enum PropertyListXML {
           // Lines built in a 64 KB buffer by word copies and appended a
           // buffer at a time: an append per piece was three quarters of
           // writing a 10,000-UID list.
+          // With room for the rest of the document (the digest after the
+          // list, the closing tags): a regrowth there copied all of it again.
           output.reserveCapacity(
-            output.count + uids.count * (open.count + close.count) + bytes.count + 64)
+            output.count + uids.count * (open.count + close.count) + bytes.count + 4096)
           let chunk = 64 * 1024
           withUnsafeTemporaryAllocation(of: UInt8.self, capacity: chunk) { buffer in
             open.withUnsafeBytes { open in

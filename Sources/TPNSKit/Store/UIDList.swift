@@ -135,6 +135,29 @@ public struct UIDList: Sendable, Hashable {
     var uid = uid
     return uid.withUTF8 { wanted in
       withBytes { bytes, ends in
+        if wanted.count == 20, let base = UnsafeRawPointer(bytes.baseAddress) {
+          // A UID: compared as three words (the last two overlapping), not
+          // by a memcmp call each (most of `tpns add` to 10,000 UIDs).
+          let wanted = UnsafeRawPointer(wanted.baseAddress!)
+          let first = wanted.loadUnaligned(as: UInt64.self)
+          let second = wanted.loadUnaligned(fromByteOffset: 8, as: UInt64.self)
+          let last = wanted.loadUnaligned(fromByteOffset: 12, as: UInt64.self)
+          var start = 0
+          for index in ends.indices {
+            let end = Int(ends[index])
+            if end - start == 20 {
+              let at = base + start
+              if at.loadUnaligned(as: UInt64.self) == first,
+                at.loadUnaligned(fromByteOffset: 8, as: UInt64.self) == second,
+                at.loadUnaligned(fromByteOffset: 12, as: UInt64.self) == last
+              {
+                return index
+              }
+            }
+            start = end
+          }
+          return nil
+        }
         var start = 0
         for index in ends.indices {
           let end = Int(ends[index])
