@@ -3,6 +3,13 @@
 (alternating, so that a noisy moment costs them alike), after its prepare
 step; prints each case's median in milliseconds as JSON.
 
+Each round runs the cases in a new random order (seeded: the same orders
+every run): what ran just before a command changes its time (a command run
+after curl, whose libraries evicted tpns's code and data from the caches,
+took 0.3-0.4 ms longer than after another tpns), and in a fixed order each
+case would always follow the same one, a bias of its own in every ratio.
+COMPARE_ORDER=fixed keeps the file's order.
+
 Usage: compare.py ROUNDS CASES.json
 CASES.json: [{"name": ..., "argv": [...], "prepare": [...] or null, "env": {...}}]
 A case with "group" is timed as the sum of its steps, each prepared and run
@@ -10,6 +17,7 @@ in order: {"name": ..., "group": [{"argv": ..., "prepare": ...}, ...]}.
 """
 import json
 import os
+import random
 import statistics
 import subprocess
 import sys
@@ -46,7 +54,11 @@ def main():
     cases = json.load(open(sys.argv[2]))
     env = dict(os.environ)
     samples = {case["name"]: [] for case in cases}
+    shuffled = os.environ.get("COMPARE_ORDER") != "fixed"
+    order = random.Random(16)
     for index in range(rounds + 2):
+        if shuffled:
+            cases = order.sample(cases, len(cases))
         for case in cases:
             steps = case.get("group") or [case]
             total = 0.0

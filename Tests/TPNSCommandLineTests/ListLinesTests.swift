@@ -6,17 +6,34 @@ import Testing
 /// `tpns list`'s lines, built in a buffer of ``List/chunkSize`` bytes and
 /// written each time it is full.
 @Suite struct ListLinesTests {
+  /// The lists the lines are made of.
+  enum Shape: String, CaseIterable, Sendable {
+    /// 20-byte UIDs only (the lines made by word moves).
+    case uids
+    /// Two items of 19 and 21 bytes among them: as many bytes as 20-byte
+    /// UIDs, not all of 20 (byte by byte).
+    case sameBytesOtherLengths
+    /// Settings after some UIDs, one line longer than a chunk, and items of
+    /// other lengths.
+    case settings
+  }
+
   @Test(
     "the chunks make the lines one per UID, in order, whole, with their settings, however many",
-    arguments: [1, 10, 3_000, 10_000], [false, true])
-  func chunks(count: Int, withSettings: Bool) {
-    // UIDs of 20 bytes (the lines built by word moves), and with settings
-    // two of other lengths (built byte by byte, between them).
+    arguments: [1, 10, 3_000, 10_000], Shape.allCases)
+  func chunks(count: Int, shape: Shape) {
     var uids = (0..<count).map {
       "UID" + String(repeating: "0", count: 17 - String($0).count) + String($0)
     }
     var suffixes: [String: [UInt8]] = [:]
-    if withSettings {
+    switch shape {
+    case .uids: break
+    case .sameBytesOtherLengths:
+      if count > 9 {
+        uids[8] = String(uids[8].dropLast())
+        uids[9] += "X"
+      }
+    case .settings:
       for index in stride(from: 3, to: count, by: 7) {
         suffixes[uids[index]] = Array("  interval 30 s".utf8)
       }

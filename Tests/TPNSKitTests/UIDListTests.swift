@@ -103,6 +103,21 @@ import Testing
       ("<array><string>A</string><!-- c --><string>B</string></array>", ["A", "B"], false),
       ("<array><string/><string>B</string></array>", ["", "B"], false),
       ("<array><string><![CDATA[A]]></string></array>", ["A"], false),
+      // As tpns writes a list (a line a UID, two tabs in), which the reader
+      // takes in one loop; then other shapes after, and markup where a UID
+      // would be.
+      (
+        "<array>\n\t\t<string>ABCDEFGHJKLMNPRSTUVW</string>\n\t\t<string>0123456789ABCDEFGHJK</string>\n\t</array>",
+        ["ABCDEFGHJKLMNPRSTUVW", "0123456789ABCDEFGHJK"], true
+      ),
+      (
+        "<array>\n\t\t<string>ABCDEFGHJKLMNPRSTUVW</string>\n\t\t<string>A</string>\n\t\t<string>0123456789ABCDEFGHJK</string></array>",
+        ["ABCDEFGHJKLMNPRSTUVW", "A", "0123456789ABCDEFGHJK"], true
+      ),
+      (
+        "<array>\n\t\t<string>ABCDEFGHJKLMNPRSTUVW</string>\n\t\t<string>ABC&amp;DEFGHJKLMNPQ</string>\n\t</array>",
+        ["ABCDEFGHJKLMNPRSTUVW", "ABC&DEFGHJKLMNPQ"], false
+      ),
     ] as [(String, [String], Bool)])
   func extraction(array: String, expected: [String], isTakenOut: Bool) throws {
     let text = "<plist><dict><key>K</key><string>v</string><key>UIDs</key>\(array)</dict></plist>"

@@ -86,13 +86,16 @@ struct List: ParsableCommand {
     of uids: UIDList, width: Int, suffixes: [String: [UInt8]] = [:],
     to output: (UnsafeBufferPointer<UInt8>) throws -> Void
   ) rethrows {
+    if suffixes.isEmpty, width <= 14, uids.byteCount == uids.count * 20,
+      uids.withBytes({ _, ends in ends.indices.allSatisfy { ends[$0] == 20 * ($0 + 1) } })
+    {
+      return try writeUIDLines(of: uids, width: width, to: output)
+    }
     try uids.withBytes { bytes, ends in
       try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: chunkSize) { chunk in
-        // The index as decimal digits, right-aligned in `width` columns and
-        // counted up in place (no division per line), then the two spaces
-        // before the UID, and room to read it all as two words.
-        try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: max(width + 2, 16)) {
-          digits in
+        // The index as decimal digits, counted up in place (no division per
+        // line), copied with the UID by memcpy: pointers, not subscripts.
+        try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: width) { digits in
           digits.initialize(repeating: UInt8(ascii: " "))
           digits[width - 1] = UInt8(ascii: "0")
           var used = 0
@@ -104,40 +107,13 @@ struct List: ParsableCommand {
           for index in ends.indices {
             let end = Int(ends[index])
             let count = end - start
-            if count == 20, suffixes.isEmpty, width <= 14, used + width + 3 + 20 + 16 <= chunk.count
-            {
-              // The line of a UID (20 bytes; the store holds no other) in
-              // word moves: the index and its two spaces as two words
-              // (written past the line's end, which the UID then covers),
-              // the UID as three (the last two overlapping).
-              let at = UnsafeMutableRawPointer(chunk.baseAddress! + used)
-              let uid = UnsafeRawPointer(bytes.baseAddress! + start)
-              let prefix = UnsafeRawPointer(digits.baseAddress!)
-              at.storeBytes(of: prefix.loadUnaligned(as: UInt64.self), as: UInt64.self)
-              at.storeBytes(
-                of: prefix.loadUnaligned(fromByteOffset: 8, as: UInt64.self), toByteOffset: 8,
-                as: UInt64.self)
-              let text = at + width + 2
-              text.storeBytes(of: uid.loadUnaligned(as: UInt64.self), as: UInt64.self)
-              text.storeBytes(
-                of: uid.loadUnaligned(fromByteOffset: 8, as: UInt64.self), toByteOffset: 8,
-                as: UInt64.self)
-              text.storeBytes(
-                of: uid.loadUnaligned(fromByteOffset: 12, as: UInt64.self), toByteOffset: 12,
-                as: UInt64.self)
-              text.storeBytes(of: UInt8(ascii: "\n"), toByteOffset: 20, as: UInt8.self)
-              used += width + 23
-              start = end
-              increment(UnsafeMutableBufferPointer(rebasing: digits[..<width]))
-              continue
-            }
             // No UID is made a `String` to find no settings when there are none.
             let suffix = suffixes.isEmpty ? nil : suffixes[uids[index]]
             let size = width + 3 + count + (suffix?.count ?? 0)
             if used + size > chunk.count { try flush() }
             if size > chunk.count {
               // Longer than the buffer (no line tpns lists is): in pieces.
-              try output(UnsafeBufferPointer(rebasing: digits[..<width]))
+              try output(UnsafeBufferPointer(digits))
               try [UInt8(ascii: " "), UInt8(ascii: " ")].withUnsafeBufferPointer(output)
               try output(UnsafeBufferPointer(start: bytes.baseAddress! + start, count: count))
               if let suffix { try suffix.withUnsafeBufferPointer(output) }
@@ -159,7 +135,7 @@ struct List: ParsableCommand {
               used += size
             }
             start = end
-            increment(UnsafeMutableBufferPointer(rebasing: digits[..<width]))
+            increment(digits)
           }
           if used > 0 { try flush() }
         }
@@ -167,7 +143,64 @@ struct List: ParsableCommand {
     }
   }
 
+  /// ``writeLines(of:width:suffixes:to:)`` for a list of 20-byte UIDs (every
+  /// list the store holds) without settings: every line is as long, and is
+  /// made by word moves, the index and its two spaces as two words (written
+  /// past where the index ends, which the UID then covers), the UID as three
+  /// (the last two overlapping). About 25 instructions a line, where the
+  /// general path takes 85.
+  static func writeUIDLines(
+    of uids: UIDList, width: Int, to output: (UnsafeBufferPointer<UInt8>) throws -> Void
+  ) rethrows {
+    let lineSize = width + 2 + 20 + 1
+    // Lines a chunk holds, with room for the last one's 16-byte prefix store.
+    let linesPerChunk = (chunkSize - 16) / lineSize
+    try uids.withBytes { bytes, _ in
+      guard var uid = UnsafeRawPointer(bytes.baseAddress) else { return }
+      try withUnsafeTemporaryAllocation(of: UInt64.self, capacity: chunkSize / 8) { words in
+        let chunk = UnsafeMutableRawPointer(words.baseAddress!)
+        // The index, right-aligned in `width` columns and counted up in place
+        // (no division per line), then two spaces, padded to two words.
+        try withUnsafeTemporaryAllocation(of: UInt64.self, capacity: 2) { prefixWords in
+          let prefix = UnsafeMutableRawPointer(prefixWords.baseAddress!)
+          prefix.initializeMemory(as: UInt8.self, repeating: UInt8(ascii: " "), count: 16)
+          prefix.storeBytes(of: UInt8(ascii: "0"), toByteOffset: width - 1, as: UInt8.self)
+          let digits = UnsafeMutableBufferPointer(
+            start: prefix.assumingMemoryBound(to: UInt8.self), count: width)
+          var remaining = uids.count
+          while remaining > 0 {
+            let lines = min(remaining, linesPerChunk)
+            var at = chunk
+            for _ in 0..<lines {
+              at.storeBytes(of: prefix.load(as: UInt64.self), as: UInt64.self)
+              at.storeBytes(
+                of: prefix.load(fromByteOffset: 8, as: UInt64.self), toByteOffset: 8,
+                as: UInt64.self)
+              let text = at + width + 2
+              text.storeBytes(of: uid.loadUnaligned(as: UInt64.self), as: UInt64.self)
+              text.storeBytes(
+                of: uid.loadUnaligned(fromByteOffset: 8, as: UInt64.self), toByteOffset: 8,
+                as: UInt64.self)
+              text.storeBytes(
+                of: uid.loadUnaligned(fromByteOffset: 12, as: UInt64.self), toByteOffset: 12,
+                as: UInt64.self)
+              text.storeBytes(of: UInt8(ascii: "\n"), toByteOffset: 20, as: UInt8.self)
+              at += lineSize
+              uid += 20
+              increment(digits)
+            }
+            try output(
+              UnsafeBufferPointer(
+                start: chunk.assumingMemoryBound(to: UInt8.self), count: at - chunk))
+            remaining -= lines
+          }
+        }
+      }
+    }
+  }
+
   /// Adds one to the right-aligned decimal number in `digits` (spaces before it).
+  @inline(__always)
   static func increment(_ digits: UnsafeMutableBufferPointer<UInt8>) {
     var position = digits.count - 1
     while position >= 0 {

@@ -17,11 +17,18 @@ enum ByteScan {
   /// (the last two overlapping), no loop.
   @inline(__always)
   static func isFreeOfMarkup(_ bytes: UnsafeRawPointer) -> Bool {
+    isFreeOfMarkup(
+      bytes.loadUnaligned(as: UInt64.self),
+      bytes.loadUnaligned(fromByteOffset: 8, as: UInt64.self),
+      bytes.loadUnaligned(fromByteOffset: 12, as: UInt64.self))
+  }
+
+  /// ``isFreeOfMarkup(_:)`` of 20 bytes already loaded: bytes 0-7, 8-15
+  /// and 12-19.
+  @inline(__always)
+  static func isFreeOfMarkup(_ first: UInt64, _ second: UInt64, _ last: UInt64) -> Bool {
     let lessThans = ones &* UInt64(UInt8(ascii: "<"))
     let ampersands = ones &* UInt64(UInt8(ascii: "&"))
-    let first = bytes.loadUnaligned(as: UInt64.self)
-    let second = bytes.loadUnaligned(fromByteOffset: 8, as: UInt64.self)
-    let last = bytes.loadUnaligned(fromByteOffset: 12, as: UInt64.self)
     let found =
       zeros(first ^ lessThans) | zeros(first ^ ampersands) | zeros(second ^ lessThans)
       | zeros(second ^ ampersands) | zeros(last ^ lessThans) | zeros(last ^ ampersands)

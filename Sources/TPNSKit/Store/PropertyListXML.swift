@@ -523,6 +523,42 @@ extension PropertyListXML {
         ends = [UInt32](unsafeUninitializedCapacity: rest / 17 + 1) { ends, count in
           written = 0
           count = 0
+          // Items as tpns writes them (the fast path of plainStringRange(),
+          // with the copy, in one loop: no call, and the UID's three words
+          // loaded once to check and to store), then any other shape.
+          // Locals, not the parser's and the closure's own (memory, each use).
+          let raw = UnsafeRawPointer(bytes.baseAddress!)
+          let target = UnsafeMutableRawPointer(storage.baseAddress!)
+          let ending = ends.baseAddress!
+          let limit = bytes.count - 40
+          var position = index
+          var size = 0
+          var items = 0
+          while position <= limit {
+            let at = raw + position
+            guard
+              UInt32(littleEndian: at.loadUnaligned(as: UInt32.self)) & 0x00FF_FFFF
+                == 0x0009_090A,
+              at.loadUnaligned(fromByteOffset: 3, as: UInt64.self) == Self.stringOpenWord,
+              at.loadUnaligned(fromByteOffset: 32, as: UInt64.self) == Self.stringCloseWord,
+              at.load(fromByteOffset: 31, as: UInt8.self) == UInt8(ascii: "<")
+            else { break }
+            let first = at.loadUnaligned(fromByteOffset: 11, as: UInt64.self)
+            let second = at.loadUnaligned(fromByteOffset: 19, as: UInt64.self)
+            let last = at.loadUnaligned(fromByteOffset: 23, as: UInt64.self)
+            guard ByteScan.isFreeOfMarkup(first, second, last) else { break }
+            let into = target + size
+            into.storeBytes(of: first, as: UInt64.self)
+            into.storeBytes(of: second, toByteOffset: 8, as: UInt64.self)
+            into.storeBytes(of: last, toByteOffset: 12, as: UInt64.self)
+            size += 20
+            ending[items] = UInt32(truncatingIfNeeded: size)
+            items += 1
+            position += 40
+          }
+          index = position
+          written = size
+          count = items
           while let range = plainStringRange() {
             ByteScan.copy(
               bytes.baseAddress! + range.lowerBound, to: storage.baseAddress! + written,
