@@ -157,9 +157,17 @@ import Testing
     }
   }
 
-  @Test("the writer writes the list under its key, in key order, as the general writer does")
-  func writing() throws {
-    let list = UIDList(["A", "B&C", "D"])
+  @Test(
+    "the writer writes the list under its key, in key order, as the general writer does",
+    arguments: [
+      ["A", "B&C", "D"],
+      // 20-byte UIDs (their lines made by word stores), then with one of
+      // them to escape, first or last.
+      uids, uids + ["ABCDEFGHJ&LMNPRSTUVW"], ["ABCDEFGHJKLMNPRSTUV>"] + uids,
+      ["ABCDEFGHJKLMNPRSTUVW", "ABCDEFGHJKLMNPRSTUVWX"],
+    ])
+  func writing(strings: [String]) throws {
+    let list = UIDList(strings)
     let members: [String: PropertyListValue] = ["A": .string("a"), "Z": .integer(1)]
     let written = try PropertyListXML.serialize(
       checking: .dictionary(members), list: (key: "UIDs", uids: list)

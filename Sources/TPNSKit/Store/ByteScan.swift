@@ -101,20 +101,31 @@ enum ByteScan {
 
   /// Whether `bytes` are all printable ASCII (0x20 to 0x7F) other than
   /// `&`, `<` and `>`: text XML holds as it is, with nothing to escape.
+  /// ``isPlainText(_:)`` of 20 bytes already loaded: bytes 0-7, 8-15 and
+  /// 12-19.
+  @inline(__always)
+  static func isPlainText(_ first: UInt64, _ second: UInt64, _ last: UInt64) -> Bool {
+    isPlainWord(first) && isPlainWord(second) && isPlainWord(last)
+  }
+
+  /// Whether the 8 bytes of `word` are plain text (see ``isPlainText(_:)``).
+  @inline(__always)
+  static func isPlainWord(_ word: UInt64) -> Bool {
+    // A byte below 0x20 or from 0x80 (its high bit, or its high bit once
+    // 0x20 is taken away), or one of the three: one test, no branch each.
+    let bad =
+      (word | (word &- 0x2020_2020_2020_2020)) & highs
+      | zeros(word ^ (ones &* UInt64(UInt8(ascii: "&"))))
+      | zeros(word ^ (ones &* UInt64(UInt8(ascii: "<"))))
+      | zeros(word ^ (ones &* UInt64(UInt8(ascii: ">"))))
+    return bad == 0
+  }
+
   static func isPlainText(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
     var index = 0
     let raw = UnsafeRawBufferPointer(bytes)
-    let ampersands = ones &* UInt64(UInt8(ascii: "&"))
-    let lessThans = ones &* UInt64(UInt8(ascii: "<"))
-    let greaterThans = ones &* UInt64(UInt8(ascii: ">"))
     while index + 8 <= bytes.count {
-      let word = raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)
-      // A byte below 0x20 or from 0x80 (its high bit, or its high bit once
-      // 0x20 is taken away), or one of the three: one test, no branch each.
-      let bad =
-        (word | (word &- 0x2020_2020_2020_2020)) & highs | zeros(word ^ ampersands)
-        | zeros(word ^ lessThans) | zeros(word ^ greaterThans)
-      if bad != 0 { return false }
+      if !isPlainWord(raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)) { return false }
       index += 8
     }
     while index < bytes.count {

@@ -213,59 +213,112 @@ enum PropertyListXML {
       var open = [UInt8](repeating: UInt8(ascii: "\t"), count: depth + 1)
       open += "<string>".utf8
       let close = Array("</string>\n".utf8)
-      uids.withBytes { bytes, ends in
-        if ByteScan.isPlainText(bytes) {
-          // Lines built in a 64 KB buffer by word copies and appended a
-          // buffer at a time: an append per piece was three quarters of
-          // writing a 10,000-UID list.
-          // With room for the rest of the document (the digest after the
-          // list, the closing tags): a regrowth there copied all of it again.
-          output.reserveCapacity(
-            output.count + uids.count * (open.count + close.count) + bytes.count + 4096)
-          let chunk = 64 * 1024
-          withUnsafeTemporaryAllocation(of: UInt8.self, capacity: chunk) { buffer in
-            open.withUnsafeBytes { open in
-              close.withUnsafeBytes { close in
-                var used = 0
-                var start = 0
-                for end in ends {
-                  let end = Int(end)
-                  let size = open.count + end - start + close.count
-                  if used + size > chunk {
-                    output.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[..<used]))
-                    used = 0
-                  }
-                  if size > chunk {
-                    // A string longer than the buffer: appended as it is.
-                    output.append(contentsOf: open)
-                    output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<end]))
-                    output.append(contentsOf: close)
-                  } else {
-                    var at = buffer.baseAddress! + used
-                    ByteScan.copy(open.baseAddress!, to: at, count: open.count)
-                    at += open.count
-                    ByteScan.copy(bytes.baseAddress! + start, to: at, count: end - start)
-                    at += end - start
-                    ByteScan.copy(close.baseAddress!, to: at, count: close.count)
-                    used += size
-                  }
-                  start = end
-                }
-                output.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[..<used]))
-              }
-            }
-          }
-        } else {
-          for index in uids.indices {
-            output += open
-            escape(uids[index])
-            output += close
-          }
+      let written = uids.withBytes { bytes, ends in
+        depth == 1 && writeUIDLines(bytes, ends) || writePlainLines(bytes, ends, open, close)
+      }
+      if !written {
+        for index in uids.indices {
+          output += open
+          escape(uids[index])
+          output += close
         }
       }
       line("</array>", depth: depth)
     }
 
+    /// The lines of a list of 20-byte UIDs of plain text (every list tpns
+    /// stores) at depth 1, as tpns writes them (`\t\t<string>`, the UID,
+    /// `</string>\n`), made in place at the output's end by word stores, the
+    /// UID's three words checked as they are copied. false, and nothing
+    /// written, for any other list.
+    mutating func writeUIDLines(
+      _ bytes: UnsafeBufferPointer<UInt8>, _ ends: UnsafeBufferPointer<UInt32>
+    ) -> Bool {
+      guard bytes.count == ends.count * 20, let source = UnsafeRawPointer(bytes.baseAddress),
+        ends.indices.allSatisfy({ ends[$0] == 20 * ($0 + 1) })
+      else { return false }
+      // The lines' room, with the rest of the document's (the digest after
+      // the list, the closing tags): a regrowth there copied it all again.
+      let start = output.count
+      output.reserveCapacity(start + ends.count * 40 + 4096)
+      output.append(contentsOf: repeatElement(0, count: ends.count * 40))
+      let plain = output.withUnsafeMutableBytes { output in
+        // A line: "\t\t" (0-1), "<string>" (2-9), the UID (10-29),
+        // "</string" (30-37), ">\n" (38-39).
+        var at = output.baseAddress! + start
+        var from = source
+        for _ in 0..<ends.count {
+          let first = from.loadUnaligned(as: UInt64.self)
+          let second = from.loadUnaligned(fromByteOffset: 8, as: UInt64.self)
+          let last = from.loadUnaligned(fromByteOffset: 12, as: UInt64.self)
+          guard ByteScan.isPlainText(first, second, last) else { return false }
+          at.storeBytes(of: UInt16(littleEndian: 0x0909), as: UInt16.self)
+          at.storeBytes(of: Self.openWord, toByteOffset: 2, as: UInt64.self)
+          at.storeBytes(of: first, toByteOffset: 10, as: UInt64.self)
+          at.storeBytes(of: second, toByteOffset: 18, as: UInt64.self)
+          at.storeBytes(of: last, toByteOffset: 22, as: UInt64.self)
+          at.storeBytes(of: Self.closeWord, toByteOffset: 30, as: UInt64.self)
+          at.storeBytes(of: UInt16(littleEndian: 0x0A3E), toByteOffset: 38, as: UInt16.self)
+          at += 40
+          from += 20
+        }
+        return true
+      }
+      if !plain { output.removeSubrange(start...) }
+      return plain
+    }
+
+    /// `<string>` and `</string` as little-endian words (literals: a `static
+    /// let` is a `swift_once` call at each use).
+    static var openWord: UInt64 { UInt64(littleEndian: 0x3E67_6E69_7274_733C) }
+    static var closeWord: UInt64 { UInt64(littleEndian: 0x676E_6972_7473_2F3C) }
+
+    /// The lines of a list all of plain text, built in a 64 KB buffer by
+    /// word copies and appended a buffer at a time (an append per piece was
+    /// three quarters of writing a 10,000-UID list). false, and nothing
+    /// written, if an item is not plain text.
+    mutating func writePlainLines(
+      _ bytes: UnsafeBufferPointer<UInt8>, _ ends: UnsafeBufferPointer<UInt32>,
+      _ open: [UInt8], _ close: [UInt8]
+    ) -> Bool {
+      guard ByteScan.isPlainText(bytes) else { return false }
+      output.reserveCapacity(
+        output.count + ends.count * (open.count + close.count) + bytes.count + 4096)
+      let chunk = 64 * 1024
+      withUnsafeTemporaryAllocation(of: UInt8.self, capacity: chunk) { buffer in
+        open.withUnsafeBytes { open in
+          close.withUnsafeBytes { close in
+            var used = 0
+            var start = 0
+            for end in ends {
+              let end = Int(end)
+              let size = open.count + end - start + close.count
+              if used + size > chunk {
+                output.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[..<used]))
+                used = 0
+              }
+              if size > chunk {
+                // A string longer than the buffer: appended as it is.
+                output.append(contentsOf: open)
+                output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<end]))
+                output.append(contentsOf: close)
+              } else {
+                var at = buffer.baseAddress! + used
+                ByteScan.copy(open.baseAddress!, to: at, count: open.count)
+                at += open.count
+                ByteScan.copy(bytes.baseAddress! + start, to: at, count: end - start)
+                at += end - start
+                ByteScan.copy(close.baseAddress!, to: at, count: close.count)
+                used += size
+              }
+              start = end
+            }
+            output.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[..<used]))
+          }
+        }
+      }
+      return true
+    }
     mutating func escape(_ text: String) {
       if let plain = text.utf8.withContiguousStorageIfAvailable({ bytes -> Bool in
         // Most strings (every UID) are printable ASCII: nothing to escape,

@@ -127,7 +127,12 @@ public struct UIDList: Sendable, Hashable {
     trimStorage()
     let shift = Int64(storage.count) - Int64(start)
     storage.append(contentsOf: other.storage[start..<end])
-    ends.append(contentsOf: other.ends[positions].lazy.map { UInt32(Int64($0) + shift) })
+    if shift == 0 {
+      // The run from the other list's start into an empty list: its ends as they are.
+      ends.append(contentsOf: other.ends[positions])
+    } else {
+      ends.append(contentsOf: other.ends[positions].lazy.map { UInt32(Int64($0) + shift) })
+    }
   }
 
   /// The index of the first element whose bytes are `uid`'s, if any.
@@ -193,11 +198,22 @@ public struct UIDList: Sendable, Hashable {
           let end = Int(ends[index + matched])
           let otherEnd = Int(otherEnds[otherIndex + matched])
           let count = end - start
-          guard count == otherEnd - otherStart,
-            count == 0
-              || memcmp(bytes.baseAddress! + start, otherBytes.baseAddress! + otherStart, count)
-                == 0
-          else { break }
+          guard count == otherEnd - otherStart else { break }
+          if count == 20 {
+            // A UID: three words (the last two overlapping), not a memcmp call.
+            let at = UnsafeRawPointer(bytes.baseAddress! + start)
+            let otherAt = UnsafeRawPointer(otherBytes.baseAddress! + otherStart)
+            guard at.loadUnaligned(as: UInt64.self) == otherAt.loadUnaligned(as: UInt64.self),
+              at.loadUnaligned(fromByteOffset: 8, as: UInt64.self)
+                == otherAt.loadUnaligned(fromByteOffset: 8, as: UInt64.self),
+              at.loadUnaligned(fromByteOffset: 12, as: UInt64.self)
+                == otherAt.loadUnaligned(fromByteOffset: 12, as: UInt64.self)
+            else { break }
+          } else if count > 0,
+            memcmp(bytes.baseAddress! + start, otherBytes.baseAddress! + otherStart, count) != 0
+          {
+            break
+          }
           matched += 1
           start = end
           otherStart = otherEnd

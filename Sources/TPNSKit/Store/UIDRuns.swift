@@ -89,6 +89,13 @@ struct UIDRuns: Equatable {
       return count == stored.count ? stored : stored.prefix(count)
     }
     var uids = UIDList()
+    // Room for all of it at once: appending a UID to a full buffer copied
+    // the whole list again.
+    uids.reserveCapacity(
+      items.reduce(0) {
+        if case .run(_, let count) = $1 { return $0 + count }
+        return $0 + 1
+      })
     for item in items {
       switch item {
       case .run(let from, let count): uids.append(contentsOf: stored, from..<from + count)
