@@ -96,6 +96,42 @@ struct MapPayloadTests {
     #expect(throws: expected) { try MapPayload.decode(text) }
   }
 
+  @Test(
+    "a character that is not base64 is named at its offset wherever it is, after whole groups too",
+    arguments: [4, 5, 6, 7, 40, 41, 42, 43])
+  func badCharacterAfterGroups(offset: Int) {
+    var text = Array(Self.base64(String(repeating: "[{}]", count: 10)).utf8)
+    text[offset] = UInt8(ascii: "*")
+    #expect(throws: MapPayloadError.base64("'*' at offset \(offset) is not a base64 character")) {
+      try MapPayload.decode(String(decoding: text, as: UTF8.self))
+    }
+  }
+
+  @Test(
+    "entries written compactly read as the general reader reads them, among other shapes",
+    arguments: [
+      // Compact, then spaced, then a 20-byte value to escape or not ASCII.
+      #"[{"uid":"ABCDEFGHJKLMNPRSTUVW"},{"uid":"0123456789ABCDEFGHJK"}]"#,
+      #"[{"uid":"ABCDEFGHJKLMNPRSTUVW"}, { "uid":"0123456789ABCDEFGHJK" }]"#,
+      #"[{"uid":"ABCDEFGHJKLMNPRSTU\""},{"uid":"ABCDEFGHJKLMNPRSTUVW"}]"#,
+      #"[{"uid":"ABCDEFGHJKLMNP\u0041"},{"uid":"ABCDEFGHJKLMNPRSTUVW"}]"#,
+      #"[{"uid":"ABCDEFGHJKLMNPRSTU\u0041"}]"#,
+      #"[{"uid":"ABCDEFGHJKLMNPRSTUVé"}]"#,
+      #"[{"uid":"ABCDEFGHJKLMNPRSTUVW","interval":3}]"#,
+      #"[{"uid":"ABCDEFGHJKLMNPRSTUVW"},{"uid":"ABCDEFGHJKLMNPRSTUVWX"}]"#,
+      #"[{"uid":"SHORT"},{"uid":"ABCDEFGHJKLMNPRSTUVW"}]"#,
+    ])
+  func compactEntries(json: String) throws {
+    // The general reader's answer: the same JSON with a space after each
+    // `{`, which no entry read by word compares has.
+    let spaced = json.replacing("{", with: "{ ")
+    let compact = try MapPayload.decode(entries: Self.base64(json))
+    let general = try MapPayload.decode(entries: Self.base64(spaced))
+    #expect(compact.entries == general.entries)
+    #expect(compact.irregularities == general.irregularities)
+    #expect(!compact.entries.isEmpty)
+  }
+
   @Test("refuses bytes that are not JSON", arguments: ["[{", "nope", "", "[{\"uid\":\"A\"},]x"])
   func notJSON(text: String) {
     let error = #expect(throws: MapPayloadError.self) { try MapPayload.decode(Self.base64(text)) }

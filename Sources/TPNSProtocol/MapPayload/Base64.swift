@@ -40,9 +40,33 @@ enum Base64 {
     guard input.count % 4 == 0 else {
       throw .base64("its length \(input.count) is not a multiple of 4")
     }
-    var output: [UInt8] = []
-    output.reserveCapacity(input.count / 4 * 3)
+    // Groups of four alphabet characters through a table, three bytes
+    // stored at once (the checking loop below, a byte at a time with an
+    // append each, was 30 instructions a byte of a 10,000-UID map); it
+    // takes over at the first group with padding or a character not base64.
     var index = 0
+    var output = sextets.withUnsafeBufferPointer { sextets in
+      input.withUnsafeBufferPointer { input in
+        [UInt8](unsafeUninitializedCapacity: input.count / 4 * 3) { output, count in
+          var written = 0
+          while index < input.count {
+            let a = UInt32(sextets[Int(input[index])])
+            let b = UInt32(sextets[Int(input[index + 1])])
+            let c = UInt32(sextets[Int(input[index + 2])])
+            let d = UInt32(sextets[Int(input[index + 3])])
+            // An entry of 0xFF (not base64, or '=') in any of the four.
+            guard (a | b | c | d) < 64 else { break }
+            let group = a << 18 | b << 12 | c << 6 | d
+            output[written] = UInt8(truncatingIfNeeded: group >> 16)
+            output[written + 1] = UInt8(truncatingIfNeeded: group >> 8)
+            output[written + 2] = UInt8(truncatingIfNeeded: group)
+            written += 3
+            index += 4
+          }
+          count = written
+        }
+      }
+    }
     while index < input.count {
       var group: UInt32 = 0
       var padding = 0
@@ -70,6 +94,11 @@ enum Base64 {
       index += 4
     }
     return output
+  }
+
+  /// Each byte's value in the alphabet, 0xFF for a byte not in it (`=` included).
+  private static let sextets: [UInt8] = (0...255).map { byte in
+    sextet(UInt8(byte)).map { UInt8($0) } ?? 0xFF
   }
 
   private static func sextet(_ byte: UInt8) -> UInt32? {

@@ -14,7 +14,11 @@ public enum DeviceUIDSyntax {
   /// reported before a bad length.
   @inlinable
   public static func violation(in text: String) -> SyntaxViolation? {
-    SyntaxViolation.first(in: text, length: length...length, ascii: allowed, allows: isAllowed)
+    // A canonical UID (every one of a client's 10,000-UID mapsync) in three
+    // word tests, before the byte-by-byte search for what is wrong.
+    if DeviceUID.isCanonical(text) { return nil }
+    return SyntaxViolation.first(
+      in: text, length: length...length, ascii: allowed, allows: isAllowed)
   }
 
   /// ``isAllowed(_:)`` as a set of bytes (see ``ASCIISet``).

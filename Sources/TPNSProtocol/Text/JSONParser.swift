@@ -37,6 +37,31 @@ struct JSONParser {
     guard index == bytes.count else { throw expected("the end") }
   }
 
+  /// The UID of an object `{"uid":"…"}` written compactly, with 20 bytes of
+  /// printable ASCII (no `"` or `\\`) for its value, consumed whole, if one
+  /// starts here: what every canonical client sends for each entry of a
+  /// `mapsync`, read by word compares (the general reader was 1,600
+  /// instructions an entry). nil, and nothing consumed, for anything else
+  /// (which the general reader then reads, or refuses).
+  mutating func compactUIDObject() -> String? {
+    let start = index
+    guard start + 30 <= bytes.count else { return nil }
+    let uid = bytes.withUnsafeBytes { raw -> String? in
+      let at = raw.baseAddress! + start
+      // `{"uid":"`, and `"}` after the value.
+      guard at.loadUnaligned(as: UInt64.self) == UInt64(littleEndian: 0x223A_2264_6975_227B),
+        at.loadUnaligned(fromByteOffset: 28, as: UInt16.self) == UInt16(littleEndian: 0x7D22)
+      else { return nil }
+      let value = UnsafeRawBufferPointer(start: at + 8, count: 20)
+      for byte in value where byte < 0x20 || byte > 0x7E || byte == 0x22 || byte == 0x5C {
+        return nil
+      }
+      return String(decoding: value, as: UTF8.self)
+    }
+    if uid != nil { index = start + 30 }
+    return uid
+  }
+
   /// The next byte after any whitespace, not consumed; nil at the end.
   mutating func peek() -> UInt8? {
     skipWhitespace()
