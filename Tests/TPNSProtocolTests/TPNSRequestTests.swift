@@ -16,6 +16,32 @@ import Testing
         + "&map=W3sidWlkIjoiQUJDREVGR0hJSktMTU5PUFFSU1QifV0%3D")
   }
 
+  @Test(
+    "mapsync's body carries the map's base64 percent-encoded, for every padding and base64's + and /",
+    arguments: 0...7)
+  func mapsyncBodyEncoding(count: Int) throws {
+    let uids = try (0..<count).map {
+      try DeviceUID("UID" + String(repeating: "0", count: 16) + "\($0)")
+    }
+    var settings: [DeviceUID: MappingSettings] = [:]
+    // Formats whose UTF-8 (ÿ, û, ?, >) puts + and / in the base64.
+    for (index, uid) in uids.enumerated() where index % 2 == 0 {
+      settings[uid] = try MappingSettings(format: String(repeating: "ÿû?>", count: index + 1))
+    }
+    let request = TPNSRequest.mapsync(Self.phone, uids: uids, settings: settings)
+    let map = try #require(request.parameters.last)
+    #expect(map.name == "map")
+    let encoded = map.value.replacing("+", with: "%2B").replacing("/", with: "%2F")
+      .replacing("=", with: "%3D")
+    #expect(
+      request.formBody
+        == "cmd=mapsync&os=ios&appid=com.tutk.cc.samples.tpns.ios&udid=\(Self.token.rawValue)"
+        + "&map=" + encoded)
+    if count == 7 {
+      #expect(map.value.contains("+") && map.value.contains("/"))
+    }
+  }
+
   @Test("mapsync of an empty list sends base64 of []")
   func mapsyncEmpty() {
     let map = TPNSRequest.mapsync(Self.phone, uids: []).parameters.last

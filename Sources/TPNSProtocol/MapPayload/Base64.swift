@@ -34,6 +34,66 @@ enum Base64 {
     return String(decoding: output, as: UTF8.self)
   }
 
+  /// The padded encoding of `input` appended to `output` percent-encoded
+  /// for a form (`+`, `/` and `=` as `%2B`, `%2F` and `%3D`, as
+  /// ``PercentEncoding`` writes them), in one pass: each 6-bit value's text
+  /// (1 or 3 bytes) looked up and stored as one word.
+  static func appendFormEncoded(_ input: UnsafeBufferPointer<UInt8>, to output: inout [UInt8]) {
+    let groups = (input.count + 2) / 3
+    // Worst case 3 bytes a character, and 3 bytes of slack for the last word stored.
+    let encoded = formTexts.withUnsafeBufferPointer { texts in
+      [UInt8](unsafeUninitializedCapacity: groups * 12 + 3) { buffer, count in
+        let start = UnsafeMutableRawPointer(buffer.baseAddress!)
+        var at = start
+        // Stores the text of each 6-bit value: its bytes in the low three
+        // of a word, its length in the top one.
+        func put(_ value: UInt32) {
+          let text = texts[Int(value)]
+          at.storeBytes(of: UInt32(littleEndian: text), as: UInt32.self)
+          at += Int(text >> 24)
+        }
+        var index = 0
+        while index + 3 <= input.count {
+          let group =
+            UInt32(input[index]) << 16 | UInt32(input[index + 1]) << 8
+            | UInt32(input[index + 2])
+          put(group >> 18)
+          put(group >> 12 & 0x3F)
+          put(group >> 6 & 0x3F)
+          put(group & 0x3F)
+          index += 3
+        }
+        let remaining = input.count - index
+        if remaining > 0 {
+          let second = remaining > 1 ? UInt32(input[index + 1]) : 0
+          let group = UInt32(input[index]) << 16 | second << 8
+          put(group >> 18)
+          put(group >> 12 & 0x3F)
+          if remaining > 1 { put(group >> 6 & 0x3F) } else { put(64) }
+          put(64)
+        }
+        count = at - start
+      }
+    }
+    output += encoded
+  }
+
+  /// The form-encoded text of each 6-bit value, and at 64 that of `=`: up to
+  /// three bytes, little-endian, and the count in the top byte.
+  private static let formTexts: [UInt32] = (0...64).map { value in
+    let character = value == 64 ? UInt8(ascii: "=") : alphabet[value]
+    let text: [UInt8]
+    switch character {
+    case UInt8(ascii: "+"): text = Array("%2B".utf8)
+    case UInt8(ascii: "/"): text = Array("%2F".utf8)
+    case UInt8(ascii: "="): text = Array("%3D".utf8)
+    default: text = [character]
+    }
+    var word = UInt32(text.count) << 24
+    for (index, byte) in text.enumerated() { word |= UInt32(byte) << (8 * index) }
+    return word
+  }
+
   /// The bytes the base64 text `input` (its UTF-8) encodes; throws a reason for anything
   /// but padded standard base64.
   static func decode(_ input: [UInt8]) throws(MapPayloadError) -> [UInt8] {

@@ -17,6 +17,11 @@ public enum MapPayload {
   /// `interval` and `format` when set (TUTK's Android quickstart's shape), in
   /// standard padded base64.
   public static func encode(entries: [MapEntry]) -> String {
+    Base64.encode(json(entries: entries))
+  }
+
+  /// The JSON ``encode(entries:)`` encodes in base64.
+  static func json(entries: [MapEntry]) -> [UInt8] {
     // Built as bytes: 10,000 entries as `String` pieces cost more than the
     // request they go in.
     var json: [UInt8] = []
@@ -36,7 +41,7 @@ public enum MapPayload {
       json.append(UInt8(ascii: "}"))
     }
     json.append(UInt8(ascii: "]"))
-    return Base64.encode(json)
+    return json
   }
 
   /// The UIDs of a payload, in order and as sent (duplicates kept, syntax unchecked),
