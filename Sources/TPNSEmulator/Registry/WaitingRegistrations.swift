@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 /// Registrations answered and not yet written, oldest first, packed: their texts in
 /// one growing buffer and their numbers in one array, so that thousands of them
 /// cost two allocations, freed together once written (as `ClientRecord`s they cost
@@ -51,11 +55,12 @@ struct WaitingRegistrations {
       entries[index] = entries.removeLast()
       return
     }
-    var offset = old.start
-    Self.forEachText(of: record, tokenKey: tokenKey) { _, text in
-      for byte in text.utf8 {
-        bytes[offset] = byte
-        offset += 1
+    // Each text copied at once into the buffer (a subscript assignment a
+    // byte checked the bounds and the buffer's uniqueness each time).
+    bytes.withUnsafeMutableBufferPointer { buffer in
+      var offset = old.start
+      Self.forEachText(of: record, tokenKey: tokenKey) { _, text in
+        offset += Self.copy(text, to: buffer.baseAddress! + offset)
       }
     }
     entries[index] = entry
@@ -67,9 +72,35 @@ struct WaitingRegistrations {
   /// Whether registration `index` is of the phone (appid, udid) with `tokenKey`.
   func matches(_ index: Int, appid: String, udid: String, tokenKey: String) -> Bool {
     let entry = entries[index]
-    return text(entry, .appid).map { $0.elementsEqual(appid.utf8) } == true
-      && text(entry, .udid).map { $0.elementsEqual(udid.utf8) } == true
-      && text(entry, .tokenKey).map { $0.elementsEqual(tokenKey.utf8) } == true
+    return Self.equal(text(entry, .appid), appid) && Self.equal(text(entry, .udid), udid)
+      && Self.equal(text(entry, .tokenKey), tokenKey)
+  }
+
+  /// Whether `stored` holds `text`'s bytes, by `memcmp` (`elementsEqual` of a
+  /// slice and a UTF-8 view compared them one by one through iterators).
+  private static func equal(_ stored: ArraySlice<UInt8>?, _ text: String) -> Bool {
+    guard let stored, stored.count == text.utf8.count else { return false }
+    let equal = stored.withUnsafeBytes { stored in
+      text.utf8.withContiguousStorageIfAvailable { text in
+        text.isEmpty || memcmp(stored.baseAddress!, text.baseAddress!, text.count) == 0
+      }
+    }
+    return equal ?? stored.elementsEqual(text.utf8)
+  }
+
+  /// Copies `text`'s UTF-8 to `destination`; returns its count.
+  private static func copy(_ text: String, to destination: UnsafeMutablePointer<UInt8>) -> Int {
+    let count = text.utf8.withContiguousStorageIfAvailable { text in
+      if !text.isEmpty { destination.update(from: text.baseAddress!, count: text.count) }
+      return text.count
+    }
+    if let count { return count }
+    var offset = 0
+    for byte in text.utf8 {
+      destination[offset] = byte
+      offset += 1
+    }
+    return offset
   }
 
   /// Registration `index`: its record and token key.
