@@ -159,6 +159,38 @@ import Testing
     }
   }
 
+  @Test(
+    "white space before an end tag's > is XML: read as without it, in each element and in the list",
+    arguments: ["string", "key", "array", "dict", "integer", "true", "plist"])
+  func spaceInEndTags(element: String) throws {
+    let text = String(decoding: PropertyListXML.serialize(Self.sample), as: UTF8.self)
+    let spaced = text.replacing("</\(element)>", with: "</\(element) \t\n>")
+      .replacing("<true/>", with: element == "true" ? "<true></true \n>" : "<true/>")
+    #expect(spaced != text)
+    #expect(try PropertyListXML.parse(Array(spaced.utf8)) == Self.sample)
+    // The store's reader: the list taken out, or left to the general reader
+    // (for a shape other than tpns's), the same values either way.
+    let (value, list) = try PropertyListXML.parse(Array(spaced.utf8), extractingList: "UIDs")
+    guard case .dictionary(var members) = value else {
+      Issue.record("not a dictionary")
+      return
+    }
+    if let list { members["UIDs"] = .array(list.map(PropertyListValue.string)) }
+    #expect(PropertyListValue.dictionary(members) == Self.sample)
+  }
+
+  @Test(
+    "an end tag with anything but white space before its > is refused, naming what was expected")
+  func otherEndTags() {
+    let text = String(decoding: PropertyListXML.serialize(Self.sample), as: UTF8.self)
+    for bad in ["</string x>", "</stringx>", "</string"] {
+      let broken = text.replacing("</string>", with: bad)
+      #expect(throws: PropertyListXML.ParseError.self) {
+        try PropertyListXML.parse(Array(broken.utf8))
+      }
+    }
+  }
+
   @Test("64 levels of nesting are read")
   func deepestRead() throws {
     var expected = PropertyListValue.array([])

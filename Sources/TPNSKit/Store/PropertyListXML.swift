@@ -665,16 +665,19 @@ extension PropertyListXML {
       // Compared in place: this runs once per element.
       let length = name.utf8CodeUnitCount
       let position = index + 2
+      // XML allows white space before the `>` of an end tag (`</string >`).
+      var end = position + length
+      while end < bytes.count, Self.isSpace(bytes[end]) { end += 1 }
       guard at(index, UInt8(ascii: "<")), at(index + 1, UInt8(ascii: "/")),
-        position + length < bytes.count,
+        end < bytes.count,
         memcmp(bytes.baseAddress! + position, name.utf8Start, length) == 0,
-        bytes[position + length] == UInt8(ascii: ">")
+        bytes[end] == UInt8(ascii: ">")
       else {
         throw error(
           index < bytes.count
             ? "expected </\(name)>" : "unexpected end of file, expected </\(name)>")
       }
-      index = position + length + 1
+      index = end + 1
     }
 
     mutating func atClosing(_ name: StaticString) throws(ParseError) -> Bool {
