@@ -205,6 +205,21 @@ import Testing
     #expect(throws: PropertyListXML.ParseError.self) { try PropertyListXML.parse(latin1) }
   }
 
+  @Test(
+    "bytes that are not UTF-8 are named by the line they are on, past long ASCII runs too",
+    arguments: [1, 2, 9, 50, 400])
+  func notUTF8Line(line: Int) {
+    // Lines of 40 ASCII bytes (the reader's 32- and 8-byte steps), then a
+    // cut two-byte sequence (0xC3 then ASCII) on line `line`.
+    var bytes = Array("<plist><array>".utf8)
+    for _ in 1..<line { bytes += Array("\t\t<string>ABCDEFGHJKLMNPRSTUVW</string>\n".utf8) }
+    bytes += Array("\t\t<string>ABC".utf8) + [0xC3] + Array("DEFGHJKLMNPRSTUVW</string>\n".utf8)
+    bytes += Array("</array></plist>".utf8)
+    #expect(throws: PropertyListXML.ParseError(line: line, message: "the file is not UTF-8")) {
+      try PropertyListXML.parse(bytes)
+    }
+  }
+
   @Test("a value with control characters is refused before anything is written")
   func controlCharacters() throws {
     #expect(!PropertyListXML.isWritable("a\u{1}b"))

@@ -37,8 +37,10 @@ enum PropertyListXML {
     _ bytes: [UInt8], extractingList listKey: String?
   ) throws(ParseError) -> (value: PropertyListValue, list: UIDList?) {
     return try bytes.withUnsafeBufferPointer { (buffer) throws(ParseError) in
-      guard UTF8Validation.isValid(buffer) else {
-        throw ParseError(line: 1, message: "the file is not UTF-8")
+      if let offset = UTF8Validation.firstInvalidOffset(in: buffer) {
+        // Named by the line the first byte that is not UTF-8 is on.
+        let line = 1 + buffer[..<offset].count(where: { $0 == 0x0A })
+        throw ParseError(line: line, message: "the file is not UTF-8")
       }
       var parser = Parser(bytes: buffer)
       parser.listKey = listKey

@@ -4,7 +4,14 @@
 /// 800 KB store that was a tenth of reading it.
 enum UTF8Validation {
   static func isValid(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-    guard let base = bytes.baseAddress else { return true }
+    firstInvalidOffset(in: bytes) == nil
+  }
+
+  /// The offset of the first byte that does not begin a well-formed
+  /// sequence (a lead byte whose sequence is cut or malformed), or nil when
+  /// all of `bytes` is UTF-8.
+  static func firstInvalidOffset(in bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+    guard let base = bytes.baseAddress else { return nil }
     let count = bytes.count
     var index = 0
     // 32 ASCII bytes at a time while they are: the whole of a store but for
@@ -50,12 +57,12 @@ enum UTF8Validation {
       case 0xF4:
         length = 4
         second = 0x80...0x8F
-      default: return false
+      default: return index
       }
-      guard index + length <= count, second.contains(base[index + 1]) else { return false }
-      for offset in 2..<length where base[index + offset] & 0xC0 != 0x80 { return false }
+      guard index + length <= count, second.contains(base[index + 1]) else { return index }
+      for offset in 2..<length where base[index + offset] & 0xC0 != 0x80 { return index }
       index += length
     }
-    return true
+    return nil
   }
 }
