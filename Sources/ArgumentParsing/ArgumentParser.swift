@@ -108,7 +108,7 @@ enum ArgumentParser {
         throw error(UsageError.missingValue(definition.synopsis), path)
       }
       guard let typed = definition.convert(value) else {
-        throw error(UsageError.invalidValue(value, definition.synopsis), path)
+        throw error(invalidValue(value, definition), path)
       }
       given[definition.path, default: []].append(typed)
     }
@@ -250,7 +250,7 @@ enum ArgumentParser {
       var typed: [any Sendable] = []
       for value in taken {
         guard let converted = definition.convert(value) else {
-          throw error(UsageError.invalidValue(value, definition.synopsis), path)
+          throw error(invalidValue(value, definition), path)
         }
         typed.append(converted)
       }
@@ -262,6 +262,14 @@ enum ArgumentParser {
   }
 
   /// The usage error `message` of the last command of `path`.
+  /// The message for `value`, which `definition`'s type does not read: the
+  /// value as the type shows it (a URL's password hidden), and what a value
+  /// must be when the type says.
+  static func invalidValue(_ value: String, _ definition: ArgumentDefinition) -> String {
+    UsageError.invalidValue(
+      definition.shown(value), definition.synopsis, expected: definition.expectation)
+  }
+
   static func error(_ message: String, _ path: [any ParsableCommand.Type]) -> UsageError {
     UsageError(
       message: message, commandPath: path.map { $0.commandName },

@@ -38,8 +38,8 @@ public struct UsageError: Error, Sendable, Equatable, CustomStringConvertible {
     "Unknown command '\(name)'" + (suggestion.map { ". Did you mean '\($0)'?" } ?? "")
   }
   static func missingValue(_ synopsis: String) -> String { "Missing value for '\(synopsis)'" }
-  static func invalidValue(_ value: String, _ name: String) -> String {
-    "The value '\(value)' is invalid for '\(name)'"
+  static func invalidValue(_ value: String, _ name: String, expected: String? = nil) -> String {
+    "The value '\(value)' is invalid for '\(name)'" + (expected.map { ": it must be \($0)" } ?? "")
   }
   static func missingArgument(_ name: String) -> String { "Missing expected argument '\(name)'" }
   static func unexpectedArgument(_ value: String) -> String { "Unexpected argument '\(value)'" }

@@ -276,7 +276,15 @@ import Testing
       (["add", a, "--timeout", "3601"], "The value '3601' is invalid for '--timeout <seconds>'"),
       (["add", a, "--timeout", "nan"], "The value 'nan' is invalid for '--timeout <seconds>'"),
       (["add", a, "--method", "put"], "The value 'put' is invalid for '--method <method>'"),
-      (["add", a, "--server", "ftp://x"], "The value 'ftp://x' is invalid for '--server <url>'"),
+      (
+        ["add", a, "--server", "ftp://x"],
+        "The value 'ftp://x' is invalid for '--server <url>': it must be an http:// or https:// URL"
+      ),
+      // The password of a URL refused is not shown back.
+      (
+        ["add", a, "--server", "sftp://me:secret@x/"],
+        "The value 'sftp://***@x/' is invalid for '--server <url>': it must be an http:// or https:// URL"
+      ),
       (["add", a, "--interval", "0"], "The value '0' is invalid for '--interval <seconds>'"),
       (
         ["add", a, "--interval", "5", "--no-interval"],
