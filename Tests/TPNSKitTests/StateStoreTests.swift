@@ -104,6 +104,44 @@ import Testing
         == .dictionary(["on": .bool(true), "list": .array([.real(1.5)])]))
   }
 
+  @Test("keys the store does not know in a server's entry and its registration survive a rewrite")
+  func unknownServerKeys() throws {
+    let directory = try TemporaryDirectory()
+    let path = directory.file("state.plist")
+    let token = String(repeating: "ab", count: 32)
+    try Data(
+      """
+      <?xml version="1.0" encoding="UTF-8"?>
+      <plist version="1.0"><dict>
+      <key>UIDs</key><array><string>ABCDEFGHJKLMNPRSTUVW</string></array>
+      <key>Token</key><string>\(token)</string>
+      <key>Servers</key><dict><key>http://127.0.0.1:1/tpns</key><dict>
+      <key>Note</key><string>staging</string>
+      <key>Registration</key><dict>
+      <key>Token</key><string>\(token)</string><key>Extra</key><integer>3</integer>
+      </dict>
+      </dict></dict>
+      </dict></plist>
+      """.utf8
+    ).write(to: URL(fileURLWithPath: path))
+    let store = StateStore(path: path)
+    try store.update { $0.uids.append("0123456789ABCDEFGHJK") }
+    let written = try PropertyListXML.parse(Array(Data(contentsOf: URL(fileURLWithPath: path))))
+    guard case .dictionary(let top) = written, case .dictionary(let servers)? = top["Servers"],
+      case .dictionary(let entry)? = servers["http://127.0.0.1:1/tpns"],
+      case .dictionary(let registration)? = entry["Registration"]
+    else {
+      Issue.record("no server entry with a registration written")
+      return
+    }
+    #expect(entry["Note"] == .string("staging"))
+    #expect(registration["Extra"] == .integer(3))
+    #expect(registration["Token"] == .string(token))
+    let state = try store.load()
+    #expect(state.uids == ["ABCDEFGHJKLMNPRSTUVW", "0123456789ABCDEFGHJK"])
+    #expect(state.servers["http://127.0.0.1:1/tpns"]?.registration?.token.rawValue == token)
+  }
+
   @Test(
     "a file that is not a valid store is an error naming it, and is left byte-identical",
     arguments: [

@@ -16,6 +16,11 @@ public struct Acknowledgement: Sendable, Equatable {
   /// Phones this store registered there before the current one (another
   /// udid, appid or os) whose mappings are still to be removed.
   public var formerPhones: [Phone]
+  /// The entry's keys tpns does not know, and those of its `Registration`
+  /// (a note a user wrote there, say): kept as they are and written back, as
+  /// the store's own are (``StoreState/otherKeys``).
+  public var otherKeys: [String: PropertyListValue] = [:]
+  public var otherRegistrationKeys: [String: PropertyListValue] = [:]
 
   /// An acknowledgement; nothing acknowledged by default.
   public init(
@@ -104,6 +109,7 @@ extension Acknowledgement {
     static let uidRuns = "UIDRuns"
     static let settings = "UIDSettings"
     static let formerPhones = "FormerPhones"
+    static let all: Set<String> = [registration, uids, uidRuns, settings, formerPhones]
   }
 
   /// The acknowledgement stored at `Servers › <server>`. `storedUIDs`, the
@@ -121,11 +127,15 @@ extension Acknowledgement {
       throw .wrongType(key: "Servers › \(server)", expected: "dictionary", found: value)
     }
     var acknowledgement = Acknowledgement()
+    acknowledgement.otherKeys = list.filter { !Key.all.contains($0.key) }
     switch list[Key.registration] {
     case nil: break
     case .dictionary(let registration):
       acknowledgement.registration = try PhoneRegistration.read(
         registration, context: context + Key.registration + " › ")
+      acknowledgement.otherRegistrationKeys = registration.filter {
+        !PhoneRegistration.Key.all.contains($0.key)
+      }
     case let other?:
       throw .wrongType(key: context + Key.registration, expected: "dictionary", found: other)
     }
@@ -184,8 +194,10 @@ extension Acknowledgement {
   /// against `UIDs`, still reads the store (settings are rare; a list with
   /// them is seldom long).
   func propertyList(storedUIDs: UIDList) -> PropertyListValue {
-    var list: [String: PropertyListValue] = [:]
-    list[Key.registration] = registration.map { .dictionary($0.propertyList) }
+    var list = otherKeys
+    list[Key.registration] = registration.map {
+      .dictionary(otherRegistrationKeys.merging($0.propertyList) { _, known in known })
+    }
     let settings = StoreState.propertyList(of: settings, for: uids ?? [])
     if let uids, settings != nil {
       list[Key.uids] = .array(uids.map(PropertyListValue.string))
