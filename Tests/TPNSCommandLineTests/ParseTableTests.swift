@@ -278,12 +278,22 @@ import Testing
       (["add", a, "--method", "put"], "The value 'put' is invalid for '--method <method>'"),
       (
         ["add", a, "--server", "ftp://x"],
-        "The value 'ftp://x' is invalid for '--server <url>': it must be an http:// or https:// URL"
+        "The value 'ftp://x' is invalid for '--server <url>': it must be an http:// or https:// URL with a host"
+      ),
+      // No host after the credentials; a password without a scheme: refused
+      // up front, before anything is stored, the password not shown back.
+      (
+        ["add", a, "--server", "https://me:secret@"],
+        "The value 'https://***@' is invalid for '--server <url>': it must be an http:// or https:// URL with a host"
+      ),
+      (
+        ["add", a, "--server", "me:secret@host"],
+        "The value '***@host' is invalid for '--server <url>': it must be an http:// or https:// URL with a host"
       ),
       // The password of a URL refused is not shown back.
       (
         ["add", a, "--server", "sftp://me:secret@x/"],
-        "The value 'sftp://***@x/' is invalid for '--server <url>': it must be an http:// or https:// URL"
+        "The value 'sftp://***@x/' is invalid for '--server <url>': it must be an http:// or https:// URL with a host"
       ),
       (["add", a, "--interval", "0"], "The value '0' is invalid for '--interval <seconds>'"),
       (
@@ -336,10 +346,10 @@ import Testing
   func environmentErrors() {
     #expect(
       Self.usageError(["sync"], environment: ["HOME": "/h", "TPNS_SERVER": "ftp://x"])
-        == "TPNS_SERVER must be an http:// or https:// URL, got \"ftp://x\"")
+        == "TPNS_SERVER must be an http:// or https:// URL with a host, got \"ftp://x\"")
     #expect(
       Self.usageError(["sync"], environment: ["HOME": "/h", "TPNS_SERVER": "ftp://me:secret@x/"])
-        == "TPNS_SERVER must be an http:// or https:// URL, got \"ftp://***@x/\"")
+        == "TPNS_SERVER must be an http:// or https:// URL with a host, got \"ftp://***@x/\"")
     #expect(
       Self.usageError(["sync"], environment: ["HOME": "/h", "TPNS_REQUIRE_HTTPS": "maybe"])
         == "TPNS_REQUIRE_HTTPS must be 1, true, yes or on (or 0, false, no, off or empty), got "

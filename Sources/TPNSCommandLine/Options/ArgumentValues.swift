@@ -16,19 +16,25 @@ extension ServerURL: ExpressibleByArgument {
   /// The URL as typed: a default holds no credentials to hide.
   public var defaultValueDescription: String { text }
 
-  public static var expectation: String? { "an http:// or https:// URL" }
+  public static var expectation: String? { "an http:// or https:// URL with a host" }
 
-  /// Credentials as `***@`, query values as `***`.
-  public static func shown(_ text: String) -> String { ServerURL(text).redacted }
+  /// Credentials as `***@`, query values as `***`; in a text without a
+  /// scheme (`me:pw@host`, not a URL), everything before the last `@` too.
+  public static func shown(_ text: String) -> String {
+    if !text.contains("://"), let at = text.lastIndex(of: "@") { return "***" + text[at...] }
+    return ServerURL(text).redacted
+  }
 
-  /// Whether `text` can be a server URL.
+  /// Whether `text` can be a server URL: a host after any credentials
+  /// (`https://me:pw@` has none, as the request would find).
   static func isAcceptable(_ text: String) -> Bool {
     let lowered = text.lowercased()
-    guard let scheme = ["http://", "https://"].first(where: { lowered.hasPrefix($0) }) else {
+    guard lowered.hasPrefix("http://") || lowered.hasPrefix("https://"),
+      let host = ServerURL(text).host, !host.isEmpty
+    else {
       return false
     }
-    let host = text.dropFirst(scheme.count).prefix { $0 != "/" && $0 != ":" && $0 != "?" }
-    return !host.isEmpty && text.unicodeScalars.allSatisfy { (0x21..<0x7F).contains($0.value) }
+    return text.unicodeScalars.allSatisfy { (0x21..<0x7F).contains($0.value) }
   }
 }
 
