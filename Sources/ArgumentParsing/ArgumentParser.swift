@@ -261,7 +261,6 @@ enum ArgumentParser {
     }
   }
 
-  /// The usage error `message` of the last command of `path`.
   /// The message for `value`, which `definition`'s type does not read: the
   /// value as the type shows it (a URL's password hidden), and what a value
   /// must be when the type says.
@@ -270,6 +269,7 @@ enum ArgumentParser {
       definition.shown(value), definition.synopsis, expected: definition.expectation)
   }
 
+  /// The usage error `message` of the last command of `path`.
   static func error(_ message: String, _ path: [any ParsableCommand.Type]) -> UsageError {
     UsageError(
       message: message, commandPath: path.map { $0.commandName },

@@ -71,6 +71,16 @@ import Testing
     #expect(UIDList([other, wanted + "X"]).firstIndex(of: wanted) == nil)
   }
 
+  @Test(
+    "a list is all 20-byte elements only when each is, not when their bytes add up",
+    arguments: [
+      ([], true), (["ABCDEFGHJKLMNPRSTUVW"], true), (uids, true),
+      (["ABCDEFGHJKLMNPRSTUV", "ABCDEFGHJKLMNPRSTUVWX"], false), (uids + [""], false),
+    ] as [([String], Bool)])
+  func allTwentyBytes(strings: [String], expected: Bool) {
+    #expect(UIDList(strings).isAllTwentyBytes == expected)
+  }
+
   @Test("runs of another list append their elements, ends shifted")
   func appendRuns() {
     let other = UIDList(["a", "bb", "ccc", "dddd"])

@@ -86,9 +86,7 @@ struct List: ParsableCommand {
     of uids: UIDList, width: Int, suffixes: [String: [UInt8]] = [:],
     to output: (UnsafeBufferPointer<UInt8>) throws -> Void
   ) rethrows {
-    if suffixes.isEmpty, width <= 14, uids.byteCount == uids.count * 20,
-      uids.withBytes({ _, ends in ends.indices.allSatisfy { ends[$0] == 20 * ($0 + 1) } })
-    {
+    if suffixes.isEmpty, width <= 14, uids.isAllTwentyBytes {
       return try writeUIDLines(of: uids, width: width, to: output)
     }
     try uids.withBytes { bytes, ends in

@@ -23,6 +23,17 @@ enum ByteScan {
       bytes.loadUnaligned(fromByteOffset: 12, as: UInt64.self))
   }
 
+  /// Whether the 20 bytes at `left` and at `right` are the same: three
+  /// words each (the last two overlapping), not a `memcmp` call.
+  @inline(__always)
+  static func equal20(_ left: UnsafeRawPointer, _ right: UnsafeRawPointer) -> Bool {
+    left.loadUnaligned(as: UInt64.self) == right.loadUnaligned(as: UInt64.self)
+      && left.loadUnaligned(fromByteOffset: 8, as: UInt64.self)
+        == right.loadUnaligned(fromByteOffset: 8, as: UInt64.self)
+      && left.loadUnaligned(fromByteOffset: 12, as: UInt64.self)
+        == right.loadUnaligned(fromByteOffset: 12, as: UInt64.self)
+  }
+
   /// ``isFreeOfMarkup(_:)`` of 20 bytes already loaded: bytes 0-7, 8-15
   /// and 12-19.
   @inline(__always)
@@ -99,8 +110,6 @@ enum ByteScan {
     return index
   }
 
-  /// Whether `bytes` are all printable ASCII (0x20 to 0x7F) other than
-  /// `&`, `<` and `>`: text XML holds as it is, with nothing to escape.
   /// ``isPlainText(_:)`` of 20 bytes already loaded: bytes 0-7, 8-15 and
   /// 12-19.
   @inline(__always)
@@ -121,6 +130,8 @@ enum ByteScan {
     return bad == 0
   }
 
+  /// Whether `bytes` are all printable ASCII (0x20 to 0x7F) other than
+  /// `&`, `<` and `>`: text XML holds as it is, with nothing to escape.
   static func isPlainText(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
     var index = 0
     let raw = UnsafeRawBufferPointer(bytes)

@@ -215,8 +215,9 @@ enum PropertyListXML {
       var open = [UInt8](repeating: UInt8(ascii: "\t"), count: depth + 1)
       open += "<string>".utf8
       let close = Array("</string>\n".utf8)
+      let isUIDs = depth == 1 && uids.isAllTwentyBytes
       let written = uids.withBytes { bytes, ends in
-        depth == 1 && writeUIDLines(bytes, ends) || writePlainLines(bytes, ends, open, close)
+        isUIDs && writeUIDLines(bytes, ends) || writePlainLines(bytes, ends, open, close)
       }
       if !written {
         for index in uids.indices {
@@ -231,14 +232,13 @@ enum PropertyListXML {
     /// The lines of a list of 20-byte UIDs of plain text (every list tpns
     /// stores) at depth 1, as tpns writes them (`\t\t<string>`, the UID,
     /// `</string>\n`), made in place at the output's end by word stores, the
-    /// UID's three words checked as they are copied. false, and nothing
-    /// written, for any other list.
+    /// UID's three words checked as they are copied (each element must be 20
+    /// bytes: ``UIDList/isAllTwentyBytes``). false, and nothing written, if
+    /// one is not plain text.
     mutating func writeUIDLines(
       _ bytes: UnsafeBufferPointer<UInt8>, _ ends: UnsafeBufferPointer<UInt32>
     ) -> Bool {
-      guard bytes.count == ends.count * 20, let source = UnsafeRawPointer(bytes.baseAddress),
-        ends.indices.allSatisfy({ ends[$0] == 20 * ($0 + 1) })
-      else { return false }
+      guard let source = UnsafeRawPointer(bytes.baseAddress) else { return false }
       // The lines' room, with the rest of the document's (the digest after
       // the list, the closing tags): a regrowth there copied it all again.
       let start = output.count

@@ -217,14 +217,14 @@ public enum MapPayload {
     var shapeError: ShapeError?
     if try parser.beginArray(depth: 0) {
       repeat {
-        if shapeError == nil, parser.peek() == UInt8(ascii: "{"),
-          let uid = parser.compactUIDObject()
-        {
-          entries.append(RawEntry(uid: uid, others: [:]))
-        } else if shapeError == nil, parser.peek() == UInt8(ascii: "{") {
-          switch try entry(&parser) {
-          case .success(let entry): entries.append(entry)
-          case .failure(let error): shapeError = error
+        if shapeError == nil, parser.peek() == UInt8(ascii: "{") {
+          if let uid = parser.compactUIDObject() {
+            entries.append(RawEntry(uid: uid, others: [:]))
+          } else {
+            switch try entry(&parser) {
+            case .success(let entry): entries.append(entry)
+            case .failure(let error): shapeError = error
+            }
           }
         } else {
           _ = try parser.value(depth: 1)
