@@ -11,7 +11,7 @@
 # `N passed, N failed`. About 5 s.
 # Usage: Scripts/ui-test.sh [--bin DIR] [--snapshot FILE]
 #   --bin DIR        where tpns and tpns-server are (default: swift build --show-bin-path)
-#   --snapshot FILE  also write the screen after the walk-through to FILE (README's)
+#   --snapshot FILE  also write the screen after the walk-through to FILE (docs/GUIDE.md's)
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
@@ -206,7 +206,7 @@ key s
 check "s sends the list again" wait_for "synced 4 UIDs"
 
 # Back to the UID field (Tab from the list goes round to the token field,
-# then the UID field), half a UID typed: the screen README shows.
+# then the UID field), half a UID typed: the screen docs/GUIDE.md shows.
 key Tab
 key Tab
 type_text "fbcdefghjklmn"

@@ -7,7 +7,7 @@ source "$(dirname "$0")/lib.sh"
 
 token=c0ffee00deadbeef1234567890abcdef0fedcba0987654321feedfacecafe001
 masked=${token: -6}
-# The token the way README says to pass it (not as an argument, which tpns warns about).
+# The token the way docs/SECURITY.md says to pass it (not as an argument, which tpns warns about).
 export TPNS_TOKEN=$token
 emulator_flags=() # a line per request: the log checked for tokens below
 start_emulator

@@ -1,7 +1,7 @@
 import TPNSProtocol
 
 /// A JSON value with object keys in a fixed order, so that `--json` output
-/// is stable byte for byte (README documents it).
+/// is stable byte for byte (docs/GUIDE.md documents it).
 enum OrderedJSON {
   case string(String)
   case number(Int)

@@ -1,4 +1,4 @@
-# Stress security, the emulator's part (sourced by security.sh; see README):
+# Stress security, the emulator's part (sourced by security.sh; see docs/SECURITY.md and docs/EMULATOR.md):
 #   emulator-udid-masked      an error naming an unregistered udid shows only its
 #                             last 6 characters, in the answer and in the log.
 #   emulator-log-escapes      a request whose method carries ESC ]0; (retitle), ESC [2J
