@@ -7,8 +7,10 @@
 # second and gets synced, an outage (retrying, pending, then synced), removal
 # with Delete, `s`, a resize, and that `q`, Ctrl-C, SIGTERM and a crash
 # (SIGSEGV) leave the terminal as it was (`stty -a` inside the pane before and
-# after are equal). Prints `PASS …` / `FAIL …` lines and ends with
-# `N passed, N failed`. About 5 s.
+# after are equal); that TERM=dumb is refused, that the token field masks
+# what is typed until Ctrl-R, that Up on row 0 stays in the list and that a
+# UID the list has keeps Add disabled. Prints `PASS …` / `FAIL …` lines and
+# ends with `N passed, N failed`. About 5 s.
 # Usage: Scripts/ui-test.sh [--bin DIR] [--snapshot FILE]
 #   --bin DIR        where tpns and tpns-server are (default: swift build --show-bin-path)
 #   --snapshot FILE  also write the screen after the walk-through to FILE (docs/GUIDE.md's)
@@ -21,7 +23,7 @@ while (($#)); do
   case "$1" in
     --bin) bin=$2; shift 2 ;;
     --snapshot) snapshot=$2; shift 2 ;;
-    -h | --help) sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h | --help) sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "Error: Unknown option '$1'" >&2; exit 64 ;;
   esac
 done
@@ -143,11 +145,30 @@ check "piped, the message names the one-shot commands" grep -q "one-shot command
 
 tm new-session -d -x 80 -y 24 -s ui "env PS1='$ ' bash --norc --noprofile"
 wait_for '$' >/dev/null
+
+# A terminal whose TERM cannot move the cursor (Emacs's shell): refused with the reason.
+shell "TERM=dumb $tpns ui; echo \"dumb exit \$?\""
+check "TERM=dumb: refused, saying why" wait_for "TERM=dumb says this terminal cannot move the cursor"
+check "TERM=dumb: and what to use instead" wait_for "or use the one-shot commands"
+check "TERM=dumb: exit status 64" wait_for "dumb exit 64"
+key C-l
+
 start_ui 1
 check "the screen shows the server and asks for a token" wait_for "no token: type one"
 check "the header names the server" wait_for "tpns ui  $server"
 
-type_text "$token"
+# The token field is checked as you type, and masked until Ctrl-R reveals it.
+type_text "0123"
+check "a short token: the reason under the field says how many are missing" wait_for "got 4: 60 missing"
+type_text "${token:4}"
+check "a typed token is masked: a bullet for each character" wait_for "Token [$(printf '•%.0s' $(seq 64))"
+check "the typed token is shown nowhere" bash -c "! tmux -L '$socket' capture-pane -p -t ui | grep -q '$token'"
+check "the keys line names Ctrl-R" wait_for "Ctrl-R show token"
+key C-r
+check "Ctrl-R reveals the token typed" wait_for "Token [$token"
+key C-r
+check "Ctrl-R again hides it" wait_gone "$token"
+check "a valid token: the line under the field says Enter registers it" wait_for "a valid iOS token: Enter registers it"
 key Enter
 check "a typed token is registered; the header says so, masked" wait_for "token …abcdef  registered at this server"
 check "the full token is shown nowhere" bash -c "! tmux -L '$socket' capture-pane -p -t ui | grep -q '$token'"
@@ -204,11 +225,21 @@ check "and from the server" bash -c "for _ in \$(seq 60); do curl -s http://127.
 check "the registry equals the store after the removal" registry_equals_store
 key s
 check "s sends the list again" wait_for "synced 4 UIDs"
+# Up on row 0 stays in the list (its keys line), with row 0 selected.
+key Up
+key Up
+check "Up on row 0 stays in the list" wait_for "Up/Down select  Del remove"
+check "and row 0 stays selected" wait_for ">   0  $uid1"
 
 # Back to the UID field (Tab from the list goes round to the token field,
-# then the UID field), half a UID typed: the screen docs/GUIDE.md shows.
+# then the UID field). A UID the list has: Add stays disabled, the reason in place.
 key Tab
 key Tab
+type_text "$uid1"
+check "a UID the list has: the reason says so" wait_for "$uid1 is in the list already (row 0)"
+check "and Add is disabled" bash -c "! tmux -L '$socket' capture-pane -p -t ui | grep -qF '[ Add ]'"
+key C-u
+# Half a UID typed: the screen docs/GUIDE.md shows.
 type_text "fbcdefghjklmn"
 check "Tab, Tab: the UID field again, its reason in place" wait_for "got 13: 7 missing"
 if [[ -n "$snapshot" ]]; then screen >"$snapshot"; fi

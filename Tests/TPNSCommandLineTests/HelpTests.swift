@@ -76,6 +76,14 @@ import Testing
           "--require-https", "--cacert", "--show-token", "--color", "--allow-token-in-url", "-h",
         ]
       ),
+      // ui draws a screen: no --json, -q or -v, whose lines it has no room for.
+      (
+        "ui",
+        [
+          "--server", "--store", "--timeout", "--method", "--require-https", "--cacert",
+          "--show-token", "--color", "--allow-token-in-url", "-h",
+        ]
+      ),
     ])
   func commandOptions(command: String, labels: [String]) throws {
     let result = try Self.tpns.run(["help", command])

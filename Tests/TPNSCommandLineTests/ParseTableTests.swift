@@ -318,7 +318,8 @@ import Testing
       ),
       (["ui", "--json"], "Unknown option '--json'"),
       (["ui", "-q"], "Unknown option '-q'"),
-      (["ui", "-v"], "tpns ui draws a screen: --verbose is for the one-shot commands"),
+      (["ui", "-v"], "Unknown option '-v'"),
+      (["ui", "--verbose"], "Unknown option '--verbose'"),
       (
         ["ui", "--method", "get"],
         "--method get would put the push token in the URL, where proxies and access logs keep it: "

@@ -11,17 +11,22 @@ struct UserInterface: ParsableCommand {
     abstract: "Edit the token and the UID list on an interactive screen (a terminal only).",
     discussion: """
       The iOS quickstart's screen: the server and the masked token at the top, with whether \
-      this server acknowledged it; a token field (Enter registers it; a newer token entered \
-      while one registers cancels the older registration); a UID field checked as you type, \
-      the reason shown under it, whose Add (Enter) is enabled exactly when the UID and the \
-      token are valid; the list with its indexes, marking what this server has not \
-      acknowledged; a status line with each outcome as it happens. The list follows the \
-      store when another process changes it (as 'tpns watch' does) and sends what is \
-      pending. Keys: Tab and Shift-Tab move between the token field, the UID field and the \
-      list; in the list, Up and Down select, Delete removes the selected UID, s sends the \
-      list again, q quits; Esc goes to the list; Ctrl-C quits from anywhere. The terminal \
-      is left as it was on every way out (q, Ctrl-C, SIGTERM, SIGHUP, a crash). Needs a \
-      terminal of at least 40x12; piped, use the one-shot commands.
+      this server acknowledged it; a token field, checked as you type with the reason shown \
+      under it, its text a bullet for each character unless revealed with Ctrl-R (or \
+      --show-token); Enter registers a valid token, which stays in the field until the \
+      server acknowledges it, or with the server's reason when it is refused (a newer token \
+      entered while one registers cancels the older registration); a UID field checked as \
+      you type, the reason shown under it, whose Add (Enter) is enabled exactly when the \
+      UID is valid and not in the list and a token is stored; the list with its indexes, \
+      marking what this server has not acknowledged; a status line with each outcome as it \
+      happens (a long one wraps). The list follows the store when another process changes \
+      it (as 'tpns watch' does) and sends what is pending. Keys: Tab and Shift-Tab move \
+      between the token field, the UID field and the list, Up and Down between the fields; \
+      in the list, Up and Down select, Delete removes the selected UID, s sends the list \
+      again (once a token is stored), q quits; Esc goes to the list; Ctrl-R shows or hides \
+      the token typed; Ctrl-C quits from anywhere. The terminal is left as it was on every \
+      way out (q, Ctrl-C, SIGTERM, SIGHUP, a crash). Needs a terminal of at least 40x12 \
+      that can draw a screen (not TERM=dumb); piped, use the one-shot commands.
       """,
     examples: [
       .init("tpns ui", "Register a token and map devices by hand, on the default server."),
@@ -31,7 +36,10 @@ struct UserInterface: ParsableCommand {
     ],
     exitStatuses: [
       .init(0, "Quit with q."),
-      .init(64, "Not a terminal (piped): use the one-shot commands; or --verbose given."),
+      .init(
+        64,
+        "Not a terminal that can draw a screen (piped, or TERM unset or dumb): use the "
+          + "one-shot commands."),
       .init(65, "The store does not parse."),
       .init(130, "Quit with Ctrl-C (as SIGINT); SIGTERM and SIGHUP end it as those signals do."),
     ])
@@ -40,13 +48,38 @@ struct UserInterface: ParsableCommand {
 
   var options: GlobalOptions { interactive.resolved }
 
-  func run() throws {
-    guard TerminalSession.isTerminal() else {
-      throw CommandFailure(
+  /// The one-shot commands, for a hint of what to use without a screen.
+  static let oneShotCommands =
+    "the one-shot commands: tpns register, add, remove, list, sync, status (or tpns watch "
+    + "to follow the store)"
+
+  /// Why `tpns ui` cannot draw here, or nil: it needs a terminal on both
+  /// ends, and one whose `TERM` says it moves the cursor (a dumb terminal,
+  /// such as Emacs's shell, would show the escape sequences as text).
+  static func refusal(isTerminal: Bool, term: String?) -> CommandFailure? {
+    guard isTerminal else {
+      return CommandFailure(
         "tpns ui needs a terminal on standard input and output",
-        hint: "Piped, use the one-shot commands: tpns register, add, remove, list, sync, "
-          + "status (or tpns watch to follow the store).",
+        hint: "Piped, use \(oneShotCommands).", exitCode: .usage)
+    }
+    let term = term?.trimmingWhitespace() ?? ""
+    guard !term.isEmpty, term != "dumb" else {
+      return CommandFailure(
+        term.isEmpty
+          ? "tpns ui draws a screen, and TERM is not set: it cannot tell what the terminal does"
+          : "tpns ui draws a screen, and TERM=dumb says this terminal cannot move the cursor",
+        hint: "Run it in a terminal emulator (TERM=xterm-256color, say), or use "
+          + "\(oneShotCommands).",
         exitCode: .usage)
+    }
+    return nil
+  }
+
+  func run() throws {
+    if let refusal = Self.refusal(
+      isTerminal: TerminalSession.isTerminal(), term: ProcessEnvironment.current["TERM"])
+    {
+      throw refusal
     }
     let options = options
     let runner = Runner(
@@ -60,7 +93,7 @@ struct UserInterface: ParsableCommand {
     let context = UIContext(
       server: options.serverKey, showToken: { options.show($0) },
       describe: { outcome in Self.status(of: outcome, formatting: formatting, mask: mask) })
-    let initial = UIState.initial(stored, context: context)
+    let initial = UIState.initial(stored, context: context, revealsToken: options.showToken)
     let storeChanges = StoreWatcher.events(
       of: runner.store, debounce: .milliseconds(50), maxDelay: .milliseconds(500),
       scheduler: scheduler)
@@ -132,7 +165,7 @@ struct UserInterface: ParsableCommand {
     case .storeAbsent:
       // The CLI's line names the path; at the start of a screen, what to do matters.
       return UIState.Status(
-        text: "no store yet: a token or a UID typed here creates it", style: .pending)
+        text: "no store yet: a token entered here creates it", style: .pending)
     case .retrying, .waitingForRegistration, .storeDeleted, .registrationLost:
       return UIState.Status(text: formatting.line(outcome) ?? "", style: .pending)
     default:

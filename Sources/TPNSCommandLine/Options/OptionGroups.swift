@@ -70,12 +70,17 @@ struct TokenDisplay: ParsableArguments {
   @Flag(help: "Print tokens in full (they are masked by default).") var showToken = false
 }
 
-/// How to talk to the server: `-v`, `--timeout`, `--method`, `--require-https`, `--cacert`.
-struct TransferOptions: ParsableArguments {
+/// `-v, --verbose`: for the one-shot commands and `watch`, which print lines
+/// (`ui` draws a screen, which the lines would break into).
+struct VerboseOutput: ParsableArguments {
   @Flag(
     name: .shortAndLong,
     help: "Print each HTTP request and its answer (status, time) on stderr, as curl -v does.")
   var verbose = false
+}
+
+/// How to talk to the server: `--timeout`, `--method`, `--require-https`, `--cacert`.
+struct TransferOptions: ParsableArguments {
   @Option(
     help: ArgumentHelp(
       "Give up after this long: the whole command, retries, waits and lock waits included "
@@ -115,6 +120,7 @@ struct SendingOptions: ParsableArguments {
   @OptionGroup var store: StoreLocation
   @OptionGroup var output: JSONOutput
   @OptionGroup var quietness: QuietOutput
+  @OptionGroup var verbosity: VerboseOutput
   @OptionGroup var transfer: TransferOptions
   @OptionGroup var display: TokenDisplay
   @OptionGroup var color: ColorOption
@@ -138,7 +144,7 @@ struct SendingOptions: ParsableArguments {
   var resolved: GlobalOptions {
     GlobalOptions(
       server: location.server, storePath: store.resolvedPath ?? "", json: output.json,
-      quiet: quietness.quiet, verbose: transfer.verbose, timeout: transfer.timeout.duration,
+      quiet: quietness.quiet, verbose: verbosity.verbose, timeout: transfer.timeout.duration,
       method: transfer.method, caCertificate: transfer.caCertificate?.string,
       showToken: display.showToken, requireHTTPS: transfer.requireHTTPS, allowTokenInURL: false,
       color: color.choice)
@@ -175,7 +181,8 @@ struct TokenSendingOptions: ParsableArguments {
 }
 
 /// The options of `ui`, which draws a screen and may send the token: those
-/// of ``TokenSendingOptions`` but `--json` and `--quiet`.
+/// of ``TokenSendingOptions`` but `--json`, `--quiet` and `--verbose`
+/// (lines on stderr would break into the screen).
 struct InteractiveOptions: ParsableArguments {
   @OptionGroup var location: ServerLocation
   @OptionGroup var store: StoreLocation
@@ -187,9 +194,6 @@ struct InteractiveOptions: ParsableArguments {
   func validate() throws {
     try SendingOptions.checkCleartext(server: location.server, requireHTTPS: transfer.requireHTTPS)
     try TokenSendingOptions.checkTokenInURL(method: transfer.method, permission: permission)
-    if transfer.verbose {
-      throw ValidationError("tpns ui draws a screen: --verbose is for the one-shot commands")
-    }
   }
 
   var resolved: GlobalOptions {

@@ -1,4 +1,5 @@
 import TPNSKit
+import TPNSProtocol
 import Terminal
 
 /// Draws a ``UIState`` on a screen of a given size: a pure function from
@@ -7,8 +8,8 @@ import Terminal
 ///
 ///      tpns ui  http://127.0.0.1:7380/tpns
 ///      token …c0ffee  registered at this server
-///
 ///      Token [                                                               ]
+///            type the phone's token (64 hex characters): Enter registers it
 ///      UID   [ABCDEFGHJKLMN       ]   Add
 ///            a UID must be 20 characters, got 13: 7 missing
 ///     ── 2 UIDs ───────────────────────────────────────────────────────────────
@@ -32,26 +33,30 @@ struct UIRenderer: Sendable {
     var lines: [String] = []
     lines.append(ANSI.bold + Self.fit(" tpns ui  \(shown(server))", columns) + ANSI.resetAttributes)
     lines.append(Self.fit(" " + header(state), columns, painted: headerStyle(state), palette))
-    lines.append("")
     let label = { (name: String, focus: UIState.Focus) -> String in
       state.focus == focus ? ANSI.reverse + name + ANSI.resetAttributes : name
     }
-    // Token row: " Token [" field "]"; the field scrolls to keep the cursor in view.
+    // Token row: " Token [" field "]"; the field scrolls to keep the cursor
+    // in view, and shows a bullet for each character unless revealed.
     let tokenWidth = columns - 9
-    let (tokenText, tokenCursor) = Self.window(state.tokenField, width: tokenWidth)
+    let (tokenText, tokenCursor) = Self.window(state.shownTokenField, width: tokenWidth)
     lines.append(" " + label("Token", .token) + " [" + Self.pad(tokenText, tokenWidth) + "]")
+    lines.append(tokenNote(state, columns))
     let uidWidth = 20
     let (uidText, uidCursor) = Self.window(state.uidField, width: uidWidth)
     let add =
-      state.canAdd
+      state.addEnabled
       ? ANSI.bold + "[ Add ]" + ANSI.resetAttributes : ANSI.dim + "  Add  " + ANSI.resetAttributes
     lines.append(" " + label("UID", .uid) + "   [" + Self.pad(uidText, uidWidth) + "]  " + add)
-    let hint = UIDHint(state.uidField.text)
-    lines.append(
-      "       "
-        + Self.fit(shown(hint.text), columns - 7, painted: hint.isValid ? .success : nil, palette))
+    let hint = state.uidHint
+    lines.append(note(hint.text, columns, painted: hint.isValid ? .success : nil))
     lines.append(Self.rule(listTitle(state), columns))
-    let listRows = rows - lines.count - 3
+    // A long status line wraps onto more rows, taken from the list (which keeps one).
+    let status = state.status ?? UIState.Status(text: "", style: nil)
+    let statusRows = Self.wrap(
+      shown(status.text), columns - 1, rows: max(min(4, rows - lines.count - 3), 1)
+    ).map { " " + $0 }
+    let listRows = rows - lines.count - 2 - statusRows.count
     let top = Self.top(selection: state.selection, count: state.list.count, rows: listRows)
     for row in 0..<listRows {
       let index = top + row
@@ -64,12 +69,11 @@ struct UIRenderer: Sendable {
       lines.append(listLine(state, index: index, columns: columns))
     }
     lines.append(Self.rule("", columns))
-    let status = state.status ?? UIState.Status(text: "", style: nil)
-    lines.append(Self.fit(" " + shown(status.text), columns, painted: status.style, palette))
-    lines.append(ANSI.dim + Self.fit(" " + Self.keys(state.focus), columns) + ANSI.resetAttributes)
+    lines += statusRows.map { palette.paint($0, status.style) }
+    lines.append(ANSI.dim + Self.fit(" " + Self.keys(state), columns) + ANSI.resetAttributes)
     let cursor: (row: Int, column: Int)? =
       switch state.focus {
-      case .token: (3, 8 + tokenCursor)
+      case .token: (2, 8 + tokenCursor)
       case .uid: (4, 8 + uidCursor)
       case .list: nil
       }
@@ -77,12 +81,39 @@ struct UIRenderer: Sendable {
   }
 
   /// The keys line for the field in focus.
-  static func keys(_ focus: UIState.Focus) -> String {
-    switch focus {
-    case .token: "Enter register  Tab next field  Esc list  Ctrl-C quit"
+  static func keys(_ state: UIState) -> String {
+    switch state.focus {
+    case .token:
+      "Enter register  Ctrl-R \(state.revealsToken ? "hide" : "show") token  Tab next field  "
+        + "Esc list  Ctrl-C quit"
     case .uid: "Enter add  Tab next field  Esc list  Ctrl-C quit"
     case .list: "Up/Down select  Del remove  s sync  Tab next field  q quit"
     }
+  }
+
+  /// The line under the token field: why the token in it is not registered,
+  /// or the field's own check as you type.
+  private func tokenNote(_ state: UIState, _ columns: Int) -> String {
+    if let reason = state.tokenReason {
+      return note(reason, columns, painted: .failure)
+    }
+    if state.tokenField.text.isEmpty, state.token != nil {
+      return note(
+        "to replace the token, type the new one (\(IOSTokenSyntax.length) hex characters)",
+        columns)
+    }
+    let hint = TokenHint(state.tokenField.text)
+    return note(hint.text, columns, painted: hint.isValid ? .success : nil)
+  }
+
+  /// A line under a field: in line with the field's text, or from the
+  /// screen's edge when it would not fit there.
+  private func note(_ text: String, _ columns: Int, painted style: Palette.Style? = nil)
+    -> String
+  {
+    let text = shown(text)
+    let indent = text.count <= columns - 7 ? "       " : " "
+    return indent + Self.fit(text, columns - indent.count, painted: style, palette)
   }
 
   private func header(_ state: UIState) -> String {
@@ -152,6 +183,37 @@ struct UIRenderer: Sendable {
   ) -> String {
     let cut = text.count <= width ? text : String(text.prefix(max(width - 1, 0))) + "…"
     return palette.paint(cut, style)
+  }
+
+  /// `text` in rows of at most `width` characters, broken at spaces (a
+  /// longer word where it must be), at most `rows` of them: the last ends
+  /// in `…` when text is left over.
+  static func wrap(_ text: String, _ width: Int, rows: Int) -> [String] {
+    var lines: [String] = []
+    var line = ""
+    for part in text.split(separator: " ") {
+      var word = part
+      if line.isEmpty, word.count <= width {
+        line = String(word)
+        continue
+      }
+      if !line.isEmpty, line.count + 1 + word.count <= width {
+        line += " " + word
+        continue
+      }
+      if !line.isEmpty { lines.append(line) }
+      while word.count > width {
+        lines.append(String(word.prefix(width)))
+        word = word.dropFirst(width)
+      }
+      line = String(word)
+    }
+    lines.append(line)
+    guard lines.count > rows else { return lines }
+    var kept = Array(lines.prefix(rows))
+    let last = kept[rows - 1]
+    kept[rows - 1] = last.count < width ? last + "…" : String(last.prefix(width - 1)) + "…"
+    return kept
   }
 
   static func pad(_ text: String, _ width: Int) -> String {

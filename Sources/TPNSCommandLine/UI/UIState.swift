@@ -46,6 +46,20 @@ struct UIState: Sendable, Equatable {
   /// The selected row of the list.
   var selection = 0
   var status: Status?
+  /// Whether `status` tells of the store being unreadable, deleted or
+  /// absent: the next good read of the store clears it.
+  var statusIsAboutStore = false
+  /// Whether the token field shows what is typed (Ctrl-R; `--show-token`)
+  /// rather than a bullet for each character.
+  var revealsToken = false
+  /// The token last handed to the pipeline's `token` input, normalised.
+  var submitted: String?
+  /// Why the token in the field is not registered (the server refused it,
+  /// or its request failed), shown under the field until it is edited.
+  var tokenReason: String?
+  /// Whether `tokenReason` is a refusal: entering the same token again is
+  /// refused again, so Enter says so instead of sending it.
+  var tokenRefused = false
   /// Set when the program should end.
   var exit: Exit?
 
@@ -54,9 +68,13 @@ struct UIState: Sendable, Equatable {
     focus = tokenStored ? .uid : .token
   }
 
-  /// The state at start for the store as read: its token, list and what is pending.
-  static func initial(_ stored: StoreState, context: UIContext) -> UIState {
+  /// The state at start for the store as read: its token, list and what is
+  /// pending; the token field revealed with `revealsToken` (`--show-token`).
+  static func initial(
+    _ stored: StoreState, context: UIContext, revealsToken: Bool = false
+  ) -> UIState {
     var state = UIState(tokenStored: stored.registration != nil)
+    state.revealsToken = revealsToken
     _ = state.reduce(.store(stored), context: context)
     _ = state.reduce(.list(Array(stored.uids)), context: context)
     return state
@@ -106,18 +124,43 @@ extension UIState {
     case .list(let uids):
       list = uids
       selection = min(selection, max(uids.count - 1, 0))
-    case .store(let state): read(state, context: context)
-    case .outcome(let outcome):
-      status = context.describe(outcome)
-      switch outcome {
-      case .registered,
-        .failed(.invalidToken), .failed(.registrationRejected), .failed(.missingUDID),
-        .failed(.request(.client, _)):
-        registering = nil
-      default: break
+    case .store(let state):
+      read(state, context: context)
+      // The store reads again: a line saying it could not be read is stale.
+      if statusIsAboutStore {
+        status = nil
+        statusIsAboutStore = false
       }
+    case .outcome(let outcome): conclude(outcome, context: context)
     }
     return []
+  }
+
+  /// The status line says `outcome`; the end of a registration updates the
+  /// token field: registered, it is emptied; refused or failed, the token
+  /// stays in it with the reason.
+  private mutating func conclude(_ outcome: Outcome, context: UIContext) {
+    let described = context.describe(outcome)
+    status = described
+    switch outcome {
+    case .failed(.store), .storeDeleted, .storeAbsent: statusIsAboutStore = true
+    default: statusIsAboutStore = false
+    }
+    switch outcome {
+    case .registered(let token, _):
+      registering = nil
+      if TokenHint(tokenField.text).token == token { tokenField.clear() }
+      tokenReason = nil
+    case .failed(.invalidToken), .failed(.registrationRejected), .failed(.missingUDID):
+      registering = nil
+      tokenReason = described.text
+      tokenRefused = true
+    case .failed(.request(.client, _)):
+      registering = nil
+      tokenReason = described.text
+      tokenRefused = false
+    default: break
+    }
   }
 
   private mutating func read(_ state: StoreState, context: UIContext) {
@@ -127,130 +170,5 @@ extension UIState {
     pending = Set(difference.toAdd + difference.toUpdate)
     pendingRemovals = difference.toRemove
     if registering != nil, isRegistered, registering == token { registering = nil }
-  }
-
-  private mutating func press(_ key: Key, context: UIContext) -> [UIAction] {
-    switch key {
-    case .control("c"):
-      exit = .interrupted
-      return []
-    case .tab: return move(by: 1)
-    case .backTab: return move(by: -1)
-    case .escape:
-      focus = .list
-      return []
-    default: break
-    }
-    switch focus {
-    case .token: return pressInToken(key, context: context)
-    case .uid: return pressInUID(key)
-    case .list: return pressInList(key)
-    }
-  }
-
-  private mutating func move(by offset: Int) -> [UIAction] {
-    let all = Focus.allCases
-    let index = all.firstIndex(of: focus)!
-    focus = all[(index + offset + all.count) % all.count]
-    return []
-  }
-
-  private mutating func pressInToken(_ key: Key, context: UIContext) -> [UIAction] {
-    switch key {
-    case .enter:
-      let text = tokenField.text.trimmingWhitespace()
-      guard !text.isEmpty else {
-        status = Status(text: "type a token, then Enter registers it", style: .pending)
-        return []
-      }
-      let shown = context.showToken(text)
-      if let older = registering, older != shown {
-        // The pipeline's flatMapLatest cancels the older registration.
-        status = Status(
-          text: "registering \(shown) (cancelled registering \(older))", style: .pending)
-      } else {
-        status = Status(text: "registering \(shown)", style: .pending)
-      }
-      registering = shown
-      tokenField.clear()
-      focus = .uid
-      return [.token(text)]
-    case .down: focus = .uid
-    default: _ = tokenField.apply(key)
-    }
-    return []
-  }
-
-  private mutating func pressInUID(_ key: Key) -> [UIAction] {
-    switch key {
-    case .enter:
-      guard canAdd else {
-        let hint = UIDHint(uidField.text)
-        status = Status(
-          text: hint.isValid ? "register a token first (Tab to the token field)" : hint.text,
-          style: .failure)
-        return []
-      }
-      uidField.clear()
-      return [.addTap, .uidText("")]
-    case .up: focus = .token
-    case .down: focus = .list
-    default:
-      let before = uidField.text
-      _ = uidField.apply(key)
-      if uidField.text != before { return [.uidText(uidField.text)] }
-    }
-    return []
-  }
-
-  private mutating func pressInList(_ key: Key) -> [UIAction] {
-    let page = 10
-    switch key {
-    case .up:
-      if selection == 0 { focus = .uid } else { selection -= 1 }
-    case .down: selection = min(selection + 1, max(list.count - 1, 0))
-    case .pageUp: selection = max(selection - page, 0)
-    case .pageDown: selection = min(selection + page, max(list.count - 1, 0))
-    case .home: selection = 0
-    case .end: selection = max(list.count - 1, 0)
-    case .delete, .backspace:
-      guard list.indices.contains(selection) else { return [] }
-      return [.remove(list[selection])]
-    case .character("s"):
-      status = Status(text: "sending the list again", style: .pending)
-      return [.sync]
-    case .character("q"):
-      exit = .quit
-    default: break
-    }
-    return []
-  }
-}
-
-/// What the UID field says under it as you type: the pipeline's own check
-/// (``DeviceUID``), with the CLI's message, and how many characters are
-/// missing or too many.
-struct UIDHint: Sendable, Equatable {
-  let text: String
-  let isValid: Bool
-
-  init(_ typed: String) {
-    do {
-      let uid = try DeviceUID(typed)
-      text = "\(uid) is a valid UID"
-      isValid = true
-    } catch {
-      isValid = false
-      switch error {
-      case .empty:
-        text = "type a UID: \(DeviceUIDSyntax.length) letters or digits"
-      case .length(_, let actual, let expected) where actual < expected.lowerBound:
-        text = "\(error): \(expected.lowerBound - actual) missing"
-      case .length(_, let actual, let expected):
-        text = "\(error): \(actual - expected.upperBound) too many"
-      default:
-        text = error.description
-      }
-    }
   }
 }

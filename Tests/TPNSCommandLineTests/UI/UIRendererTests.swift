@@ -71,4 +71,44 @@ import Testing
     let frame = Self.renderer.frame(Self.listed(3), columns: 39, rows: 24)
     #expect(frame.lines == ["tpns ui needs 40x12 (Ctrl-C quits)"])
   }
+
+  @Test(
+    "a status line longer than the screen wraps at spaces onto rows taken from the list",
+    arguments: [(80, 24), (40, 12), (120, 30)])
+  func statusWraps(_ columns: Int, _ rows: Int) {
+    var state = Self.listed(3)
+    let words = (0..<30).map { "word\($0)" }
+    state.status = UIState.Status(text: "failed: " + words.joined(separator: " "), style: .failure)
+    let lines = Self.renderer.frame(state, columns: columns, rows: rows).lines.map(Self.visible)
+    #expect(lines.count == rows)
+    #expect(lines.allSatisfy { $0.count <= columns })
+    // The list keeps at least one row, and the keys line is the last.
+    #expect(lines[7] == " >   0  UID00000000000000000")
+    #expect(lines[rows - 1].hasPrefix(" Up/Down select"))
+    let ruleRow = lines.lastIndex { $0.hasPrefix("────") }!
+    let status = lines[(ruleRow + 1)..<(rows - 1)]
+    #expect(status.count > 1 && status.allSatisfy { $0.hasPrefix(" ") })
+    let shown = status.map { $0.dropFirst() }.joined(separator: " ")
+    let text = "failed: " + words.joined(separator: " ")
+    if columns >= 80 {
+      #expect(shown == text)
+    } else {
+      // Cut after as many rows as the screen spares (two at 40x12): the end says so.
+      #expect(status.count == 2 && shown.hasSuffix("…"))
+      #expect(text.hasPrefix(String(shown.dropLast())))
+    }
+  }
+
+  @Test("a word longer than a row is broken where it must be", arguments: [1, 2, 5])
+  func wrapsLongWord(_ rows: Int) {
+    let wrapped = UIRenderer.wrap("ab " + String(repeating: "x", count: 25), 10, rows: rows)
+    let all = ["ab", "xxxxxxxxxx", "xxxxxxxxxx", "xxxxx"]
+    #expect(wrapped.count == min(rows, 4))
+    if rows >= 4 {
+      #expect(wrapped == all)
+    } else {
+      #expect(Array(wrapped.dropLast()) == Array(all.prefix(rows - 1)))
+      #expect(wrapped.last!.hasSuffix("…") && wrapped.last!.count <= 10)
+    }
+  }
 }

@@ -72,7 +72,9 @@ import Testing
     let harness = UIHarness()
     harness.fail()
     let keys =
-      H.typing(H.tokenA, at: 210) + [.next(211, .enter), .next(299, .up)]
+      H.typing(H.tokenA, at: 210) + [
+        .next(211, .enter), .next(299, .up), .next(299, .control("u")),
+      ]
       + H.typing(H.tokenB, at: 300) + [.next(301, .enter)]
     let events = harness.run(keys: keys)
     // A fails at 211 and would be retried after 0.5 s, at 711; B, entered at
@@ -108,7 +110,9 @@ import Testing
   func tokenDuringRequest() {
     let harness = UIHarness(delay: 100)
     let keys =
-      H.typing(H.tokenA, at: 210) + [.next(211, .enter), .next(249, .up)]
+      H.typing(H.tokenA, at: 210) + [
+        .next(211, .enter), .next(249, .up), .next(249, .control("u")),
+      ]
       + H.typing(H.tokenB, at: 250) + [.next(251, .enter)]
     _ = harness.run(keys: keys)
     // The server may be acting on A: its answer is recorded, B follows, and
@@ -169,5 +173,61 @@ import Testing
       ])
     #expect(
       changes(events, \.exit) == [.init(time: 200, value: nil), .init(time: 400, value: .quit)])
+  }
+
+  @Test(
+    "with no store, the hints are what happens: a UID is not added, Up goes to the token, which creates the store"
+  )
+  func hintsWithoutStore() {
+    let harness = UIHarness()
+    let keys =
+      [.next(205, .down)] + H.typing(H.uid1, at: 210) + [.next(220, .enter), .next(230, .up)]
+      + H.typing(H.tokenA, at: 240) + [.next(250, .enter)]
+    let events = harness.run(keys: keys)
+    #expect(state(at: 220, events)?.status?.text == "register a token first: Up to the token field")
+    #expect(state(at: 220, events)?.list == [])
+    #expect(state(at: 230, events)?.focus == .token)
+    #expect(harness.state.value.registration?.token.rawValue == H.tokenA)
+    #expect(harness.sends.value.first == .init(time: 250, value: "client …a1a1a1"))
+    let line = UserInterface.status(
+      of: .storeAbsent,
+      formatting: OutcomeFormatting(
+        options: H.options, mask: TokenMask(showsTokens: false), namesServer: false),
+      mask: TokenMask(showsTokens: false))
+    #expect(line.text == "no store yet: a token entered here creates it")
+  }
+
+  @Test(
+    "typing a UID the list has: the pipeline's canAdd is true, Add stays disabled with the reason")
+  func duplicateTyped() {
+    let harness = UIHarness(state: H.registered(uids: [H.uid1]))
+    let events = harness.run(keys: H.typing(H.uid1, at: 210) + [.next(220, .enter)])
+    let typed = state(at: 210, events)!
+    #expect(typed.canAdd && !typed.addEnabled)
+    let frame = UIRenderer(server: H.server, palette: .plain).frame(typed, columns: 80, rows: 24)
+    #expect(frame.lines[4].contains("  Add  ") && !frame.lines[4].contains("[ Add ]"))
+    #expect(frame.lines[5].contains("\(H.uid1) is in the list already (row 0)"))
+    #expect(
+      state(at: 220, events)?.status?.text
+        == "\(H.uid1) is in the list already (row 0): nothing to add")
+    #expect(harness.sends.value == [])
+  }
+
+  @Test("a token the server refuses stays in the field, the server's reason under it")
+  func refusedTokenKept() {
+    let harness = UIHarness()
+    let refusal = harness.scheduler.createColdObservable(
+      [
+        .error(
+          10, RequestFailure.status(400, body: "bad token", retryAfter: nil), HTTPResponse.self)
+      ])
+    harness.scripted.withLock { $0.append(refusal.asObservable()) }
+    let events = harness.run(keys: H.typing(H.tokenA, at: 210) + [.next(211, .enter)])
+    let last = state(at: 3000, events)!
+    #expect(last.tokenField.text == H.tokenA)
+    #expect(last.tokenReason?.contains("the server answered 400: bad token") == true)
+    #expect(last.registering == nil)
+    let frame = UIRenderer(server: H.server, palette: .plain).frame(last, columns: 80, rows: 24)
+    #expect(frame.lines[3].hasPrefix(" failed: the server rejected the token …a1a1a1"))
   }
 }

@@ -27,7 +27,7 @@ import Testing
       ([.up], .token),
       ([.down], .list),
       ([.up, .down], .uid),
-      ([.escape, .up], .uid),
+      ([.escape, .up], .list),
     ] as [([Key], UIState.Focus)])
   func focus(_ keys: [Key], _ focus: UIState.Focus) {
     #expect(Self.pressing(keys, from: UIState(tokenStored: true)).0.focus == focus)
@@ -59,19 +59,25 @@ import Testing
     state.focus = .uid
     state.uidField.text = UIHarness.uid1
     _ = state.reduce(.key(.enter), context: Self.context)
-    #expect(state.status?.text == "register a token first (Tab to the token field)")
+    #expect(state.status?.text == "register a token first: Up to the token field")
+    // And Up does go there.
+    _ = state.reduce(.key(.up), context: Self.context)
+    #expect(state.focus == .token)
   }
 
   @Test("the token field: Enter registers the trimmed text, and an empty one is a hint")
   func token() {
     var state = UIState(tokenStored: false)
     #expect(state.reduce(.key(.enter), context: Self.context) == [])
-    #expect(state.status?.text == "type a token, then Enter registers it")
+    #expect(
+      state.status?.text == "type the phone's token (64 hex characters): Enter registers it")
     let (typed, actions) = Self.pressing(
       UIHarness.typing(" \(UIHarness.tokenA) ", at: 0).compactMap(\.value.element) + [.enter],
       from: UIState(tokenStored: false))
     #expect(actions == [.token(UIHarness.tokenA)])
-    #expect(typed.registering == "…a1a1a1" && typed.focus == .uid && typed.tokenField.text == "")
+    #expect(typed.registering == "…a1a1a1" && typed.focus == .uid)
+    // The token stays in the field until the server acknowledges it.
+    #expect(typed.tokenField.text == " \(UIHarness.tokenA) ")
   }
 
   @Test(
@@ -85,8 +91,8 @@ import Testing
       (.character("x"), [], nil),
     ] as [(Key, [UIAction], UIState.Exit?)])
   func list(_ key: Key, _ actions: [UIAction], _ exit: UIState.Exit?) {
-    var state = UIState(tokenStored: true)
-    _ = state.reduce(.list([UIHarness.uid1, UIHarness.uid2]), context: Self.context)
+    var state = UIState.initial(
+      UIHarness.registered(uids: [UIHarness.uid1, UIHarness.uid2]), context: Self.context)
     state.focus = .list
     state.selection = 1
     #expect(state.reduce(.key(key), context: Self.context) == actions)
@@ -125,5 +131,76 @@ import Testing
     let hint = UIDHint(typed)
     #expect(hint.text == text)
     #expect(hint.isValid == isValid)
+  }
+
+  @Test("Up on row 0 of the list stays in the list; on another row it selects the row above")
+  func upInList() {
+    var state = UIState(tokenStored: true)
+    _ = state.reduce(.list([UIHarness.uid1, UIHarness.uid2]), context: Self.context)
+    state.focus = .list
+    state.selection = 1
+    let (after, actions) = Self.pressing([.up, .up, .up], from: state)
+    #expect(after.focus == .list && after.selection == 0 && actions == [])
+  }
+
+  @Test("a UID the list has already: Add disabled, the reason under the field, Enter adds nothing")
+  func duplicateUID() {
+    var state = UIState(tokenStored: true)
+    _ = state.reduce(.list([UIHarness.uid2, UIHarness.uid1]), context: Self.context)
+    _ = state.reduce(.canAdd(true), context: Self.context)
+    state.uidField = TextField(text: UIHarness.uid1.lowercased(), cursor: 20)
+    let reason = "\(UIHarness.uid1) is in the list already (row 1): nothing to add"
+    #expect(state.uidHint == UIDHint(UIHarness.uid1, list: [UIHarness.uid2, UIHarness.uid1]))
+    #expect(state.uidHint.text == reason && !state.uidHint.isValid)
+    #expect(!state.addEnabled)
+    let frame = UIRenderer(server: UIHarness.server, palette: .plain)
+      .frame(state, columns: 80, rows: 24)
+    #expect(frame.lines[4].contains("  Add  ") && !frame.lines[4].contains("[ Add ]"))
+    #expect(frame.lines[5] == "       " + reason)
+    #expect(state.reduce(.key(.enter), context: Self.context) == [])
+    #expect(state.status?.text == reason)
+    #expect(state.uidField.text == UIHarness.uid1.lowercased())
+  }
+
+  @Test(
+    "s without a token sends nothing and says what to do; with one it sends the list",
+    arguments: [
+      (
+        false,
+        [UIAction](),
+        "no token yet: Tab to the token field, type the phone's token and press Enter; "
+          + "then s sends the list"
+      ),
+      (true, [.sync], "sending the list again"),
+    ])
+  func syncWithoutToken(_ stored: Bool, _ actions: [UIAction], _ text: String) {
+    var state = UIState.initial(
+      stored ? UIHarness.registered(uids: [UIHarness.uid1]) : StoreState(),
+      context: Self.context)
+    state.focus = .list
+    #expect(state.reduce(.key(.character("s")), context: Self.context) == actions)
+    #expect(state.status?.text == text)
+    // And Tab goes where the hint says.
+    if !stored { #expect(Self.pressing([.tab], from: state).0.focus == .token) }
+  }
+
+  static let storeError = StoreError.corrupt(path: "/tmp/state.plist", reason: .empty)
+
+  @Test(
+    "a line about the store clears once the store reads again; any other outcome's stays",
+    arguments: [
+      (Outcome.failed(.store(storeError)), true),
+      (.storeDeleted, true),
+      (.storeAbsent, true),
+      (.synced([], response: "ok"), false),
+      (.failed(.request(.mapsync, UIHarness.busy)), false),
+    ])
+  func storeLineClears(_ outcome: Outcome, _ clears: Bool) {
+    var state = UIState.initial(UIHarness.registered(), context: Self.context)
+    _ = state.reduce(.outcome(outcome), context: Self.context)
+    let line = state.status
+    #expect(line != nil)
+    _ = state.reduce(.store(UIHarness.registered(uids: [UIHarness.uid1])), context: Self.context)
+    #expect(state.status == (clears ? nil : line))
   }
 }
