@@ -26,7 +26,7 @@ struct UserInterface: ParsableCommand {
       again (once a token is stored), q quits; Esc goes to the list; Ctrl-R shows or hides \
       the token typed; Ctrl-C quits from anywhere. The terminal is left as it was on every \
       way out (q, Ctrl-C, SIGTERM, SIGHUP, a crash). Needs a terminal of at least 40x12 \
-      that can draw a screen (not TERM=dumb); piped, use the one-shot commands.
+      that can draw a screen (TERM set, and not to dumb); piped, use the one-shot commands.
       """,
     examples: [
       .init("tpns ui", "Register a token and map devices by hand, on the default server."),
