@@ -340,4 +340,37 @@ import Testing
     #expect(reloading != nil && synced != nil && reloading! < synced!, "\(lines())")
     #expect(Self.stop(watch, with: SIGINT))
   }
+
+  /// The lines of a watch's output file, each without its leading time.
+  static func lines(of output: String) -> [String] {
+    String(decoding: contents(of: output) ?? Data(), as: UTF8.self).split(separator: "\n")
+      .map { String($0.drop { $0 != " " }.dropFirst()) }
+  }
+
+  @Test(
+    "after a sync gave up its retries, SIGHUP sends what is pending at once, not at the next --interval",
+    .timeLimit(.minutes(1)))
+  func reloadAfterGivingUp() throws {
+    let e2e = try EndToEnd()
+    let elsewhere = try TemporaryDirectory()
+    #expect(try e2e.tpns.run(["register", EndToEnd.token]).status == 0)
+    let uid = Self.uid("GAVEUP", 1)
+    #expect(try e2e.tpns.run(["add", "--no-sync", uid]).status == 0)
+    try e2e.server.armFault(status: 503, count: 3, retryAfter: 0)
+    let output = elsewhere.file("watch.out")
+    let watch = try Self.startWatch(e2e.tpns, Self.inotifyOnly, output: output)
+    defer { if watch.isRunning { watch.terminate() } }
+    #expect(
+      Self.eventually(within: .seconds(20)) {
+        Self.lines(of: output).contains { $0.hasPrefix("failed") }
+      }, "\(Self.lines(of: output))")
+    #expect(try e2e.server.mappedUIDs(udid: EndToEnd.token) == [])
+
+    #expect(kill(watch.processIdentifier, SIGHUP) == 0)
+    #expect(
+      try Self.eventually(within: .seconds(5)) {
+        try e2e.server.mappedUIDs(udid: EndToEnd.token) == [uid]
+      }, "\(Self.lines(of: output))")
+    #expect(Self.stop(watch, with: SIGTERM))
+  }
 }
