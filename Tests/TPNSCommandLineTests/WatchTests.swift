@@ -373,4 +373,29 @@ import Testing
       }, "\(Self.lines(of: output))")
     #expect(Self.stop(watch, with: SIGTERM))
   }
+
+  @Test(
+    "after a sync, SIGTERM and SIGINT end the watch promptly (within half a second), exit 0",
+    .timeLimit(.minutes(1)), arguments: [SIGTERM, SIGINT])
+  func promptStopAfterSync(signal: Int32) throws {
+    let e2e = try EndToEnd()
+    let elsewhere = try TemporaryDirectory()
+    #expect(try e2e.tpns.run(["register", EndToEnd.token]).status == 0)
+    let output = elsewhere.file("watch.out")
+    let watch = try Self.startWatch(e2e.tpns, Self.inotifyOnly, output: output)
+    defer { if watch.isRunning { watch.terminate() } }
+    #expect(Self.holdsLock(watch, of: e2e.tpns.store))
+    #expect(try e2e.tpns.run(["add", "--no-sync", Self.uid("PROMPT", 1)]).status == 0)
+    #expect(
+      Self.eventually(within: .seconds(10)) {
+        Self.lines(of: output).contains { $0.hasPrefix("synced") }
+      })
+    let sent = ContinuousClock.now
+    kill(watch.processIdentifier, signal)
+    let stopped = Self.eventually(within: .seconds(5)) { !watch.isRunning }
+    let took = ContinuousClock.now - sent
+    #expect(stopped)
+    #expect(took < .milliseconds(500), "the watch took \(took) to stop")
+    if stopped { #expect(watch.terminationStatus == 0) }
+  }
 }
