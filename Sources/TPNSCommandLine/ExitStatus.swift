@@ -28,8 +28,8 @@ enum ExitStatus {
     case .formerPhoneNotUnmapped(_, let failure):
       return (
         ExitStatus.of(failure, command: .unregMapping).code,
-        "The new phone is registered and mapped; remove the former phone's mappings at the "
-          + "server by hand if it still gets pushes."
+        "The new phone is registered and mapped; the former phone's removal stays pending "
+          + "('tpns status'): 'tpns sync' asks the server again."
       )
     case .registrationRejected(_, let kept, let failure):
       return (

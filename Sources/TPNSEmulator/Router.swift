@@ -191,7 +191,7 @@ struct Router: Sendable {
     // Every command records something (a phone, a mapping, its last_seen, a
     // device, notifications), so each is a write: refused while the file is gone.
     return try RequestError.mappingDatabaseFailures {
-      try handler.apply(to: registry, now: now)
+      try handler.apply(to: registry, now: now, conformance: &conformance)
     }
   }
 }

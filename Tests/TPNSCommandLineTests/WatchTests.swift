@@ -340,4 +340,62 @@ import Testing
     #expect(reloading != nil && synced != nil && reloading! < synced!, "\(lines())")
     #expect(Self.stop(watch, with: SIGINT))
   }
+
+  /// The lines of a watch's output file, each without its leading time.
+  static func lines(of output: String) -> [String] {
+    String(decoding: contents(of: output) ?? Data(), as: UTF8.self).split(separator: "\n")
+      .map { String($0.drop { $0 != " " }.dropFirst()) }
+  }
+
+  @Test(
+    "after a sync gave up its retries, SIGHUP sends what is pending at once, not at the next --interval",
+    .timeLimit(.minutes(1)))
+  func reloadAfterGivingUp() throws {
+    let e2e = try EndToEnd()
+    let elsewhere = try TemporaryDirectory()
+    #expect(try e2e.tpns.run(["register", EndToEnd.token]).status == 0)
+    let uid = Self.uid("GAVEUP", 1)
+    #expect(try e2e.tpns.run(["add", "--no-sync", uid]).status == 0)
+    try e2e.server.armFault(status: 503, count: 3, retryAfter: 0)
+    let output = elsewhere.file("watch.out")
+    let watch = try Self.startWatch(e2e.tpns, Self.inotifyOnly, output: output)
+    defer { if watch.isRunning { watch.terminate() } }
+    #expect(
+      Self.eventually(within: .seconds(20)) {
+        Self.lines(of: output).contains { $0.hasPrefix("failed") }
+      }, "\(Self.lines(of: output))")
+    #expect(try e2e.server.mappedUIDs(udid: EndToEnd.token) == [])
+
+    #expect(kill(watch.processIdentifier, SIGHUP) == 0)
+    #expect(
+      try Self.eventually(within: .seconds(5)) {
+        try e2e.server.mappedUIDs(udid: EndToEnd.token) == [uid]
+      }, "\(Self.lines(of: output))")
+    #expect(Self.stop(watch, with: SIGTERM))
+  }
+
+  @Test(
+    "after a sync, SIGTERM and SIGINT end the watch promptly (within half a second), exit 0",
+    .timeLimit(.minutes(1)), arguments: [SIGTERM, SIGINT])
+  func promptStopAfterSync(signal: Int32) throws {
+    let e2e = try EndToEnd()
+    let elsewhere = try TemporaryDirectory()
+    #expect(try e2e.tpns.run(["register", EndToEnd.token]).status == 0)
+    let output = elsewhere.file("watch.out")
+    let watch = try Self.startWatch(e2e.tpns, Self.inotifyOnly, output: output)
+    defer { if watch.isRunning { watch.terminate() } }
+    #expect(Self.holdsLock(watch, of: e2e.tpns.store))
+    #expect(try e2e.tpns.run(["add", "--no-sync", Self.uid("PROMPT", 1)]).status == 0)
+    #expect(
+      Self.eventually(within: .seconds(10)) {
+        Self.lines(of: output).contains { $0.hasPrefix("synced") }
+      })
+    let sent = ContinuousClock.now
+    kill(watch.processIdentifier, signal)
+    let stopped = Self.eventually(within: .seconds(5)) { !watch.isRunning }
+    let took = ContinuousClock.now - sent
+    #expect(stopped)
+    #expect(took < .milliseconds(500), "the watch took \(took) to stop")
+    if stopped { #expect(watch.terminationStatus == 0) }
+  }
 }

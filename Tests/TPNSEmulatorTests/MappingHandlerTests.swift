@@ -59,4 +59,59 @@ struct MappingHandlerTests {
     #expect(reply.status == 400)
     #expect(try server.uids(of: TestEmulator.token(1)).isEmpty)
   }
+
+  /// An Android phone `phone-one` registered with `os`, the quickstart's Android appid.
+  static func android(_ os: String) -> String {
+    "os=\(os)&appid=com.example.app&udid=phone-one"
+  }
+
+  @Test(
+    "a phone is its appid and udid: after a cmd=client with another os updated it in place, a command with the former os acts on that phone, with a warning"
+  )
+  func anotherOS() throws {
+    let server = try TestEmulator()
+    let register = { (os: String) in
+      try server.get("cmd=client&\(Self.android(os))&token=android-token-one")
+    }
+    #expect(try register("android").status == 200)
+    let uids = [TestEmulator.uid(1), TestEmulator.uid(2)]
+    for uid in uids {
+      #expect(try server.get("cmd=mapping&\(Self.android("android"))&uid=\(uid)").status == 200)
+    }
+    let updated = try register("huawei")
+    #expect(updated.body == "200 ok: client updated\n")
+    #expect(try server.clients().map { $0["os"] as? String } == ["huawei"])
+    #expect(try server.uids(of: "phone-one") == uids, "the upsert keeps the phone's mappings")
+    // With the os it has now: no warning.
+    let mapped = try server.get("cmd=mapping&\(Self.android("huawei"))&uid=\(uids[0])")
+    #expect(mapped.status == 200)
+    #expect(try server.lastWarnings() == [])
+    // With the os it had: the same phone, not a 400.
+    let unmapped = try server.get("cmd=unreg_mapping&\(Self.android("android"))&uid=\(uids[0])")
+    #expect(unmapped.status == 200, "\(unmapped.body)")
+    #expect(
+      try server.lastWarnings() == [
+        "os 'android' does not match the registration of this udid (os 'huawei') "
+          + "(taken as that phone)"
+      ])
+    #expect(try server.uids(of: "phone-one") == [uids[1]])
+  }
+
+  @Test(
+    "strict: a command with another os than the phone registered with is refused (400), changing nothing"
+  )
+  func anotherOSStrict() throws {
+    let server = try TestEmulator(strict: true)
+    #expect(
+      try server.get("cmd=client&\(Self.android("huawei"))&token=android-token-one").status == 200)
+    let uid = TestEmulator.uid(1)
+    #expect(try server.get("cmd=mapping&\(Self.android("huawei"))&uid=\(uid)").status == 200)
+    let before = try server.registryText()
+    for command in ["cmd=unreg_mapping", "cmd=rm_mapping&uid=\(uid)", "cmd=mapping&uid=\(uid)"] {
+      let reply = try server.get("\(command)&\(Self.android("android"))")
+      #expect(reply.status == 400)
+      #expect(reply.body.contains("does not match the registration"))
+    }
+    #expect(try server.registryText() == before)
+  }
 }

@@ -94,10 +94,6 @@ struct RouterTests {
       "mapsync for an unregistered udid",
       "cmd=mapsync&os=ios&appid=\(TestEmulator.appid)&udid=\(TestEmulator.token(2))&map=W10%3D",
       400, "not registered"),
-    get(
-      "mapsync with another os",
-      "cmd=mapsync&os=android&appid=\(TestEmulator.appid)&udid=\(token)&map=W10%3D", 400,
-      "does not match"),
     get("mapping with a long UID", "cmd=mapping&\(phone)&uid=\(TestEmulator.uid(1))X", 400, "uid"),
     get("rm_mapping without uid", "cmd=rm_mapping&\(phone)", 400, "missing parameter 'uid'"),
     get(

@@ -37,6 +37,16 @@ import Testing
     return state
   }
 
+  /// A phone this store registered at the server before the desired one.
+  static let formerPhone = Phone(os: .ios, udid: String(repeating: "9f", count: 32))
+
+  /// `state` with ``formerPhone`` still to unmap at the server.
+  static func withFormerPhone(_ state: StoreState) -> StoreState {
+    var state = state
+    state.servers[server]?.formerPhones = [formerPhone]
+    return state
+  }
+
   static func run(
     _ harness: PipelineHarness, _ input: (TestScheduler) -> SyncViewModel.Input
   ) -> [Recorded<Event<Outcome>>] {
@@ -95,6 +105,28 @@ import Testing
         [a, b], settings: [a: settings(nil, "f")], acknowledgedSettings: [a: settings(30, "f")]),
       demand: Demand(mappingRequests: [.map(uid(a))]),
       step: .sendList(registration, [uid(b)], [uid(a): settings(nil, "f")])),
+    Case(
+      name: "a former phone the server holds is unmapped before the list",
+      state: withFormerPhone(state([a], acknowledged: [])), demand: Demand(),
+      step: .unmapFormerPhone(formerPhone)),
+    Case(
+      name: "a former phone refused in this reconciliation is passed over: the list is next",
+      state: withFormerPhone(state([a], acknowledged: [])),
+      demand: Demand(refusedFormerPhones: [formerPhone]),
+      step: .sendList(registration, [uid(a)], [:])),
+    Case(
+      name: "a former phone refused, the list in line: nothing more in this reconciliation",
+      state: withFormerPhone(state([a])), demand: Demand(refusedFormerPhones: [formerPhone]),
+      step: nil),
+    Case(
+      name: "the same phone registered before with another os is not a former phone",
+      state: {
+        var changed = Self.state([a])
+        changed.servers[server]?.formerPhones = [
+          Phone(os: .android, appID: registration.phone.appID, udid: registration.phone.udid)
+        ]
+        return changed
+      }(), demand: Demand(), step: nil),
     Case(
       name: "registering comes first",
       state: {

@@ -106,6 +106,33 @@ import Testing
       ])
   }
 
+  @Test(
+    "only the os changes (android to huawei, same appid and udid): the same phone, registered again; nothing to unmap; the list sent again"
+  )
+  func osOnlyChange() throws {
+    var state = StoreState()
+    let former = PhoneRegistration(token: Self.android, phone: Phone(os: .android, udid: "phone-1"))
+    state.registration = former
+    state.uids = [Self.a]
+    state.servers[Self.server] = Acknowledgement(registration: former, uids: [Self.a])
+    // While the change is desired but not yet sent, nothing is to unmap either.
+    var desired = state
+    desired.registration?.phone.os = .huawei
+    #expect(desired.difference(at: Self.server).formerPhones == [])
+    let harness = PipelineHarness(state: state)
+    let events = Self.run(harness, registration: Registration(os: .huawei, udid: "phone-1")) {
+      .init(token: Self.once(Self.android.rawValue)($0))
+    }
+    #expect(
+      harness.sends.map(\.value) == [
+        "send client udid=phon token=fcm- os=huawei", "send mapsync udid=phon [\(Self.a)]",
+      ])
+    #expect(!events.contains { if case .failed? = $0.value.element { true } else { false } })
+    #expect(harness.acknowledged.formerPhones.isEmpty)
+    #expect(harness.acknowledged.registration?.phone.os == .huawei)
+    #expect(!harness.state.value.difference(at: Self.server).isPending)
+  }
+
   @Test("the same Android phone with a new token, lang or dev: registered again, the list kept")
   func sameIdentityNewRegistration() {
     var state = StoreState()
@@ -209,7 +236,7 @@ import Testing
   }
 
   @Test(
-    "a former phone the server refuses to unmap (4xx) is reported and given up; the new one is mapped"
+    "a former phone the server refuses to unmap (4xx) is reported and stays pending; the new one is mapped; the next sync asks again"
   )
   func unmapRefused() {
     let harness = PipelineHarness(state: PipelineHarness.registered(token: Self.t1, uids: [Self.a]))
@@ -224,8 +251,26 @@ import Testing
         .next(320, .synced(Self.uids(Self.a), response: "ok")),
         .completed(320),
       ])
-    #expect(harness.acknowledged.formerPhones.isEmpty)
-    #expect(!harness.state.value.difference(at: Self.server).isPending)
+    #expect(harness.acknowledged.formerPhones == [former])
+    let difference = harness.state.value.difference(at: Self.server)
+    #expect(difference.formerPhones == [former])
+    #expect(difference.isPending)
+    #expect(difference.nextCommand == "tpns sync")
+
+    // Refused again: reported again, and still pending.
+    let refusedAgain = PipelineHarness(state: harness.state.value)
+    refusedAgain.script(.unregMapping, [refusedAgain.failure(refused, after: 10)])
+    let again = Self.run(refusedAgain) { .init(syncRequests: Self.once(())($0)) }
+    #expect(again.contains(.next(220, .failed(.formerPhoneNotUnmapped(former, refused)))))
+    #expect(refusedAgain.sends.map(\.value).first == "send unreg_mapping udid=1a1a")
+    #expect(refusedAgain.acknowledged.formerPhones == [former])
+
+    // Accepted: no longer pending.
+    let accepted = PipelineHarness(state: harness.state.value)
+    _ = Self.run(accepted) { .init(syncRequests: Self.once(())($0)) }
+    #expect(accepted.sends.map(\.value).first == "send unreg_mapping udid=1a1a")
+    #expect(accepted.acknowledged.formerPhones.isEmpty)
+    #expect(!accepted.state.value.difference(at: Self.server).isPending)
   }
 
   @Test(

@@ -51,6 +51,16 @@ struct Status: ParsableCommand {
           ),
           ("pending", .bool(difference.isPending)),
           ("needs_registration", .bool(difference.needsRegistration)),
+          (
+            "former_phones",
+            .array(
+              difference.formerPhones.map { phone in
+                .object([
+                  ("os", .string(phone.os.rawValue)), ("appid", .string(phone.appID)),
+                  ("udid", .string(options.show(phone.udid))),
+                ])
+              })
+          ),
           ("to_add", .number(difference.toAdd.count)),
           ("to_remove", .number(difference.toRemove.count)),
           ("to_update", .number(difference.toUpdate.count)),
@@ -73,16 +83,23 @@ struct Status: ParsableCommand {
     } else {
       registered = "no"
     }
-    let rows = [
+    var rows = [
       ("server", options.shownServer), ("store", options.storePath), ("token", token),
       ("registered", registered), ("uids", String(state.uids.count)),
       ("pending", Self.pending(difference)),
     ]
+    // Each phone this server may still push the cameras to, until it
+    // acknowledges the removal of its mappings.
+    for phone in difference.formerPhones {
+      rows.append(
+        ("former", "\(options.show(phone.udid)) (\(phone.os.rawValue), \(phone.appID)) to unmap"))
+    }
     for (label, value) in rows {
       // What is in line is green, what is pending or missing yellow.
       let style: Palette.Style?
       switch label {
       case "registered": style = difference.isRegistered ? .success : .pending
+      case "former": style = .pending
       case "pending": style = difference.nextCommand == nil ? .success : .pending
       default: style = nil
       }

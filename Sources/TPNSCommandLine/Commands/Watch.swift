@@ -17,8 +17,8 @@ struct Watch: ParsableCommand {
       --debounce for a burst of changes to settle, but no longer than --max-delay. \
       Registers the stored token if this server has not acknowledged it, and sends the \
       list whenever it differs from what the server last acknowledged; after failed \
-      retries, tries again on the next change or every --interval. SIGHUP re-reads the \
-      store and sets up the watches again. Prints a line per event, starting with its \
+      retries, tries again on the next change, on SIGHUP, or every --interval. SIGHUP \
+      re-reads the store, sets up the watches again, and sends what is pending. Prints a line per event, starting with its \
       time (ISO 8601, UTC); JSON lines with --json, the first a 'started' event. One \
       watch per store. A store that does not parse at the start is an error \
       (exit 65); one that breaks while watching is reported, and watched until it is fixed.
@@ -79,7 +79,13 @@ struct Watch: ParsableCommand {
     let events = StoreWatcher.events(
       of: runner.store, changes: changes, debounce: debounce, maxDelay: maxDelay,
       scheduler: environment.scheduler)
-    let checks = Observable.interval(interval, scheduler: environment.scheduler).map { _ in () }
+    // A reload asks for a check too: the re-read finds the store as it was
+    // (nothing to report), but what is pending (after failed retries, say)
+    // is sent now rather than at the next --interval.
+    let reloadChecks = PublishSubject<Void>()
+    let checks = Observable.merge(
+      Observable.interval(interval, scheduler: environment.scheduler).map { _ in () },
+      reloadChecks.observe(on: environment.scheduler))
     let viewModel = SyncViewModel(environment: environment)
     let printer = OutcomePrinter(
       .watch, options: options, mask: runner.mask, output: runner.output)
@@ -106,6 +112,7 @@ struct Watch: ParsableCommand {
       case SIGHUP:
         Self.printReloading(output: output, options: options)
         reloads.onNext(())
+        reloadChecks.onNext(())
       case SIGUSR1:
         try lock.follow(runner.store)
       default:

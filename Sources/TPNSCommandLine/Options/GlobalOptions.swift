@@ -55,9 +55,10 @@ struct GlobalOptions: Sendable {
   /// The server as output shows it: credentials as `***@`, query values as `***`.
   var shownServer: String { serverURL.redacted }
 
-  /// What the store records the server under: the URL without its
-  /// credentials, so that a password never reaches the store file.
-  var serverKey: String { serverURL.withoutUserinfo }
+  /// What the store records the server under (``ServerURL/storeKey``): the
+  /// URL without its credentials, so that a password never reaches the store
+  /// file, and one key for every spelling of the same server.
+  var serverKey: String { serverURL.storeKey }
 
   /// A token as output shows it: masked unless `--show-token`.
   func show(_ token: String) -> String {

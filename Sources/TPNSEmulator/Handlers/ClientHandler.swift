@@ -45,7 +45,9 @@ struct ClientHandler: RequestHandler {
     return hasUpperCase ? token.lowercased() : token
   }
 
-  func apply(to registry: Registry, now: Int64) throws -> String {
+  func apply(
+    to registry: Registry, now: Int64, conformance: inout Conformance
+  ) throws -> String {
     var record = record
     record.registeredAt = now
     record.lastSeen = now

@@ -11,7 +11,9 @@ struct DeviceHandler: TransactionalHandler {
     extra = request.extra
   }
 
-  func apply(to store: RegistryStore, now: Int64) throws -> String {
+  func apply(
+    to store: RegistryStore, now: Int64, conformance: inout Conformance
+  ) throws -> String {
     try store.announce(uid: uid, extra: extra, now: now)
     return "ok: device \(uid) announced"
   }

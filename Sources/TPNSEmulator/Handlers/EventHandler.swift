@@ -12,7 +12,9 @@ struct EventHandler: TransactionalHandler {
       msg: request[.msg], eventTime: request.integer(.eventTime), extra: request.extra)
   }
 
-  func apply(to store: RegistryStore, now: Int64) throws -> String {
+  func apply(
+    to store: RegistryStore, now: Int64, conformance: inout Conformance
+  ) throws -> String {
     let count = try store.fanOut(event, now: now)
     return "ok: \(count) notification\(count == 1 ? "" : "s")"
   }

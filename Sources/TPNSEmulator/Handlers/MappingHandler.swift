@@ -14,8 +14,10 @@ struct MappingHandler: TransactionalHandler {
       format: request[.format], extra: request.extra)
   }
 
-  func apply(to store: RegistryStore, now: Int64) throws -> String {
-    try phone.requireRegistered(in: store, now: now)
+  func apply(
+    to store: RegistryStore, now: Int64, conformance: inout Conformance
+  ) throws -> String {
+    try phone.requireRegistered(in: store, now: now, conformance: &conformance)
     let isNew = try store.addMapping(appid: phone.appid, udid: phone.udid, change, now: now)
     return isNew ? "ok: \(change.uid) mapped" : "ok: \(change.uid) already mapped"
   }

@@ -58,8 +58,10 @@ struct MapsyncHandler: TransactionalHandler {
     self.mappings = mappings
   }
 
-  func apply(to store: RegistryStore, now: Int64) throws -> String {
-    try phone.requireRegistered(in: store, now: now)
+  func apply(
+    to store: RegistryStore, now: Int64, conformance: inout Conformance
+  ) throws -> String {
+    try phone.requireRegistered(in: store, now: now, conformance: &conformance)
     try store.replaceMappings(appid: phone.appid, udid: phone.udid, mappings, now: now)
     return "ok: \(mappings.count) UID\(mappings.count == 1 ? "" : "s") mapped"
   }

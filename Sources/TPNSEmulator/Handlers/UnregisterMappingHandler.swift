@@ -10,8 +10,10 @@ struct UnregisterMappingHandler: TransactionalHandler {
     uid = request[.uid]
   }
 
-  func apply(to store: RegistryStore, now: Int64) throws -> String {
-    try phone.requireRegistered(in: store, now: now)
+  func apply(
+    to store: RegistryStore, now: Int64, conformance: inout Conformance
+  ) throws -> String {
+    try phone.requireRegistered(in: store, now: now, conformance: &conformance)
     if let uid {
       let removed = try store.removeMapping(appid: phone.appid, udid: phone.udid, uid: uid)
       return removed ? "ok: \(uid) unmapped" : "ok: \(uid) was not mapped"

@@ -18,6 +18,10 @@ struct Demand: Sendable, Equatable {
   /// Single-UID requests to send in place of a `mapsync` (`tpns mapping`,
   /// `rm-mapping`, `unregister`), in order, each once.
   var mappingRequests: [MappingRequest] = []
+  /// Former phones the server refused to unmap (a 4xx) in this
+  /// reconciliation: still pending there, asked again by the next one,
+  /// and passed over in this one so that they never block the new phone.
+  var refusedFormerPhones: [Phone] = []
 
   /// Both demands at once (a request asked for twice is sent once).
   func merged(with other: Demand) -> Demand {
@@ -26,7 +30,9 @@ struct Demand: Sendable, Equatable {
       forcesList: forcesList || other.forcesList, attempt: other.attempt ?? attempt,
       registrationLost: registrationLost || other.registrationLost,
       mappingRequests: mappingRequests
-        + other.mappingRequests.filter { !mappingRequests.contains($0) })
+        + other.mappingRequests.filter { !mappingRequests.contains($0) },
+      refusedFormerPhones: refusedFormerPhones
+        + other.refusedFormerPhones.filter { !refusedFormerPhones.contains($0) })
   }
 
   /// Whether `registration` is the one the `register` in this demand

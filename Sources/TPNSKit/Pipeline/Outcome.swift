@@ -16,8 +16,8 @@ public enum Outcome: Sendable, Equatable {
   /// A UID to remove was no longer stored, but the server still held it:
   /// its removal is what gets sent.
   case alreadyRemoved(DeviceUID)
-  /// The server removed every mapping of a former phone (another udid,
-  /// appid or os than the desired one): `cmd=unreg_mapping`.
+  /// The server removed every mapping of a former phone (another udid or
+  /// appid than the desired one): `cmd=unreg_mapping`.
   case unregistered(Phone, response: String)
   /// The server answered that it does not know the phone: it lost the
   /// registration (a restart, say), which is sent again.

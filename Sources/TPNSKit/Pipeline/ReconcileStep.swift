@@ -6,7 +6,8 @@ import TPNSProtocol
 ///
 /// In order: register the desired registration if the server has not
 /// acknowledged it (or `register` asks), then unmap every former phone the
-/// server still holds for this store (another udid, appid or os), then
+/// server still holds for this store (another udid or appid), but those it
+/// refused to unmap in this reconciliation (they stay pending), then
 /// remove the mappings whose settings must be cleared (a `mapsync` without
 /// them: leaving a setting out keeps it at the service), then the
 /// single-UID requests a command asked for (`mapping`, `rm_mapping`,
@@ -37,7 +38,11 @@ enum ReconcileStep: Equatable, Sendable {
       return difference.waitsForToken ? .waitForToken(uids) : nil
     }
     if difference.needsRegistration || demand.forcesRegistration { return .register(desired) }
-    if let former = difference.formerPhones.first { return .unmapFormerPhone(former) }
+    if let former = difference.formerPhones.first(where: {
+      !demand.refusedFormerPhones.contains($0)
+    }) {
+      return .unmapFormerPhone(former)
+    }
     let stored = state.settings.compactMap { uid, value -> (DeviceUID, MappingSettings)? in
       (try? DeviceUID(uid)).map { ($0, value) }
     }

@@ -65,8 +65,11 @@ extension SyncSteps {
 
   /// Removes every mapping of a phone the server holds that is no longer
   /// the desired one; a server that no longer knows it has none to remove.
-  /// One the server refuses to unmap (another 4xx) is reported and given up,
-  /// so that it never blocks the new phone; a transient failure keeps it.
+  /// One the server refuses to unmap (another 4xx) is reported and passed
+  /// over in this reconciliation, so that it never blocks the new phone, but
+  /// stays pending there (the server may still map the UIDs to it): the
+  /// next `sync`, or `watch`'s next check, asks again. A transient failure
+  /// keeps it too, and ends the reconciliation.
   private func unmap(_ former: Phone, next: LockedState<Demand>) -> Observable<Outcome> {
     let server = server
     let forget: @Sendable () throws -> Void = {
@@ -84,7 +87,7 @@ extension SyncSteps {
       guard case .request(_, let failure) = error as? PipelineFailure, failure.isRejection else {
         throw error
       }
-      try forget()
+      next.withLock { $0.refusedFormerPhones.append(former) }
       return .just(.failed(.formerPhoneNotUnmapped(former, failure)))
     }
   }

@@ -14,7 +14,7 @@ public struct Acknowledgement: Sendable, Equatable {
   /// a UID without an entry has none there.
   public var settings: [String: MappingSettings]
   /// Phones this store registered there before the current one (another
-  /// udid, appid or os) whose mappings are still to be removed.
+  /// udid or appid) whose mappings are still to be removed.
   public var formerPhones: [Phone]
   /// The entry's keys tpns does not know, and those of its `Registration`
   /// (a note a user wrote there, say): kept as they are and written back, as
@@ -88,16 +88,53 @@ public struct Acknowledgement: Sendable, Equatable {
   }
 
   /// Records that the server accepted `registration`: a phone it replaces
-  /// becomes a former phone (its mappings still to be removed), and the
-  /// list acknowledged for it says nothing of the new one.
+  /// (another appid or udid) becomes a former phone (its mappings still to
+  /// be removed), and the list acknowledged for it says nothing of the new
+  /// one. The same phone with another `os` was updated in place: nothing
+  /// to unmap, and its list is sent again rather than assumed.
   mutating func accept(_ registration: PhoneRegistration) {
     if let current = self.registration, current.phone != registration.phone {
-      if !formerPhones.contains(current.phone) { formerPhones.append(current.phone) }
+      if !current.phone.isSamePhone(as: registration.phone),
+        !formerPhones.contains(current.phone)
+      {
+        formerPhones.append(current.phone)
+      }
       uids = nil
       settings = [:]
     }
-    formerPhones.removeAll { $0 == registration.phone }
+    formerPhones.removeAll { $0.isSamePhone(as: registration.phone) }
     self.registration = registration
+  }
+}
+
+extension Acknowledgement {
+  /// What one server acknowledged, from the `records` a store kept for it
+  /// under several spellings of its URL (written before spellings were one
+  /// key): what they all say. Where they disagree, nothing is concluded:
+  /// no registration (it is sent again), no list (it is sent whole), and
+  /// every phone any of them held is a former phone to unmap.
+  static func merged(_ records: [Acknowledgement]) -> Acknowledgement {
+    guard var merged = records.first else { return Acknowledgement() }
+    for other in records.dropFirst() {
+      let sameRegistration = merged.registration == other.registration
+      if !sameRegistration {
+        let held = [merged.registration?.phone, other.registration?.phone].compactMap { $0 }
+        for phone in held where !merged.formerPhones.contains(phone) {
+          merged.formerPhones.append(phone)
+        }
+        merged.registration = nil
+      }
+      if !sameRegistration || merged.uids != other.uids || merged.settings != other.settings {
+        merged.uids = nil
+        merged.settings = [:]
+      }
+      for phone in other.formerPhones where !merged.formerPhones.contains(phone) {
+        merged.formerPhones.append(phone)
+      }
+      merged.otherKeys.merge(other.otherKeys) { kept, _ in kept }
+      merged.otherRegistrationKeys.merge(other.otherRegistrationKeys) { kept, _ in kept }
+    }
+    return merged
   }
 }
 

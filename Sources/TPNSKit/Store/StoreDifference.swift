@@ -34,15 +34,16 @@ public struct StoreDifference: Sendable, Equatable {
   }
 
   /// Phones the server holds for this store that are no longer the desired
-  /// one (another udid, appid or os): their mappings must go, once the new
-  /// phone is registered and before it is mapped.
+  /// one (another udid or appid; another os alone is the same phone,
+  /// ``Phone/isSamePhone(as:)``): their mappings must go, once the new phone
+  /// is registered and before it is mapped.
   public var formerPhones: [Phone] {
     guard let desired else { return [] }
     var phones = acknowledged.formerPhones
     if let current = acknowledged.registration?.phone, !phones.contains(current) {
       phones.append(current)
     }
-    return phones.filter { $0 != desired.phone }
+    return phones.filter { !$0.isSamePhone(as: desired.phone) }
   }
 
   /// Whether the desired registration must be sent (a new token, phone,

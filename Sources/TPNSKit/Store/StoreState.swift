@@ -19,7 +19,8 @@ public struct StoreState: Sendable, Equatable {
   /// The desired registration (`Token`, `OS`, `AppID`, `UDID`, `Lang`, `Dev`);
   /// `nil` until a token is registered.
   public var registration: PhoneRegistration?
-  /// What each server acknowledged, by its `/tpns` URL (`Servers`).
+  /// What each server acknowledged, by its `/tpns` URL as
+  /// ``ServerURL/storeKey`` spells it (`Servers`).
   public var servers: [String: Acknowledgement] = [:]
   /// Keys this version does not know, kept as they were.
   public var otherKeys: [String: PropertyListValue] = [:]
@@ -111,10 +112,15 @@ extension StoreState {
     switch propertyList[Key.servers] {
     case nil: break
     case .dictionary(let entries):
-      for (server, value) in entries {
-        servers[server] = try Acknowledgement.read(
+      // Keyed by ``ServerURL/storeKey``: a store written before that has
+      // an entry per spelling, and spellings of one server are merged.
+      var spellings: [String: [Acknowledgement]] = [:]
+      for (server, value) in entries.sorted(by: { $0.key < $1.key }) {
+        let acknowledgement = try Acknowledgement.read(
           value, server: server, storedUIDs: uids, runsAreOfStoredUIDs: isAsWritten)
+        spellings[ServerURL(server).storeKey, default: []].append(acknowledgement)
       }
+      servers = spellings.mapValues(Acknowledgement.merged)
     case let other?:
       throw .wrongType(key: Key.servers, expected: "dictionary", found: other)
     }
@@ -137,9 +143,9 @@ extension StoreState {
     let synced = try propertyList.strings(Key.legacySyncedUIDs).map {
       (uids) throws(StoreFormatError) in try Self.validated(uids, key: Key.legacySyncedUIDs)
     }
-    guard let server = try propertyList.string(Key.legacyServer), servers[server] == nil else {
-      return
-    }
+    guard let text = try propertyList.string(Key.legacyServer) else { return }
+    let server = ServerURL(text).storeKey
+    guard servers[server] == nil else { return }
     let acknowledgement = Acknowledgement(
       registration: registered ? registration : nil, uids: registered ? synced : nil)
     if !acknowledgement.isEmpty { servers[server] = acknowledgement }

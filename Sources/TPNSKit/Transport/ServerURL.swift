@@ -57,6 +57,45 @@ public struct ServerURL: Sendable, Hashable, CustomStringConvertible {
     return "\(parts.scheme)://\(parts.hostPort)\(parts.rest)"
   }
 
+  /// What identifies the server in the store (its key in `Servers`): the URL
+  /// without credentials or fragment, the scheme and host in lower case (a
+  /// host's final dot dropped), the scheme's default port (80, 443) dropped,
+  /// the path without trailing slashes, and every loopback host
+  /// (`localhost`, 127.0.0.0/8, `::1`) as `127.0.0.1`. Spellings of one server
+  /// are one key, so that what it acknowledged under one is what it holds
+  /// under the other; the query is kept as given (it may select a tenant).
+  ///
+  ///     ServerURL("HTTP://LocalHost:80/tpns/").storeKey  // "http://127.0.0.1/tpns"
+  public var storeKey: String {
+    guard let parts else { return text }
+    let scheme = parts.scheme.lowercased()
+    var host: Substring
+    var port: Substring?
+    if parts.hostPort.hasPrefix("["), let close = parts.hostPort.firstIndex(of: "]") {
+      host = parts.hostPort[...close]
+      let after = parts.hostPort[parts.hostPort.index(after: close)...]
+      port = after.hasPrefix(":") ? after.dropFirst() : nil
+    } else if let colon = parts.hostPort.lastIndex(of: ":") {
+      host = parts.hostPort[..<colon]
+      port = parts.hostPort[parts.hostPort.index(after: colon)...]
+    } else {
+      host = parts.hostPort
+    }
+    if host.count > 1, host.hasSuffix(".") { host = host.dropLast() }
+    let bare = host.hasPrefix("[") ? host.dropFirst().dropLast() : host
+    let name = Self.isLoopback(host: bare.lowercased()) ? "127.0.0.1" : host.lowercased()
+    var portText = port.map(String.init) ?? ""
+    if let number = Int(portText), number >= 0 { portText = String(number) }
+    let defaultPort = ["http": "80", "https": "443"][scheme]
+    let shownPort = portText.isEmpty || portText == defaultPort ? "" : ":" + portText
+    let hash = parts.rest.firstIndex(of: "#") ?? parts.rest.endIndex
+    let beforeFragment = parts.rest[..<hash]
+    let queryStart = beforeFragment.firstIndex(of: "?") ?? beforeFragment.endIndex
+    var path = beforeFragment[..<queryStart]
+    while path.hasSuffix("/") { path = path.dropLast() }
+    return "\(scheme)://\(name)\(shownPort)\(path)\(beforeFragment[queryStart...])"
+  }
+
   /// The URL as output shows it: credentials as `***@`, every query value
   /// as `***`.
   public var redacted: String {
@@ -91,7 +130,12 @@ public struct ServerURL: Sendable, Hashable, CustomStringConvertible {
   /// Whether the host is this machine: `localhost`, 127.0.0.0/8 or `::1`
   /// (also as an IPv4-mapped address). Any other spelling is not.
   public var isLoopback: Bool {
-    guard let host else { return false }
+    host.map(Self.isLoopback(host:)) ?? false
+  }
+
+  /// Whether `host` (lower case, without brackets) names this machine:
+  /// `localhost`, 127.0.0.0/8 or `::1` (also as an IPv4-mapped address).
+  static func isLoopback(host: String) -> Bool {
     if host == "localhost" { return true }
     var v4 = in_addr()
     if inet_pton(AF_INET, host, &v4) == 1 {

@@ -20,6 +20,13 @@ public struct Phone: Hashable, Sendable {
   /// The phone's ID: an iOS phone's is its token.
   public var udid: String
 
+  /// Whether `other` is the same phone at the server: the same `appid` and
+  /// `udid`, whatever its `os` (`cmd=client` is an upsert keyed by the two,
+  /// so a registration with another `os` updates this phone in place).
+  public func isSamePhone(as other: Phone) -> Bool {
+    appID == other.appID && udid == other.udid
+  }
+
   /// A phone.
   public init(os: OperatingSystem, appID: String = Phone.defaultAppID, udid: String) {
     self.os = os
