@@ -22,6 +22,7 @@ enum ArgumentParser {
     _ arguments: [String], root: any ParsableCommand.Type,
     environment: @Sendable (String) -> String?
   ) throws(UsageError) -> Outcome {
+    var arguments = arguments
     var path: [any ParsableCommand.Type] = [root]
     var index = 0
 
@@ -84,6 +85,12 @@ enum ArgumentParser {
         inlineValue = String(argument[argument.index(after: equals)...])
       }
       guard let definition = named.first(where: { $0.matches(name) }) else {
+        if inlineValue == nil, let split = shortFlags(in: argument, among: named) {
+          // `-qv` is `-q -v`, as getopt reads it.
+          arguments.replaceSubrange((index - 1)..<index, with: split)
+          index -= 1
+          continue
+        }
         throw unknownOption(name, named, path)
       }
       if case .flag(let inversion) = definition.kind {
@@ -126,6 +133,14 @@ enum ArgumentParser {
         !text.isEmpty || definition.isFlag
       {
         values.set(try fromEnvironment(text, variable, definition, path), at: definition.path)
+      } else if let variable = definition.environment, environment(variable) == "",
+        case .option = definition.kind
+      {
+        // Set but empty is a mistake (`TPNS_SERVER=$UNSET_VARIABLE`), not the default.
+        let expected = definition.expectation ?? "a valid '\(definition.synopsis)'"
+        throw error(
+          "\(variable) is set but empty: set it to \(expected), or unset it for the default",
+          path)
       } else if case .value(let absent) = definition.absent {
         values.set(absent, at: definition.path)
       } else {
@@ -157,6 +172,23 @@ enum ArgumentParser {
         "\(variable) must be \(expected), got \(definition.shown(text).debugDescription)", path)
     }
     return definition.collect([typed])
+  }
+
+  /// `-qv` as `["-q", "-v"]`: short names run together, as getopt reads
+  /// them, each a flag but the last, which may be an option taking the next
+  /// argument (`-vt 5`); nil when `argument` is not that (a letter no
+  /// option has, an option before the last).
+  static func shortFlags(in argument: String, among named: [ArgumentDefinition]) -> [String]? {
+    guard !argument.hasPrefix("--"), argument.count > 2 else { return nil }
+    let letters = Array(argument.dropFirst())
+    var split: [String] = []
+    for (offset, letter) in letters.enumerated() {
+      guard let definition = named.first(where: { $0.short == letter }),
+        definition.isFlag || offset == letters.count - 1
+      else { return nil }
+      split.append("-\(letter)")
+    }
+    return split
   }
 
   /// Whether `argument` is an option (or flag) rather than a value: it starts
