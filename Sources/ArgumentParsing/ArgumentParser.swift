@@ -4,12 +4,14 @@
 /// Rules, as swift-argument-parser: a subcommand is selected by the first argument;
 /// `help [subcommand...]` as the first argument, or `-h`/`--help` anywhere before
 /// `--`, asks for help, and `--version` the root's version; options are
-/// `--name value`, `--name=value` or `-n value`; a value in the next argument may
+/// `--name value`, `--name=value` or `-n value`, and short flags run together
+/// (`-qv`, the last letter may be an option: `-qp 80`); a value in the next argument may
 /// not look like an option (then it is missing) unless the option parses
 /// ``SingleValueParsingStrategy/unconditional``; `-` alone is a value, and so is a
 /// negative number (`-5`, `-1.5`) when no option of the command is named by a
 /// digit, as in Python's argparse; `--` ends the options. An option not given
-/// takes its environment variable, if declared and set, else its default.
+/// takes its environment variable, if declared and set, else its default; an
+/// option's variable set but empty is a usage error (a flag's is off).
 enum ArgumentParser {
   /// What a command line asks for.
   enum Outcome {

@@ -147,7 +147,8 @@ import Testing
     #expect(result.status == 0, "\(result.stderr)")
     #expect(
       result.stdout
-        == "sent unreg_mapping of \(Self.a) to \(e2e.server.server): ok: \(Self.a) was not mapped\n"
+        == "removed 0  \(Self.a)\nsent unreg_mapping of \(Self.a) to \(e2e.server.server): "
+        + "200 ok: \(Self.a) was not mapped\n"
     )
   }
 

@@ -362,8 +362,8 @@ import Testing
     #expect(
       result.stdout
         == "removed 1  \(Self.b)\nremoved 2  \(Self.c)\n"
-        + "sent unreg_mapping of \(Self.b) to \(e2e.server.server): ok: \(Self.b) unmapped\n"
-        + "sent unreg_mapping of \(Self.c) to \(e2e.server.server): ok: \(Self.c) unmapped\n")
+        + "sent unreg_mapping of \(Self.b) to \(e2e.server.server): 200 ok: \(Self.b) unmapped\n"
+        + "sent unreg_mapping of \(Self.c) to \(e2e.server.server): 200 ok: \(Self.c) unmapped\n")
     let sent = try Self.sent(e2e, since: before)
     #expect(sent.map(\.command) == ["unreg_mapping", "unreg_mapping"])
     #expect(sent.map { $0.parameters["uid"] } == [Self.b, Self.c])
@@ -446,7 +446,7 @@ import Testing
     #expect(result.status == 0, "\(result.stderr)")
     #expect(
       result.stdout == "removed 1  \(Self.b)\nsent rm_mapping of \(Self.b) to \(e2e.server.server)"
-        + ": ok: \(Self.b) unmapped\n")
+        + ": 200 ok: \(Self.b) unmapped\n")
     let sent = try Self.sent(e2e, since: before)
     #expect(sent.map(\.command) == ["rm_mapping"])
     #expect(sent.first?.parameters["uid"] == Self.b)
