@@ -34,6 +34,7 @@ public struct Argument<Value: Sendable>: Decodable, Sendable, ArgumentDeclaratio
           valueName: help.valueName ?? (key.last ?? "value").kebabCased, help: help.abstract,
           environment: nil, isOptional: absent.isAllowed, defaultDescription: nil,
           completion: completion ?? Element.defaultCompletionKind,
+          expectation: validate == nil ? Element.expectation : nil, shown: { Element.shown($0) },
           convert: { text in
             guard let value = Element(argument: text), validate?(value) ?? true else { return nil }
             return value

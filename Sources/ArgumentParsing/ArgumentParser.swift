@@ -4,12 +4,14 @@
 /// Rules, as swift-argument-parser: a subcommand is selected by the first argument;
 /// `help [subcommand...]` as the first argument, or `-h`/`--help` anywhere before
 /// `--`, asks for help, and `--version` the root's version; options are
-/// `--name value`, `--name=value` or `-n value`; a value in the next argument may
+/// `--name value`, `--name=value` or `-n value`, and short flags run together
+/// (`-qv`, the last letter may be an option: `-qp 80`); a value in the next argument may
 /// not look like an option (then it is missing) unless the option parses
 /// ``SingleValueParsingStrategy/unconditional``; `-` alone is a value, and so is a
 /// negative number (`-5`, `-1.5`) when no option of the command is named by a
 /// digit, as in Python's argparse; `--` ends the options. An option not given
-/// takes its environment variable, if declared and set, else its default.
+/// takes its environment variable, if declared and set, else its default; an
+/// option's variable set but empty is a usage error (a flag's is off).
 enum ArgumentParser {
   /// What a command line asks for.
   enum Outcome {
@@ -22,6 +24,7 @@ enum ArgumentParser {
     _ arguments: [String], root: any ParsableCommand.Type,
     environment: @Sendable (String) -> String?
   ) throws(UsageError) -> Outcome {
+    var arguments = arguments
     var path: [any ParsableCommand.Type] = [root]
     var index = 0
 
@@ -84,6 +87,12 @@ enum ArgumentParser {
         inlineValue = String(argument[argument.index(after: equals)...])
       }
       guard let definition = named.first(where: { $0.matches(name) }) else {
+        if inlineValue == nil, let split = shortFlags(in: argument, among: named) {
+          // `-qv` is `-q -v`, as getopt reads it.
+          arguments.replaceSubrange((index - 1)..<index, with: split)
+          index -= 1
+          continue
+        }
         throw unknownOption(name, named, path)
       }
       if case .flag(let inversion) = definition.kind {
@@ -126,6 +135,14 @@ enum ArgumentParser {
         !text.isEmpty || definition.isFlag
       {
         values.set(try fromEnvironment(text, variable, definition, path), at: definition.path)
+      } else if let variable = definition.environment, environment(variable) == "",
+        case .option = definition.kind
+      {
+        // Set but empty is a mistake (`TPNS_SERVER=$UNSET_VARIABLE`), not the default.
+        let expected = definition.expectation ?? "a valid '\(definition.synopsis)'"
+        throw error(
+          "\(variable) is set but empty: set it to \(expected), or unset it for the default",
+          path)
       } else if case .value(let absent) = definition.absent {
         values.set(absent, at: definition.path)
       } else {
@@ -157,6 +174,23 @@ enum ArgumentParser {
         "\(variable) must be \(expected), got \(definition.shown(text).debugDescription)", path)
     }
     return definition.collect([typed])
+  }
+
+  /// `-qv` as `["-q", "-v"]`: short names run together, as getopt reads
+  /// them, each a flag but the last, which may be an option taking the next
+  /// argument (`-vt 5`); nil when `argument` is not that (a letter no
+  /// option has, an option before the last).
+  static func shortFlags(in argument: String, among named: [ArgumentDefinition]) -> [String]? {
+    guard !argument.hasPrefix("--"), argument.count > 2 else { return nil }
+    let letters = Array(argument.dropFirst())
+    var split: [String] = []
+    for (offset, letter) in letters.enumerated() {
+      guard let definition = named.first(where: { $0.short == letter }),
+        definition.isFlag || offset == letters.count - 1
+      else { return nil }
+      split.append("-\(letter)")
+    }
+    return split
   }
 
   /// Whether `argument` is an option (or flag) rather than a value: it starts

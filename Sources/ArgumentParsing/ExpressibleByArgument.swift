@@ -18,8 +18,9 @@ public protocol ExpressibleByArgument: Sendable {
   /// How a shell completes a value of this type.
   static var defaultCompletionKind: CompletionKind { get }
 
-  /// What a value must be, for an error about an environment variable that
-  /// holds none (`an http:// or https:// URL`); nil: the option's synopsis.
+  /// What a value must be, for the error about one that is none (`an
+  /// http:// or https:// URL`); nil: the error names only the option. A type
+  /// that lists its values says them (`one of post, get`).
   static var expectation: String? { get }
 
   /// `text` as an error may show it (a URL's password hidden, say).
@@ -29,7 +30,9 @@ public protocol ExpressibleByArgument: Sendable {
 extension ExpressibleByArgument {
   public var defaultValueDescription: String { "\(self)" }
   public static var allValueStrings: [String] { [] }
-  public static var expectation: String? { nil }
+  public static var expectation: String? {
+    allValueStrings.isEmpty ? nil : "one of " + allValueStrings.joined(separator: ", ")
+  }
   public static func shown(_ text: String) -> String { text }
   public static var defaultCompletionKind: CompletionKind {
     allValueStrings.isEmpty ? .default : .list(allValueStrings)
@@ -67,22 +70,27 @@ public struct FilePath: ExpressibleByArgument, Hashable, CustomStringConvertible
 
   public var description: String { string }
   public static var defaultCompletionKind: CompletionKind { .file }
+  public static var expectation: String? { "a path (not empty)" }
 }
 
 extension Int: ExpressibleByArgument {
   public init?(argument: String) { self.init(argument) }
+  public static var expectation: String? { "a whole number" }
 }
 
 extension Int32: ExpressibleByArgument {
   public init?(argument: String) { self.init(argument) }
+  public static var expectation: String? { "a whole number from \(min) to \(max)" }
 }
 
 extension Int64: ExpressibleByArgument {
   public init?(argument: String) { self.init(argument) }
+  public static var expectation: String? { "a whole number" }
 }
 
 extension UInt16: ExpressibleByArgument {
   public init?(argument: String) { self.init(argument) }
+  public static var expectation: String? { "a whole number from 0 to \(max)" }
 }
 
 extension Double: ExpressibleByArgument {
@@ -91,6 +99,7 @@ extension Double: ExpressibleByArgument {
     guard let value = Double(argument), value.isFinite else { return nil }
     self = value
   }
+  public static var expectation: String? { "a number" }
 }
 
 /// How a shell completes a value (swift-argument-parser's `CompletionKind`).

@@ -8,8 +8,9 @@
 /// ```
 ///
 /// A value that does not convert (``ExpressibleByArgument``) or that `validate`
-/// refuses is a usage error; `environment` names a variable read when the option
-/// is not given.
+/// refuses is a usage error, which says what a value must be: `expectation`
+/// (for a range `validate` keeps: `a whole number from 1 to 64`), else the
+/// type's own; `environment` names a variable read when the option is not given.
 @propertyWrapper
 public struct Option<Value: Sendable>: Decodable, Sendable, ArgumentDeclaration {
   var storage: WrapperStorage<Value>
@@ -29,7 +30,8 @@ public struct Option<Value: Sendable>: Decodable, Sendable, ArgumentDeclaration 
     name: NameSpecification, parsing: SingleValueParsingStrategy, help: ArgumentHelp,
     environment: String?, isRepeating: Bool, defaultDescription: String?,
     completion: CompletionKind?, validate: (@Sendable (Element) -> Bool)?,
-    absent: Absence, collect: @escaping @Sendable ([any Sendable]) -> any Sendable,
+    expectation: String?, absent: Absence,
+    collect: @escaping @Sendable ([any Sendable]) -> any Sendable,
     elementType: Element.Type
   ) {
     storage = Self.declaring { key in
@@ -41,7 +43,9 @@ public struct Option<Value: Sendable>: Decodable, Sendable, ArgumentDeclaration 
           help: help.abstract, environment: environment, isOptional: absent.isAllowed,
           defaultDescription: defaultDescription,
           completion: completion ?? Element.defaultCompletionKind,
-          expectation: Element.expectation, shown: { Element.shown($0) },
+          // A `validate` narrows the type: only its own expectation says what it allows.
+          expectation: expectation ?? (validate == nil ? Element.expectation : nil),
+          shown: { Element.shown($0) },
           convert: { text in
             guard let value = Element(argument: text), validate?(value) ?? true else { return nil }
             return value
@@ -57,12 +61,14 @@ extension Option where Value: ExpressibleByArgument {
   public init(
     wrappedValue: Value, name: NameSpecification = .long,
     parsing: SingleValueParsingStrategy = .next, help: ArgumentHelp, environment: String? = nil,
-    completion: CompletionKind? = nil, validate: (@Sendable (Value) -> Bool)? = nil
+    completion: CompletionKind? = nil, validate: (@Sendable (Value) -> Bool)? = nil,
+    expectation: String? = nil
   ) {
     self.init(
       name: name, parsing: parsing, help: help, environment: environment, isRepeating: false,
       defaultDescription: wrappedValue.defaultValueDescription, completion: completion,
-      validate: validate, absent: .value(wrappedValue), collect: { $0[$0.count - 1] },
+      validate: validate, expectation: expectation, absent: .value(wrappedValue),
+      collect: { $0[$0.count - 1] },
       elementType: Value.self)
   }
 
@@ -70,11 +76,12 @@ extension Option where Value: ExpressibleByArgument {
   public init(
     name: NameSpecification = .long, parsing: SingleValueParsingStrategy = .next,
     help: ArgumentHelp, environment: String? = nil, completion: CompletionKind? = nil,
-    validate: (@Sendable (Value) -> Bool)? = nil
+    validate: (@Sendable (Value) -> Bool)? = nil, expectation: String? = nil
   ) {
     self.init(
       name: name, parsing: parsing, help: help, environment: environment, isRepeating: false,
-      defaultDescription: nil, completion: completion, validate: validate, absent: .required,
+      defaultDescription: nil, completion: completion, validate: validate, expectation: expectation,
+      absent: .required,
       collect: { $0[$0.count - 1] }, elementType: Value.self)
   }
 }
@@ -85,12 +92,14 @@ extension Option {
   public init<Element: ExpressibleByArgument>(
     name: NameSpecification = .long, parsing: SingleValueParsingStrategy = .next,
     help: ArgumentHelp, environment: String? = nil, defaultDescription: String? = nil,
-    completion: CompletionKind? = nil, validate: (@Sendable (Element) -> Bool)? = nil
+    completion: CompletionKind? = nil, validate: (@Sendable (Element) -> Bool)? = nil,
+    expectation: String? = nil
   ) where Value == Element? {
     self.init(
       name: name, parsing: parsing, help: help, environment: environment, isRepeating: false,
       defaultDescription: defaultDescription, completion: completion, validate: validate,
-      absent: .value(Element?.none), collect: { $0[$0.count - 1] as? Element },
+      expectation: expectation, absent: .value(Element?.none),
+      collect: { $0[$0.count - 1] as? Element },
       elementType: Element.self)
   }
 
@@ -98,12 +107,13 @@ extension Option {
   public init<Element: ExpressibleByArgument>(
     wrappedValue: [Element] = [], name: NameSpecification = .long,
     parsing: SingleValueParsingStrategy = .next, help: ArgumentHelp,
-    completion: CompletionKind? = nil, validate: (@Sendable (Element) -> Bool)? = nil
+    completion: CompletionKind? = nil, validate: (@Sendable (Element) -> Bool)? = nil,
+    expectation: String? = nil
   ) where Value == [Element] {
     self.init(
       name: name, parsing: parsing, help: help, environment: nil, isRepeating: true,
       defaultDescription: nil, completion: completion, validate: validate,
-      absent: .value(wrappedValue),
+      expectation: expectation, absent: .value(wrappedValue),
       collect: { $0.compactMap { $0 as? Element } }, elementType: Element.self)
   }
 }

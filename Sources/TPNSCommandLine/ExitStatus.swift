@@ -11,6 +11,8 @@ enum ExitStatus {
   static let ioError = ExitCode(74)
   static let temporary = ExitCode(75)
   static let rejected = ExitCode(76)
+  /// `EX_CONFIG`: `tpns sync` without a stored token, which sends nothing.
+  static let notRegistered = ExitCode(78)
 
   /// The exit status and a line of what to do next for a failure.
   static func of(_ failure: PipelineFailure) -> (code: ExitCode, hint: String?) {
@@ -74,7 +76,7 @@ enum ExitStatus {
     switch error {
     case .corrupt, .unwritable: dataError
     case .lockTimeout: temporary
-    case .untrusted, .io: cannotCreate
+    case .untrusted, .io, .readOnly: cannotCreate
     }
   }
 

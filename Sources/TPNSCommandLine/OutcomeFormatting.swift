@@ -26,10 +26,15 @@ struct OutcomeFormatting {
       return
         "mapped \(uid)" + (settings.isEmpty ? "" : " (\(Self.describe(settings)))")
         + place("at", options.server)
-    case .unmapped(let uid?, let command, _):
-      return "unmapped \(uid)\(place("at", options.server)) (\(command.rawValue))"
-    case .unmapped(nil, let command, _):
-      return "unmapped every UID of this phone\(place("at", options.server)) (\(command.rawValue))"
+    case .unmapped(let uid, let command, let response):
+      // What the server said, not a claim of ours: it may say the UID was
+      // not mapped (one never sent).
+      let which = uid.map(\.rawValue) ?? "every UID of this phone"
+      let body = mask(response.trimmingWhitespace()).escapingControlCharacters
+      guard !body.isEmpty else {
+        return "unmapped \(which)\(place("at", options.server)) (\(command.rawValue))"
+      }
+      return "sent \(command.rawValue) of \(which)\(place("to", options.server)): \(body)"
     case .removed(let uid, let index): return "removed \(index)  \(uid)"
     case .alreadyRemoved(let uid):
       return "\(uid) is no longer in the list; sending its removal"
@@ -86,11 +91,11 @@ struct OutcomeFormatting {
     case .mapped(let uid, let settings, let response):
       return .object(
         [("event", .string("mapped")), ("uid", .string(uid.rawValue))] + Self.fields(settings)
-          + [("response", .string(response))])
+          + [("response", .string(Self.body(response)))])
     case .unmapped(let uid, let command, let response):
       return .object([
         ("event", .string("unmapped")), ("uid", uid.map { .string($0.rawValue) } ?? .null),
-        ("cmd", .string(command.rawValue)), ("response", .string(response)),
+        ("cmd", .string(command.rawValue)), ("response", .string(Self.body(response))),
       ])
     case .removed(let uid, let index):
       return .object([
@@ -99,17 +104,17 @@ struct OutcomeFormatting {
     case .registered(let token, let response):
       return .object([
         ("event", .string("registered")), ("token", .string(options.show(token.rawValue))),
-        ("response", .string(mask(response))),
+        ("response", .string(mask(Self.body(response)))),
       ])
     case .synced(let uids, let response):
       return .object([
         ("event", .string("synced")), ("uids", .array(uids.map { .string($0.rawValue) })),
-        ("response", .string(mask(response))),
+        ("response", .string(mask(Self.body(response)))),
       ])
     case .sent(let command, let response):
       return .object([
         ("event", .string("sent")), ("cmd", .string(command.rawValue)),
-        ("response", .string(mask(response))),
+        ("response", .string(mask(Self.body(response)))),
       ])
     case .waitingForRegistration(let uids):
       return .object([
@@ -133,7 +138,7 @@ struct OutcomeFormatting {
       return .object([
         ("event", .string("unregistered")), ("udid", .string(options.show(former.udid))),
         ("os", .string(former.os.rawValue)), ("appid", .string(former.appID)),
-        ("response", .string(mask(response))),
+        ("response", .string(mask(Self.body(response)))),
       ])
     case .registrationLost(let server):
       return .object([
@@ -158,6 +163,17 @@ struct OutcomeFormatting {
     let answer =
       exchange.status.map { "< \($0) after \(time)" } ?? "< no response after \(time): \(reason)"
     return ["> \(exchange.method.rawValue) \(url) (cmd=\(exchange.command.rawValue))", answer]
+  }
+
+  /// A server's answer as `--json` gives it (`response`): without the line
+  /// end that closes the body (`ok\n` is `ok`), which is no part of what it
+  /// said; anything else as it came.
+  static func body(_ response: String) -> String {
+    // Scalars: `\r\n` is one Character.
+    var scalars = Substring(response).unicodeScalars
+    if scalars.last == "\n" { scalars.removeLast() }
+    if scalars.last == "\r" { scalars.removeLast() }
+    return String(scalars)
   }
 
   /// A mapping's settings for people: `interval 30 s, format "motion at %s"`.

@@ -69,14 +69,11 @@ struct Runner {
   }
 
   /// The live environment: the plist store, libcurl (made at the first
-  /// request), a serial queue for the pipeline. Fails (exit 66) if the
-  /// `--cacert` file cannot be read, before anything is stored or sent.
+  /// request), a serial queue for the pipeline. Fails if the `--cacert`
+  /// file cannot be used (``checkCACertificate()``), before anything is
+  /// stored or sent.
   func environment() throws -> PipelineEnvironment {
-    if let problem = options.caCertificateProblem() {
-      throw fail(
-        problem, hint: "Pass a readable PEM file of CA certificates with --cacert.",
-        code: ExitStatus.noInput)
-    }
+    try checkCACertificate()
     let options = options
     let store = store
     let formatting = OutcomeFormatting(options: options, mask: mask)
@@ -115,6 +112,16 @@ struct Runner {
       store: .live(store), server: server, scheduler: scheduler,
       retryPolicy: RetryPolicy(timeLimit: options.timeout),
       deadline: deadline.map { scheduler.now + Self.timeLeft(until: $0) })
+  }
+
+  /// Fails (66 unreadable, 65 no PEM file) if `--cacert` names a file that
+  /// cannot be used: a bad argument, found before anything else.
+  func checkCACertificate() throws {
+    if let problem = options.caCertificateProblem() {
+      throw fail(
+        problem.message, hint: "Pass a readable PEM file of CA certificates with --cacert.",
+        code: problem.unreadable ? ExitStatus.noInput : ExitStatus.dataError)
+    }
   }
 
   /// The time from now until `deadline` (zero once it is past).
@@ -254,6 +261,8 @@ struct Runner {
   private func document(
     events: [OrderedJSON], errors: [String], code: ExitCode, hint: String?, state: StoreState?
   ) -> OrderedJSON {
+    // A store that could not be read says nothing of what is stored or
+    // pending: those facts are null, never a reassuring `false` or `[]`.
     let difference = state?.difference(at: options.serverKey)
     return .object([
       ("command", .string(command)),
@@ -265,9 +274,13 @@ struct Runner {
       ("errors", .array(errors.map(OrderedJSON.string))),
       ("warnings", .array(warnings.all.map(OrderedJSON.string))),
       ("hint", hint.map(OrderedJSON.string) ?? .null),
-      ("uids", .array((state?.uids ?? []).map(OrderedJSON.string))),
-      ("registered", .bool(difference?.isRegistered ?? false)),
-      ("pending", .bool(difference?.isPending ?? false)),
+      ("uids", state.map { .array($0.uids.map(OrderedJSON.string)) } ?? .null),
+      ("registered", difference.map { .bool($0.isRegistered) } ?? .null),
+      ("pending", difference.map { .bool($0.isPending) } ?? .null),
+      (
+        "needs_registration",
+        difference.map { .bool($0.desired == nil || $0.needsRegistration) } ?? .null
+      ),
       ("next", difference?.nextCommand.map(OrderedJSON.string) ?? .null),
     ])
   }

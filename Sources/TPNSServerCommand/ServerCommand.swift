@@ -36,7 +36,8 @@ public struct ServerCommand: ParsableCommand {
 
   /// `--host`: the address to listen on.
   @Option(
-    help: ArgumentHelp("The address to listen on.", valueName: "host"), validate: { !$0.isEmpty })
+    help: ArgumentHelp("The address to listen on.", valueName: "host"), validate: { !$0.isEmpty },
+    expectation: "an address (not empty)")
   public var host = "127.0.0.1"
   /// `--port`: 0 picks a free port.
   @Option(help: ArgumentHelp("The port to listen on; 0 picks a free port.", valueName: "port"))
@@ -51,7 +52,7 @@ public struct ServerCommand: ParsableCommand {
   /// `--threads`: threads serving requests.
   @Option(
     help: ArgumentHelp("Threads serving requests (1 to 64).", valueName: "n"),
-    validate: { (1...64).contains($0) })
+    validate: { (1...64).contains($0) }, expectation: "a whole number from 1 to 64")
   public var threads = 1
   /// `--strict` and `--quiet`.
   @OptionGroup public var behaviour: BehaviourOptions

@@ -18,6 +18,18 @@ struct ArgumentParserTests {
     #expect(try parsed(Root.self, ["-p", "1", "--port", "2"], root: Root.self)?.port == 2)
   }
 
+  @Test("short names run together: flags, and an option last that takes the next argument")
+  func combinedShortNames() throws {
+    let root = try #require(try parsed(Root.self, ["-qp", "80"], root: Root.self))
+    #expect(root.quiet)
+    #expect(root.port == 80)
+    // An option before the last letter has no value of its own: not a run of flags.
+    let error = #expect(throws: UsageError.self) {
+      _ = try Root.parse(["-pq", "80"], environment: [:])
+    }
+    #expect(error?.message == "Unknown option '-pq'")
+  }
+
   @Test("a subcommand, and everything after -- as its argument")
   func terminator() throws {
     let run = try #require(
@@ -55,8 +67,16 @@ struct ArgumentParserTests {
       (["-x"], "Unknown option '-x'", "tool"),
       (["--port"], "Missing value for '--port <port>'", "tool"),
       (["--port", "--quiet"], "Missing value for '--port <port>'", "tool"),
-      (["--port", "http"], "The value 'http' is invalid for '--port <port>'", "tool"),
-      (["--port=99999"], "The value '99999' is invalid for '--port <port>'", "tool"),
+      (
+        ["--port", "http"],
+        "The value 'http' is invalid for '--port <port>': it must be a whole number from 0 to 65535",
+        "tool"
+      ),
+      (
+        ["--port=99999"],
+        "The value '99999' is invalid for '--port <port>': it must be a whole number from 0 to 65535",
+        "tool"
+      ),
       (["extra"], "Unexpected argument 'extra'", "tool"),
       (["--quiet=yes"], "Unexpected argument '--quiet=yes'", "tool"),
       (["run"], "Missing expected argument '<command>'", "tool run"),

@@ -175,7 +175,7 @@ struct DeclarationTests {
     arguments: [
       ([], [:], "http://default/"),
       ([], ["KIT_SERVER": "https://env/"], "https://env/"),
-      ([], ["KIT_SERVER": ""], "http://default/"),
+      (["--server", "https://arg/"], ["KIT_SERVER": ""], "https://arg/"),
       (["--server", "https://arg/"], ["KIT_SERVER": "https://env/"], "https://arg/"),
     ] as [([String], [String: String], String)])
   func environment(arguments: [String], environment: [String: String], server: String) throws {
@@ -204,6 +204,14 @@ struct DeclarationTests {
     #expect(
       flag?.message
         == "KIT_SECURE must be 1, true, yes or on (or 0, false, no, off or empty), got \"maybe\"")
+    // Set but empty is a mistake, not the default (a flag's empty is off, above).
+    let empty = #expect(throws: UsageError.self) {
+      _ = try Kit.parse(["send", "T"], environment: ["KIT_SERVER": ""])
+    }
+    #expect(
+      empty?.message
+        == "KIT_SERVER is set but empty: set it to a valid '--server <url>', or unset it for the "
+        + "default")
   }
 
   @Test("a group's validate() runs: its error is the command's usage error")

@@ -49,10 +49,26 @@ import Testing
   @Test(
     "a negative number where a positive one is wanted is an invalid value, not a missing one",
     arguments: [
-      (["watch", "--debounce", "-5"], "The value '-5' is invalid for '--debounce <ms>'"),
-      (["add", Self.a, "--timeout", "-1"], "The value '-1' is invalid for '--timeout <seconds>'"),
-      (["event", Self.a, "--time", "-1"], "The value '-1' is invalid for '--time <epoch>'"),
-      (["event", Self.a, "--type", "-5"], "The value '-5' is invalid for '--type <n>'"),
+      (
+        ["watch", "--debounce", "-5"],
+        "The value '-5' is invalid for '--debounce <ms>': it must be a whole number of "
+          + "milliseconds from 0 to 600000"
+      ),
+      (
+        ["add", Self.a, "--timeout", "-1"],
+        "The value '-1' is invalid for '--timeout <seconds>': it must be a number of seconds "
+          + "above 0, up to 3600"
+      ),
+      (
+        ["event", Self.a, "--time", "-1"],
+        "The value '-1' is invalid for '--time <epoch>': it must be a whole number of seconds "
+          + "since 1970, 0 or more"
+      ),
+      (
+        ["event", Self.a, "--type", "-5"],
+        "The value '-5' is invalid for '--type <n>': it must be a whole number from 0 to "
+          + "2147483647"
+      ),
       (["watch", "--debounce", "--json"], "Missing value for '--debounce <ms>'"),
     ])
   func negativeValue(arguments: [String], message: String) throws {

@@ -41,11 +41,11 @@ import Testing
   // MARK: The shared options
 
   @Test(
-    "the server: --server, else TPNS_SERVER (empty: unset), else the real service",
+    "the server: --server, else TPNS_SERVER, else the real service",
     arguments: [
       ([], [:], "http://push.iotcplatform.com/tpns"),
       ([], ["TPNS_SERVER": "http://e/tpns"], "http://e/tpns"),
-      ([], ["TPNS_SERVER": ""], "http://push.iotcplatform.com/tpns"),
+      (["--server", "http://a/tpns"], ["TPNS_SERVER": ""], "http://a/tpns"),
       (["--server", "https://a/tpns"], ["TPNS_SERVER": "http://e/tpns"], "https://a/tpns"),
       (["--server=http://b:1/x"], [:], "http://b:1/x"),
     ] as [([String], [String: String], String)])
@@ -269,13 +269,21 @@ import Testing
         "Give the token once: as <token> or with --token-file, not both"
       ),
       (["register", "t", "--dev", "--no-dev"], "--dev and --no-dev cannot be used together"),
-      (["register", "t", "--os", "windows"], "The value 'windows' is invalid for '--os <os>'"),
       (["register", "t", "--udid", "a b"], "The value 'a b' is invalid for '--udid <id>'"),
-      (["add", a, "--from", ""], "The value '' is invalid for '--from <file>'"),
-      (["add", a, "--timeout", "0"], "The value '0' is invalid for '--timeout <seconds>'"),
-      (["add", a, "--timeout", "3601"], "The value '3601' is invalid for '--timeout <seconds>'"),
-      (["add", a, "--timeout", "nan"], "The value 'nan' is invalid for '--timeout <seconds>'"),
-      (["add", a, "--method", "put"], "The value 'put' is invalid for '--method <method>'"),
+      (
+        ["add", a, "--from", ""],
+        "The value '' is invalid for '--from <file>': it must be a path (not empty)"
+      ),
+      (
+        ["add", a, "--timeout", "0"],
+        "The value '0' is invalid for '--timeout <seconds>': it must be a number of seconds above 0, "
+          + "up to 3600"
+      ),
+      (
+        ["add", a, "--timeout", "nan"],
+        "The value 'nan' is invalid for '--timeout <seconds>': it must be a number of seconds "
+          + "above 0, up to 3600"
+      ),
       (
         ["add", a, "--server", "ftp://x"],
         "The value 'ftp://x' is invalid for '--server <url>': it must be an http:// or https:// URL with a host"
@@ -295,7 +303,6 @@ import Testing
         ["add", a, "--server", "sftp://me:secret@x/"],
         "The value 'sftp://***@x/' is invalid for '--server <url>': it must be an http:// or https:// URL with a host"
       ),
-      (["add", a, "--interval", "0"], "The value '0' is invalid for '--interval <seconds>'"),
       (
         ["add", a, "--interval", "5", "--no-interval"],
         "--interval and --no-interval cannot be used together"
@@ -309,12 +316,25 @@ import Testing
         "--method get would put the push token in the URL, where proxies and access logs keep it: "
           + "use --method post (the default), or add --allow-token-in-url"
       ),
-      (["event", a, "--type", "-5"], "The value '-5' is invalid for '--type <n>'"),
-      (["event", a, "--time", "-1"], "The value '-1' is invalid for '--time <epoch>'"),
-      (["event", a, "--allow-token-in-url"], "Unknown option '--allow-token-in-url'"),
-      (["watch", "--debounce", "600001"], "The value '600001' is invalid for '--debounce <ms>'"),
       (
-        ["watch", "--interval", "86401"], "The value '86401' is invalid for '--interval <seconds>'"
+        ["event", a, "--type", "-5"],
+        "The value '-5' is invalid for '--type <n>': it must be a whole number from 0 to 2147483647"
+      ),
+      (
+        ["event", a, "--time", "-1"],
+        "The value '-1' is invalid for '--time <epoch>': it must be a whole number of seconds "
+          + "since 1970, 0 or more"
+      ),
+      (["event", a, "--allow-token-in-url"], "Unknown option '--allow-token-in-url'"),
+      (
+        ["watch", "--debounce", "600001"],
+        "The value '600001' is invalid for '--debounce <ms>': it must be a whole number of "
+          + "milliseconds from 0 to 600000"
+      ),
+      (
+        ["watch", "--interval", "86401"],
+        "The value '86401' is invalid for '--interval <seconds>': it must be a number of seconds "
+          + "above 0, up to 86400"
       ),
       (["ui", "--json"], "Unknown option '--json'"),
       (["ui", "-q"], "Unknown option '-q'"),
@@ -329,12 +349,13 @@ import Testing
       (["status", "-q"], "Unknown option '-q'"),
       (["lst"], "Unknown command 'lst'. Did you mean 'list'?"),
       (["import"], "Missing expected argument '<file>'"),
-      (["import", ""], "The value '' is invalid for '<file>'"),
+      (["import", ""], "The value '' is invalid for '<file>': it must be a path (not empty)"),
       (["import", "a.plist", "b.plist"], "Unexpected argument 'b.plist'"),
       (["import", "a.plist", "--interval", "5"], "Unknown option '--interval'"),
       (
         ["import", "a.plist", "--timeout", "0"],
-        "The value '0' is invalid for '--timeout <seconds>'"
+        "The value '0' is invalid for '--timeout <seconds>': it must be a number of seconds "
+          + "above 0, up to 3600"
       ),
       (["imprt", "a.plist"], "Unknown command 'imprt'. Did you mean 'import'?"),
       (["import", "a.plist", "--", "b.plist"], "Unexpected argument 'b.plist'"),
@@ -361,6 +382,65 @@ import Testing
     #expect(
       Self.usageError(["list"], environment: [:])
         == "No store path: set --store, TPNS_STORE or HOME")
+  }
+
+  @Test(
+    "an empty or blank TPNS_SERVER or TPNS_STORE is a usage error naming the variable, not the default",
+    arguments: [
+      (
+        "TPNS_SERVER", "",
+        "TPNS_SERVER is set but empty: set it to an http:// or https:// URL with a host, or unset "
+          + "it for the default"
+      ),
+      ("TPNS_SERVER", " ", "TPNS_SERVER must be an http:// or https:// URL with a host, got \" \""),
+      (
+        "TPNS_STORE", "",
+        "TPNS_STORE is set but empty: set it to a path (not empty), or unset it for the default"
+      ),
+    ])
+  func emptyEnvironment(variable: String, value: String, message: String) {
+    #expect(Self.usageError(["sync"], environment: ["HOME": "/h", variable: value]) == message)
+  }
+
+  @Test(
+    "a value out of range or not among the choices: the error says what is allowed",
+    arguments: [
+      (
+        ["add", a, "--interval", "0"],
+        "The value '0' is invalid for '--interval <seconds>': it must be a whole number from 1 to "
+          + "2147483647"
+      ),
+      (
+        ["sync", "--timeout", "3601"],
+        "The value '3601' is invalid for '--timeout <seconds>': it must be a number of seconds "
+          + "above 0, up to 3600"
+      ),
+      (
+        ["register", "--os", "windows", token],
+        "The value 'windows' is invalid for '--os <os>': it must be one of "
+          + OperatingSystem.documentedValues
+      ),
+      (
+        ["sync", "--method", "put"],
+        "The value 'put' is invalid for '--method <method>': it must be one of post, get"
+      ),
+      (
+        ["status", "--color", "sometimes"],
+        "The value 'sometimes' is invalid for '--color <when>': it must be one of auto, always, "
+          + "never"
+      ),
+    ])
+  func allowedValues(arguments: [String], message: String) {
+    #expect(Self.usageError(arguments) == message)
+  }
+
+  @Test("short flags run together (-qv) are each flag, as getopt reads them")
+  func combinedShortFlags() throws {
+    let options = try Self.command(Sync.self, ["sync", "-qv"]).options
+    #expect(options.quiet && options.verbose)
+    let separate = try Self.command(Sync.self, ["sync", "-vq", "--json"]).options
+    #expect(separate.quiet && separate.verbose && separate.json)
+    #expect(Self.usageError(["sync", "-qz"]) == "Unknown option '-qz'")
   }
 
   @Test("--require-https refuses an http:// server off this machine, not one on it")

@@ -148,4 +148,74 @@ import Testing
     )
     #expect(contents(of: tpns.store) == nil)
   }
+
+  @Test(
+    "an option that changes the stored registration, without a token, registers the stored token with it",
+    arguments: [
+      (["--appid", "other.app"], "appid=other.app&udid=phone1&token=fcm-1&lang=fr&dev=1"),
+      (["--udid", "phone2"], "appid=my.app&udid=phone2&token=fcm-1&lang=fr&dev=1"),
+      (["--lang", "de"], "appid=my.app&udid=phone1&token=fcm-1&lang=de&dev=1"),
+      (["--no-dev"], "appid=my.app&udid=phone1&token=fcm-1&lang=fr&dev=0"),
+      (["--os", "android", "--lang", "de"], "appid=my.app&udid=phone1&token=fcm-1&lang=de&dev=1"),
+    ] as [([String], String)])
+  func storedTokenWithOptions(options: [String], sent: String) throws {
+    let e2e = try EndToEnd()
+    let first = try e2e.tpns.run([
+      "register", "--os", "android", "--udid", "phone1", "--appid", "my.app", "--lang", "fr",
+      "--dev", "fcm-1",
+    ])
+    #expect(first.status == 0, "\(first.stderr)")
+    let result = try e2e.tpns.run(["register"] + options)
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(result.stderr.isEmpty, "\(result.stderr)")
+    #expect(try e2e.server.requests().map(\.raw).contains("cmd=client&os=android&" + sent))
+  }
+
+  @Test(
+    "without a token, and none stored (or another --os), register is a usage error that says so",
+    arguments: [
+      ([], "Missing expected argument '<token>' (or --token-file, or TPNS_TOKEN)"),
+      (
+        ["--appid", "other.app"],
+        "Missing expected argument '<token>' (or --token-file, or TPNS_TOKEN): no token is stored "
+          + "for the options to change"
+      ),
+    ] as [([String], String)])
+  func noTokenToUse(options: [String], error: String) throws {
+    let directory = try TemporaryDirectory()
+    let tpns = TPNSProcess(store: directory.file("state.plist"), server: "http://127.0.0.1:1/tpns")
+    let result = try tpns.run(["register"] + options)
+    #expect(result.status == 64)
+    #expect(result.stderr.hasPrefix("Error: \(error)\n"), "\(result.stderr)")
+    #expect(contents(of: tpns.store) == nil)
+    let e2e = try EndToEnd()
+    #expect(try e2e.tpns.run(["register", Self.ios1]).status == 0)
+    let other = try e2e.tpns.run(["register", "--os", "android", "--udid", "p"])
+    #expect(other.status == 64)
+    #expect(
+      other.stderr.hasPrefix(
+        "Error: Missing expected argument '<token>' (or --token-file, or TPNS_TOKEN): the stored "
+          + "token is ios's, not android's\n"), "\(other.stderr)")
+  }
+
+  @Test(
+    "a 64-hex token registered while an Android phone is stored is warned about: it goes as Android"
+  )
+  func iosLookingTokenForAndroid() throws {
+    let e2e = try EndToEnd()
+    #expect(
+      try e2e.tpns.run(["register", "--os", "android", "--udid", "phone1", "fcm-1"]).status == 0)
+    let result = try e2e.tpns.run(["register"], environment: ["TPNS_TOKEN": Self.ios2])
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(
+      result.stderr
+        == "Warning: the token looks like an iOS (APNs) token, but it is registered as android, "
+        + "the stored registration's OS; if it is an iOS token, run tpns register again with "
+        + "--os ios\n")
+    #expect(try e2e.server.requests().last?.raw.hasPrefix("cmd=client&os=android&") == true)
+    // Given --os, it is what was asked for: no warning.
+    let android = try e2e.tpns.run(
+      ["register", "--os", "android"], environment: ["TPNS_TOKEN": Self.ios1])
+    #expect(android.stderr.isEmpty, "\(android.stderr)")
+  }
 }

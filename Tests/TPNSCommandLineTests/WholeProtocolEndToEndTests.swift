@@ -362,8 +362,8 @@ import Testing
     #expect(
       result.stdout
         == "removed 1  \(Self.b)\nremoved 2  \(Self.c)\n"
-        + "unmapped \(Self.b) at \(e2e.server.server) (unreg_mapping)\n"
-        + "unmapped \(Self.c) at \(e2e.server.server) (unreg_mapping)\n")
+        + "sent unreg_mapping of \(Self.b) to \(e2e.server.server): 200 ok: \(Self.b) unmapped\n"
+        + "sent unreg_mapping of \(Self.c) to \(e2e.server.server): 200 ok: \(Self.c) unmapped\n")
     let sent = try Self.sent(e2e, since: before)
     #expect(sent.map(\.command) == ["unreg_mapping", "unreg_mapping"])
     #expect(sent.map { $0.parameters["uid"] } == [Self.b, Self.c])
@@ -445,8 +445,8 @@ import Testing
     var result = try e2e.tpns.run(["rm-mapping", Self.b])
     #expect(result.status == 0, "\(result.stderr)")
     #expect(
-      result.stdout
-        == "removed 1  \(Self.b)\nunmapped \(Self.b) at \(e2e.server.server) (rm_mapping)\n")
+      result.stdout == "removed 1  \(Self.b)\nsent rm_mapping of \(Self.b) to \(e2e.server.server)"
+        + ": 200 ok: \(Self.b) unmapped\n")
     let sent = try Self.sent(e2e, since: before)
     #expect(sent.map(\.command) == ["rm_mapping"])
     #expect(sent.first?.parameters["uid"] == Self.b)

@@ -88,7 +88,21 @@ struct ServerCommandTests {
     "a usage error is three lines on stderr and exit 64",
     arguments: [
       (["--foo"], "Error: Unknown option '--foo'"),
-      (["--port", "http"], "Error: The value 'http' is invalid for '--port <port>'"),
+      (
+        ["--port", "http"],
+        "Error: The value 'http' is invalid for '--port <port>': it must be a whole number "
+          + "from 0 to 65535"
+      ),
+      (
+        ["--port", "99999"],
+        "Error: The value '99999' is invalid for '--port <port>': it must be a whole number "
+          + "from 0 to 65535"
+      ),
+      (
+        ["--threads", "0"],
+        "Error: The value '0' is invalid for '--threads <n>': it must be a whole number from 1 "
+          + "to 64"
+      ),
       (["--port"], "Error: Missing value for '--port <port>'"),
       (["exec"], "Error: Missing expected argument '<command>'"),
     ])

@@ -19,7 +19,7 @@ struct EventCommand: ParsableCommand {
     name: .customLong("type"),
     help: ArgumentHelp(
       "The event type (event_type), a whole number up to \(Int32.max).", valueName: "n"),
-    validate: { $0 >= 0 })
+    validate: { $0 >= 0 }, expectation: "a whole number from 0 to \(Int32.max)")
   var eventType: Int32 = 1
   @Option(
     name: .customLong("message"), parsing: .unconditional,
@@ -29,7 +29,7 @@ struct EventCommand: ParsableCommand {
   var givenMessage: String?
   @Option(
     help: ArgumentHelp("When it happened, in seconds since 1970 (event_time).", valueName: "epoch"),
-    validate: { $0 >= 0 })
+    validate: { $0 >= 0 }, expectation: "a whole number of seconds since 1970, 0 or more")
   var time: Int?
   @OptionGroup var sending: SendingOptions
 

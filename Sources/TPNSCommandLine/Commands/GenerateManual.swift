@@ -41,6 +41,7 @@ struct GenerateManual: ParsableCommand {
           + "try again."
       ),
       (76, "The server rejected the request (4xx); its answer is shown."),
+      (78, "tpns sync without a stored token: nothing was sent ('tpns register' first)."),
     ],
     files: [
       (

@@ -11,8 +11,11 @@ struct Mapping: ParsableCommand {
       given is kept), then sent with cmd=mapping and its stored settings in place of a \
       mapsync, whether or not the server has it. A setting cleared (--no-interval, \
       --no-format) first removes the mapping with a mapsync without the UID, since \
-      leaving a setting out keeps it at the service; a mapsync follows only if the \
-      server still lacks something else. Before 'tpns register' the UID waits in the list.
+      leaving a setting out keeps it at the service; cmd=mapping then maps it again at \
+      the end of the server's list, so a UID that is not last in the stored list is put \
+      back in its place by one more mapsync of the whole list. Otherwise a mapsync \
+      follows only if the server still lacks something else. Before 'tpns register' \
+      the UID waits in the list.
       """,
     examples: [
       .init(

@@ -20,7 +20,8 @@ struct Register: ParsableCommand {
       UIDs stored but not yet sent are sent once the token is registered.
       An option not given keeps the stored registration's value, so that a refreshed \
       token needs only 'tpns register NEWTOKEN'; --os with another OS starts a new \
-      phone from the defaults. An iOS phone's ID is its token unless --udid is given. \
+      phone from the defaults. Without a token, --appid, --udid, --lang or --dev changes \
+      the stored registration and registers its token again. An iOS phone's ID is its token unless --udid is given. \
       lang and dev are sent on every registration (enUS and 0 unless given).
       """,
     examples: [
@@ -91,18 +92,25 @@ struct Register: ParsableCommand {
     case file(String)
     /// `TPNS_TOKEN`.
     case environment(String)
+    /// None given: the stored registration's, whose options this command changes.
+    case stored
   }
 
   var given: Given {
     Given(os: os, appID: appID, udid: udid, language: language, sandbox: sandbox)
   }
 
-  /// The token's source; `validate()` makes sure there is exactly one.
+  /// The token's source; `validate()` makes sure there is at most one, and
+  /// none only when options change the stored registration.
   var source: TokenSource {
     if let token { return .argument(token) }
     if let tokenFile { return .file(tokenFile.string) }
-    return .environment(environmentToken ?? "")
+    if let environmentToken { return .environment(environmentToken) }
+    return .stored
   }
+
+  /// Whether an option that changes a registration is given.
+  var changesRegistration: Bool { given != Given() }
 
   var options: GlobalOptions { sending.resolved }
 
@@ -110,7 +118,7 @@ struct Register: ParsableCommand {
     if token != nil, tokenFile != nil {
       throw ValidationError("Give the token once: as <token> or with --token-file, not both")
     }
-    if token == nil, tokenFile == nil, environmentToken == nil {
+    if token == nil, tokenFile == nil, environmentToken == nil, !changesRegistration {
       throw ValidationError("Missing expected argument '<token>' (or --token-file, or TPNS_TOKEN)")
     }
   }
@@ -118,6 +126,7 @@ struct Register: ParsableCommand {
   func run() throws {
     let runner = Runner(command: Self.commandName, options: options)
     let token: String
+    let stored = try runner.loadStore().registration
     switch source {
     case .argument(let text):
       token = text
@@ -126,13 +135,49 @@ struct Register: ParsableCommand {
       token = text
     case .file(let path):
       token = try Self.readToken(path, runner: runner)
+    case .stored:
+      token = try storedToken(stored, runner: runner)
     }
     // A server that echoes it (an Android token is not hex) shows it masked.
     runner.mask.remember(token)
-    let stored = try runner.loadStore().registration
+    if let warning = Self.osWarning(token: token, given: given, stored: stored) {
+      runner.warnings.add(warning)
+    }
     // The pipeline checks the token and the udid: bad input stores and sends nothing.
     try runner.run(
       .init(token: .just(token)), registration: Self.registration(given, stored: stored))
+  }
+
+  /// The stored registration's token, for options that change it without
+  /// a new one; none stored, or another `--os` (whose token it is not), is
+  /// a usage error.
+  func storedToken(_ stored: PhoneRegistration?, runner: Runner) throws -> String {
+    guard let stored else {
+      throw runner.fail(
+        "Missing expected argument '<token>' (or --token-file, or TPNS_TOKEN): no token is "
+          + "stored for the options to change",
+        hint: "Give the phone's token: tpns register --token-file FILE (or TPNS_TOKEN) with them.",
+        code: .usage)
+    }
+    if let os, os != stored.phone.os {
+      throw runner.fail(
+        "Missing expected argument '<token>' (or --token-file, or TPNS_TOKEN): the stored "
+          + "token is \(stored.phone.os.rawValue)'s, not \(os.rawValue)'s",
+        hint: "Give the \(os.rawValue) phone's token with --os \(os.rawValue).", code: .usage)
+    }
+    return stored.token.rawValue
+  }
+
+  /// A warning for an iOS-looking token (64 hex characters) about to be
+  /// registered as the stored registration's other OS, which it keeps when
+  /// `--os` is not given.
+  static func osWarning(token: String, given: Given, stored: PhoneRegistration?) -> String? {
+    guard given.os == nil, let os = stored?.phone.os, !os.usesAPNsTokens,
+      IOSTokenSyntax.isValid(token.trimmingWhitespace())
+    else { return nil }
+    return
+      "the token looks like an iOS (APNs) token, but it is registered as \(os.rawValue), the "
+      + "stored registration's OS; if it is an iOS token, run tpns register again with --os ios"
   }
 
   /// The largest token file read: an Android token has up to 4,096 characters.

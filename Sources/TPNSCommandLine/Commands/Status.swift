@@ -28,6 +28,9 @@ struct Status: ParsableCommand {
     let registeredAt = state.registeredServers
       .sorted { ($0 == server ? 0 : 1, $0) < ($1 == server ? 0 : 1, $1) }
       .map { ServerURL($0).redacted }
+    // Counts against a list the server may not hold are null, not guesses.
+    let unknown = difference.listIsUnknown
+    func count(_ uids: [String]) -> OrderedJSON { unknown ? .null : .number(uids.count) }
     if options.json {
       Console.line(
         OrderedJSON.object([
@@ -46,11 +49,11 @@ struct Status: ParsableCommand {
           ("uids", .array(state.uids.map(OrderedJSON.string))),
           (
             "acknowledged_uids",
-            difference.acknowledged.uids == nil
+            difference.acknowledged.uids == nil || unknown
               ? .null : .array(difference.acknowledgedUIDs.map(OrderedJSON.string))
           ),
           ("pending", .bool(difference.isPending)),
-          ("needs_registration", .bool(difference.needsRegistration)),
+          ("needs_registration", .bool(difference.desired == nil || difference.needsRegistration)),
           (
             "former_phones",
             .array(
@@ -61,9 +64,9 @@ struct Status: ParsableCommand {
                 ])
               })
           ),
-          ("to_add", .number(difference.toAdd.count)),
-          ("to_remove", .number(difference.toRemove.count)),
-          ("to_update", .number(difference.toUpdate.count)),
+          ("to_add", count(difference.toAdd)),
+          ("to_remove", count(difference.toRemove)),
+          ("to_update", count(difference.toUpdate)),
           ("next", difference.nextCommand.map(OrderedJSON.string) ?? .null),
         ]).rendered)
       return
@@ -109,7 +112,10 @@ struct Status: ParsableCommand {
 
   /// The pending line: what the server in use lacks, and the command that sends it.
   static func pending(_ difference: StoreDifference) -> String {
-    guard let next = difference.nextCommand else { return "no, the server has the list" }
+    guard let next = difference.nextCommand else {
+      return difference.desired == nil
+        ? "no: no token and no UIDs are stored" : "no, the server has the list"
+    }
     if difference.waitsForToken {
       let count = difference.uids.count
       return "yes: \(count) UID\(count == 1 ? " waits" : "s wait") for a token (\(next))"
@@ -118,7 +124,9 @@ struct Status: ParsableCommand {
     if difference.needsRegistration { parts.append("the registration") }
     let formers = difference.formerPhones.count
     if formers > 0 { parts.append("\(formers) former phone\(formers == 1 ? "" : "s") to unmap") }
-    if difference.listDiffers {
+    if difference.listIsUnknown {
+      parts.append("the server's list is unknown since UIDs was edited by hand")
+    } else if difference.listDiffers {
       let updates = difference.toUpdate.count
       if difference.toAdd.isEmpty, difference.toRemove.isEmpty, updates == 0 {
         parts.append("the order of the list")
@@ -128,7 +136,8 @@ struct Status: ParsableCommand {
         parts.append(list)
       }
     }
-    return "yes: \(parts.joined(separator: ", ")) (\(next))"
+    let repairs = difference.listIsUnknown ? " repairs it" : ""
+    return "yes: \(parts.joined(separator: ", ")) (\(next)\(repairs))"
   }
 }
 

@@ -10,7 +10,8 @@ struct Sync: ParsableCommand {
       has not acknowledged it (after a failed 'tpns register', a server that forgot it, or \
       another --server), removes the mappings of a former phone it still holds, then sends \
       the list, whether or not it is pending. Also repairs a server that lost what the \
-      store says it acknowledged (a restored backup, a restarted emulator).
+      store says it acknowledged (a restored backup, a restarted emulator). \
+      Without a stored token it sends nothing and exits 78.
       """,
     examples: [
       .init(
@@ -24,7 +25,17 @@ struct Sync: ParsableCommand {
   var options: GlobalOptions { sending.resolved }
 
   func run() throws {
-    try Runner(command: Self.commandName, options: options)
-      .run(.init(syncRequests: .just(())))
+    let runner = Runner(command: Self.commandName, options: options)
+    try runner.checkCACertificate()
+    // Without a token nothing can reach a server: a script's `tpns sync &&
+    // deploy` must not go on as if the list were there.
+    guard try runner.loadStore().registration != nil else {
+      throw runner.fail(
+        "no token is registered: nothing was sent to \(options.shownServer)",
+        hint: "Register the phone's token first (tpns register --token-file FILE, or "
+          + "TPNS_TOKEN), which sends the stored list too.",
+        code: ExitStatus.notRegistered)
+    }
+    try runner.run(.init(syncRequests: .just(())))
   }
 }

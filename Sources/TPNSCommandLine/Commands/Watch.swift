@@ -29,22 +29,25 @@ struct Watch: ParsableCommand {
         "Keep the server in line with the store, printing a JSON line per event.")
     ])
 
+  /// What `--debounce` and `--max-delay` take.
+  static let milliseconds = "a whole number of milliseconds from 0 to 600000"
+
   @Option(
     name: .customLong("debounce"),
     help: ArgumentHelp("Wait this long after a change for more (up to 600000).", valueName: "ms"),
-    validate: { $0 <= Milliseconds(600_000) })
+    validate: { $0 <= Milliseconds(600_000) }, expectation: Self.milliseconds)
   var debounceTime = Milliseconds(200)
   @Option(
     name: .customLong("max-delay"),
     help: ArgumentHelp(
       "Sync after this long even if changes keep coming (up to 600000).", valueName: "ms"),
-    validate: { $0 <= Milliseconds(600_000) })
+    validate: { $0 <= Milliseconds(600_000) }, expectation: Self.milliseconds)
   var maxDelayTime = Milliseconds(2000)
   @Option(
     name: .customLong("interval"),
     help: ArgumentHelp(
       "Try again this often while changes are pending (up to 86400).", valueName: "seconds"),
-    validate: { $0 <= Seconds(86_400) })
+    validate: { $0 <= Seconds(86_400) }, expectation: "a number of seconds above 0, up to 86400")
   var retryInterval = Seconds(60)
   @OptionGroup var sending: TokenSendingOptions
 

@@ -69,6 +69,8 @@ struct Seconds: ExpressibleByArgument, Comparable {
     return attoseconds == 0 ? "\(seconds)" : "\(Double(attoseconds) / 1e18 + Double(seconds))"
   }
 
+  static var expectation: String? { "a number of seconds above 0" }
+
   static func < (lhs: Seconds, rhs: Seconds) -> Bool { lhs.duration < rhs.duration }
 }
 
@@ -85,6 +87,8 @@ struct Milliseconds: ExpressibleByArgument, Comparable {
 
   var duration: Duration { .milliseconds(count) }
   var defaultValueDescription: String { "\(count)" }
+
+  static var expectation: String? { "a whole number of milliseconds, 0 or more" }
 
   static func < (lhs: Milliseconds, rhs: Milliseconds) -> Bool { lhs.count < rhs.count }
 }

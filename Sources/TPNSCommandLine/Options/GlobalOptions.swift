@@ -66,19 +66,41 @@ struct GlobalOptions: Sendable {
   }
 
   /// Why the `--cacert` file cannot be used, or nil: a file that cannot be
-  /// read is a bad argument, found before anything is stored or sent (libcurl
-  /// would only say later that TLS failed).
-  func caCertificateProblem() -> String? {
+  /// read (`unreadable`), or one that holds no PEM certificate, is a bad
+  /// argument, found before anything is stored or sent (libcurl would only
+  /// say later that TLS failed, or nothing for an http:// server).
+  func caCertificateProblem() -> (message: String, unreadable: Bool)? {
     guard let path = caCertificate else { return nil }
     let descriptor = open(path, O_RDONLY | O_CLOEXEC)
     guard descriptor >= 0 else {
-      return "cannot read the CA certificate file \(path): \(String(cString: strerror(errno)))"
+      return (
+        "cannot read the CA certificate file \(path): \(String(cString: strerror(errno)))", true
+      )
     }
     defer { close(descriptor) }
     var status = stat()
     if fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFDIR {
-      return "cannot read the CA certificate file \(path): it is a directory"
+      return ("cannot read the CA certificate file \(path): it is a directory", true)
+    }
+    // A bundle's first certificate comes early; the rest is libcurl's to read.
+    let bytes: [UInt8]
+    do {
+      bytes = try FileDescriptor.readAll(descriptor, limit: Self.pemPrefixLimit)
+    } catch {
+      return (
+        "cannot read the CA certificate file \(path): \(String(cString: strerror(error.code)))",
+        true
+      )
+    }
+    guard String(decoding: bytes, as: UTF8.self).contains("-----BEGIN CERTIFICATE-----") else {
+      return (
+        "the CA certificate file \(path) is not a PEM file: it holds no "
+          + "'-----BEGIN CERTIFICATE-----' line", false
+      )
     }
     return nil
   }
+
+  /// How much of a `--cacert` file is looked at for its first certificate.
+  static let pemPrefixLimit = 1 << 20
 }

@@ -11,7 +11,9 @@ struct MappingSettingsOptions: ParsableArguments {
       "Push the device's events at most every N seconds (the mapping's interval), a whole "
         + "number from \(MappingSettingsSyntax.intervals.lowerBound) to "
         + "\(MappingSettingsSyntax.intervals.upperBound).", valueName: "seconds"),
-    validate: { MappingSettingsSyntax.intervals.contains($0) })
+    validate: { MappingSettingsSyntax.intervals.contains($0) },
+    expectation: "a whole number from \(MappingSettingsSyntax.intervals.lowerBound) to "
+      + "\(MappingSettingsSyntax.intervals.upperBound)")
   var givenInterval: Int?
   @Option(
     name: .customLong("format"), parsing: .unconditional,

@@ -85,7 +85,7 @@ struct TransferOptions: ParsableArguments {
     help: ArgumentHelp(
       "Give up after this long: the whole command, retries, waits and lock waits included "
         + "(up to 3600).", valueName: "seconds"),
-    validate: { $0 <= Seconds(3600) })
+    validate: { $0 <= Seconds(3600) }, expectation: "a number of seconds above 0, up to 3600")
   var timeout = Seconds(30)
   @Option(help: ArgumentHelp("post (a form body) or get (a query).", valueName: "method"))
   var method = HTTPRequest.Method.post

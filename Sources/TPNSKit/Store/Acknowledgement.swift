@@ -16,6 +16,11 @@ public struct Acknowledgement: Sendable, Equatable {
   /// Phones this store registered there before the current one (another
   /// udid or appid) whose mappings are still to be removed.
   public var formerPhones: [Phone]
+  /// Whether the list the server holds is unknown: `UIDs` was edited by hand
+  /// since the server's list was recorded (as runs of it), so what the
+  /// server holds cannot be said until a `mapsync` sends the whole list.
+  /// Written as `UIDsUnknown`, so that it stays unknown across writes.
+  public var listIsUnknown = false
   /// The entry's keys tpns does not know, and those of its `Registration`
   /// (a note a user wrote there, say): kept as they are and written back, as
   /// the store's own are (``StoreState/otherKeys``).
@@ -36,6 +41,7 @@ public struct Acknowledgement: Sendable, Equatable {
   /// Whether the server acknowledged nothing at all.
   public var isEmpty: Bool {
     registration == nil && uids == nil && settings.isEmpty && formerPhones.isEmpty
+      && !listIsUnknown
   }
 
   /// Records that the server accepted `uids` with the `sent` settings
@@ -46,6 +52,7 @@ public struct Acknowledgement: Sendable, Equatable {
   mutating func accept(list uids: UIDList, sent: [String: MappingSettings]) {
     // Most lists have no settings, here or sent: nothing to merge, and no
     // set of 10,000 UIDs to build to find none.
+    listIsUnknown = false
     guard !self.settings.isEmpty || !sent.isEmpty else {
       self.uids = uids
       return
@@ -81,6 +88,7 @@ public struct Acknowledgement: Sendable, Equatable {
     guard let uid else {
       uids = []
       settings = [:]
+      listIsUnknown = false
       return
     }
     uids?.removeAll { $0 == uid }
@@ -101,6 +109,7 @@ public struct Acknowledgement: Sendable, Equatable {
       }
       uids = nil
       settings = [:]
+      listIsUnknown = false
     }
     formerPhones.removeAll { $0.isSamePhone(as: registration.phone) }
     self.registration = registration
@@ -146,7 +155,11 @@ extension Acknowledgement {
     static let uidRuns = "UIDRuns"
     static let settings = "UIDSettings"
     static let formerPhones = "FormerPhones"
-    static let all: Set<String> = [registration, uids, uidRuns, settings, formerPhones]
+    /// True when the list is unknown (``Acknowledgement/listIsUnknown``).
+    static let uidsUnknown = "UIDsUnknown"
+    static let all: Set<String> = [
+      registration, uids, uidRuns, settings, formerPhones, uidsUnknown,
+    ]
   }
 
   /// The acknowledgement stored at `Servers › <server>`. `storedUIDs`, the
@@ -177,6 +190,11 @@ extension Acknowledgement {
       throw .wrongType(key: context + Key.registration, expected: "dictionary", found: other)
     }
     var listUnknown = false
+    // The mark counts only without a list: a tpns that does not know it
+    // keeps it as it is, beside the list it records after a sync.
+    if case .bool(true)? = list[Key.uidsUnknown], list[Key.uids] == nil, list[Key.uidRuns] == nil {
+      listUnknown = true
+    }
     // Written out (`UIDs`, as tpns wrote it before 2026-12) or as runs of
     // the stored list (`UIDRuns`); not both.
     if let uids = try list.strings(Key.uids, context: context) {
@@ -205,6 +223,7 @@ extension Acknowledgement {
         listUnknown = true
       }
     }
+    acknowledgement.listIsUnknown = listUnknown
     acknowledgement.settings = try StoreState.settings(
       list[Key.settings], key: context + Key.settings,
       listKey: context + (list[Key.uidRuns] != nil ? Key.uidRuns : Key.uids),
@@ -236,7 +255,10 @@ extension Acknowledgement {
       .dictionary(otherRegistrationKeys.merging($0.propertyList) { _, known in known })
     }
     let settings = StoreState.propertyList(of: settings, for: uids ?? [])
-    if let uids, settings != nil {
+    if listIsUnknown {
+      // Runs of the list as it is now would claim a list the server may not hold.
+      list[Key.uidsUnknown] = .bool(true)
+    } else if let uids, settings != nil {
       list[Key.uids] = .array(uids.map(PropertyListValue.string))
     } else if let uids {
       list[Key.uidRuns] = UIDRuns(uids, against: storedUIDs).propertyList

@@ -138,6 +138,13 @@ public struct StateStore: Sendable {
     var after = before
     let result = try change(&after)
     if after != before {
+      // A store its owner may not write was made read-only on purpose: it
+      // is refused, not replaced by a new file with tpns's mode.
+      if let status = try location.directory.status(of: location.name),
+        status.st_mode & S_IFMT == S_IFREG, status.st_mode & S_IWUSR == 0
+      {
+        throw StoreError.readOnly(path: location.path, mode: status.st_mode & 0o7777)
+      }
       let bytes = try encode(after)
       // A writer killed mid-write leaves its temp file; the lock says none is live.
       AtomicFile.removeStaleTemporaries(of: location.name, in: location.directory)

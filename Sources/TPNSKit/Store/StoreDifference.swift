@@ -62,10 +62,18 @@ public struct StoreDifference: Sendable, Equatable {
     state.holds(desired?.phone, at: server) ? acknowledged.settings : [:]
   }
 
+  /// Whether the list the server holds for the desired phone is unknown
+  /// (``Acknowledgement/listIsUnknown``: `UIDs` edited by hand): only a
+  /// `mapsync` of the whole list makes it known, and counts of what it lacks
+  /// (``toAdd``, ``toRemove``) are guesses until then.
+  public var listIsUnknown: Bool {
+    acknowledged.listIsUnknown && state.holds(desired?.phone, at: server)
+  }
+
   /// Whether the desired list, or a listed UID's settings, differs from
-  /// what the server acknowledged.
+  /// what the server acknowledged (or what the server holds is unknown).
   public var listDiffers: Bool {
-    acknowledgedUIDs != uids || !toUpdate.isEmpty
+    listIsUnknown || acknowledgedUIDs != uids || !toUpdate.isEmpty
   }
 
   /// Stored UIDs the server holds with a setting the desired settings do

@@ -17,6 +17,9 @@ public enum StoreError: Error, Equatable, CustomStringConvertible {
   case unwritable(path: String, text: String)
   /// A file or directory could not be read, created or written.
   case io(operation: String, path: String, errno: Int32)
+  /// The store is read-only (its owner may not write it: `chmod 0400`):
+  /// tpns does not replace a file the user made so; nothing was written.
+  case readOnly(path: String, mode: mode_t)
 
   public var description: String {
     switch self {
@@ -32,7 +35,16 @@ public enum StoreError: Error, Equatable, CustomStringConvertible {
       "cannot \(operation) \(path): \(String(cString: strerror(code)))"
     case .unwritable(let path, let text):
       "cannot store \(text.debugDescription) in \(path): a property list cannot hold control characters"
+    case .readOnly(let path, let mode):
+      "the store \(path) is read-only (mode \(Self.octal(mode))): tpns does not replace a "
+        + "file you made read-only"
     }
+  }
+
+  /// `mode` as `chmod` takes it: `0400`.
+  private static func octal(_ mode: mode_t) -> String {
+    let digits = String(mode & 0o7777, radix: 8)
+    return String(repeating: "0", count: max(0, 4 - digits.count)) + digits
   }
 
   /// One line on what the user can do about it.
@@ -52,6 +64,9 @@ public enum StoreError: Error, Equatable, CustomStringConvertible {
       "Check the permissions and free space there, or pass another path with --store."
     case .unwritable:
       "Give the value without control characters."
+    case .readOnly(let path, _):
+      "Nothing was stored; run 'chmod u+w \(path)' to let tpns change it, or pass another "
+        + "path with --store."
     }
   }
 }
