@@ -143,7 +143,7 @@ let package = Package(
       swiftSettings: swift6
     ),
     .executableTarget(
-      name: "tpns", dependencies: ["TPNSCommandLine", "CLinux"], swiftSettings: swift6,
+      name: "tpns", dependencies: ["TPNSCommandLine", "CLinux", "Posix"], swiftSettings: swift6,
       linkerSettings: fastStart),
     .testTarget(
       name: "TPNSCommandLineTests",

@@ -53,6 +53,63 @@ static int container(const bplist *plist, uint64_t index, const uint8_t **refs,
   return 1;
 }
 
+/// Object `index`, if it is a string (ASCII `0x5n`, UTF-16 `0x6n`, UTF-8
+/// `0x7n`): 1, with where its characters start, how many bytes they take
+/// and their encoding (1 for bytes, 2 for UTF-16); 0 if it is no string;
+/// -1 if its size is out of range.
+static int string_span(const bplist *plist, uint64_t index, uint64_t *start, uint64_t *length,
+                       uint8_t *encoding) {
+  uint64_t offset = read_be(plist->table + index * plist->offset_size, plist->offset_size);
+  if (offset < 8 || offset >= plist->table_offset) return -1;
+  const uint8_t *p = plist->bytes + offset;
+  const uint8_t *end = plist->table;
+  uint8_t marker = *p++;
+  uint8_t type = marker & 0xF0;
+  uint64_t size = marker & 0x0F;
+  if (type != 0x50 && type != 0x60 && type != 0x70) return 0;
+  if (size == 0x0F) {
+    if (p >= end || (*p & 0xF0) != 0x10 || (*p & 0x0F) > 3) return -1;
+    uint8_t width = (uint8_t)(1u << (*p & 0x0F));
+    p++;
+    if ((uint64_t)(end - p) < width) return -1;
+    size = read_be(p, width);
+    p += width;
+  }
+  uint8_t unit = type == 0x60 ? 2 : 1;
+  if (size > (uint64_t)(end - p) / unit) return -1;
+  *start = (uint64_t)(p - plist->bytes);
+  *length = size * unit;
+  *encoding = unit;
+  return 1;
+}
+
+/// Whether object `index` is a string holding a NUL character (which
+/// libplist 2.2 keeps, then aborts on when its length is asked for).
+static int has_nul(const bplist *plist, uint64_t index) {
+  uint64_t start, length;
+  uint8_t encoding;
+  if (string_span(plist, index, &start, &length, &encoding) != 1) return 0;
+  const uint8_t *p = plist->bytes + start;
+  for (uint64_t i = 0; i + encoding <= length; i += encoding) {
+    if (p[i] == 0 && (encoding == 1 || p[i + 1] == 0)) return 1;
+  }
+  return 0;
+}
+
+/// Fills `found` with the key that names object `key` (none if `key` is
+/// `NO_KEY`), for the string holding a NUL; `in_key` if it is that key.
+static void report_nul(const bplist *plist, uint64_t key, int in_key, tpns_plist_nul *found) {
+  if (!found) return;
+  *found = (tpns_plist_nul){.in_key = (uint8_t)in_key};
+  if (key == UINT64_MAX) return;
+  uint64_t start, length;
+  uint8_t encoding;
+  if (string_span(plist, key, &start, &length, &encoding) != 1) return;
+  found->key_start = start;
+  found->key_length = length;
+  found->key_encoding = encoding;
+}
+
 /// A container being walked: its references, the next one to follow, and
 /// what its children hold so far.
 typedef struct {
@@ -62,6 +119,10 @@ typedef struct {
   uint64_t next;
   uint32_t depth;
   uint64_t values;
+  /// Whether it is a dictionary (its references: the keys, then the values).
+  int is_dictionary;
+  /// The key it sits under (or its nearest container does), `UINT64_MAX` for none.
+  uint64_t key;
 } frame;
 
 enum { UNSEEN = 0, OPEN = 1, DONE = 2 };
@@ -70,8 +131,15 @@ static uint64_t add_saturating(uint64_t a, uint64_t b) {
   return a > UINT64_MAX - b ? UINT64_MAX : a + b;
 }
 
+/// Whether object `index` is a dictionary (called on a container only).
+static int is_dictionary(const bplist *plist, uint64_t index) {
+  uint64_t offset = read_be(plist->table + index * plist->offset_size, plist->offset_size);
+  return (plist->bytes[offset] & 0xF0) == 0xD0;
+}
+
 tpns_plist_shape tpns_plist_binary_shape(const uint8_t *bytes, size_t length,
-                                         uint32_t depth_limit, uint64_t value_limit) {
+                                         uint32_t depth_limit, uint64_t value_limit,
+                                         tpns_plist_nul *found) {
   if (length < 8 + 32 || memcmp(bytes, "bplist00", 8) != 0) return TPNS_PLIST_SHAPE_MALFORMED;
   const uint8_t *trailer = bytes + length - 32;
   bplist plist = {.bytes = bytes, .offset_size = trailer[6], .ref_size = trailer[7]};
@@ -93,7 +161,13 @@ tpns_plist_shape tpns_plist_binary_shape(const uint8_t *bytes, size_t length,
   uint64_t count = 0;
   int kind = container(&plist, root, &refs, &count);
   if (kind < 0) return TPNS_PLIST_SHAPE_MALFORMED;
-  if (kind == 0) return value_limit >= 1 ? TPNS_PLIST_SHAPE_OK : TPNS_PLIST_SHAPE_TOO_LARGE;
+  if (kind == 0) {
+    if (has_nul(&plist, root)) {
+      report_nul(&plist, UINT64_MAX, 0, found);
+      return TPNS_PLIST_SHAPE_NUL;
+    }
+    return value_limit >= 1 ? TPNS_PLIST_SHAPE_OK : TPNS_PLIST_SHAPE_TOO_LARGE;
+  }
 
   // Per object: unseen, open (on the walk's path) or done, and for one done,
   // the depth and the number of values of the tree under it.
@@ -106,7 +180,11 @@ tpns_plist_shape tpns_plist_binary_shape(const uint8_t *bytes, size_t length,
     result = TPNS_PLIST_SHAPE_TOO_LARGE;
     goto done;
   }
-  path[0] = (frame){.index = root, .refs = refs, .count = count};
+  path[0] = (frame){.index = root,
+                    .refs = refs,
+                    .count = count,
+                    .is_dictionary = is_dictionary(&plist, root),
+                    .key = UINT64_MAX};
   state[root] = OPEN;
   uint32_t levels = 1;
   while (levels > 0) {
@@ -114,8 +192,17 @@ tpns_plist_shape tpns_plist_binary_shape(const uint8_t *bytes, size_t length,
     uint32_t child_depth;
     uint64_t child_values;
     if (top->next < top->count) {
-      uint64_t child = read_be(top->refs + top->next * plist.ref_size, plist.ref_size);
+      uint64_t position = top->next;
+      uint64_t child = read_be(top->refs + position * plist.ref_size, plist.ref_size);
       top->next++;
+      // The key the child sits under: itself for a key, a value's own key,
+      // else (an array's item) the container's.
+      int child_is_key = top->is_dictionary && position < top->count / 2;
+      uint64_t key = top->key;
+      if (top->is_dictionary && !child_is_key) {
+        key = read_be(top->refs + (position - top->count / 2) * plist.ref_size, plist.ref_size);
+        if (key >= plist.count) key = UINT64_MAX;
+      }
       if (child >= plist.count || state[child] == OPEN) {
         result = TPNS_PLIST_SHAPE_MALFORMED;  // out of range, or a cycle
         goto done;
@@ -134,9 +221,18 @@ tpns_plist_shape tpns_plist_binary_shape(const uint8_t *bytes, size_t length,
           goto done;
         }
         if (kind == 1) {
-          path[levels++] = (frame){.index = child, .refs = refs, .count = count};
+          path[levels++] = (frame){.index = child,
+                                   .refs = refs,
+                                   .count = count,
+                                   .is_dictionary = is_dictionary(&plist, child),
+                                   .key = key};
           state[child] = OPEN;
           continue;
+        }
+        if (has_nul(&plist, child)) {
+          report_nul(&plist, child_is_key ? child : key, child_is_key, found);
+          result = TPNS_PLIST_SHAPE_NUL;
+          goto done;
         }
         state[child] = DONE;
         child_depth = depths[child] = 1;

@@ -33,4 +33,62 @@ public struct Signals: Sendable {
       if signal > 0 { return (signal, info.si_code <= 0) }
     }
   }
+
+  /// Waits, on a thread of its own, for the first of the blocked signals,
+  /// and runs `handler` with it there.
+  public func handleOnce(_ handler: @escaping @Sendable (Int32) -> Void) {
+    let context = Unmanaged.passRetained(Waiter(signals: self, handler: handler)).toOpaque()
+    var thread = pthread_t()
+    let started = pthread_create(
+      &thread, nil,
+      { context in
+        let waiter = Unmanaged<Waiter>.fromOpaque(context!).takeRetainedValue()
+        waiter.handler(waiter.signals.wait().signal)
+        return nil
+      }, context)
+    if started == 0 {
+      pthread_detach(thread)
+    } else {
+      Unmanaged<Waiter>.fromOpaque(context).release()
+    }
+  }
+
+  /// What the thread of ``handleOnce(_:)`` holds.
+  private final class Waiter: Sendable {
+    let signals: Signals
+    let handler: @Sendable (Int32) -> Void
+
+    init(signals: Signals, handler: @escaping @Sendable (Int32) -> Void) {
+      self.signals = signals
+      self.handler = handler
+    }
+  }
+
+  /// Ends the process by `signal` as if it had never been taken (its
+  /// default action, unblocked): what a shell expects of a command that a
+  /// Ctrl-C stopped, after it said what it had to say.
+  public static func endBy(_ number: Int32) -> Never {
+    signal(number, SIG_DFL)
+    var set = sigset_t()
+    sigemptyset(&set)
+    sigaddset(&set, number)
+    pthread_sigmask(SIG_UNBLOCK, &set, nil)
+    raise(number)
+    // A signal whose default action does not end the process.
+    exit(128 + number)
+  }
+
+  /// The signals that mean the process crashed.
+  public static let fatal = [SIGABRT, SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGTRAP, SIGSYS]
+
+  /// Gives each of ``fatal`` its default action back, ending the process at
+  /// once, unless `SWIFT_BACKTRACE` asks for the Swift runtime's backtracer,
+  /// which handles them otherwise: once other threads run (libdispatch's
+  /// block every signal), it waits for them forever, so a crashed `tpns
+  /// watch` never ended and its service was never restarted. A crash still
+  /// prints its reason (`Fatal error: …`, an assertion's message) first.
+  public static func endOnFatalSignals() {
+    guard getenv("SWIFT_BACKTRACE") == nil else { return }
+    for number in fatal { signal(number, SIG_DFL) }
+  }
 }

@@ -4,14 +4,78 @@ import TPNSKit
   import Glibc
 #endif
 
-/// A file a command reads whole: `add --from`, `register --token-file`.
+/// A file a command reads whole: `add --from`, `import`'s FILE, `register
+/// --token-file`.
 enum InputFile {
+  /// The most bytes read from a list a command is given (`add --from`,
+  /// `import`): an app's preferences file is a few kilobytes, a store or a
+  /// list of 10,000 UIDs a few hundred; this stops a mistaken `/dev/zero`
+  /// before it fills the memory.
+  static let sizeLimit = 64 << 20
+
+  /// Why a file was not read.
+  enum Failure: Error {
+    /// It cannot be opened or read (exit 66).
+    case unreadable(ErrnoError)
+    /// A secret no one else may own, read or write is not so (exit 73).
+    case untrusted(UntrustedReason)
+  }
+
   /// The bytes of `path` ('-' is standard input), at most `limit` of them
-  /// (the rest is not read), or the errno of the failure.
-  static func read(_ path: String, limit: Int = .max) throws(ErrnoError) -> [UInt8] {
+  /// (the rest is not read). A `secret` (a token file) must pass
+  /// ``UntrustedReason/ofSecretFile(_:)``, checked on the open file: a
+  /// regular one, whatever its name (`/dev/stdin`, `-` redirected from a
+  /// file), is this user's and private; a pipe is this process's own.
+  static func read(
+    _ path: String, limit: Int = .max, secret: Bool = false
+  ) throws(Failure) -> [UInt8] {
     let descriptor = path == "-" ? STDIN_FILENO : open(path, O_RDONLY | O_CLOEXEC)
-    guard descriptor >= 0 else { throw ErrnoError(errno) }
+    guard descriptor >= 0 else { throw .unreadable(ErrnoError(errno)) }
     defer { if descriptor != STDIN_FILENO { close(descriptor) } }
-    return try FileDescriptor.readAll(descriptor, limit: limit)
+    if secret {
+      var status = stat()
+      guard fstat(descriptor, &status) == 0 else { throw .unreadable(ErrnoError(errno)) }
+      if let reason = UntrustedReason.ofSecretFile(status) { throw .untrusted(reason) }
+    }
+    do {
+      return try FileDescriptor.readAll(descriptor, limit: limit)
+    } catch {
+      throw .unreadable(error)
+    }
+  }
+
+  /// The bytes of the list `path` ('-': standard input), at most
+  /// ``sizeLimit``: one that cannot be read is exit 66, a larger one 65
+  /// (`isNot`: what such a file is not; `hint`: what to pass instead).
+  /// Never read past the limit.
+  static func readList(
+    _ path: String, runner: Runner, isNot: String, hint: String
+  ) throws -> [UInt8] {
+    let name = path == "-" ? "<stdin>" : path
+    let bytes: [UInt8]
+    do {
+      bytes = try read(path, limit: sizeLimit + 1)
+    } catch {
+      throw runner.fail(
+        "cannot read \(name): \(error.reason(for: name))",
+        hint: "Check the path and its permissions, or pass '-' to read standard input.",
+        code: ExitStatus.noInput)
+    }
+    guard bytes.count <= sizeLimit else {
+      throw runner.fail(
+        "\(name) is larger than \(sizeLimit >> 20) MiB: it is \(isNot)", hint: hint,
+        code: ExitStatus.dataError)
+    }
+    return bytes
+  }
+}
+
+extension InputFile.Failure {
+  /// Why the file `name` was not read, in words (`strerror`'s for a failed read).
+  func reason(for name: String) -> String {
+    switch self {
+    case .unreadable(let error): String(cString: strerror(error.code))
+    case .untrusted(let reason): reason.description(of: name)
+    }
   }
 }

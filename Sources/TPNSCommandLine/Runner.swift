@@ -39,6 +39,12 @@ struct Runner {
   /// work that goes one step at a time. Nil for `watch`, whose pipeline runs
   /// on a queue while the main thread waits for signals.
   let runLoop: RunLoopScheduler?
+  /// The outcomes printed so far: what an interrupted command reports.
+  let outcomesSoFar = LockedState<[Outcome]>([])
+  /// Held by whoever prints the command's result: the command at its end,
+  /// or an interrupt (``takeInterrupts()``), never both. Never released:
+  /// the process ends after it.
+  let lastWord = Lock()
 
   /// The runner of `command`; with `budgeted`, the command's time starts now.
   /// `streamWarning`, if given, also prints each warning as it comes (`watch
@@ -132,6 +138,7 @@ struct Runner {
   /// The stored state, for the commands that only read it (`list`, `status`,
   /// `register`'s defaults).
   func loadStore() throws -> StoreState {
+    warnIfStoreExposed()
     do {
       let state = try store.load()
       lastRead.withLock { $0 = state }
@@ -141,6 +148,11 @@ struct Runner {
     }
   }
 
+  /// Warns (once) if the group or others may read the store, which holds the token.
+  func warnIfStoreExposed() {
+    if let warning = store.exposureWarning() { warnings.add(warning) }
+  }
+
   /// Feeds `input` to a pipeline and waits until all its work is done. The
   /// pipeline decides whether the input is valid: a failure is an outcome.
   func run(
@@ -148,6 +160,9 @@ struct Runner {
     syncsChanges: Bool = true
   ) throws {
     // No read of the store here: the step that changes it reads it, under its lock.
+    warnIfStoreExposed()
+    // Before libcurl can start a thread: each one made later blocks them too.
+    takeInterrupts()
     let environment = try environment()
     let viewModel = SyncViewModel(
       environment: environment, registration: registration, syncsChanges: syncsChanges)
@@ -165,19 +180,25 @@ struct Runner {
     // Every wait ends by the deadline; this is a last resort.
     let limit = (deadline.map(Self.timeLeft(until:)) ?? options.timeout) + Self.grace
     let all: [Outcome]
+    let outcomesSoFar = outcomesSoFar
     do {
-      let printed = outcomes.do(onNext: printer.print)
+      let printed = outcomes.do(onNext: { outcome in
+        printer.print(outcome)
+        outcomesSoFar.withLock { $0.append(outcome) }
+      })
       if let runLoop {
         all = try printed.toBlocking(timeout: limit, on: runLoop).toArray()
       } else {
         all = try printed.toBlocking(timeout: limit).toArray()
       }
     } catch {
+      lastWord.lock()
       throw fail(
         "\(command) did not finish: \(error)",
         hint: "Run 'tpns status' to see what is pending, then run the command again.",
         code: ExitStatus.temporary)
     }
+    lastWord.lock()
     let state = options.json ? documentState() : nil
     if let failure = failure(of: all, state: state) { throw failure }
     if options.json { Console.line(document(all, state: state).rendered) }
@@ -258,7 +279,7 @@ struct Runner {
       events: outcomes.map(formatting.json), errors: errors, code: code, hint: hint, state: state)
   }
 
-  private func document(
+  func document(
     events: [OrderedJSON], errors: [String], code: ExitCode, hint: String?, state: StoreState?
   ) -> OrderedJSON {
     // A store that could not be read says nothing of what is stored or

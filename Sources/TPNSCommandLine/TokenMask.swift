@@ -4,8 +4,10 @@ import TPNSProtocol
 
 /// What output hides unless `--show-token`: each run of 24 or more hex
 /// digits (an iOS token, or a server's echo of part of one; a UID has 20
-/// characters) and each token or phone ID the store knows (an Android
-/// token is not hex), shown as its last 6 characters, as tokens are.
+/// characters) and each echo of a token or phone ID the command holds (an
+/// Android token is not hex): the whole, or 12 characters or more of it, in
+/// any case, percent-encoded or broken by a line (``TokenEcho``); shown as
+/// its last 6 characters, as tokens are.
 ///
 /// The store is read for the known tokens only when text from a server is
 /// masked, once per command.
@@ -59,11 +61,7 @@ struct TokenMask: Sendable {
     // Longest first: a token that contains another is masked whole.
     let tokens = Set(stored + remembered.value).filter { $0.count > 6 }
       .sorted { $0.count > $1.count }
-    var masked = text
-    for token in tokens where masked.contains(token) {
-      masked = masked.replacing(token, with: Self.shown(token))
-    }
-    return hexRuns(masked)
+    return hexRuns(TokenEcho.mask(tokens, in: text))
   }
 
   /// `text` with each run of 24 or more hex digits masked (no store read:

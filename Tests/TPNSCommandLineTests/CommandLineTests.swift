@@ -57,7 +57,9 @@ struct TPNSProcess: Sendable {
     process.standardError = errors
     if let input {
       let inputPath = directory.file("stdin")
-      _ = FileManager.default.createFile(atPath: inputPath, contents: Data(input.utf8))
+      // Only this user's, as a token file read on standard input must be.
+      _ = FileManager.default.createFile(
+        atPath: inputPath, contents: Data(input.utf8), attributes: [.posixPermissions: 0o600])
       process.standardInput = try FileHandle(forReadingFrom: URL(fileURLWithPath: inputPath))
     } else {
       process.standardInput = FileHandle.nullDevice

@@ -107,4 +107,45 @@ import Testing
     #expect(!result.stderr.contains(token), "\(result.stderr)")
     #expect(result.stderr.contains("error: unknown token …-1RYqx"))
   }
+
+  /// An FCM token as long as a real one (152 characters).
+  static let fcmToken =
+    "fcm:APA91bHun4MxP5egoKMwt2KZFBaFUH-1RYqxJ7Yd9Xq2W_kL0pNnRsTuVwXyZ0a1b2c3d4e5f6g7h8i9j0kL"
+    + "mNoPqRsTuVwXyZ_ab-cd.ef:gh0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopq"
+
+  /// Whether `text` holds 12 characters in a row of `token`, in any case,
+  /// percent-encoded or not, white space inside them skipped.
+  static func leaks(_ token: String, in text: String) -> Bool {
+    let folded = (text.removingPercentEncoding ?? text).lowercased()
+      .filter { !$0.isWhitespace }
+    let needle = Array(token.lowercased())
+    return (0...(needle.count - 12)).contains { folded.contains(String(needle[$0..<($0 + 12)])) }
+  }
+
+  @Test(
+    "a server's echo of part of a non-hex token, percent-encoded, in capitals or split by a line, is masked on stderr and in --json",
+    arguments: [
+      "error: unknown token \(fcmToken.prefix(60))",
+      "error: unknown token \(fcmToken.prefix(74).replacingOccurrences(of: ":", with: "%3A"))",
+      "error: unknown token \(fcmToken.dropFirst(20).prefix(70).uppercased())",
+      "error: unknown token \(fcmToken.prefix(40))\n\(fcmToken.dropFirst(40).prefix(30))",
+      "error: unknown token \(fcmToken.lowercased())",
+    ])
+  func echoedPartOfToken(body: String) throws {
+    let server = try ScriptedServer(status: 400, body: body)
+    let directory = try TemporaryDirectory()
+    let tpns = TPNSProcess(store: directory.file("state.plist"), server: "\(server.base)/tpns")
+    #expect(Self.leaks(Self.fcmToken, in: body))
+    let arguments = ["register", "--os", "android", "--udid", "phone-1", "--token-file", "-"]
+    let result = try tpns.run(arguments, input: Self.fcmToken)
+    #expect(result.status == 76)
+    #expect(result.stderr.contains("error: unknown token …lmnopq"), "\(result.stderr)")
+    #expect(!Self.leaks(Self.fcmToken, in: result.stdout + result.stderr), "\(result.stderr)")
+    let json = try tpns.run(arguments + ["--json", "-v"], input: Self.fcmToken)
+    #expect(json.status == 76)
+    #expect(!Self.leaks(Self.fcmToken, in: json.stdout + json.stderr), "\(json.stdout)")
+    #expect(json.stdout.contains("…lmnopq"))
+    let shown = try tpns.run(arguments + ["--show-token"], input: Self.fcmToken)
+    #expect(Self.leaks(Self.fcmToken, in: shown.stderr))
+  }
 }

@@ -25,6 +25,7 @@ import Testing
     let e2e = try EndToEnd()
     let file = e2e.directory.file("token")
     try "  \(Self.token)\r\n".write(toFile: file, atomically: true, encoding: .utf8)
+    #expect(chmod(file, 0o600) == 0)
     let result = try e2e.tpns.run(["register", "--token-file", file])
     #expect(
       result
@@ -39,6 +40,7 @@ import Testing
     let file = e2e.directory.file("token")
     try Data([0xEF, 0xBB, 0xBF] + Array("\(Self.token)\r\n".utf8)).write(
       to: URL(fileURLWithPath: file))
+    #expect(chmod(file, 0o600) == 0)
     let result = try e2e.tpns.run(["register", "--token-file", file])
     #expect(result.status == 0, "\(result.stderr)")
     #expect(try Self.registered(e2e))
@@ -85,6 +87,7 @@ import Testing
     #expect(try Self.registered(e2e))
     let file = e2e.directory.file("token")
     try Self.token.write(toFile: file, atomically: true, encoding: .utf8)
+    #expect(chmod(file, 0o600) == 0)
     result = try e2e.tpns.run(
       ["register", "--token-file", file], environment: ["TPNS_TOKEN": other])
     #expect(result.status == 0)

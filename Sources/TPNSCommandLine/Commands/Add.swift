@@ -60,15 +60,9 @@ struct Add: ParsableCommand {
     let update = try settings.update(runner: runner)
     var lines: [Line] = []
     if let file {
-      let bytes: [UInt8]
-      do {
-        bytes = try InputFile.read(file)
-      } catch {
-        throw runner.fail(
-          "cannot read \(file): \(String(cString: strerror(error.code)))",
-          hint: "Check the path and its permissions, or pass '-' to read standard input.",
-          code: ExitStatus.noInput)
-      }
+      let bytes = try InputFile.readList(
+        file, runner: runner, isNot: "no list of UIDs",
+        hint: "Pass a file of UIDs, one a line ('#' starts a comment).")
       lines = Self.lines(of: bytes, name: file == "-" ? "<stdin>" : file)
       // An empty provisioning file in a CI job must not pass unnoticed.
       if lines.isEmpty, !options.quiet, !options.json {

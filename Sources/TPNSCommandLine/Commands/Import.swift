@@ -1,5 +1,6 @@
 import ArgumentParsing
 import TPNSKit
+import TPNSProtocol
 
 #if canImport(Glibc)
   import Glibc
@@ -17,7 +18,8 @@ struct Import: ParsableCommand {
       backup) or another tpns store. Every UID in it is checked first: if one is invalid, \
       nothing is stored. The new ones are added after the stored ones, which are kept; with \
       --replace, the list becomes exactly the file's, in its order, and a UID no longer in \
-      it leaves the server too.
+      it leaves the server too. A store's settings of its UIDs (interval, format) come \
+      along; with --replace, each UID's settings become the store's.
       """,
     examples: [
       .init(
@@ -28,10 +30,6 @@ struct Import: ParsableCommand {
         "tpns import --replace ~/old/state.plist",
         "Make the list exactly another store's; the UIDs it lacks leave the server."),
     ])
-
-  /// The most bytes read: an app's preferences file is a few kilobytes, a
-  /// store of 10,000 UIDs 400 KB; this stops a mistaken `/dev/zero`.
-  static let sizeLimit = 64 << 20
 
   @Argument(
     help: ArgumentHelp(
@@ -55,34 +53,45 @@ struct Import: ParsableCommand {
   func run() throws {
     let runner = Runner(command: Self.commandName, options: options)
     let name = file == "-" ? "<stdin>" : file
-    let bytes: [UInt8]
-    do {
-      bytes = try InputFile.read(file, limit: Self.sizeLimit + 1)
-    } catch {
-      throw runner.fail(
-        "cannot read \(name): \(String(cString: strerror(error.code)))",
-        hint: "Check the path and its permissions, or pass '-' to read standard input.",
-        code: ExitStatus.noInput)
-    }
-    let hint = "Pass the app's preferences file or a tpns store."
-    guard bytes.count <= Self.sizeLimit else {
-      throw runner.fail(
-        "\(name) is larger than \(Self.sizeLimit >> 20) MiB: it is no preferences file or store",
-        hint: hint, code: ExitStatus.dataError)
-    }
+    let bytes = try InputFile.readList(
+      file, runner: runner, isNot: "no preferences file or store",
+      hint: "Pass the app's preferences file or a tpns store.")
     // The pipeline checks every UID before anything is stored or sent; a
     // failure names the item's place in the file.
-    let uids: [UIDInput]
+    let contents: ImportFile.Contents
     do {
-      uids = try ImportFile.uids(in: bytes, name: name)
+      contents = try ImportFile.contents(of: bytes, name: name)
     } catch {
       throw runner.fail(error.description, hint: error.suggestion, code: ExitStatus.dataError)
     }
+    let uids = contents.uids
     if uids.isEmpty, !options.quiet, !options.json {
       runner.output.error(
         "no UIDs in \(name)" + (replace ? ": the list is emptied" : ": nothing to add"))
     }
     try runner.run(
-      .init(additions: .just(.init(uids, replacesList: replace))), syncsChanges: sync)
+      .init(
+        additions: .just(
+          .init(
+            uids, settingsByUID: Self.settingsChanges(contents, replacing: replace),
+            replacesList: replace))), syncsChanges: sync)
+  }
+
+  /// What the import does to each UID's settings: a store's (its
+  /// `UIDSettings`) come along; with `--replace`, they become exactly the
+  /// store's (one the store gives none loses its own). A file without
+  /// settings (an app's preferences) changes none.
+  static func settingsChanges(
+    _ contents: ImportFile.Contents, replacing: Bool
+  ) -> [String: MappingSettingsUpdate] {
+    guard let settings = contents.settings else { return [:] }
+    var changes: [String: MappingSettingsUpdate] = [:]
+    for input in contents.uids {
+      guard let uid = try? DeviceUID(input.text).rawValue else { continue }
+      let own = settings[uid] ?? MappingSettings()
+      guard replacing || !own.isEmpty else { continue }
+      changes[uid] = MappingSettingsUpdate(toMatch: own, clearing: replacing)
+    }
+    return changes
   }
 }

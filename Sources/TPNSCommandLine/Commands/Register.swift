@@ -184,18 +184,26 @@ struct Register: ParsableCommand {
   static let tokenFileLimit = 16_384
 
   /// The token in `path` ('-': standard input), white space around it
-  /// trimmed; a file that cannot be read is exit 66, one larger than any
-  /// token 65 (never read to its end: `/dev/zero` is refused too).
+  /// trimmed; a file that cannot be read is exit 66, one another user owns
+  /// or may read 73 (see ``InputFile/read(_:limit:secret:)``), one larger
+  /// than any token 65 (never read to its end: `/dev/zero` is refused too).
   static func readToken(_ path: String, runner: Runner) throws -> String {
     let name = path == "-" ? "<stdin>" : path
     let bytes: [UInt8]
     do {
-      bytes = try InputFile.read(path, limit: tokenFileLimit + 1)
+      bytes = try InputFile.read(path, limit: tokenFileLimit + 1, secret: true)
     } catch {
-      throw runner.fail(
-        "cannot read the token file \(name): \(String(cString: strerror(error.code)))",
-        hint: "Check the path and its permissions, or pass '-' to read standard input.",
-        code: ExitStatus.noInput)
+      switch error {
+      case .unreadable(let failure):
+        throw runner.fail(
+          "cannot read the token file \(name): \(String(cString: strerror(failure.code)))",
+          hint: "Check the path and its permissions, or pass '-' to read standard input.",
+          code: ExitStatus.noInput)
+      case .untrusted(let reason):
+        throw runner.fail(
+          reason.description(of: name), hint: reason.suggestion(for: name),
+          code: ExitStatus.cannotCreate)
+      }
     }
     guard bytes.count <= tokenFileLimit else {
       throw runner.fail(

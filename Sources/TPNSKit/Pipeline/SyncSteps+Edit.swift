@@ -3,7 +3,8 @@ import TPNSProtocol
 
 extension SyncSteps {
   /// Checks every UID, then stores the new ones (all or nothing), with
-  /// `addition`'s settings; a UID already stored gets its settings updated.
+  /// `addition`'s settings (then its own, if it has some there); a UID
+  /// already stored gets its settings updated.
   /// Then reconciles, whether or not one was new: re-running a command
   /// finishes what an earlier run left pending. With `sending` `.mapping`,
   /// each UID goes as one `cmd=mapping` instead of in a `mapsync`. With
@@ -32,7 +33,8 @@ extension SyncSteps {
         }
         for uid in uids {
           let old = state.settings(of: uid.rawValue)
-          let new = old.updated(by: addition.settings)
+          var new = old.updated(by: addition.settings)
+          if let own = addition.settingsByUID[uid.rawValue] { new = new.updated(by: own) }
           if isNew(uid.rawValue) {
             state.uids.append(uid.rawValue)
             outcomes.append(.added(uid, settings: new))

@@ -85,6 +85,9 @@ public struct SyncViewModel: Sendable {
     public var uids: [UIDInput]
     /// The change of their settings (a UID already stored keeps what it does not change).
     public var settings: MappingSettingsUpdate
+    /// The change of some UIDs' own settings, by UID, after ``settings``
+    /// (`tpns import` of a store: each UID's settings there).
+    public var settingsByUID: [String: MappingSettingsUpdate] = [:]
     /// How they are sent.
     public var sending: Sending
     /// Whether the list becomes exactly these UIDs, in their order (`tpns
@@ -96,10 +99,12 @@ public struct SyncViewModel: Sendable {
     /// An addition; no settings, sent in the list, and added to it by default.
     public init(
       _ uids: [UIDInput], settings: MappingSettingsUpdate = MappingSettingsUpdate(),
-      sending: Sending = .list, replacesList: Bool = false
+      settingsByUID: [String: MappingSettingsUpdate] = [:], sending: Sending = .list,
+      replacesList: Bool = false
     ) {
       self.uids = uids
       self.settings = settings
+      self.settingsByUID = settingsByUID
       self.sending = sending
       self.replacesList = replacesList
     }

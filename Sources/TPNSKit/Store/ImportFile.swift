@@ -1,3 +1,5 @@
+import TPNSProtocol
+
 /// The file `tpns import` reads: a property list, XML or binary, whose top
 /// dictionary holds the list under `UIDs`, an array of strings. That is the
 /// quickstart app's preferences file (`UserDefaults`, binary on a device
@@ -7,14 +9,32 @@
 ///     // [UIDInput("ABCDEFGHJKLMNPRSTUVW", location: "prefs.plist › UIDs item 0")]
 ///
 /// Whether each string is a UID is the pipeline's decision (``UIDInput``):
-/// each keeps its place in the file, which a failure names.
+/// each keeps its place in the file, which a failure names. A tpns store's
+/// settings of its UIDs (`UIDSettings`: `interval`, `format`) come along
+/// (``settings(in:name:)``).
 public enum ImportFile {
   /// The key the list is under, in the app's preferences and in a store.
   public static let key = StoreState.Key.uids
 
+  /// What `tpns import` takes from a file: its UIDs, and the settings of
+  /// those it has settings for (nil: the file has no `UIDSettings`, as an
+  /// app's preferences file has none).
+  public struct Contents: Sendable, Equatable {
+    public var uids: [UIDInput]
+    public var settings: [String: MappingSettings]?
+  }
+
   /// The strings of the `UIDs` array of the property list in `bytes`, each
   /// with its place (`name › UIDs item 3`).
   public static func uids(in bytes: [UInt8], name: String) throws(Failure) -> [UIDInput] {
+    try contents(of: bytes, name: name).uids
+  }
+
+  /// The UIDs of the property list in `bytes` (as ``uids(in:name:)``), and
+  /// the settings of its UIDs by UID (its `UIDSettings`, as a store holds
+  /// them and checked as a store's are). Settings of a UID not in its list
+  /// are no matter: only listed UIDs are imported.
+  public static func contents(of bytes: [UInt8], name: String) throws(Failure) -> Contents {
     let value: PropertyListValue
     do {
       value = try PropertyList.read(bytes)
@@ -36,7 +56,16 @@ public enum ImportFile {
       }
       inputs.append(UIDInput(text, location: "\(name) › \(key) item \(index)"))
     }
-    return inputs
+    guard let entries = members[StoreState.Key.settings] else {
+      return Contents(uids: inputs, settings: nil)
+    }
+    do {
+      let settings = try StoreState.settings(
+        entries, key: StoreState.Key.settings, listKey: key, of: nil)
+      return Contents(uids: inputs, settings: settings)
+    } catch {
+      throw Failure(file: name, reason: .badSettings(error))
+    }
   }
 
   /// Why a file holds no list to import; it names the file.
@@ -57,6 +86,8 @@ public enum ImportFile {
       case notAnArray(found: String)
       /// An item of `UIDs` is not a string.
       case notAString(index: Int, found: String)
+      /// Its `UIDSettings` are not a store's (what is wrong).
+      case badSettings(StoreFormatError)
     }
 
     public var description: String {
@@ -71,6 +102,7 @@ public enum ImportFile {
           + "\(found), not an array"
       case .notAString(let index, let found):
         "\(file): '\(ImportFile.key)' item \(index) is \(article(found)) \(found), not a string"
+      case .badSettings(let error): "\(file) holds settings tpns cannot use: \(error)"
       }
     }
 

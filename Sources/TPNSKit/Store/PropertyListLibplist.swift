@@ -36,10 +36,11 @@ enum PropertyListLibplist {
       throw failure(bytes.isEmpty ? "the file is empty" : "the file is larger than 4 GiB")
     }
     if binary {
+      var nul = tpns_plist_nul()
       let shape = bytes.withUnsafeBufferPointer { buffer in
         tpns_plist_binary_shape(
           buffer.baseAddress!, buffer.count, UInt32(PropertyList.maximumDepth),
-          valueLimit(forLength: buffer.count))
+          valueLimit(forLength: buffer.count), &nul)
       }
       switch shape {
       case TPNS_PLIST_SHAPE_TOO_DEEP:
@@ -51,6 +52,8 @@ enum PropertyListLibplist {
             + "(its containers are shared)")
       case TPNS_PLIST_SHAPE_MALFORMED:
         throw failure("it is not a valid binary property list (bplist00)")
+      case TPNS_PLIST_SHAPE_NUL:
+        throw failure(nulMessage(nul, in: bytes))
       default: break
       }
     }
@@ -68,6 +71,26 @@ enum PropertyListLibplist {
     }
     defer { plist_free(root) }
     return try value(of: root, depth: 1)
+  }
+
+  /// Why a file whose string `nul` describes holds a NUL character is
+  /// refused, naming the key (its NUL shown as `\0`).
+  static func nulMessage(_ nul: tpns_plist_nul, in bytes: [UInt8]) -> String {
+    let span = bytes[Int(nul.key_start)..<Int(nul.key_start + nul.key_length)]
+    let key: String
+    if nul.key_encoding == 2 {
+      let units = stride(from: span.startIndex, to: span.endIndex, by: 2).map {
+        UInt16(span[$0]) << 8 | UInt16(span[$0 + 1])
+      }
+      key = String(decoding: units, as: UTF16.self)
+    } else {
+      key = String(decoding: span, as: UTF8.self)
+    }
+    let shown = key.replacing("\u{0}", with: "\\0")
+    let reason = "a NUL character, which no key or string tpns reads may hold"
+    if nul.in_key != 0 { return "the key '\(shown)' holds \(reason)" }
+    if nul.key_length == 0 { return "a string holds \(reason)" }
+    return "a string under the key '\(shown)' holds \(reason)"
   }
 
   /// `node` as a value, `depth` levels down (the top value is at 1).

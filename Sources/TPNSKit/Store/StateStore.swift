@@ -115,6 +115,15 @@ public struct StateStore: Sendable {
     throw .io(operation: "read", path: path, errno: errno)
   }
 
+  /// The warning for a store file the group or others may read (it holds
+  /// the token), or nil: see ``UntrustedReason/exposedStoreWarning(_:path:)``.
+  /// One `stat`, following a link as a read does.
+  public func exposureWarning() -> String? {
+    var status = stat()
+    guard stat(path, &status) == 0 else { return nil }
+    return UntrustedReason.exposedStoreWarning(status, path: path)
+  }
+
   /// The stored state; an empty one if the file does not exist yet.
   ///
   /// Needs no lock: writes replace the file by rename, so a reader sees a

@@ -31,6 +31,12 @@ public enum UntrustedReason: Sendable, Equatable {
   case fileWritable(mode: mode_t)
   /// The store or a lock file is not a regular file (`kind`: "a FIFO", …).
   case notARegularFile(kind: String)
+  /// A token file (`register --token-file`) belongs to another user, who
+  /// could have put their own phone's token in it.
+  case secretOwner(uid: uid_t)
+  /// A token file that the group or others may read or write (any of the
+  /// `077` bits, as ssh refuses a private key).
+  case secretExposed(mode: mode_t)
 
   /// The reason not to trust the directory `status` describes, if any:
   /// owned by this user or root, and not writable by group or others
@@ -63,12 +69,32 @@ public enum UntrustedReason: Sendable, Equatable {
     return nil
   }
 
+  /// The reason not to read the secret (a token file) `status` describes,
+  /// if any: a regular file must be this user's or root's, and no one
+  /// else's to read or write (what ssh asks of a private key). A pipe, a
+  /// terminal or a device (`--token-file -` from a pipe, `<(…)`) is this
+  /// process's own and passes.
+  public static func ofSecretFile(_ status: stat) -> UntrustedReason? {
+    guard status.st_mode & S_IFMT == S_IFREG else { return nil }
+    if status.st_uid != user, status.st_uid != 0 { return .secretOwner(uid: status.st_uid) }
+    if status.st_mode & 0o077 != 0 { return .secretExposed(mode: status.st_mode & 0o7777) }
+    return nil
+  }
+
+  /// The warning for a store that `status` says the group or others may
+  /// read (it holds the token), if so: tpns writes it 0600.
+  public static func exposedStoreWarning(_ status: stat, path: String) -> String? {
+    guard status.st_mode & S_IFMT == S_IFREG, status.st_mode & 0o044 != 0 else { return nil }
+    return "the store \(path) is readable by group or others (mode "
+      + "\(octal(status.st_mode & 0o7777))), and it holds the push token; run 'chmod 600 \(path)'"
+  }
+
   /// This process's effective user, asked once (`geteuid` is a system call,
   /// and every check on the way asks).
   private static let user = geteuid()
 
   /// What `path` is and why it is refused, for ``StoreError/untrusted(path:reason:)``.
-  func description(of path: String) -> String {
+  public func description(of path: String) -> String {
     switch self {
     case .directoryOwner(let uid):
       "the directory \(path) on the way to the store belongs to \(Self.user(uid)), "
@@ -87,11 +113,17 @@ public enum UntrustedReason: Sendable, Equatable {
       "\(path) is writable by group or others (mode \(Self.octal(mode))); refusing to trust it"
     case .notARegularFile(let kind):
       "\(path) is \(kind), not a regular file; refusing to open it"
+    case .secretOwner(let uid):
+      "the token file \(path) belongs to another user (\(Self.user(uid))), who could have put "
+        + "their own phone's token in it; refusing to read it"
+    case .secretExposed(let mode):
+      "the token file \(path) may be read or written by group or others (mode "
+        + "\(Self.octal(mode))); refusing to read it, as ssh refuses such a private key"
     }
   }
 
   /// The fix for `path`, one line.
-  func suggestion(for path: String) -> String {
+  public func suggestion(for path: String) -> String {
     switch self {
     case .directoryOwner:
       "Keep the store in a directory you own (pass --store), or have the directory chown'ed to you."
@@ -110,6 +142,12 @@ public enum UntrustedReason: Sendable, Equatable {
         + "\(path.hasSuffix("/") ? path : path + "/")state.plist."
     case .notARegularFile:
       "Remove \(path) (a missing store starts empty), or pass another path with --store."
+    case .secretOwner:
+      "Write the token to a file of your own with '(umask 077; printf '%s' TOKEN > token.txt)', "
+        + "or pass it on standard input (--token-file -)."
+    case .secretExposed:
+      "Run 'chmod 600 \(path)' (write token files under 'umask 077'), or pass the token on "
+        + "standard input (--token-file -)."
     }
   }
 

@@ -105,6 +105,13 @@ public struct MappingSettingsUpdate: Sendable, Equatable {
 
   /// Whether it changes nothing.
   public var isEmpty: Bool { interval == .keep && format == .keep }
+
+  /// The change that makes a mapping's settings `settings`: each one set
+  /// there set, each other one kept, or with `clearing`, cleared.
+  public init(toMatch settings: MappingSettings, clearing: Bool) {
+    interval = settings.interval.map { .set($0) } ?? (clearing ? .clear : .keep)
+    format = settings.format.map { .set($0) } ?? (clearing ? .clear : .keep)
+  }
 }
 
 /// Why a mapping setting is not valid.

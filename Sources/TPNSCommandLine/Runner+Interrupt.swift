@@ -1,0 +1,74 @@
+import ArgumentParsing
+import Posix
+import TPNSKit
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+extension Runner {
+  /// From now on, SIGINT (Ctrl-C) and SIGTERM end the command with its
+  /// result as it stands: what is stored and what of it is pending (with
+  /// `--json`, the document, `"interrupted": true`), and the next step;
+  /// then the process ends by the signal, as a shell expects. Blocks both
+  /// in this thread, and so in every thread started after it; call it
+  /// before any is.
+  func takeInterrupts() {
+    let signals = Signals(blocking: [SIGINT, SIGTERM])
+    let runner = self
+    signals.handleOnce { signal in
+      // A command printing its result ends of itself.
+      runner.lastWord.lock()
+      runner.reportInterrupt(by: signal)
+      Signals.endBy(signal)
+    }
+  }
+
+  /// Says that `signal` interrupted the command, and what the store holds now.
+  private func reportInterrupt(by signal: Int32) {
+    let name = signal == SIGINT ? "SIGINT" : signal == SIGTERM ? "SIGTERM" : "signal \(signal)"
+    let state = try? store.load()
+    if let state { mask.learn(from: state) }
+    let (message, hint) = Self.interruption(
+      name, difference: state?.difference(at: options.serverKey), server: options.shownServer)
+    let code = ExitCode(128 + signal)
+    if options.json {
+      let formatting = OutcomeFormatting(options: options, mask: mask)
+      let outcomes = outcomesSoFar.value
+      var document = document(
+        events: outcomes.map(formatting.json), errors: [message], code: code, hint: hint,
+        state: state)
+      if case .object(var members) = document {
+        members.insert(("interrupted", .bool(true)), at: 2)
+        document = .object(members)
+      }
+      Console.line(document.rendered)
+    }
+    output.error("Error: \(message)")
+    output.error(hint)
+  }
+
+  /// What an interrupt left: the message and the next step, for the store's
+  /// `difference` at `server` (nil: the store cannot be read).
+  static func interruption(
+    _ signal: String, difference: StoreDifference?, server: String
+  ) -> (message: String, hint: String) {
+    guard let difference else {
+      return (
+        "interrupted by \(signal); the store cannot be read",
+        "Run 'tpns status' to see what is stored and pending."
+      )
+    }
+    guard difference.isPending else {
+      return (
+        "interrupted by \(signal); nothing stored is pending at \(server)",
+        "Run 'tpns status' to see what is stored; run the command again if it is not there."
+      )
+    }
+    let next = difference.nextCommand ?? "tpns sync"
+    return (
+      "interrupted by \(signal); what is stored is pending at \(server): it was not all sent",
+      "Run '\(next)' to send it ('tpns status' shows what is pending)."
+    )
+  }
+}
