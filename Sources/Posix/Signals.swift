@@ -81,14 +81,21 @@ public struct Signals: Sendable {
   /// The signals that mean the process crashed.
   public static let fatal = [SIGABRT, SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGTRAP, SIGSYS]
 
-  /// Gives each of ``fatal`` its default action back, ending the process at
-  /// once, unless `SWIFT_BACKTRACE` asks for the Swift runtime's backtracer,
+  /// Gives each of ``fatal`` its default action back, unblocked, ending the
+  /// process at once, unless `SWIFT_BACKTRACE` asks for the Swift runtime's backtracer,
   /// which handles them otherwise: once other threads run (libdispatch's
   /// block every signal), it waits for them forever, so a crashed `tpns
   /// watch` never ended and its service was never restarted. A crash still
   /// prints its reason (`Fatal error: …`, an assertion's message) first.
   public static func endOnFatalSignals() {
     guard getenv("SWIFT_BACKTRACE") == nil else { return }
-    for number in fatal { signal(number, SIG_DFL) }
+    var set = sigset_t()
+    sigemptyset(&set)
+    for number in fatal {
+      signal(number, SIG_DFL)
+      sigaddset(&set, number)
+    }
+    // A parent's mask is inherited: one that blocks them would keep them pending.
+    pthread_sigmask(SIG_UNBLOCK, &set, nil)
   }
 }

@@ -9,6 +9,13 @@
 #    like are root's, so that another process of the same user cannot read
 #    them, and it leaves no core dump.
 #
+# 3. A token file planted by another user (in a shared, sticky directory) is
+#    refused with exit 73, as is one of this user's that others may read;
+#    a private one, a pipe and <(...) are read.
+# 4. A crash ends tpns watch, run as the other user: SIGSEGV and SIGABRT end
+#    it by that signal within 10 s (the Swift runtime's backtracer kept it
+#    waiting, and a service's Restart=on-failure never came).
+#
 # Run as root, the other user is nobody (setpriv); otherwise the checks run as
 # the current user, and the other user is only the same user's other process.
 
@@ -136,4 +143,76 @@ else
   kill "$client_pid" 2>/dev/null
   wait "$client_pid" 2>/dev/null
   fail "not dumpable" "tpns did not wait on the FIFO given to add --from"
+fi
+
+# 3. Token files: one planted by the other user, one this user left readable,
+#    then the ways that are private.
+if [[ $other_user == nobody ]]; then
+  shared=$client_dir/shared
+  mkdir -p "$shared"
+  chmod 1777 "$shared"
+  as_other_user sh -c "umask 077; printf '%s\n' '$client_token' > '$shared/token.txt'"
+  problems=()
+  TPNS_STORE=$client_dir/planted/state.plist TPNS_SERVER=$emulator_url \
+    "$client_tpns" register --token-file "$shared/token.txt" >/dev/null 2>"$client_dir/planted.err"
+  status=$?
+  ((status == 73)) || problems+=("planted file: exit $status")
+  grep -q "^Error: the token file $shared/token.txt belongs to another user (nobody" \
+    "$client_dir/planted.err" || problems+=("planted file: $(head -1 "$client_dir/planted.err")")
+  [[ ! -e $client_dir/planted/state.plist ]] || problems+=("planted file: a store was written")
+  (umask 022 && printf '%s\n' "$client_token" >"$client_dir/open-token.txt")
+  TPNS_STORE=$client_dir/open/state.plist TPNS_SERVER=$emulator_url \
+    "$client_tpns" register --token-file "$client_dir/open-token.txt" >/dev/null 2>"$client_dir/open.err"
+  status=$?
+  ((status == 73)) || problems+=("0644 file: exit $status")
+  grep -q "^Run 'chmod 600 $client_dir/open-token.txt'" "$client_dir/open.err" ||
+    problems+=("0644 file: $(tail -1 "$client_dir/open.err")")
+  (umask 077 && printf '%s\n' "$client_token" >"$client_dir/private-token.txt")
+  for way in "--token-file $client_dir/private-token.txt" "--token-file -" "--token-file <(printf '%s\n' $client_token)"; do
+    TPNS_STORE=$client_dir/ways/state.plist TPNS_SERVER=$emulator_url bash -c \
+      "printf '%s\n' $client_token | '$client_tpns' register $way" >/dev/null 2>"$client_dir/way.err" ||
+      problems+=("'$way' failed: $(head -1 "$client_dir/way.err")")
+  done
+  if ((${#problems[@]})); then
+    fail "token file trust" "$(IFS=';'; echo "${problems[*]}")"
+  else
+    pass "token file trust" \
+      "planted by nobody: 73 ($(head -1 "$client_dir/planted.err" | cut -c1-90)…); 0644: 73; 0600, a pipe, <(...) read"
+  fi
+fi
+
+# 4. A crashed watch, run as the other user, ends by its signal.
+if [[ $other_user == nobody ]]; then
+  problems=()
+  crash_dir=$client_dir/crash
+  mkdir -p "$crash_dir"
+  chown nobody "$crash_dir"
+  chmod 700 "$crash_dir"
+  for signal in SEGV ABRT; do
+    as_other_user env TPNS_STORE="$crash_dir/state.plist" "$client_tpns" add --no-sync ABCDEFGHJKLMNPRSTUVW >/dev/null 2>&1
+    (
+      exec setpriv --reuid="$(id -u nobody)" --regid="$(id -g nobody)" --clear-groups \
+        env TPNS_STORE="$crash_dir/state.plist" TPNS_SERVER=http://127.0.0.1:9/tpns \
+        "$client_tpns" watch
+    ) >"$crash_dir/watch.out" 2>&1 </dev/null &
+    client_pid=$!
+    deadline=$((SECONDS + 10))
+    until grep -q '^watching' "$crash_dir/watch.out" || ((SECONDS >= deadline)); do sleep 0.05; done
+    kill -"$signal" "$client_pid"
+    deadline=$((SECONDS + 10))
+    while kill -0 "$client_pid" 2>/dev/null && ((SECONDS < deadline)); do sleep 0.05; done
+    if kill -0 "$client_pid" 2>/dev/null; then
+      problems+=("SIG$signal: still running after 10 s")
+      kill -KILL "$client_pid"
+    fi
+    wait "$client_pid"
+    status=$?
+    expected=$((128 + $(kill -l "$signal")))
+    ((status == expected)) || problems+=("SIG$signal: exit $status, not $expected")
+  done
+  if ((${#problems[@]})); then
+    fail "crashed watch ends" "$(IFS=';'; echo "${problems[*]}")"
+  else
+    pass "crashed watch ends" "tpns watch as nobody: SIGSEGV and SIGABRT end it by that signal at once"
+  fi
 fi

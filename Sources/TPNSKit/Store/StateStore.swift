@@ -117,10 +117,11 @@ public struct StateStore: Sendable {
 
   /// The warning for a store file the group or others may read (it holds
   /// the token), or nil: see ``UntrustedReason/exposedStoreWarning(_:path:)``.
-  /// One `stat`, following a link as a read does.
+  /// One `lstat`: a link, or a file of another user's, is for the read to
+  /// judge (and refuse), not to be warned about.
   public func exposureWarning() -> String? {
     var status = stat()
-    guard stat(path, &status) == 0 else { return nil }
+    guard lstat(path, &status) == 0 else { return nil }
     return UntrustedReason.exposedStoreWarning(status, path: path)
   }
 

@@ -81,10 +81,12 @@ public enum UntrustedReason: Sendable, Equatable {
     return nil
   }
 
-  /// The warning for a store that `status` says the group or others may
-  /// read (it holds the token), if so: tpns writes it 0600.
+  /// The warning for a store of this user's that `status` says the group
+  /// or others may read (it holds the token), if so: tpns writes it 0600.
   public static func exposedStoreWarning(_ status: stat, path: String) -> String? {
-    guard status.st_mode & S_IFMT == S_IFREG, status.st_mode & 0o044 != 0 else { return nil }
+    guard status.st_mode & S_IFMT == S_IFREG, status.st_uid == user,
+      status.st_mode & 0o044 != 0
+    else { return nil }
     return "the store \(path) is readable by group or others (mode "
       + "\(octal(status.st_mode & 0o7777))), and it holds the push token; run 'chmod 600 \(path)'"
   }
