@@ -25,7 +25,8 @@ struct GenerateManual: ParsableCommand {
       (
         65,
         "Bad data: an invalid UID, token, index, --format or event message, a store that does "
-          + "not parse, or a file to import that is no property list or holds no UIDs."
+          + "not parse (a binary one with a NUL in a string or key among them), a file to import "
+          + "that is no property list or holds no UIDs, or an --from or import file over 64 MiB."
       ),
       (
         66,
@@ -34,7 +35,11 @@ struct GenerateManual: ParsableCommand {
       (
         69, "The server cannot be reached; the change is stored and pending ('tpns sync' sends it)."
       ),
-      (73, "The store cannot be written, or is not safe to use."),
+      (
+        73,
+        "The store cannot be written, or is not safe to use; or a --token-file belongs to "
+          + "another user or the group or others may read it."
+      ),
       (
         75,
         "Temporary: a lock was not acquired in time, or the server kept answering 5xx or 429; "
@@ -42,6 +47,11 @@ struct GenerateManual: ParsableCommand {
       ),
       (76, "The server rejected the request (4xx); its answer is shown."),
       (78, "tpns sync without a stored token: nothing was sent ('tpns register' first)."),
+      (
+        130,
+        "Interrupted by SIGINT (143: SIGTERM), after saying what is stored and pending and the "
+          + "next step (with --json, the document, with \"interrupted\": true)."
+      ),
     ],
     files: [
       (
