@@ -23,6 +23,8 @@ import Testing
     let directory = try TemporaryDirectory()
     let tpns = TPNSProcess(store: directory.file("state.plist"), server: Self.server)
     try Data("not a store".utf8).write(to: URL(fileURLWithPath: tpns.store))
+    // As tpns writes it: one others may read is warned about.
+    #expect(chmod(tpns.store, 0o600) == 0)
     let result = try tpns.run(arguments)
     #expect(result.status == 65)
     #expect(result.stderr == "Error: invalid UID 'BAD&UID': \(Self.ampersand)\n\(Self.uidHint)\n")
