@@ -168,7 +168,7 @@ let package = Package(
     ),
     .executableTarget(
       name: "tpns-server",
-      dependencies: ["TPNSServerCommand", "CLinux"],
+      dependencies: ["TPNSServerCommand", "CLinux", "Posix"],
       swiftSettings: swift6,
       linkerSettings: serverLinking
     ),

@@ -1,5 +1,10 @@
 import CLinux
+import Posix
 import TPNSServerCommand
+
+// A crash ends the process (the Swift backtracer waited forever once the
+// serving threads ran), so that a service manager restarts it.
+Signals.endOnFatalSignals()
 
 // The registry's batches of waiting registrations (about 1 MB each) come and go:
 // mapped apart, they leave no holes in the serving threads' heaps (peak RSS under

@@ -26,4 +26,31 @@ import Testing
     #expect(watch.terminationReason == .uncaughtSignal)
     #expect(watch.terminationStatus == signal)
   }
+
+  @Test(
+    "a tpns-server that gets a fatal signal ends by it within 10 s",
+    .timeLimit(.minutes(1)), arguments: [SIGSEGV, SIGABRT])
+  func serverEnds(signal: Int32) throws {
+    let directory = try TemporaryDirectory()
+    let portFile = directory.file("port")
+    let server = Process()
+    server.executableURL = URL(fileURLWithPath: TPNSProcess.binary)
+      .deletingLastPathComponent().appendingPathComponent("tpns-server")
+    server.arguments = ["--port", "0", "--port-file", portFile]
+    server.standardOutput = FileHandle.nullDevice
+    server.standardError = FileHandle.nullDevice
+    server.standardInput = FileHandle.nullDevice
+    try server.run()
+    #expect(
+      WatchTests.eventually(within: .seconds(10)) { contents(of: portFile)?.isEmpty == false })
+    #expect(kill(server.processIdentifier, signal) == 0)
+    let ended = WatchTests.eventually(within: .seconds(10)) { !server.isRunning }
+    if !ended {
+      kill(server.processIdentifier, SIGKILL)
+      server.waitUntilExit()
+    }
+    #expect(ended)
+    #expect(server.terminationReason == .uncaughtSignal)
+    #expect(server.terminationStatus == signal)
+  }
 }
