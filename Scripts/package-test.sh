@@ -41,6 +41,20 @@ check "zsh's vendor completion is there" test -s /usr/share/zsh/vendor-completio
 check "fish's vendor completion is there" test -s /usr/share/fish/vendor_completions.d/tpns.fish
 check "the user unit runs tpns watch" grep -qx 'ExecStart=/usr/bin/tpns watch' /usr/lib/systemd/user/tpns-watch.service
 check "the system unit uses a dynamic user" grep -qx 'DynamicUser=yes' /usr/lib/systemd/system/tpns-server.service
+# README quotes the user unit: the block after its marker is the shipped file, byte for byte.
+readme_unit() { awk '/^<!-- Packaging\/tpns-watch.service as shipped/ { quoted = 1; getline; next } quoted && /^```/ { exit } quoted' README.md; }
+check "README quotes the shipped user unit" cmp -s <(readme_unit) /usr/lib/systemd/user/tpns-watch.service
+check "the user unit reloads with SIGHUP" grep -qx 'ExecReload=/bin/kill -HUP $MAINPID' /usr/lib/systemd/user/tpns-watch.service
+check "the user unit restarts 30 s after a failure" grep -qx 'RestartSec=30' /usr/lib/systemd/user/tpns-watch.service
+for setting in IPAddressDeny=any IPAddressAllow=localhost PrivateMounts=yes; do
+  check "the system unit has $setting" grep -qx "$setting" /usr/lib/systemd/system/tpns-server.service
+done
+# systemd's own review of the system unit (offline: no systemd needs to run here):
+# its exposure score, 0 (locked down) to 10, at most 1 (--threshold counts tenths).
+if command -v systemd-analyze >/dev/null; then
+  check "systemd-analyze security --offline: exposure at most 1" \
+    systemd-analyze security --offline=true --threshold=10 /usr/lib/systemd/system/tpns-server.service
+fi
 check "the package has its maintainer scripts" sh -c "dpkg-deb -I '$deb' | grep -q postrm"
 
 # tpns-server from its unit's command line (without systemd: the state
