@@ -41,9 +41,9 @@ check "zsh's vendor completion is there" test -s /usr/share/zsh/vendor-completio
 check "fish's vendor completion is there" test -s /usr/share/fish/vendor_completions.d/tpns.fish
 check "the user unit runs tpns watch" grep -qx 'ExecStart=/usr/bin/tpns watch' /usr/lib/systemd/user/tpns-watch.service
 check "the system unit uses a dynamic user" grep -qx 'DynamicUser=yes' /usr/lib/systemd/system/tpns-server.service
-# README quotes the user unit: the block after its marker is the shipped file, byte for byte.
-readme_unit() { awk '/^<!-- Packaging\/tpns-watch.service as shipped/ { quoted = 1; getline; next } quoted && /^```/ { exit } quoted' README.md; }
-check "README quotes the shipped user unit" cmp -s <(readme_unit) /usr/lib/systemd/user/tpns-watch.service
+# docs/GUIDE.md quotes the user unit: the block after its marker is the shipped file, byte for byte.
+readme_unit() { awk '/^<!-- Packaging\/tpns-watch.service as shipped/ { quoted = 1; getline; next } quoted && /^```/ { exit } quoted' docs/GUIDE.md; }
+check "docs/GUIDE.md quotes the shipped user unit" cmp -s <(readme_unit) /usr/lib/systemd/user/tpns-watch.service
 check "the user unit reloads with SIGHUP" grep -qx 'ExecReload=/bin/kill -HUP $MAINPID' /usr/lib/systemd/user/tpns-watch.service
 check "the user unit restarts 30 s after a failure" grep -qx 'RestartSec=30' /usr/lib/systemd/user/tpns-watch.service
 for setting in IPAddressDeny=any IPAddressAllow=localhost PrivateMounts=yes; do
