@@ -92,8 +92,14 @@ import Testing
   @Test(
     "a message the server would refuse is refused here (65, with what to do), and nothing is sent",
     arguments: [
-      (String(repeating: "a", count: 4097), "it has 4097 characters, expected 1 to 4096"),
-      (String(repeating: "é", count: 5000), "it has 5000 characters, expected 1 to 4096"),
+      (
+        String(repeating: "a", count: 4097),
+        "it has 4097 characters, at most 4096 are allowed (an empty --message sends none)"
+      ),
+      (
+        String(repeating: "é", count: 5000),
+        "it has 5000 characters, at most 4096 are allowed (an empty --message sends none)"
+      ),
       ("bell\u{07}", "it has U+7 at position 5, which is not allowed"),
     ])
   func refusedMessage(message: String, reason: String) throws {

@@ -45,8 +45,15 @@ struct EventCommand: ParsableCommand {
     do { device = try DeviceUID(uid) } catch { throw runner.failure(.invalidUID(uid, error)) }
     if let message, let violation = EventMessageSyntax.violation(in: message) {
       let limit = EventMessageSyntax.lengths.upperBound
+      // An empty --message is taken (as none), so the length is said as the upper bound.
+      let reason =
+        if case .length(let actual, _) = violation {
+          "has \(actual) characters, at most \(limit) are allowed (an empty --message sends none)"
+        } else {
+          "\(violation)"
+        }
       throw runner.fail(
-        "invalid message: it \(violation)",
+        "invalid message: it \(reason)",
         hint:
           "Give a message of at most \(limit) characters; newlines and tabs are allowed, "
           + "other control characters are not.",
