@@ -1,7 +1,11 @@
 #include "CMicroHTTPD.h"
 
+#include <arpa/inet.h>
 #include <errno.h>
+#include <linux/sockios.h>
 #include <netdb.h>
+#include <netinet/in.h>
+#include <sys/ioctl.h>
 #include <stdarg.h>
 #include <string.h>
 #include <strings.h>
@@ -92,6 +96,29 @@ int tpns_mhd_connection_socket(struct MHD_Connection *connection) {
   return info == NULL ? -1 : info->connect_fd;
 }
 
+bool tpns_mhd_connection_peer(struct MHD_Connection *connection, char *buffer, size_t capacity) {
+  const union MHD_ConnectionInfo *info =
+      MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+  if (info == NULL || info->client_addr == NULL) {
+    return false;
+  }
+  const struct sockaddr *address = info->client_addr;
+  const void *bytes;
+  if (address->sa_family == AF_INET) {
+    bytes = &((const struct sockaddr_in *)address)->sin_addr;
+  } else if (address->sa_family == AF_INET6) {
+    bytes = &((const struct sockaddr_in6 *)address)->sin6_addr;
+  } else {
+    return false;
+  }
+  return inet_ntop(address->sa_family, bytes, buffer, (socklen_t)capacity) != NULL;
+}
+
+int tpns_socket_unsent_bytes(int socket) {
+  int count = 0;
+  return ioctl(socket, SIOCOUTQ, &count) == 0 ? count : -1;
+}
+
 void *tpns_mhd_connection_context(struct MHD_Connection *connection) {
   const union MHD_ConnectionInfo *info =
       MHD_get_connection_info(connection, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
@@ -103,12 +130,53 @@ struct framing_headers {
   unsigned int lengths;
   unsigned int transfer_encodings;
   bool is_chunked;
+  bool has_malformed_name;
+  bool has_folded_line;
 };
+
+/// Whether `c` may be part of a header name (RFC 9110 section 5.6.2, `tchar`).
+static bool is_token_character(unsigned char c) {
+  if (c >= '0' && c <= '9') return true;
+  if ((c | 0x20) >= 'a' && (c | 0x20) <= 'z') return true;
+  return c != '\0' && strchr("!#$%&'*+-.^_`|~", c) != NULL;
+}
+
+/// Whether the value of the header named `key` is the rest of the same line.
+/// libmicrohttpd 0.9.75 accepts an obs-fold continuation line by appending it to the
+/// copy of the *name* it moves out of the read buffer (`X-A: 1` + ` Transfer-Encoding:
+/// chunked` becomes a header `X-ATransfer-Encoding: chunked` whose value is `1`), and
+/// says nothing. On a line it did not fold, the name was cut off in place at its colon,
+/// so the value starts right after it, past the optional spaces; a folded line's name
+/// lives elsewhere in the connection's memory.
+static bool value_follows_name(const char *key, const char *value) {
+  size_t length = strlen(key);
+  const char *after_colon = key + length + 1;
+  if (value < after_colon) {
+    return false;
+  }
+  for (const char *c = after_colon; c < value; c++) {
+    if (*c != ' ' && *c != '\t') {
+      return false;
+    }
+  }
+  return true;
+}
 
 static enum MHD_Result count_framing_headers(void *cls, enum MHD_ValueKind kind, const char *key,
                                              const char *value) {
   (void)kind;
   struct framing_headers *found = cls;
+  if (key[0] == '\0') {
+    found->has_malformed_name = true;
+  }
+  for (const char *c = key; *c != '\0'; c++) {
+    if (!is_token_character((unsigned char)*c)) {
+      found->has_malformed_name = true;
+    }
+  }
+  if (value != NULL && !value_follows_name(key, value)) {
+    found->has_folded_line = true;
+  }
   if (strcasecmp(key, MHD_HTTP_HEADER_CONTENT_LENGTH) == 0) {
     found->lengths += 1;
   } else if (strcasecmp(key, MHD_HTTP_HEADER_TRANSFER_ENCODING) == 0) {
@@ -119,8 +187,16 @@ static enum MHD_Result count_framing_headers(void *cls, enum MHD_ValueKind kind,
 }
 
 enum tpns_mhd_framing tpns_mhd_request_framing(struct MHD_Connection *connection) {
-  struct framing_headers found = {0, 0, false};
+  struct framing_headers found = {0, 0, false, false, false};
   MHD_get_connection_values(connection, MHD_HEADER_KIND, count_framing_headers, &found);
+  // A folded line also leaves a malformed name behind when the continuation has a
+  // colon; the fold is the cause, so it is named first.
+  if (found.has_folded_line) {
+    return TPNS_MHD_FRAMING_FOLDED_LINE;
+  }
+  if (found.has_malformed_name) {
+    return TPNS_MHD_FRAMING_MALFORMED_NAME;
+  }
   if (found.lengths > 0 && found.transfer_encodings > 0) {
     return TPNS_MHD_FRAMING_LENGTH_AND_TRANSFER_ENCODING;
   }
@@ -138,6 +214,8 @@ static enum MHD_Result queue(struct MHD_Connection *connection, unsigned int sta
                              struct MHD_Response *response, const char *content_type,
                              const char *header_name, const char *header_value, bool close) {
   MHD_add_response_header(response, MHD_HTTP_HEADER_CONTENT_TYPE, content_type);
+  // No browser may take a JSON answer or an error for a script or a page.
+  MHD_add_response_header(response, "X-Content-Type-Options", "nosniff");
   if (header_name != NULL && header_value != NULL) {
     MHD_add_response_header(response, header_name, header_value);
   }
@@ -174,5 +252,7 @@ enum MHD_Result tpns_mhd_respond_stream(struct MHD_Connection *connection, unsig
     release(reader_context);
     return MHD_NO;
   }
-  return queue(connection, status, response, content_type, header_name, header_value, false);
+  // Closed at its end: a stream the server ends (too many open, a client that does not
+  // read) must free its connection at once, not keep it waiting for another request.
+  return queue(connection, status, response, content_type, header_name, header_value, true);
 }

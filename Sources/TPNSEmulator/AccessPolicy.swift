@@ -28,7 +28,11 @@
 ///   address is served: a page at an address is served from it, so only the emulator
 ///   itself could be one that reaches the emulator; this keeps `--host 0.0.0.0` usable
 ///   by address from other machines. A request with no `Host` (HTTP/1.0) is served:
-///   every browser sends one.
+///   every browser sends one. The exception is an unspecified address (`0.0.0.0`,
+///   `[::]`): Linux delivers a connection to it on loopback, and a browser treats it as
+///   an ordinary remote address (it sends neither `Sec-Fetch-Site` nor anything else that
+///   marks the request as cross-site), so a page could use it to reach the emulator;
+///   it is served only when it is exactly the `--host` given.
 /// - `Origin`, which browsers send on every POST and cross-origin `fetch`, must be the
 ///   request's own (`http://` and its `Host`: the dashboard, or a user at the console
 ///   of one of its JSON answers); any other, `null` included, is 403.
@@ -36,24 +40,44 @@
 ///   `same-origin`; `cross-site` and `same-site` (a page on another port of localhost
 ///   is the same site) are 403. It catches what `Origin` cannot: an `<img>` or a link
 ///   sends a GET with no `Origin`, and a GET of `/tpns` runs its command.
+/// - On `/tpns`, what a browser sends by itself is refused with 403 unless
+///   `--allow-browser`: a navigation or a subresource (`Sec-Fetch-Mode: navigate` or
+///   `no-cors`: a link, a form, an `<img>`), and `Sec-Fetch-Site: none` (a link opened
+///   from another program, a bookmark). The dashboard's own `fetch` is `cors` and
+///   `same-origin`; native clients send none of these headers.
 ///
 ///     AccessPolicy(listeningHost: "127.0.0.1").refusal(of: request)  // nil: served
 struct AccessPolicy: Sendable {
   /// The address given to listen on (`--host`), lower-cased: also served as a `Host`.
   let listeningHost: String
+  /// Whether a browser's own requests to `/tpns` (a navigation, a subresource) are
+  /// served (`--allow-browser`).
+  let allowsBrowser: Bool
 
-  init(listeningHost: String) {
+  init(listeningHost: String, allowsBrowser: Bool = false) {
     self.listeningHost = listeningHost.lowercased()
+    self.allowsBrowser = allowsBrowser
   }
 
   /// Why `request` is refused (421, 403), or nil when it is served.
   func refusal(of request: IncomingRequest) -> RequestError? {
-    if let host = request.host, !isServed(host: host) {
-      return RequestError(
-        421,
-        "the Host header '\(Printable(host))' does not name this server (use localhost, an IP "
-          + "address or the --host name): a web page must not reach the registry through "
-          + "DNS rebinding")
+    if let host = request.host {
+      switch hostKind(host) {
+      case .served:
+        break
+      case .unspecified:
+        return RequestError(
+          421,
+          "the Host header '\(Printable(host))' is an unspecified address (0.0.0.0 and [::] "
+            + "mean any address; the server was not started with it as --host): use "
+            + "127.0.0.1 or localhost; a web page must not reach the registry through it")
+      case .foreign:
+        return RequestError(
+          421,
+          "the Host header '\(Printable(host))' does not name this server (use localhost, an "
+            + "IP address or the --host name): a web page must not reach the registry through "
+            + "DNS rebinding")
+      }
     }
     if let origin = request.origin,
       origin.lowercased() != "http://" + (request.host ?? "").lowercased()
@@ -62,6 +86,27 @@ struct AccessPolicy: Sendable {
     }
     if let site = request.fetchSite, !["none", "same-origin"].contains(site.lowercased()) {
       return Self.fromWebPage("Sec-Fetch-Site: \(Printable(site))")
+    }
+    if !allowsBrowser, request.path == Router.servicePath,
+      let evidence = Self.browserEvidence(request)
+    {
+      return RequestError(
+        403,
+        "a browser's own request to \(Router.servicePath) is refused (\(evidence)): a link, "
+          + "a form or an image must not run a command; use tpns, curl or another client "
+          + "that is not a browser, or start tpns-server with --allow-browser")
+    }
+    return nil
+  }
+
+  /// The header that shows `request` is one a browser made by itself (a navigation, a
+  /// subresource, a link opened from another program), or nil.
+  private static func browserEvidence(_ request: IncomingRequest) -> String? {
+    if let mode = request.fetchMode, ["navigate", "no-cors"].contains(mode.lowercased()) {
+      return "Sec-Fetch-Mode: \(Printable(mode))"
+    }
+    if let site = request.fetchSite, site.lowercased() == "none" {
+      return "Sec-Fetch-Site: \(Printable(site))"
     }
     return nil
   }
@@ -73,32 +118,64 @@ struct AccessPolicy: Sendable {
         + "use tpns, curl or another client that is not a browser")
   }
 
-  /// Whether a `Host` header (`name`, `name:port`, `[v6]`, `[v6]:port`) names this
-  /// machine: `localhost`, an IP address, or ``listeningHost``.
-  func isServed(host: String) -> Bool {
+  /// What a `Host` header names, for ``refusal(of:)``.
+  enum HostKind: Equatable {
+    /// This machine: `localhost`, an IP address, or ``listeningHost``.
+    case served
+    /// An unspecified address (`0.0.0.0`, `[::]`) other than ``listeningHost``.
+    case unspecified
+    /// Anything else, or a malformed header.
+    case foreign
+  }
+
+  /// What a `Host` header (`name`, `name:port`, `[v6]`, `[v6]:port`) names.
+  func hostKind(_ host: String) -> HostKind {
     // On the header's bytes, the address parsed from a copy on the stack: made a
     // `String` and parsed through one, it cost 1,500 instructions of every request
     // (callgrind).
     var host = host
     host.makeContiguousUTF8()  // a no-op for the headers the server reads
-    return host.utf8.withContiguousStorageIfAvailable { bytes -> Bool in
-      guard let (start, end, isBracketed) = Self.name(in: bytes) else { return false }
-      if Self.isAddress(bytes[start..<end], isIPv6: isBracketed) { return true }
+    return host.utf8.withContiguousStorageIfAvailable { bytes -> HostKind in
+      guard let (start, end, isBracketed) = Self.name(in: bytes) else { return .foreign }
+      let address = Self.address(bytes[start..<end], isIPv6: isBracketed)
+      if address == .specified { return .served }
       let lowered = String(decoding: bytes[start..<end], as: UTF8.self).lowercased()
-      return lowered == "localhost" || lowered == listeningHost
-    } ?? false
+      if lowered == listeningHost { return .served }
+      if address == .unspecified { return .unspecified }
+      return lowered == "localhost" ? .served : .foreign
+    } ?? .foreign
   }
 
-  /// Whether `name` is an IPv4 address (an IPv6 one when `isIPv6`), as `inet_pton`
+  private enum Address {
+    case notAnAddress
+    /// `0.0.0.0`, `::`, or `::ffff:0.0.0.0`: "any address", which Linux routes to
+    /// loopback.
+    case unspecified
+    case specified
+  }
+
+  /// What `name` is as an IPv4 address (an IPv6 one when `isIPv6`), as `inet_pton`
   /// reads it.
-  private static func isAddress(_ name: Slice<UnsafeBufferPointer<UInt8>>, isIPv6: Bool) -> Bool {
+  private static func address(_ name: Slice<UnsafeBufferPointer<UInt8>>, isIPv6: Bool)
+    -> Address
+  {
     // The longest textual IPv6 address is 45 bytes (INET6_ADDRSTRLEN with its NUL).
-    guard name.count < 64 else { return false }
-    return withUnsafeTemporaryAllocation(of: CChar.self, capacity: 64) { text in
+    guard name.count < 64 else { return .notAnAddress }
+    return withUnsafeTemporaryAllocation(of: CChar.self, capacity: 64) { text -> Address in
       for (offset, byte) in name.enumerated() { text[offset] = CChar(bitPattern: byte) }
       text[name.count] = 0
       var address = in6_addr()
-      return inet_pton(isIPv6 ? AF_INET6 : AF_INET, text.baseAddress!, &address) == 1
+      guard inet_pton(isIPv6 ? AF_INET6 : AF_INET, text.baseAddress!, &address) == 1 else {
+        return .notAnAddress
+      }
+      let isUnspecified = withUnsafeBytes(of: &address) { bytes in
+        guard isIPv6 else { return bytes[0..<4].allSatisfy { $0 == 0 } }
+        let isMapped = bytes[10] == 0xff && bytes[11] == 0xff
+        return bytes[0..<10].allSatisfy { $0 == 0 }
+          && (isMapped || bytes[10..<12].allSatisfy { $0 == 0 })
+          && bytes[12..<16].allSatisfy { $0 == 0 }
+      }
+      return isUnspecified ? .unspecified : .specified
     }
   }
 

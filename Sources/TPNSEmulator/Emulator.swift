@@ -56,12 +56,18 @@ public final class Emulator: @unchecked Sendable {
   /// By default it accepts what real clients send, as the real service does, and
   /// records what a canonical client would not send as warnings in the request log;
   /// `strict` refuses that with 400 instead (for authors testing their own encoder).
+  /// `allowBrowser` serves what a browser sends to `/tpns` by itself (a navigation typed
+  /// in the address bar, a link, a form), refused by default (see ``AccessPolicy``).
   public func start(
     host: String = "127.0.0.1", port: UInt16 = 0, database: String? = nil, threads: Int = 1,
-    strict: Bool = false
+    strict: Bool = false, allowBrowser: Bool = false
   ) throws(EmulatorError) {
     try lock.withLock { () throws(EmulatorError) in
       guard running == nil else { throw EmulatorError.alreadyRunning }
+      if let database, let refusal = DatabaseTrust.refusal(path: database) {
+        throw EmulatorError.untrustedDatabase(
+          path: refusal.path, reason: refusal.reason, fix: refusal.fix)
+      }
       let registry: Registry
       do {
         registry = try Registry(path: database, warning: warning)
@@ -77,7 +83,8 @@ public final class Emulator: @unchecked Sendable {
           registry: registry, log: log, faults: faults, databaseName: database ?? ":memory:",
           events: events, startedAt: Clock.nowMilliseconds(),
           startedMonotonic: Clock.monotonicNanoseconds()),
-        access: AccessPolicy(listeningHost: host), events: events, logger: logger,
+        access: AccessPolicy(listeningHost: host, allowsBrowser: allowBrowser), events: events,
+        logger: logger,
         isStrict: strict)
       let server = HTTPServer(
         handler: { router.handle($0) }, refused: { router.handleUnread(status: $0) })

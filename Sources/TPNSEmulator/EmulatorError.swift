@@ -11,6 +11,10 @@ public enum EmulatorError: Error, Sendable, Equatable, CustomStringConvertible {
   case notADatabase(path: String, isDirectory: Bool)
   /// The registry database path names another program's SQLite database (left as it was).
   case notARegistry(path: String, reason: String)
+  /// The registry database, one of its companions (`-wal`, `-shm`, `-journal`) or its
+  /// directory is another user's, or others may write it (see ``DatabaseTrust``):
+  /// `reason` says which and why, `fix` what to do.
+  case untrustedDatabase(path: String, reason: String, fix: String)
 
   public var description: String {
     switch self {
@@ -26,6 +30,8 @@ public enum EmulatorError: Error, Sendable, Equatable, CustomStringConvertible {
     case .notARegistry(let path, let reason):
       return "cannot open the registry database '\(path)': it is not a tpns-server registry "
         + "(\(reason))"
+    case .untrustedDatabase(_, let reason, _):
+      return reason
     }
   }
 }

@@ -49,6 +49,9 @@ struct RequestLogEntry: Sendable, Equatable {
   var error: String?
   /// What the request sent that a canonical client would not (see ``Conformance``).
   var warnings: [String] = []
+  /// How long the answer took, in milliseconds (two decimals); nil for a request
+  /// libmicrohttpd answered by itself.
+  var durationMilliseconds: Double? = nil
   /// What was cut from the form; nil when it is kept whole.
   var truncation: Truncation? = nil
   /// The decoded parameters of a form not kept whole, values cut; nil otherwise (they

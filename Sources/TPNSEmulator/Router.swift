@@ -112,11 +112,12 @@ struct Router: Sendable {
     }
     entry.status = response.status
     entry.warnings = conformance.allWarnings
+    entry.durationMilliseconds = Self.milliseconds(since: started)
     log.record(&entry)
     let command = try? decoded.get()[CommandParameter.cmd.name]
     events.publish(
       "request",
-      RequestJSON(entry: entry, durationMilliseconds: Self.milliseconds(since: started)))
+      RequestJSON(entry: entry))
     if response.status == 200, request.method != "HEAD", let command {
       events.publish(
         command == "event" ? "notification" : "registry", CommandEventJSON(cmd: command))

@@ -40,7 +40,7 @@ extension ServerCommand {
 
     /// `--db`.
     @OptionGroup public var storage: DatabaseOption
-    /// `--strict` and `--quiet` (request lines go to stderr).
+    /// `--strict`, `--quiet` (request lines go to stderr) and `--allow-browser`.
     @OptionGroup public var behaviour: BehaviourOptions
     /// The command to run and its arguments.
     @Argument(parsing: .postTerminator, help: "The command to run, and its arguments.")
@@ -54,6 +54,8 @@ extension ServerCommand {
     public var strict: Bool { behaviour.strict }
     /// `--quiet`: no line per request (on stderr).
     public var quiet: Bool { behaviour.quiet }
+    /// `--allow-browser`: serve a browser's own requests to `/tpns`.
+    public var allowBrowser: Bool { behaviour.allowBrowser }
 
     /// `arguments` (without the program's name) with a `--` put before `exec`'s
     /// COMMAND when there is none, so that everything from COMMAND's name on is
@@ -100,7 +102,8 @@ extension ServerCommand {
         quiet ? nil : { @Sendable line in Console.error(line) }
       let emulator = Emulator(logger: logger, warning: ServerCommand.warning)
       try ServerCommand.start(
-        emulator, host: "127.0.0.1", port: 0, database: database, strict: strict)
+        emulator, host: "127.0.0.1", port: 0, database: database, strict: strict,
+        allowBrowser: allowBrowser)
       defer { emulator.stop() }
       if !quiet { Console.error("listening on \(emulator.baseURL ?? "")") }
 

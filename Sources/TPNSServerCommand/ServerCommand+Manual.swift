@@ -23,7 +23,11 @@ extension ServerCommand {
         (64, "Usage: an unknown option or a bad option value."),
         (65, "--db names a file that is not a registry tpns-server created; it is left as it is."),
         (69, "The address cannot be listened on (the port is taken, say)."),
-        (73, "The database cannot be created or opened."),
+        (
+          73,
+          "The database cannot be created or opened, or it, its -wal, -shm or -journal, or its "
+            + "directory belongs to another user or is writable by others."
+        ),
       ],
       files: [
         (

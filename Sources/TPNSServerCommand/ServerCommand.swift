@@ -67,6 +67,8 @@ public struct ServerCommand: ParsableCommand {
   public var strict: Bool { behaviour.strict }
   /// `--quiet`: no line per request.
   public var quiet: Bool { behaviour.quiet }
+  /// `--allow-browser`: serve a browser's own requests to `/tpns`.
+  public var allowBrowser: Bool { behaviour.allowBrowser }
 
   /// `--db`, which `tpns-server` and `exec` share.
   public struct DatabaseOption: ParsableArguments {
@@ -79,7 +81,7 @@ public struct ServerCommand: ParsableCommand {
     public init() {}
   }
 
-  /// `--strict` and `--quiet`, which `tpns-server` and `exec` share.
+  /// `--strict`, `--quiet` and `--allow-browser`, which `tpns-server` and `exec` share.
   public struct BehaviourOptions: ParsableArguments {
     @Flag(
       help: ArgumentHelp(
@@ -87,6 +89,12 @@ public struct ServerCommand: ParsableCommand {
           + "warning)."))
     public var strict = false
     @Flag(help: "Do not log a line per request.") public var quiet = false
+    @Flag(
+      help: ArgumentHelp(
+        "Run /tpns commands a browser sends by itself: an address typed or a link followed "
+          + "(default: refused with 403, so that no web page or link can register a phone "
+          + "or map a UID)."))
+    public var allowBrowser = false
 
     public init() {}
   }
@@ -103,7 +111,8 @@ public struct ServerCommand: ParsableCommand {
     let logger: Emulator.Logger? = quiet ? nil : { @Sendable line in Console.line(line) }
     let emulator = Emulator(logger: logger, warning: Self.warning)
     try Self.start(
-      emulator, host: host, port: port, database: database, threads: threads, strict: strict)
+      emulator, host: host, port: port, database: database, threads: threads, strict: strict,
+      allowBrowser: allowBrowser)
     if let exposure = Self.exposureWarning(host: host) { Self.warning(exposure) }
     let written: PortFile?
     do {
@@ -125,11 +134,12 @@ public struct ServerCommand: ParsableCommand {
   /// Starts `emulator`, turning a failure into a reported error.
   static func start(
     _ emulator: Emulator, host: String, port: UInt16, database: String?, threads: Int = 1,
-    strict: Bool = false
+    strict: Bool = false, allowBrowser: Bool = false
   ) throws {
     do throws(EmulatorError) {
       try emulator.start(
-        host: host, port: port, database: database, threads: threads, strict: strict)
+        host: host, port: port, database: database, threads: threads, strict: strict,
+        allowBrowser: allowBrowser)
     } catch {
       switch error {
       case .cannotListen:
@@ -152,6 +162,8 @@ public struct ServerCommand: ParsableCommand {
           hint: "--db takes a registry that tpns-server created, or a path where none exists "
             + "yet (one is created there); this file was left as it is.",
           exitCode: ExitCode(65))
+      case .untrustedDatabase(_, _, let fix):
+        throw CommandFailure(error.description, hint: fix, exitCode: ExitCode(73))
       case .alreadyRunning:
         throw CommandFailure(error.description)
       }

@@ -6,7 +6,8 @@ import Testing
 /// A request whose headers frame its body two ways (request smuggling: a proxy in
 /// front reads one body, the emulator another, and the rest is taken for a second
 /// request). libmicrohttpd took the first `Content-Length`, or `Transfer-Encoding`
-/// over `Content-Length`, silently.
+/// over `Content-Length`, silently; it read `Transfer-Encoding : chunked` as another
+/// header, and joined a folded line onto the header's name.
 extension HTTPServerTests {
   struct Framing: Sendable, CustomStringConvertible {
     var description: String
@@ -20,6 +21,10 @@ extension HTTPServerTests {
     static let both =
       "Content-Length and Transfer-Encoding are given together: a body is framed one way only"
     static let coding = "Transfer-Encoding must be 'chunked', given once"
+    static let name =
+      "a header name must be a token followed at once by ':', with no space before the colon"
+    static let folded =
+      "a header line continues on the next line (obs-fold): send each header on one line"
   }
 
   @Test(
@@ -46,6 +51,21 @@ extension HTTPServerTests {
       Framing(
         description: "another coding", headers: "Transfer-Encoding: gzip\r\n",
         body: Framing.form, reason: Framing.coding),
+      Framing(
+        description: "chunked named with a space before the colon, beside a length",
+        headers: "Content-Length: 4\r\nTransfer-Encoding : chunked\r\n", body: Framing.chunked,
+        reason: Framing.name),
+      Framing(
+        description: "a tab before the colon",
+        headers: "Content-Length\t: 35\r\n", body: Framing.form, reason: Framing.name),
+      Framing(
+        description: "chunked on a folded line, beside a length",
+        headers: "Content-Length: 4\r\nX-Note: a\r\n Transfer-Encoding: chunked\r\n",
+        body: Framing.chunked, reason: Framing.folded),
+      Framing(
+        description: "a folded value, beside a length",
+        headers: "Content-Length: 35\r\nX-Note: a\r\n\tb\r\n", body: Framing.form,
+        reason: Framing.folded),
     ])
   func ambiguousFraming(_ framing: Framing) throws {
     let server = try TestEmulator()

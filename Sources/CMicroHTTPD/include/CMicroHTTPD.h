@@ -62,12 +62,22 @@ uint16_t tpns_mhd_bound_port(struct MHD_Daemon *_Nonnull daemon);
 /// The socket of a connection.
 int tpns_mhd_connection_socket(struct MHD_Connection *_Nonnull connection);
 
+/// The client's address of a connection, as text (`127.0.0.1`, `::1`), written to
+/// `buffer` (of `capacity` bytes, NUL-terminated); false when it cannot be told.
+bool tpns_mhd_connection_peer(struct MHD_Connection *_Nonnull connection, char *_Nonnull buffer,
+                              size_t capacity);
+
+/// Bytes written to `socket` that the peer has not acknowledged yet (`SIOCOUTQ`); -1
+/// when it cannot be told.
+int tpns_socket_unsent_bytes(int socket);
+
 /// What the connection callback stored in the connection's `*socket_context`.
 void *_Nullable tpns_mhd_connection_context(struct MHD_Connection *_Nonnull connection);
 
 /// How a request's headers delimit its body (RFC 9112, section 6). A server that takes
 /// one reading while a proxy in front takes another lets a request be smuggled inside
-/// another one's body, so anything but one clear framing is refused.
+/// another one's body, so anything but one clear framing is refused, and so are header
+/// lines that a proxy and libmicrohttpd could read as different headers.
 enum __attribute__((enum_extensibility(closed))) tpns_mhd_framing {
   /// At most one `Content-Length`, or one `Transfer-Encoding: chunked` alone.
   TPNS_MHD_FRAMING_CLEAR,
@@ -78,13 +88,20 @@ enum __attribute__((enum_extensibility(closed))) tpns_mhd_framing {
   /// `Transfer-Encoding` given more than once, or not `chunked` (libmicrohttpd would
   /// read such a body until the connection closes).
   TPNS_MHD_FRAMING_UNSUPPORTED_TRANSFER_ENCODING,
+  /// A header name that is not a token: a space or tab before its colon (RFC 9112
+  /// section 5.1), which libmicrohttpd keeps as part of the name, so that
+  /// `Transfer-Encoding : chunked` would not count as a `Transfer-Encoding`.
+  TPNS_MHD_FRAMING_MALFORMED_NAME,
+  /// A header line continued on the next one (obs-fold, RFC 9112 section 5.2), which
+  /// libmicrohttpd would join into the header's name.
+  TPNS_MHD_FRAMING_FOLDED_LINE,
 };
 
 /// The framing of the request whose headers `connection` has received.
 enum tpns_mhd_framing tpns_mhd_request_framing(struct MHD_Connection *_Nonnull connection);
 
-/// Queues a response with a copy of `body`, a `Content-Type` and, when non-NULL,
-/// one extra header; `close` adds `Connection: close` (the connection is closed once
+/// Queues a response with a copy of `body`, a `Content-Type`,
+/// `X-Content-Type-Options: nosniff` and, when non-NULL, one extra header; `close` adds `Connection: close` (the connection is closed once
 /// it is sent). Returns MHD_YES when queued.
 enum MHD_Result tpns_mhd_respond(struct MHD_Connection *_Nonnull connection, unsigned int status,
                                  const char *_Nonnull content_type,
@@ -93,8 +110,9 @@ enum MHD_Result tpns_mhd_respond(struct MHD_Connection *_Nonnull connection, uns
                                  size_t body_length, bool close);
 
 /// Queues a response whose body `reader(reader_context, ...)` produces as the client
-/// reads it (sent chunked to an HTTP/1.1 client; to HTTP/1.0, ended by closing), with
-/// a `Content-Type` and, when non-NULL, one extra header. `release(reader_context)` is
+/// reads it, ended by closing the connection (`Connection: close`), with a
+/// `Content-Type`, `X-Content-Type-Options: nosniff` and, when non-NULL, one extra
+/// header. `release(reader_context)` is
 /// called once the response is done with, or at once when it cannot be made. Returns
 /// MHD_YES when queued.
 enum MHD_Result tpns_mhd_respond_stream(struct MHD_Connection *_Nonnull connection,

@@ -100,7 +100,7 @@ extension DashboardPage {
         <label>uid <input id="r-uid" type="search"></label>
       </div>
       <table>
-        <thead><tr><th scope="col">time</th><th scope="col">method</th><th scope="col">cmd</th><th scope="col">status</th><th scope="col">duration</th><th scope="col">warnings</th></tr></thead>
+        <thead><tr><th scope="col">time</th><th scope="col">method</th><th scope="col">cmd</th><th scope="col">status</th><th scope="col">duration</th><th scope="col">error</th><th scope="col">warnings</th></tr></thead>
         <tbody id="requests-rows"></tbody>
       </table>
       <div id="request-detail" hidden tabindex="-1" aria-label="Request detail">

@@ -69,7 +69,7 @@ extension DashboardPage {
     }
     // Requests by their sequence number, newest first: a page loaded while the
     // stream delivers (on opening, on reconnecting) neither loses nor repeats
-    // one; the streamed copy, which has the duration, wins.
+    // one; the streamed copy wins.
     function mergeRequests(incoming) {
       const bySeq = new Map();
       for (const r of incoming) bySeq.set(r.seq, r);
@@ -199,10 +199,10 @@ extension DashboardPage {
         if (!has(p.cmd, cmd) || !has(r.status, status) || !has(p.udid, udid)) continue;
         if (uid && !requestUIDs(r).some((u) => has(u, uid))) continue;
         const statusCell = el("span", r.status, r.status >= 400 ? "bad" : "ok");
-        // A refusal's reason first: the warnings alone would hide why it was refused.
-        const warnings = [r.error ? "error: " + r.error : null, ...(r.warnings || [])].filter((x) => x).join("; ");
+        // A refusal's reason and what a canonical client would not have sent, apart.
         const tr = row([time(r.time), r.method, p.cmd, statusCell,
-          r.duration_ms === undefined ? "—" : r.duration_ms + " ms", warnings]);
+          r.duration_ms === undefined ? "—" : r.duration_ms + " ms", r.error || "",
+          (r.warnings || []).join("; ")]);
         tr.tabIndex = 0;
         tr.setAttribute("aria-label", "request " + r.seq + ": " + (p.cmd || r.path || "") + " " + r.status + ", open details");
         tr.addEventListener("click", () => openRequest(r));
@@ -294,6 +294,13 @@ extension DashboardPage {
       // Events were dropped (this page fell behind a flood): reload what they would have told.
       source.addEventListener("overflow", () => { loadAll().catch(() => {}); });
       source.addEventListener("reset", () => { state.requests = []; for (const k of ["overview", "registry", "notifications", "requests"]) reload(k); });
+      // The emulator ended this stream (too many open): reconnecting would end another.
+      source.addEventListener("closed", (e) => {
+        source.close();
+        let reason = "";
+        try { reason = JSON.parse(e.data).reason || ""; } catch (_) {}
+        setConnection("closed by the emulator (" + reason + "): reload the page to reconnect", "down");
+      });
     }
     connect();
     """#

@@ -15,6 +15,7 @@ import Synchronization
 /// | `fault` | `{"fault": {...} or null}`: a fault armed, used up or disarmed |
 /// | `reset` | `{}`: everything emptied |
 /// | `overflow` | `{}`: events were dropped for this reader (it fell behind): reload |
+/// | `closed` | `{"reason": "..."}`: the emulator ended this stream (the last event) |
 ///
 /// What it costs `/tpns`: an event is appended, unencoded, to one shared ring
 /// (``ringLimit`` events) and encoded once, when a stream first reads it (under a
@@ -29,6 +30,13 @@ import Synchronization
 /// A comment (`: heartbeat`) is sent every ``heartbeatInterval`` so that idle
 /// connections stay open and gone clients are noticed; `retry:` tells `EventSource`
 /// how soon to reconnect after the emulator restarts.
+///
+/// Every stream holds a connection for as long as it is open, and the server has
+/// ``HTTPServer/connectionLimit`` of them: so at most ``maximumStreams`` are open, at
+/// most ``maximumStreamsPerPeer`` from one client address. A stream beyond either
+/// ends the oldest one (of that address, or of the address with the most), with a
+/// `closed` event; and a stream whose client does not read (its socket still holds
+/// unsent bytes at two heartbeats in a row) is ended, its connection shut down.
 ///
 ///     hub.publish("reset", ResetJSON())
 final class EventHub: @unchecked Sendable {
@@ -45,6 +53,11 @@ final class EventHub: @unchecked Sendable {
   static let pieceLimit = 16 * 1024
   /// Milliseconds between two wakes of the suspended streams.
   static let flushInterval = 50
+  /// Most streams open at once: a few dashboards and scripts, far below the server's
+  /// connection limit.
+  static let maximumStreams = 64
+  /// Most streams open at once from one client address.
+  static let maximumStreamsPerPeer = 16
 
   fileprivate let lock = Lock()
   private var streams: [ObjectIdentifier: EventStream] = [:] {
@@ -59,6 +72,8 @@ final class EventHub: @unchecked Sendable {
   private var ringStart = 0
   private var firstSequence = 0
   private var isFlushScheduled = false
+  /// The number the next stream opened gets (the oldest has the lowest).
+  private var nextStreamNumber = 0
   private var timer: (any DispatchSourceTimer)?
   private let queue = DispatchQueue(label: "tpns-server.events")
   private let encoder = JSONEncoder()
@@ -81,6 +96,7 @@ final class EventHub: @unchecked Sendable {
       source.schedule(
         deadline: .now() + Self.heartbeatInterval, repeating: Self.heartbeatInterval)
       source.setEventHandler { [weak self] in
+        self?.endUnreadStreams()
         self?.append { Event(type: "", value: nil, bytes: Array(": heartbeat\n\n".utf8)) }
       }
       source.resume()
@@ -108,13 +124,85 @@ final class EventHub: @unchecked Sendable {
   /// A new stream, registered to receive every event from now on.
   func open() -> EventStream {
     lock.withLock {
-      let stream = EventStream(hub: self, cursor: nextSequence)
+      let stream = EventStream(hub: self, cursor: nextSequence, number: nextStreamNumber)
+      nextStreamNumber += 1
       streams[ObjectIdentifier(stream)] = stream
       stream.preamble =
         Array("retry: \(Self.retryMilliseconds)\n\n".utf8)
         + Self.event("hello", data: "{\"streams\":\(streams.count)}")
       return stream
     }
+  }
+
+  /// Makes room for `stream`, attached to a connection from `peer`: ends the oldest
+  /// stream of `peer` when it has more than ``maximumStreamsPerPeer``, else the oldest
+  /// of the address with the most when more than ``maximumStreams`` are open.
+  fileprivate func admit(_ stream: EventStream, peer: String) {
+    let wakes = lock.withLock { () -> [@Sendable () -> Void] in
+      guard streams[ObjectIdentifier(stream)] != nil else { return [] }
+      var wakes: [@Sendable () -> Void] = []
+      while true {
+        var byPeer: [String: [EventStream]] = [:]
+        for open in streams.values { byPeer[open.peer, default: []].append(open) }
+        let oldest: EventStream?
+        let reason: String
+        if let own = byPeer[peer], own.count > Self.maximumStreamsPerPeer {
+          oldest = own.min { $0.number < $1.number }
+          reason =
+            "more than \(Self.maximumStreamsPerPeer) streams are open from \(peer); this was "
+            + "the oldest"
+        } else if streams.count > Self.maximumStreams {
+          let busiest = byPeer.values.max { a, b in
+            a.count != b.count
+              ? a.count < b.count
+              : a.map(\.number).min()! > b.map(\.number).min()!
+          }
+          oldest = busiest?.min { $0.number < $1.number }
+          reason = "more than \(Self.maximumStreams) streams are open; this was the oldest"
+        } else {
+          break
+        }
+        guard let oldest else { break }
+        if let wake = end(oldest, reason: reason) { wakes.append(wake) }
+      }
+      return wakes
+    }
+    for wake in wakes { wake() }
+  }
+
+  /// Ends every stream whose connection still held unsent bytes at the previous check
+  /// and still does (its client does not read), shutting its connection down: the
+  /// heartbeat calls this before each heartbeat.
+  func endUnreadStreams() {
+    let (wakes, aborts) = lock.withLock {
+      () -> ([@Sendable () -> Void], [@Sendable () -> Void]) in
+      var wakes: [@Sendable () -> Void] = []
+      var aborts: [@Sendable () -> Void] = []
+      for stream in streams.values {
+        guard let connection = stream.connection else { continue }
+        let isBacklogged = connection.unsentBytes() > 0
+        if isBacklogged && stream.wasBacklogged {
+          if let wake = end(stream, reason: "its client does not read") { wakes.append(wake) }
+          aborts.append(connection.abort)
+        }
+        stream.wasBacklogged = isBacklogged
+      }
+      return (wakes, aborts)
+    }
+    for abort in aborts { abort() }
+    for wake in wakes { wake() }
+  }
+
+  /// With `lock` held: ends `stream`, which sends a `closed` event with `reason` and
+  /// then ends its body; returns what resumes its connection, if suspended.
+  private func end(_ stream: EventStream, reason: String) -> (@Sendable () -> Void)? {
+    streams.removeValue(forKey: ObjectIdentifier(stream))
+    let data = (try? encoder.encode(["reason": reason])).map {
+      String(decoding: $0, as: UTF8.self)
+    }
+    stream.farewell = Self.event("closed", data: data ?? "{}")
+    stream.isClosed = true
+    return stream.takeWake()
   }
 
   /// Sends the event `type` with `value` as JSON to every open stream. `value` is
@@ -215,6 +303,16 @@ final class EventHub: @unchecked Sendable {
 final class EventStream: LiveBodyStream, @unchecked Sendable {
   private weak var hub: EventHub?
   private let lock: Lock
+  /// Its order of opening: the oldest stream has the lowest.
+  fileprivate let number: Int
+  /// The connection it is sent on, once attached.
+  fileprivate var connection: LiveConnection?
+  /// The client's address, once attached.
+  fileprivate var peer = ""
+  /// Whether its socket held unsent bytes at the last check.
+  fileprivate var wasBacklogged = false
+  /// The `closed` event sent last, when the hub ended it.
+  fileprivate var farewell: [UInt8] = []
   /// `retry:` and `hello`, sent first.
   fileprivate var preamble: [UInt8] = []
   /// The sequence number of the next event to send.
@@ -225,10 +323,11 @@ final class EventStream: LiveBodyStream, @unchecked Sendable {
   fileprivate var hasMoreThanSent = false
   private var resume: (@Sendable () -> Void)?
 
-  fileprivate init(hub: EventHub, cursor: Int) {
+  fileprivate init(hub: EventHub, cursor: Int, number: Int) {
     self.hub = hub
     lock = hub.lock
     self.cursor = cursor
+    self.number = number
   }
 
   /// With the lock held: what resumes the connection, if it is suspended (then no
@@ -239,8 +338,13 @@ final class EventStream: LiveBodyStream, @unchecked Sendable {
     return resume
   }
 
-  func attach(resume: @escaping @Sendable () -> Void) {
-    lock.withLock { self.resume = resume }
+  func attach(_ connection: LiveConnection) {
+    lock.withLock {
+      self.connection = connection
+      peer = connection.peer
+      resume = connection.resume
+    }
+    hub?.admit(self, peer: connection.peer)
   }
 
   func nextPiece(suspend: () -> Void) -> [UInt8]? {
@@ -249,7 +353,10 @@ final class EventStream: LiveBodyStream, @unchecked Sendable {
         defer { preamble = [] }
         return preamble
       }
-      if isClosed { return nil }
+      if isClosed {
+        defer { farewell = [] }
+        return farewell.isEmpty ? nil : farewell
+      }
       if !hasMoreThanSent, let hub {
         let (bytes, next) = hub.piece(from: cursor)
         if !bytes.isEmpty {
@@ -270,6 +377,7 @@ final class EventStream: LiveBodyStream, @unchecked Sendable {
     lock.withLock {
       isClosed = true
       resume = nil
+      connection = nil
     }
     hub?.remove(self)
   }

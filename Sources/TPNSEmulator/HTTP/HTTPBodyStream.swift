@@ -17,11 +17,11 @@ protocol HTTPBodyStream: AnyObject, Sendable {
 /// with nothing ready suspends the connection (libmicrohttpd then leaves it out of its
 /// poll set) and the stream resumes it once it has something.
 ///
-/// The server calls ``attach(resume:)`` once before the first read and ``detach()``
-/// when the connection is gone; ``nextPiece(suspend:)`` replaces ``nextPiece()``.
+/// The server calls ``attach(_:)`` once before the first read and ``detach()`` when
+/// the connection is gone; ``nextPiece(suspend:)`` replaces ``nextPiece()``.
 protocol LiveBodyStream: HTTPBodyStream {
-  /// Given what resumes the connection (thread-safe, callable from any thread).
-  func attach(resume: @escaping @Sendable () -> Void)
+  /// Given the connection it is sent on.
+  func attach(_ connection: LiveConnection)
   /// The next bytes; nil after the last; empty when nothing is ready, after calling
   /// `suspend` (on the serving thread, while the stream makes sure a resume follows).
   func nextPiece(suspend: () -> Void) -> [UInt8]?
@@ -31,4 +31,18 @@ protocol LiveBodyStream: HTTPBodyStream {
 
 extension LiveBodyStream {
   func nextPiece() -> [UInt8]? { nextPiece(suspend: {}) }
+}
+
+/// The connection a ``LiveBodyStream`` is sent on: what the stream may do to it, from
+/// any thread, until it is detached.
+struct LiveConnection: Sendable {
+  /// The client's address (`127.0.0.1`, `::1`); empty when it cannot be told.
+  var peer: String
+  /// Resumes the suspended connection.
+  var resume: @Sendable () -> Void
+  /// Bytes written to the socket that the client has not acknowledged yet.
+  var unsentBytes: @Sendable () -> Int
+  /// Shuts the socket down: the server then closes the connection, even one waiting
+  /// for the client to read.
+  var abort: @Sendable () -> Void
 }

@@ -18,8 +18,9 @@ import Locking
 /// A request libmicrohttpd answers by itself (a request line or header that does not
 /// fit in ``connectionMemoryLimit``) never reaches `handler`; `refused` is told its
 /// status instead. Nor does a request whose headers frame its body ambiguously (two
-/// `Content-Length`s, one with `Transfer-Encoding`): it is answered 400 and its
-/// connection closed, as a request smuggled past a proxy would be. Slow clients are
+/// `Content-Length`s, one with `Transfer-Encoding`) or that a proxy could read as other
+/// headers (a space before a colon, a line folded onto the next): it is answered 400
+/// and its connection closed, as a request smuggled past a proxy would be. Slow clients are
 /// held to deadlines (see ``RequestDeadlines``): each request head within
 /// ``headTimeout``, and at most ``maximumIncompleteRequests`` connections sending one.
 /// A response with a ``OutgoingResponse/stream`` is sent as the client reads it.
@@ -181,7 +182,9 @@ private final class ReusableAnswer {
         bytes.count, UnsafeMutableRawPointer(mutating: bytes.baseAddress), .RESPMEM_MUST_COPY)
     }
     guard let made else { return nil }
-    guard MHD_add_response_header(made, "Content-Type", contentType).rawValue == 1 else {
+    guard MHD_add_response_header(made, "Content-Type", contentType).rawValue == 1,
+      MHD_add_response_header(made, "X-Content-Type-Options", "nosniff").rawValue == 1
+    else {
       MHD_destroy_response(made)
       return nil
     }
@@ -329,13 +332,13 @@ private func respond(
     method: String(cString: method), path: path, query: query,
     contentType: header(connection, "Content-Type"), body: pending.body,
     isBodyTooLarge: pending.isBodyTooLarge, host: header(connection, "Host"),
-    origin: header(connection, "Origin"), fetchSite: header(connection, "Sec-Fetch-Site"))
+    origin: header(connection, "Origin"), fetchSite: header(connection, "Sec-Fetch-Site"),
+    fetchMode: header(connection, "Sec-Fetch-Mode"))
   pending.body = []
   let response = server.respond(to: request)
   if let stream = response.stream {
     if let live = stream as? any LiveBodyStream {
-      let suspended = SuspendedConnection(connection: connection)
-      live.attach(resume: { MHD_resume_connection(suspended.connection) })
+      live.attach(liveConnection(server, pending, connection))
     }
     return tpns_mhd_respond_stream(
       connection, UInt32(response.status), response.contentType, response.header?.name,
@@ -352,6 +355,31 @@ private func respond(
     tpns_mhd_respond(
       connection, UInt32(response.status), response.contentType, response.header?.name,
       response.header?.value, body.baseAddress, body.count, false)
+  }
+}
+
+/// What a live stream may do to `connection`: resume it, see how much it has not sent,
+/// shut it down.
+private func liveConnection(
+  _ server: HTTPServer, _ pending: PendingRequest, _ connection: OpaquePointer
+) -> LiveConnection {
+  let suspended = SuspendedConnection(connection: connection)
+  let tracked = pending.connection
+  let deadlines = server.deadlines
+  return LiveConnection(
+    peer: peer(connection), resume: { MHD_resume_connection(suspended.connection) },
+    unsentBytes: { tracked.map { deadlines.unsentBytes($0) } ?? 0 },
+    abort: { tracked.map { deadlines.abort($0) } })
+}
+
+/// The client's address of `connection`, as text; empty when it cannot be told.
+private func peer(_ connection: OpaquePointer) -> String {
+  // INET6_ADDRSTRLEN (46) and a margin.
+  withUnsafeTemporaryAllocation(of: CChar.self, capacity: 64) { buffer in
+    guard tpns_mhd_connection_peer(connection, buffer.baseAddress!, buffer.count) else {
+      return ""
+    }
+    return String(cString: buffer.baseAddress!)
   }
 }
 
@@ -384,6 +412,11 @@ private func ambiguousFraming(_ connection: OpaquePointer) -> String? {
       + "way only"
   case .TPNS_MHD_FRAMING_UNSUPPORTED_TRANSFER_ENCODING:
     return "Transfer-Encoding must be 'chunked', given once"
+  case .TPNS_MHD_FRAMING_MALFORMED_NAME:
+    return "a header name must be a token followed at once by ':', with no space before "
+      + "the colon"
+  case .TPNS_MHD_FRAMING_FOLDED_LINE:
+    return "a header line continues on the next line (obs-fold): send each header on one line"
   }
 }
 

@@ -12,11 +12,12 @@ struct IncomingRequest: Sendable {
   var body: [UInt8]
   /// Whether the body was larger than ``HTTPServer/maximumBodySize`` (and dropped).
   var isBodyTooLarge: Bool
-  /// The `Host`, `Origin` and `Sec-Fetch-Site` headers, if any: who the request is
-  /// for and which web page (if any) sent it (see ``AccessPolicy``).
+  /// The `Host`, `Origin`, `Sec-Fetch-Site` and `Sec-Fetch-Mode` headers, if any: who
+  /// the request is for and which web page (if any) sent it (see ``AccessPolicy``).
   var host: String? = nil
   var origin: String? = nil
   var fetchSite: String? = nil
+  var fetchMode: String? = nil
 
   /// Bytes in the request target as sent: the path, and `?` and the query.
   var targetLength: Int {

@@ -1,3 +1,4 @@
+import CMicroHTTPD
 import Dispatch
 import Locking
 import Synchronization
@@ -35,8 +36,9 @@ final class RequestDeadlines: @unchecked Sendable {
   // @unchecked: `connections`, `incomplete`, `timer` and every `Connection`'s state are
   // only touched with `lock` held; the rest is immutable.
 
-  /// One connection's progress, from libmicrohttpd's callbacks.
-  final class Connection {
+  /// One connection's progress, from libmicrohttpd's callbacks. `@unchecked`: its
+  /// state is only touched with the deadlines' lock held.
+  final class Connection: @unchecked Sendable {
     fileprivate let socket: Int32
     /// Monotonic nanoseconds when the request being sent started (the connection
     /// opened, or its previous answer was sent); nil while one is being answered, or
@@ -147,6 +149,26 @@ final class RequestDeadlines: @unchecked Sendable {
       connections[ObjectIdentifier(connection)] = nil
       if connection.requestStarted != nil { incomplete -= 1 }
       connection.requestStarted = nil
+    }
+  }
+
+  /// Shuts `connection`'s socket down, for libmicrohttpd to close it (a stream the
+  /// server ends), unless it is closed already.
+  func abort(_ connection: Connection) {
+    lock.withLock {
+      guard connections[ObjectIdentifier(connection)] != nil, !connection.isClosing else { return }
+      close(connection)
+    }
+  }
+
+  /// Bytes written to `connection`'s socket that the client has not acknowledged yet;
+  /// 0 once it is closed.
+  func unsentBytes(_ connection: Connection) -> Int {
+    lock.withLock {
+      guard connections[ObjectIdentifier(connection)] != nil, !connection.isClosing else {
+        return 0
+      }
+      return max(0, Int(tpns_socket_unsent_bytes(connection.socket)))
     }
   }
 

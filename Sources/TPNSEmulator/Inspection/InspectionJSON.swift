@@ -135,9 +135,6 @@ struct NotificationJSON: Encodable {
 /// ``RequestLogStream``).
 struct RequestJSON: Encodable {
   let entry: RequestLogEntry
-  /// How long the answer took, in milliseconds: sent in `/_emulator/stream`'s `request`
-  /// events only (the log does not keep it), as `duration_ms`.
-  var durationMilliseconds: Double? = nil
 
   private enum Keys: String, CodingKey {
     case seq, time, method, path, params, raw, status, error, warnings, truncated
@@ -196,7 +193,7 @@ struct RequestJSON: Encodable {
     try container.encode(entry.error, forKey: .error)
     try container.encode(entry.warnings, forKey: .warnings)
     try container.encode(entry.truncation.map(Truncation.init), forKey: .truncated)
-    try container.encodeIfPresent(durationMilliseconds, forKey: .durationMilliseconds)
+    try container.encodeIfPresent(entry.durationMilliseconds, forKey: .durationMilliseconds)
   }
 }
 

@@ -12,13 +12,14 @@ final class TestEmulator {
   static let appid = "com.tutk.cc.samples.tpns.ios"
 
   /// `warning` receives the emulator's warnings and `logger` its request lines (see
-  /// ``Emulator/init(logger:warning:)``); `strict` starts it as `--strict` does.
+  /// ``Emulator/init(logger:warning:)``); `strict` and `allowBrowser` start it as
+  /// `--strict` and `--allow-browser` do.
   init(
-    database: String? = nil, strict: Bool = false, logger: Emulator.Logger? = nil,
-    warning: Emulator.Logger? = nil
+    database: String? = nil, strict: Bool = false, allowBrowser: Bool = false,
+    logger: Emulator.Logger? = nil, warning: Emulator.Logger? = nil
   ) throws {
     emulator = Emulator(logger: logger, warning: warning)
-    try emulator.start(port: 0, database: database, strict: strict)
+    try emulator.start(port: 0, database: database, strict: strict, allowBrowser: allowBrowser)
     port = emulator.port
   }
 
