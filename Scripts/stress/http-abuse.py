@@ -11,9 +11,13 @@ Each scenario prints one JSON object of figures on stdout (the part decides):
                       every 2 s; then a new client asks for /_emulator/health: how long
                       it waited, and how many of the 1,000 are still open 12 s after
                       they connected (the head deadline is 10 s).
-  framing PORT        requests whose headers frame the body two ways, each followed by
+  framing PORT        requests whose headers frame the body two ways (or hide a header:
+                      a space before its colon, a folded line), each followed by
                       a second request on the same connection: the statuses answered,
                       whether the server closed, and the devices announced.
+  streams PORT        1,000 connections open /_emulator/stream and never read: how long
+                      health and a /tpns request then take, and how many of the
+                      streams the server left open.
 """
 
 import json
@@ -139,6 +143,9 @@ def framing(port):
         "length and chunked": (b"Content-Length: 4\r\nTransfer-Encoding: chunked\r\n", chunked),
         "chunked twice": (b"Transfer-Encoding: chunked\r\nTransfer-Encoding: chunked\r\n", chunked),
         "another coding": (b"Transfer-Encoding: gzip\r\n", form),
+        "space before the colon": (b"Content-Length: 4\r\nTransfer-Encoding : chunked\r\n", chunked),
+        "folded line": (b"Content-Length: 4\r\nX-Note: a\r\n Transfer-Encoding: chunked\r\n", chunked),
+        "folded value": (b"Content-Length: 35\r\nX-Note: a\r\n\tb\r\n", form),
     }
     results = {}
     for name, (headers, body) in cases.items():
@@ -157,6 +164,44 @@ def framing(port):
     print(json.dumps({"cases": results, "devices": len(devices)}))
 
 
+def streams(port):
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, 4096), hard))
+    opened = []
+    for _ in range(1000):
+        sock = socket.create_connection(("127.0.0.1", port))
+        sock.sendall(b"GET /_emulator/stream HTTP/1.1\r\nHost: localhost\r\n\r\n")
+        opened.append(sock)
+    time.sleep(1)  # let the server take them all in
+    timings = {}
+    statuses = {}
+    for name, target in [("health", b"/_emulator/health"),
+                         ("tpns", b"/tpns?cmd=device&uid=ABCDEFGHJK0000000009")]:
+        started = time.monotonic()
+        try:
+            answer = request(port, b"GET " + target + b" HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n",
+                             timeout=5)
+            statuses[name] = answer.split(b"\r\n", 1)[0].decode()
+        except OSError as error:
+            statuses[name] = f"no answer ({error})"
+        timings[name] = round(time.monotonic() - started, 3)
+    still_open = 0
+    for sock in opened:
+        sock.setblocking(False)
+        try:
+            while True:
+                data = sock.recv(65536)
+                if not data:
+                    break  # closed by the server
+        except BlockingIOError:
+            still_open += 1
+        except OSError:
+            pass
+        sock.close()
+    print(json.dumps({"streams": len(opened), "still_open": still_open, "seconds": timings,
+                      "statuses": statuses}))
+
+
 if __name__ == "__main__":
     scenario, port = sys.argv[1], int(sys.argv[2])
     if scenario == "memory":
@@ -165,5 +210,7 @@ if __name__ == "__main__":
         slowloris(port)
     elif scenario == "framing":
         framing(port)
+    elif scenario == "streams":
+        streams(port)
     else:
         sys.exit(f"unknown scenario {scenario}")

@@ -9,9 +9,13 @@
 #                    within 3 s, and 12 s after they connected none is left open (each
 #                    head is due within 10 s).
 #   http-framing     two Content-Lengths, Content-Length with Transfer-Encoding, a coding
-#                    other than chunked, each followed by a second request: one 400, the
-#                    connection closed, no device announced.
-# About 20 s. Uses lib.sh's pass/fail, $work, $tpns_server; changes none of the
+#                    other than chunked, `Transfer-Encoding : chunked` (a space before the
+#                    colon) or a folded line beside Content-Length, each followed by a
+#                    second request: one 400, the connection closed, no device announced.
+#   http-streams     1,000 connections open /_emulator/stream and never read: health and
+#                    a /tpns request are still answered within 2 s, and at most 16 of the
+#                    streams (the most from one address) are left open.
+# About 25 s. Uses lib.sh's pass/fail, $work, $tpns_server; changes none of the
 # section's variables.
 
 # Starts an emulator of this part's own; sets http_pid and http_port.
@@ -90,7 +94,26 @@ else
   elif [[ -n $http_wrong || $http_devices != 0 ]]; then
     fail http-framing "${http_wrong:-every case 400 and closed}; $http_devices devices announced"
   else
-    pass http-framing "$(http_field 'len(r["cases"])') ambiguous framings: each one 400, the connection closed (within $(http_field 'max(c["closed_s"] for c in r["cases"].values())') s), the request after it not answered, 0 devices announced"
+    pass http-framing "$(http_field 'len(r["cases"])') ambiguous framings or hidden headers: each one 400, the connection closed (within $(http_field 'max(c["closed_s"] for c in r["cases"].values())') s), the request after it not answered, 0 devices announced"
+  fi
+  http_stop
+fi
+
+if ! http_start; then
+  fail http-streams "tpns-server did not start: $(tail -c 300 "$work/http-emulator.log")"
+else
+  http_figures=$(python3 "$http_abuse" streams "$http_port" 2>"$work/http-streams.err")
+  http_still_open=$(http_field 'r["still_open"]')
+  http_figure="$(http_field 'r["streams"]') idle streams: health '$(http_field 'r["statuses"]["health"]')' in $(http_field 'r["seconds"]["health"]') s, /tpns '$(http_field 'r["statuses"]["tpns"]')' in $(http_field 'r["seconds"]["tpns"]') s; $http_still_open streams left open"
+  if [[ -z $http_still_open ]]; then
+    fail http-streams "no figures: $(tail -c 300 "$work/http-streams.err")"
+  elif [[ $(http_field 'r["statuses"]["health"]') == "HTTP/1.1 200 OK" &&
+    $(http_field 'r["statuses"]["tpns"]') == "HTTP/1.1 200 OK" ]] &&
+    awk -v a="$(http_field 'r["seconds"]["health"]')" -v b="$(http_field 'r["seconds"]["tpns"]')" \
+      'BEGIN { exit !(a < 2 && b < 2) }' && ((http_still_open <= 16)); then
+    pass http-streams "$http_figure"
+  else
+    fail http-streams "$http_figure"
   fi
   http_stop
 fi
