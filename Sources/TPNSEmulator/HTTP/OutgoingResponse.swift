@@ -7,7 +7,8 @@ struct OutgoingResponse: Sendable {
   /// One extra header (`Allow`, `Retry-After`), when needed.
   var header: HTTPHeader?
   var body: [UInt8]
-  /// When set, the body sent instead of `body`, piece by piece (chunked).
+  /// When set, the body sent instead of `body`, piece by piece, ended by closing the
+  /// connection.
   var stream: (any HTTPBodyStream)? = nil
 
   /// The content type of a text answer.
