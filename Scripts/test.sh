@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The test command: installs what is missing, builds (no warnings allowed),
 # lints the formatting, runs every suite, the CI smoke script
-# (Scripts/smoke.sh) and its test, tpns ui in tmux (Scripts/ui-test.sh), the
+# (Scripts/smoke.sh) and its test, a package depending on this one by version
+# (Scripts/dependency-test.sh), tpns ui in tmux (Scripts/ui-test.sh), the
 # dashboard in Chromium (Scripts/browser-test.sh), the
 # stress suite (Scripts/stress.sh) against the real binaries, the Reactive
 # suites under ThreadSanitizer, then every target as a portable release build
@@ -19,7 +20,7 @@ for argument in "$@"; do
     --no-stress) stress=0 ;;
     --no-portable) portable=0 ;;
     -h | --help)
-      sed -n '2,8p' "$0" | sed 's/^# \{0,1\}//'
+      sed -n '2,10p' "$0" | sed 's/^# \{0,1\}//'
       exit 0
       ;;
     *)
@@ -59,6 +60,9 @@ step "smoke: Scripts/smoke.sh, then Scripts/smoke-selftest.sh"
 bin=$(swift build --show-bin-path)
 Scripts/smoke.sh --bin "$bin"
 Scripts/smoke-selftest.sh --bin "$bin"
+
+step "a package that depends on tpns by version: Scripts/dependency-test.sh"
+Scripts/dependency-test.sh --bin "$bin"
 
 step "tpns ui in a real terminal: Scripts/ui-test.sh (tmux)"
 Scripts/ui-test.sh --bin "$bin"
