@@ -6,7 +6,8 @@
 # dashboard in Chromium (Scripts/browser-test.sh), the
 # stress suite (Scripts/stress.sh) against the real binaries, the Reactive
 # suites under ThreadSanitizer, then every target as a portable release build
-# (--static-swift-stdlib).
+# (--static-swift-stdlib), whose instruction counts are held to their ceilings
+# (Scripts/instruction-ceilings.sh).
 # Usage: Scripts/test.sh [--no-stress] [--no-tsan] [--no-portable]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -20,7 +21,7 @@ for argument in "$@"; do
     --no-stress) stress=0 ;;
     --no-portable) portable=0 ;;
     -h | --help)
-      sed -n '2,10p' "$0" | sed 's/^# \{0,1\}//'
+      sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//'
       exit 0
       ;;
     *)
@@ -100,6 +101,9 @@ if ((portable)); then
       exit 1
     fi
   done
+
+  step "instruction ceilings: Scripts/instruction-ceilings.sh (callgrind)"
+  Scripts/instruction-ceilings.sh --bin .build/portable/release
 
   # The Debian package: built from those binaries, installed, used, removed.
   if [[ $(id -u) == 0 ]]; then
