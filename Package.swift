@@ -2,44 +2,9 @@
 import PackageDescription
 
 /// Every target is built in the Swift 6 language mode (strict concurrency).
-///
-/// Concrete generic types' metadata is made by calling their accessors with
-/// the conformances the compiler already knows, not looked up by mangled name
-/// at run time: each such lookup demangled the name and scanned the binary's
-/// 3,780 conformance records to check the type's requirements (34 scans,
-/// 124,000 instructions each, in one `tpns sync`). callgrind, one `tpns
-/// sync`: 30.0 M instructions -> 25.4 M; its argument parsing 5.3 M -> 1.7 M.
-let swift6: [SwiftSetting] = [
-  .swiftLanguageMode(.v6),
-  .unsafeFlags(["-Xfrontend", "-disable-concrete-type-metadata-mangled-name-accessors"]),
-]
-
-/// libstdc++ and libgcc linked into the executables (release builds), the
-/// static Swift runtime being their only user: two libraries fewer to load at
-/// each start, 1,670 fewer symbol lookups. `Packaging/link/libstdc++.so` is a
-/// linker script naming `libstdc++.a`, found first for the runtime's
-/// `-lstdc++` (a build with the dynamic Swift runtime, which brings
-/// libstdc++.so.6 itself, never asks for it).
-let staticRuntimes = [
-  "-Xclang-linker", "-static-libgcc", "-L", Context.packageDirectory + "/Packaging/link",
-]
-
-/// `tpns` is also linked not position-independent: no relative relocations
-/// to apply at each start (40,640, which copied 122 pages on write). `tpns
-/// list` with 1 UID, perf stat: 379 page faults and 2.67 ms CPU as a PIE, 257
-/// and 2.25 ms without; with libstdc++.so.6 too, 424 and 3.3-3.9 ms. The
-/// price is a fixed address for the executable's own image (the libraries
-/// and the heap are still randomised): taken for a command that runs for
-/// milliseconds on the user's own files, not for `tpns-server`, a daemon
-/// reading the network, which stays a PIE (start-up is nothing to it).
-let fastStart: [LinkerSetting] = [
-  .unsafeFlags(["-Xclang-linker", "-no-pie"] + staticRuntimes, .when(configuration: .release))
-]
-
-/// `tpns-server`: a PIE, with the runtimes linked in.
-let serverLinking: [LinkerSetting] = [
-  .unsafeFlags(staticRuntimes, .when(configuration: .release))
-]
+/// No unsafe flags: every library product must build as another package's
+/// dependency.
+let swift6: [SwiftSetting] = [.swiftLanguageMode(.v6)]
 
 let package = Package(
   name: "tpns",
@@ -143,8 +108,7 @@ let package = Package(
       swiftSettings: swift6
     ),
     .executableTarget(
-      name: "tpns", dependencies: ["TPNSCommandLine", "CLinux", "Posix"], swiftSettings: swift6,
-      linkerSettings: fastStart),
+      name: "tpns", dependencies: ["TPNSCommandLine", "CLinux", "Posix"], swiftSettings: swift6),
     .testTarget(
       name: "TPNSCommandLineTests",
       dependencies: [
@@ -169,8 +133,7 @@ let package = Package(
     .executableTarget(
       name: "tpns-server",
       dependencies: ["TPNSServerCommand", "CLinux", "Posix"],
-      swiftSettings: swift6,
-      linkerSettings: serverLinking
+      swiftSettings: swift6
     ),
     .testTarget(
       name: "TPNSEmulatorTests",

@@ -104,6 +104,8 @@ cat >"$work/cases.json" <<JSON
   {"name": "curl POST x2", "group": [{"argv": $(curl_post "$work/with.body")}, {"argv": $(curl_post "$work/without.body")}]},
   {"name": "tpns list (9,999)", "argv": ["$tpns", "list"], "env": {"TPNS_STORE": "$big"}},
   {"name": "tpns list (1)", "argv": ["$tpns", "list"], "env": {"TPNS_STORE": "$small"}},
+  {"name": "tpns status (9,999)", "argv": ["$tpns", "status"], "env": {"TPNS_STORE": "$big"}},
+  {"name": "tpns status (1)", "argv": ["$tpns", "status"], "env": {"TPNS_STORE": "$small"}},
   {"name": "tpns add --no-sync (9,999)", "argv": ["$tpns", "add", "$uid", "--no-sync", "-q"], "env": {"TPNS_STORE": "$big"},
    "prepare": ["env", "TPNS_STORE=$big", "$tpns", "remove", "--uid", "$uid", "--no-sync", "-q"]},
   {"name": "tpns add --no-sync (1)", "argv": ["$tpns", "add", "$uid", "--no-sync", "-q"], "env": {"TPNS_STORE": "$small"},
@@ -169,30 +171,32 @@ def row(name, base, target, better="lower"):
     sign = "<=" if better == "lower" else ">="
     print(f"{name:40} {value:8.2f}ms {baseline:8.2f}ms {ratio:7.2f}  {sign} {target} vs {base}: {'ok' if ok else 'MISSED'}")
     if not ok: missed.append(name)
-row("tpns sync", "curl POST", 1.25)
-row("tpns add + remove", "curl POST x2", 1.3)
-row("tpns list (9,999)", "tpns list (1)", 1.5)
-row("tpns add --no-sync (9,999)", "tpns add --no-sync (1)", 1.75)
-row("tpns add (9,999 + 1)", "tpns add (1 + 1)", 3)
+row("tpns sync", "curl POST", 1.5)
+row("tpns add + remove", "curl POST x2", 1.5)
+row("tpns list (9,999)", "tpns list (1)", 2.5)
+row("tpns add --no-sync (9,999)", "tpns add --no-sync (1)", 3)
+row("tpns add (9,999 + 1)", "tpns add (1 + 1)", 5)
+row("tpns status (9,999)", "tpns status (1)", 2.5)
 python, tpns = medians["python add"], medians["tpns add (1 + 1)"]
-print(f"{'python add (plistlib, urllib)':40} {python:8.2f}ms {tpns:8.2f}ms {python / tpns:7.2f}  tpns faster: {'ok' if python > tpns else 'MISSED'} (python takes {python / tpns:.1f}x tpns add)")
-if python <= tpns: missed.append("python")
+ok = python >= 4 * tpns
+print(f"{'python add (plistlib, urllib)':40} {python:8.2f}ms {tpns:8.2f}ms {python / tpns:7.2f}  >= 4 x tpns add: {'ok' if ok else 'MISSED'}")
+if not ok: missed.append("python")
 emulator = [r for r in rows if r[1] == "emulator"]
 nginx = [r for r in rows if r[1] == "nginx"]
 e_rps = statistics.median(float(r[2]) for r in emulator)
 n_rps = statistics.median(float(r[2]) for r in nginx)
 ratio = e_rps / n_rps
-ok = ratio >= 0.8
-print(f"{'emulator req/s (cmd=client, wrk -c50)':40} {e_rps:10.0f} {n_rps:10.0f} {ratio:7.2f}  >= 0.8 vs nginx static: {'ok' if ok else 'MISSED'}")
+ok = ratio >= 0.6
+print(f"{'emulator req/s (cmd=client, wrk -c50)':40} {e_rps:10.0f} {n_rps:10.0f} {ratio:7.2f}  >= 0.6 vs nginx static: {'ok' if ok else 'MISSED'}")
 if not ok: missed.append("emulator req/s")
 worst = max(float(e[3]) / float(n[3]) for e, n in zip(emulator, nginx))
 for e, n in zip(emulator, nginx):
     print(f"{'  round ' + e[0] + ' p99 (ms)':40} {float(e[3]):10.2f} {float(n[3]):10.2f} {float(e[3]) / float(n[3]):7.2f}")
-ok = worst <= 2
-print(f"{'emulator p99, worst round':40} {'':10} {'':10} {worst:7.2f}  <= 2 vs nginx in every round: {'ok' if ok else 'MISSED'}")
+ok = worst <= 3
+print(f"{'emulator p99, worst round':40} {'':10} {'':10} {worst:7.2f}  <= 3 vs nginx in every round: {'ok' if ok else 'MISSED'}")
 if not ok: missed.append("emulator p99")
-ok = rss_mb < 30
-print(f"{'emulator peak RSS (MB)':40} {rss_mb:10.1f} {'':10} {'':7}  < 30: {'ok' if ok else 'MISSED'}")
+ok = rss_mb < 40
+print(f"{'emulator peak RSS (MB)':40} {rss_mb:10.1f} {'':10} {'':7}  < 40: {'ok' if ok else 'MISSED'}")
 if not ok: missed.append("emulator RSS")
 non2xx = sum(int(r[4]) for r in emulator)
 print(f"{'emulator non-2xx answers':40} {non2xx:10d}")

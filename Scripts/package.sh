@@ -67,13 +67,6 @@ install -d "$stage/usr/lib/systemd/user" "$stage/usr/lib/systemd/system"
 install -m 0644 Packaging/tpns-watch.service "$stage/usr/lib/systemd/user/"
 install -m 0644 Packaging/tpns-server.service "$stage/usr/lib/systemd/system/"
 
-# tpns is linked not position-independent on purpose (see Package.swift,
-# fastStart: 122 page faults and 0.4 ms off every command); tpns-server is a PIE.
-install -d "$stage/usr/share/lintian/overrides"
-printf '%s\n' "tpns: hardening-no-pie [usr/bin/tpns]" \
-  >"$stage/usr/share/lintian/overrides/tpns"
-chmod 0644 "$stage/usr/share/lintian/overrides/tpns"
-
 install -d "$stage/usr/share/doc/tpns"
 install -m 0644 Packaging/copyright "$stage/usr/share/doc/tpns/copyright"
 # A native package (no Debian revision): changelog.gz.
@@ -85,11 +78,11 @@ chmod 0644 "$stage/usr/share/doc/tpns/changelog.gz"
 printf 'Source: tpns\n\nPackage: tpns\nArchitecture: any\n' >"$root/source/debian/control"
 depends=$(cd "$root/source" && dpkg-shlibdeps -O debian/tpns/usr/bin/tpns \
   debian/tpns/usr/bin/tpns-server | sed -n 's/^shlibs:Depends=//p')
-# libcurl is loaded at run time (dlopen of libcurl-gnutls.so.4, else
-# libcurl.so.4; see Sources/CCurl), which dpkg-shlibdeps cannot see: named
-# here, either flavour, at the version built against.
+# libcurl is loaded at run time (dlopen of libcurl.so.4, OpenSSL's; see
+# Sources/CCurl), which dpkg-shlibdeps cannot see: named here, at the version
+# built against.
 curl_version=$(dpkg-query -W -f='${Version}' libcurl4 | sed 's/-.*//')
-depends="$depends, libcurl3-gnutls (>= $curl_version) | libcurl4 (>= $curl_version)"
+depends="$depends, libcurl4 (>= $curl_version)"
 
 installed_size=$(du -sk --exclude=DEBIAN "$stage" | cut -f1)
 cat >"$stage/DEBIAN/control" <<CONTROL

@@ -9,7 +9,6 @@ packages=(
   libsqlite3-dev
   libmicrohttpd-dev
   libcurl4-openssl-dev
-  libcurl3-gnutls
   libplist-dev
   curl
   jq

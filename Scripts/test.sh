@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # The test command: installs what is missing, builds (no warnings allowed),
 # lints the formatting, runs every suite, the CI smoke script
-# (Scripts/smoke.sh) and its test, tpns ui in tmux (Scripts/ui-test.sh), the
+# (Scripts/smoke.sh) and its test, a package depending on this one by version
+# (Scripts/dependency-test.sh), tpns ui in tmux (Scripts/ui-test.sh), the
 # dashboard in Chromium (Scripts/browser-test.sh), the
 # stress suite (Scripts/stress.sh) against the real binaries, the Reactive
 # suites under ThreadSanitizer, then every target as a portable release build
-# (--static-swift-stdlib).
+# (--static-swift-stdlib), whose instruction counts are held to their ceilings
+# (Scripts/instruction-ceilings.sh).
 # Usage: Scripts/test.sh [--no-stress] [--no-tsan] [--no-portable]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -19,7 +21,7 @@ for argument in "$@"; do
     --no-stress) stress=0 ;;
     --no-portable) portable=0 ;;
     -h | --help)
-      sed -n '2,8p' "$0" | sed 's/^# \{0,1\}//'
+      sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//'
       exit 0
       ;;
     *)
@@ -60,6 +62,9 @@ bin=$(swift build --show-bin-path)
 Scripts/smoke.sh --bin "$bin"
 Scripts/smoke-selftest.sh --bin "$bin"
 
+step "a package that depends on tpns by version: Scripts/dependency-test.sh"
+Scripts/dependency-test.sh --bin "$bin"
+
 step "tpns ui in a real terminal: Scripts/ui-test.sh (tmux)"
 Scripts/ui-test.sh --bin "$bin"
 step "dashboard: Scripts/browser-test.sh (curl, then Chromium through Playwright)"
@@ -96,6 +101,9 @@ if ((portable)); then
       exit 1
     fi
   done
+
+  step "instruction ceilings: Scripts/instruction-ceilings.sh (callgrind)"
+  Scripts/instruction-ceilings.sh --bin .build/portable/release
 
   # The Debian package: built from those binaries, installed, used, removed.
   if [[ $(id -u) == 0 ]]; then

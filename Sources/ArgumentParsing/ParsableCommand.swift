@@ -104,31 +104,21 @@ extension ParsableCommand {
       switch try parse(arguments) {
       case .help(let text):
         Console.write(text, to: STDOUT_FILENO)
-        terminate(0)
+        exit(0)
       case .version(let version):
         Console.line(version)
-        terminate(0)
+        exit(0)
       case .run(var parsed):
         command = parsed
         try parsed.run()
-        terminate(0)
+        exit(0)
       }
     } catch {
       let report = report(error, command: command, arguments: arguments)
       if let output = report.output { Console.write(output, to: STDOUT_FILENO) }
       Console.write(report.message, to: STDERR_FILENO)
-      terminate(report.exitCode.rawValue)
+      exit(report.exitCode.rawValue)
     }
-  }
-
-  /// Ends the process with `status` once stdio is flushed, without the exit
-  /// handlers: by then the command's own clean-up has run (its `defer`s, on
-  /// the way out of `run`), and what is left are the libraries' (libcurl's
-  /// OpenSSL and GnuTLS tearing down their tables: 650,000 instructions, a
-  /// tenth of `tpns sync`'s own work, for memory the exit frees anyway).
-  private static func terminate(_ status: Int32) -> Never {
-    fflush(nil)
-    _exit(status)
   }
 }
 

@@ -4,17 +4,9 @@
 #include <dlfcn.h>
 #include <pthread.h>
 #include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 
-// The sonames tried, in order: Debian's libcurl3-gnutls (git's), then
-// libcurl4 (OpenSSL, curl's). The same API and ABI (soname 4); the GnuTLS
-// flavour loads and initialises in 1.6 M fewer instructions and 40 fewer
-// page faults (libcrypto's relocations, and OpenSSL reading its
-// configuration and error strings at curl_global_init), 0.5-0.7 ms.
-static const char *const library_names[] = {"libcurl-gnutls.so.4", "libcurl.so.4"};
-// The one loaded (or the first tried, for a message when none is).
-static const char *library_name = "libcurl-gnutls.so.4";
+// Debian's libcurl4 (libcurl4-openssl-dev's run-time library: OpenSSL).
+static const char *const library_name = "libcurl.so.4";
 
 // libcurl's functions, found by name once loaded.
 static struct {
@@ -36,8 +28,6 @@ static struct {
 static pthread_once_t open_once = PTHREAD_ONCE_INIT;
 static pthread_once_t init_once = PTHREAD_ONCE_INIT;
 static char failure[512];
-// dlopen's handle of the library loaded.
-static void *loaded_library;
 
 static void *symbol(void *library, const char *name) {
   void *address = dlsym(library, name);
@@ -48,33 +38,13 @@ static void *symbol(void *library, const char *name) {
 }
 
 static void open_library(void) {
-  // RTLD_LAZY, as the libraries would be bound if linked: RTLD_NOW binds
-  // every function of all thirty at once (10,705 relocations instead of
-  // 8,868, 3.4 M instructions more, measured with callgrind).
-  //
-  // RTLD_DEEPBIND: their symbols are looked up among themselves (libc
-  // included) before the program's own scope, where every lookup would
-  // first miss in tpns and libstdc++ (2.8 M instructions, a third of the
-  // loading). Not when LD_PRELOAD is set: a preloaded allocator or hook
-  // must stay in front of them, as it would for a linked library.
-  int flags = RTLD_LAZY | RTLD_LOCAL;
-  const char *preload = getenv("LD_PRELOAD");
-  if (preload == NULL || preload[0] == 0) flags |= RTLD_DEEPBIND;
-  void *library = NULL;
-  for (size_t index = 0; index < sizeof library_names / sizeof *library_names; index++) {
-    library = dlopen(library_names[index], flags);
-    if (library != NULL) {
-      library_name = library_names[index];
-      break;
-    }
-    if (index == 0) {
-      const char *reason = dlerror();
-      snprintf(failure, sizeof failure, "%s", reason != NULL ? reason : library_name);
-    }
+  // RTLD_LAZY, as a linked library is bound: a function when first called.
+  void *library = dlopen(library_name, RTLD_LAZY | RTLD_LOCAL);
+  if (library == NULL) {
+    const char *reason = dlerror();
+    snprintf(failure, sizeof failure, "%s", reason != NULL ? reason : library_name);
+    return;
   }
-  if (library == NULL) return;
-  loaded_library = library;
-  failure[0] = 0;
   *(void **)&curl.global_init = symbol(library, "curl_global_init");
   *(void **)&curl.version_info = symbol(library, "curl_version_info");
   *(void **)&curl.easy_init = symbol(library, "curl_easy_init");
@@ -88,23 +58,9 @@ static void open_library(void) {
   *(void **)&curl.slist_free_all = symbol(library, "curl_slist_free_all");
 }
 
-// libssh2_init's flag that leaves the crypto library alone (libssh2.h).
-#define TPNS_LIBSSH2_INIT_NO_CRYPTO 0x0001
-
 static void initialise(void) {
   pthread_once(&open_once, open_library);
   if (failure[0] != 0) return;
-  // Debian's libcurl (either flavour) links libssh2, which curl_global_init
-  // initialises with libssh2_init(0): that initialises OpenSSL's libcrypto
-  // (its engines, its error strings: 0.9 M instructions and some 45 page
-  // faults, a third of curl_global_init and more than the request), for SSH
-  // transfers tpns never makes (only http and https are allowed, see
-  // tpns_curl_allow_http_only). libssh2 initialises once, whatever the later
-  // calls ask: initialised first without its crypto, curl's call finds it
-  // done. A libcurl without libssh2 has no such symbol, and nothing to skip.
-  int (*ssh2_init)(int flags);
-  *(void **)&ssh2_init = dlsym(loaded_library, "libssh2_init");
-  if (ssh2_init != NULL) ssh2_init(TPNS_LIBSSH2_INIT_NO_CRYPTO);
   CURLcode result = curl.global_init(CURL_GLOBAL_DEFAULT);
   if (result != CURLE_OK) {
     snprintf(failure, sizeof failure, "curl_global_init failed: %s", curl.easy_strerror(result));
@@ -122,8 +78,8 @@ const char *tpns_curl_version(void) {
   if (failure[0] != 0) return "unavailable";
   curl_version_info_data *info = curl.version_info(CURLVERSION_NOW);
   if (info == NULL || info->version == NULL) return "unknown";
-  // With its TLS library (`7.88.1, GnuTLS/3.7.9`): which of the two sonames
-  // was loaded shows in the errors a TLS failure gives.
+  // With its TLS library (`7.88.1, OpenSSL/3.0.15`), as curl --version
+  // names it: a TLS failure's message depends on it.
   static char text[160];
   if (info->ssl_version != NULL) {
     snprintf(text, sizeof text, "%s, %s", info->version, info->ssl_version);

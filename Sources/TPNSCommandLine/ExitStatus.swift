@@ -107,7 +107,7 @@ enum ExitStatus {
     case .transport(.libraryMissing):
       // Nothing to retry until it is installed (`list`, `status` and
       // `--no-sync` work without it).
-      let install = "Install libcurl (apt-get install libcurl3-gnutls), then "
+      let install = "Install libcurl (apt-get install libcurl4), then "
       return (
         unavailable,
         install

@@ -16,9 +16,4 @@ Signals.endOnFatalSignals()
 // A file-size limit (`ulimit -f`) must fail the write with EFBIG, reported
 // as "cannot write" (exit 73) like a full disk, not kill the process mid-write.
 signal(SIGXFSZ, SIG_IGN)
-// A short-lived process: large blocks (a 10,000-UID store's buffers) come from
-// the heap and go back to it, not mmap'd and munmap'd each time (a fresh
-// mapping is a page fault per 4 KiB touched; page faults were a third of
-// `tpns list`'s samples with 9,999 UIDs, perf record).
-_ = tpns_keep_large_allocations_in_heap()
 TPNS.main()

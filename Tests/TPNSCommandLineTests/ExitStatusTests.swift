@@ -10,7 +10,7 @@ import Testing
     attempts: 3, last: .transport(.unreachable(url: url, reason: "refused")))
   static let refused = RequestFailure.status(400, body: "error: bad uid", retryAfter: nil)
   static let missing = RequestFailure.transport(
-    .libraryMissing(reason: "libcurl-gnutls.so.4: cannot open shared object file"))
+    .libraryMissing(reason: "libcurl.so.4: cannot open shared object file"))
   static let busy = RequestFailure.timeLimitReached(
     .seconds(2), attempts: 2, last: .status(503, body: "", retryAfter: nil))
 
@@ -25,11 +25,11 @@ import Testing
       (.event, down, 69, "Nothing was stored"),
       (
         .mapsync, missing, 69,
-        "Install libcurl (apt-get install libcurl3-gnutls), then run 'tpns sync'"
+        "Install libcurl (apt-get install libcurl4), then run 'tpns sync'"
       ),
       (
         .client, missing, 69,
-        "Install libcurl (apt-get install libcurl3-gnutls), then run 'tpns sync'"
+        "Install libcurl (apt-get install libcurl4), then run 'tpns sync'"
       ),
       (.event, missing, 69, "then run the command again; nothing was stored"),
     ])

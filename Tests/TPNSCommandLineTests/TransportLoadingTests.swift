@@ -33,10 +33,20 @@ import Testing
     (status, loaded) = try loadedObjects(
       ["register"], e2e: e2e, environment: ["TPNS_TOKEN": EndToEnd.token])
     #expect(status == 0)
-    #expect(loaded.contains("libcurl-gnutls.so.4"), "\(loaded)")
-    #expect(!loaded.contains("libcurl.so.4"), "\(loaded)")
+    // OpenSSL's libcurl, the one the package depends on, and no other flavour.
+    #expect(loaded.contains("libcurl.so.4"), "\(loaded)")
+    #expect(!loaded.contains("libcurl-gnutls.so.4"), "\(loaded)")
     (status, loaded) = try loadedObjects(["--version"], e2e: e2e)
     #expect(status == 0)
-    #expect(loaded.contains("libcurl-gnutls.so.4"), "\(loaded)")
+    #expect(loaded.contains("libcurl.so.4"), "\(loaded)")
+  }
+
+  @Test("--version names the libcurl it runs on and that libcurl's TLS library, OpenSSL")
+  func versionNamesTLSLibrary() throws {
+    let e2e = try EndToEnd()
+    let result = try e2e.tpns.run(["--version"])
+    #expect(result.status == 0)
+    #expect(result.stdout.contains("(libcurl "), "\(result.stdout)")
+    #expect(result.stdout.contains("OpenSSL/"), "\(result.stdout)")
   }
 }

@@ -157,3 +157,17 @@ import Testing
     #expect(state.desires(Self.registration) == desires)
   }
 }
+
+@Suite struct StoreFormatErrorTests {
+  @Test("two store errors are equal when their values are, not when their messages read alike")
+  func equality() {
+    let one = StoreFormatError.wrongType(key: "Token", expected: "string", found: .integer(1))
+    let two = StoreFormatError.wrongType(key: "Token", expected: "string", found: .integer(2))
+    #expect(one.description == two.description)
+    #expect(one != two)
+    #expect(one == .wrongType(key: "Token", expected: "string", found: .integer(1)))
+    #expect(
+      StoreFormatError.duplicateUID(key: "UIDs", text: "A", first: 0, second: 1)
+        != .duplicateUID(key: "UIDs", text: "A", first: 1, second: 0))
+  }
+}

@@ -7,10 +7,10 @@
 // libcurl, loaded at run time (dlopen of libcurl.so.4), behind typed wrappers
 // of its variadic calls, which Swift cannot make.
 //
-// Why not linked: loading libcurl and the thirty libraries it needs (OpenSSL,
-// GnuTLS, Kerberos, LDAP, ...) is most of a short command's time. Linked, every
-// command paid it before main(), `tpns list` included; loaded, only a command
-// that sends pays it, when it first sends.
+// Why not linked: loading libcurl and the libraries it needs (OpenSSL,
+// Kerberos, LDAP, ...) is most of a short command's time; loaded when first
+// needed, only a command that sends pays it, and a missing libcurl is an
+// error that says what to install instead of a loader's refusal to start.
 
 /// Loads libcurl and calls curl_global_init(CURL_GLOBAL_DEFAULT), once per
 /// process however often it is called. NULL on success, else why it failed

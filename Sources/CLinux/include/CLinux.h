@@ -13,13 +13,7 @@ int tpns_disable_dumping(void);
 /// prctl(PR_GET_DUMPABLE): 1 if the process may be dumped, 0 if not, -1 on error.
 int tpns_dumpable(void);
 
-/// Keeps large allocations in the heap (mallopt M_MMAP_THRESHOLD, and
-/// M_TRIM_THRESHOLD so that freed ones stay mapped): for a short-lived
-/// process, whose big buffers would otherwise each be a fresh mapping, a page
-/// fault per 4 KiB touched, and an munmap when freed. Returns 1 on success.
-int tpns_keep_large_allocations_in_heap(void);
-
-/// The opposite, for a long-lived server: every allocation of `threshold` bytes or
+/// For a long-lived server: every allocation of `threshold` bytes or
 /// more is a mapping of its own, returned to the system when freed (mallopt
 /// M_MMAP_THRESHOLD, which also stops glibc raising the threshold each time such a
 /// block is freed, after which big blocks came from the heaps and left holes

@@ -188,7 +188,7 @@ extension StoreState {
       }
       if let first = seen.updateValue(index, forKey: packed) {
         throw .duplicateUID(
-          key: key, text: canonical?[index] ?? uids[index], indexes: (first, index))
+          key: key, text: canonical?[index] ?? uids[index], first: first, second: index)
       }
     }
     return canonical ?? uids
@@ -289,7 +289,7 @@ public enum StoreFormatError: Error, Equatable, CustomStringConvertible {
   /// A list holds something that is not a device UID.
   case invalidUID(key: String, index: Int, text: String, reason: String)
   /// A list holds a UID twice.
-  case duplicateUID(key: String, text: String, indexes: (Int, Int))
+  case duplicateUID(key: String, text: String, first: Int, second: Int)
   /// A known key holds a value of the right type that is not valid.
   case invalidValue(key: String, reason: String)
 
@@ -308,14 +308,10 @@ public enum StoreFormatError: Error, Equatable, CustomStringConvertible {
       "'\(key)' item \(index) should be a string, found \(found.typeName)"
     case .invalidUID(let key, let index, let text, let reason):
       "'\(key)' item \(index) is not a UID (\(text.debugDescription): \(reason))"
-    case .duplicateUID(let key, let text, let indexes):
-      "'\(key)' holds \(text) twice (items \(indexes.0) and \(indexes.1))"
+    case .duplicateUID(let key, let text, let first, let second):
+      "'\(key)' holds \(text) twice (items \(first) and \(second))"
     case .invalidValue(let key, let reason):
       "'\(key)' is not valid: \(reason)"
     }
-  }
-
-  public static func == (lhs: StoreFormatError, rhs: StoreFormatError) -> Bool {
-    lhs.description == rhs.description
   }
 }

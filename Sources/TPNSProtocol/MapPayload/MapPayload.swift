@@ -22,26 +22,13 @@ public enum MapPayload {
 
   /// The JSON ``encode(entries:)`` encodes in base64.
   static func json(entries: [MapEntry]) -> [UInt8] {
-    // Built as bytes: 10,000 entries as `String` pieces cost more than the
-    // request they go in.
-    var json: [UInt8] = []
-    json.reserveCapacity(entries.count * 32 + 2)
-    json.append(UInt8(ascii: "["))
-    // An array, not a literal's UTF-8 view: appended as one copy.
-    let uidKey = Array(#"{"uid":"#.utf8)
-    for (index, entry) in entries.enumerated() {
-      if index > 0 { json.append(UInt8(ascii: ",")) }
-      json += uidKey
-      JSONString.append(entry.uid, to: &json)
-      if let interval = entry.interval { json.append(contentsOf: ",\"interval\":\(interval)".utf8) }
-      if let format = entry.format {
-        json.append(contentsOf: #","format":"#.utf8)
-        JSONString.append(format, to: &json)
-      }
-      json.append(UInt8(ascii: "}"))
+    let objects = entries.map { entry in
+      var object = #"{"uid":"# + JSONString.quoted(entry.uid)
+      if let interval = entry.interval { object += #","interval":\#(interval)"# }
+      if let format = entry.format { object += #","format":"# + JSONString.quoted(format) }
+      return object + "}"
     }
-    json.append(UInt8(ascii: "]"))
-    return json
+    return Array(("[" + objects.joined(separator: ",") + "]").utf8)
   }
 
   /// The UIDs of a payload, in order and as sent (duplicates kept, syntax unchecked),
@@ -83,24 +70,14 @@ public enum MapPayload {
   ///     try MapPayload.decode(entries: text).entries  // [MapEntry(uid: "…", interval: 3)]
   public static func decode(entries text: String) throws(MapPayloadError) -> DecodedMapPayload {
     var irregularities: [MapPayloadIrregularity] = []
-    // One pass over the text: line breaks skipped, a space read as '+'.
+    // Line breaks skipped, a space read as '+'.
     var base64: [UInt8] = []
     var hasLineBreaks = false
-    // What canonical clients send has neither: the bytes are taken at once.
-    let isPlain =
-      text.utf8.withContiguousStorageIfAvailable { bytes in
-        !bytes.contains { $0 == UInt8(ascii: "\n") || $0 == UInt8(ascii: "\r") || $0 == 0x20 }
-      } ?? false
-    if isPlain {
-      base64 = Array(text.utf8)
-    } else {
-      base64.reserveCapacity(text.utf8.count)
-      for byte in text.utf8 {
-        switch byte {
-        case UInt8(ascii: "\n"), UInt8(ascii: "\r"): hasLineBreaks = true
-        case UInt8(ascii: " "): base64.append(UInt8(ascii: "+"))
-        default: base64.append(byte)
-        }
+    for byte in text.utf8 {
+      switch byte {
+      case UInt8(ascii: "\n"), UInt8(ascii: "\r"): hasLineBreaks = true
+      case UInt8(ascii: " "): base64.append(UInt8(ascii: "+"))
+      default: base64.append(byte)
       }
     }
     if hasLineBreaks { irregularities.append(.lineBreaks) }
@@ -126,7 +103,6 @@ public enum MapPayload {
     for (index, entry) in raw.enumerated() {
       var others = entry.others
       var mapEntry = MapEntry(uid: entry.uid)
-      // Most entries are `{"uid": "…"}`: nothing else to look up.
       guard !others.isEmpty else {
         entries.append(mapEntry)
         otherKeys.append(others)
@@ -218,13 +194,9 @@ public enum MapPayload {
     if try parser.beginArray(depth: 0) {
       repeat {
         if shapeError == nil, parser.peek() == UInt8(ascii: "{") {
-          if let uid = parser.compactUIDObject() {
-            entries.append(RawEntry(uid: uid, others: [:]))
-          } else {
-            switch try entry(&parser) {
-            case .success(let entry): entries.append(entry)
-            case .failure(let error): shapeError = error
-            }
+          switch try entry(&parser) {
+          case .success(let entry): entries.append(entry)
+          case .failure(let error): shapeError = error
           }
         } else {
           _ = try parser.value(depth: 1)

@@ -39,11 +39,6 @@ public enum TPNSRequest: Hashable, Sendable {
 
   /// The form parameters, in wire order, `cmd` first; absent options are left out.
   public var parameters: [(name: String, value: String)] {
-    parameters(encodingMap: true)
-  }
-
-  /// ``parameters``, without `mapsync`'s `map` (its last) unless `encodingMap`.
-  private func parameters(encodingMap: Bool) -> [(name: String, value: String)] {
     var list: [(String, String)] = [("cmd", name.rawValue)]
     func add(_ parameter: CommandParameter, _ value: String?) {
       if let value { list.append((parameter.name, value)) }
@@ -62,7 +57,7 @@ public enum TPNSRequest: Hashable, Sendable {
       add(.bgfetch, backgroundFetch.map { $0 ? "1" : "0" })
     case .mapsync(let phone, _, _):
       add(phone)
-      if encodingMap { add(.map, MapPayload.encode(entries: mapEntries)) }
+      add(.map, MapPayload.encode(entries: mapEntries))
     case .mapping(let phone, let uid, let interval, let format):
       add(phone)
       add(.uid, uid.rawValue)
@@ -90,23 +85,14 @@ public enum TPNSRequest: Hashable, Sendable {
     String(decoding: formBodyBytes, as: UTF8.self)
   }
 
-  /// ``formBody`` as the bytes of a POST body, built as bytes (a 10,000-UID
-  /// `mapsync`'s is 400 KB: no `String` of it is made on the way).
+  /// ``formBody`` as the bytes of a POST body.
   public var formBodyBytes: [UInt8] {
     var body: [UInt8] = []
-    for (index, parameter) in parameters(encodingMap: false).enumerated() {
+    for (index, parameter) in parameters.enumerated() {
       if index > 0 { body.append(UInt8(ascii: "&")) }
       body += PercentEncoding.encode(parameter.name)
       body.append(UInt8(ascii: "="))
       body += PercentEncoding.encode(parameter.value)
-    }
-    if case .mapsync = self {
-      // The map's base64 percent-encoded as it is made, from its JSON: no
-      // base64 `String` of it, then a second pass over it (for 10,000 UIDs,
-      // 400 KB each).
-      body += "&\(CommandParameter.map.name)=".utf8
-      let json = MapPayload.json(entries: mapEntries)
-      json.withUnsafeBufferPointer { Base64.appendFormEncoded($0, to: &body) }
     }
     return body
   }
@@ -114,10 +100,7 @@ public enum TPNSRequest: Hashable, Sendable {
   /// The entries of a `mapsync`'s `map`: each UID with its settings.
   private var mapEntries: [MapEntry] {
     guard case .mapsync(_, let uids, let settings) = self else { return [] }
-    let none = MappingSettings()
-    // Most lists have no settings: no UID hashed to find none.
-    if settings.isEmpty { return uids.map { none.entry(for: $0) } }
-    return uids.map { (settings[$0] ?? none).entry(for: $0) }
+    return uids.map { (settings[$0] ?? MappingSettings()).entry(for: $0) }
   }
 
   /// The GET URL: `server` with the form body as its query.

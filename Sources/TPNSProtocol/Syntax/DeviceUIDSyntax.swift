@@ -14,10 +14,7 @@ public enum DeviceUIDSyntax {
   /// reported before a bad length.
   @inlinable
   public static func violation(in text: String) -> SyntaxViolation? {
-    // A canonical UID (every one of a client's 10,000-UID mapsync) in three
-    // word tests, before the byte-by-byte search for what is wrong.
-    if DeviceUID.isCanonical(text) { return nil }
-    return SyntaxViolation.first(
+    SyntaxViolation.first(
       in: text, length: length...length, ascii: allowed, allows: isAllowed)
   }
 

@@ -37,31 +37,6 @@ struct JSONParser {
     guard index == bytes.count else { throw expected("the end") }
   }
 
-  /// The UID of an object `{"uid":"…"}` written compactly, with 20 bytes of
-  /// printable ASCII (no `"` or `\\`) for its value, consumed whole, if one
-  /// starts here: what every canonical client sends for each entry of a
-  /// `mapsync`, read by word compares (the general reader was 1,600
-  /// instructions an entry). nil, and nothing consumed, for anything else
-  /// (which the general reader then reads, or refuses).
-  mutating func compactUIDObject() -> String? {
-    let start = index
-    guard start + 30 <= bytes.count else { return nil }
-    let uid = bytes.withUnsafeBytes { raw -> String? in
-      let at = raw.baseAddress! + start
-      // `{"uid":"`, and `"}` after the value.
-      guard at.loadUnaligned(as: UInt64.self) == UInt64(littleEndian: 0x223A_2264_6975_227B),
-        at.loadUnaligned(fromByteOffset: 28, as: UInt16.self) == UInt16(littleEndian: 0x7D22)
-      else { return nil }
-      let value = UnsafeRawBufferPointer(start: at + 8, count: 20)
-      for byte in value where byte < 0x20 || byte > 0x7E || byte == 0x22 || byte == 0x5C {
-        return nil
-      }
-      return String(decoding: value, as: UTF8.self)
-    }
-    if uid != nil { index = start + 30 }
-    return uid
-  }
-
   /// The next byte after any whitespace, not consumed; nil at the end.
   mutating func peek() -> UInt8? {
     skipWhitespace()
@@ -176,16 +151,12 @@ struct JSONParser {
     let start = index
     index += 1
     let contentStart = index
-    // Most strings have no escape, and most are ASCII (UIDs, keys): those need no
-    // validation (`String(validating:)` costs a generic metadata lookup a call).
-    var bits: UInt8 = 0
     while index < bytes.count {
       let byte = bytes[index]
       switch byte {
       case UInt8(ascii: "\""):
         let content = bytes[contentStart..<index]
         index += 1
-        if bits < 0x80 { return String(decoding: content, as: UTF8.self) }
         guard let text = String(validating: content, as: UTF8.self) else {
           throw JSONSyntaxError(offset: start, "the string at offset \(start) is not UTF-8")
         }
@@ -195,7 +166,6 @@ struct JSONParser {
       case 0..<0x20:
         throw controlCharacter()
       default:
-        bits |= byte
         index += 1
       }
     }
