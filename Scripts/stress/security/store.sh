@@ -190,11 +190,13 @@ PY
   if ! wait_for_file "$base/held/holder.pid"; then
     fail "lock files held by another user" "the other user's holder did not start"
   else
-    for command in watch "add --no-sync $mine" "sync --timeout 5"; do
+    # register, not sync: with no token stored, sync has nothing to send and
+    # exits 78 before it would take the send lock.
+    for command in watch "add --no-sync $mine" "register --timeout 5"; do
       local words
       read -ra words <<<"$command"
       started=$(now_ms)
-      TPNS_STORE=$base/held/state.plist timeout -k 1 20 "$tpns" "${words[@]}" >"$out" 2>"$err"
+      TPNS_STORE=$base/held/state.plist TPNS_TOKEN=$token timeout -k 1 20 "$tpns" "${words[@]}" >"$out" 2>"$err"
       status=$?
       elapsed=$(($(now_ms) - started))
       figures+=("${words[0]} $status in $elapsed ms")
