@@ -47,7 +47,7 @@ enum FormDecoding {
   /// as `charset` allowed). Works on bytes: it runs for every POST.
   static func isForm(_ contentType: String) -> Bool {
     // The name compared by strncasecmp (ASCII case folding: Swift never sets a
-    // locale): a loop over its bytes cost 700 instructions a POST (callgrind).
+    // locale).
     let expected = formMediaType
     var text = contentType
     return text.withUTF8 { bytes in

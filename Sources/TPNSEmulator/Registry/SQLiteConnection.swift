@@ -86,8 +86,7 @@ final class SQLiteConnection {
 
   /// Makes the writes share one long transaction, for a database nobody else reads
   /// (`:memory:`, private to this connection, which sees its own changes): each
-  /// commit copied the pages it changed into the rollback journal anew, a quarter of
-  /// a `cmd=client` upsert's instructions (callgrind: 18,200 -> 13,700 per update).
+  /// commit copied the pages it changed into the rollback journal anew.
   /// A ``transaction(_:)`` is then a savepoint, rolled back alone when it throws, and
   /// a single statement is atomic by itself within the long transaction, as SQLite
   /// rolls back a failed statement's changes. Only an error after which SQLite rolls

@@ -46,9 +46,8 @@ enum ByteScan {
     return found == 0
   }
 
-  /// Whether `left` and `right` hold the same bytes, by `memcmp`: `==` of
-  /// two `[UInt8]` compares element by element, 21 instructions a byte (8 M
-  /// for a 10,000-UID store's file).
+  /// Whether `left` and `right` hold the same bytes, by `memcmp` (`==` of
+  /// two `[UInt8]` compares element by element).
   static func equal(_ left: [UInt8], _ right: [UInt8]) -> Bool {
     guard left.count == right.count else { return false }
     return left.withUnsafeBytes { left in

@@ -66,8 +66,7 @@ public struct UIDList: Sendable, Hashable {
   }
 
   public static func == (lhs: UIDList, rhs: UIDList) -> Bool {
-    // By memcmp: `==` of arrays of integers compares element by element (21
-    // instructions a byte; 8 M for a 10,000-UID store).
+    // By memcmp: `==` of arrays of integers compares element by element.
     guard lhs.ends.count == rhs.ends.count, lhs.byteCount == rhs.byteCount else { return false }
     guard !lhs.ends.isEmpty else { return true }
     return lhs.ends.withUnsafeBytes { left in
