@@ -65,11 +65,13 @@ unset TPNS_STORE TPNS_TOKEN
 small=$work/small/state.plist
 big=$work/big/state.plist
 TPNS_STORE=$small TPNS_TOKEN=0f1e2d3c4b5a69788796a5b4c3d2e1f00f1e2d3c4b5a69788796a5b4c3d2e1f0 \
-  "$tpns" add 0123456789ABCDEFGHJK --quiet
+  "$tpns" register --quiet
+TPNS_STORE=$small "$tpns" add 0123456789ABCDEFGHJK --quiet
 python3 -c "
 for i in range(9999): print('BIG%017d' % i)" >"$work/uids.txt"
 TPNS_STORE=$big TPNS_TOKEN=1f1e2d3c4b5a69788796a5b4c3d2e1f00f1e2d3c4b5a69788796a5b4c3d2e1f0 \
-  "$tpns" add --from "$work/uids.txt" --quiet
+  "$tpns" register --quiet
+TPNS_STORE=$big "$tpns" add --from "$work/uids.txt" --quiet
 
 # instructions STORE ARGUMENTS...: the client's own instruction count.
 instructions() {
