@@ -29,6 +29,14 @@ enum InputFile {
   static func read(
     _ path: String, limit: Int = .max, secret: Bool = false
   ) throws(Failure) -> [UInt8] {
+    // A named file is checked before it is opened too: opening another
+    // user's named pipe would wait for that user to write into it.
+    if secret, path != "-" {
+      var status = stat()
+      if stat(path, &status) == 0, let reason = UntrustedReason.ofSecretFile(status) {
+        throw .untrusted(reason)
+      }
+    }
     let descriptor = path == "-" ? STDIN_FILENO : open(path, O_RDONLY | O_CLOEXEC)
     guard descriptor >= 0 else { throw .unreadable(ErrnoError(errno)) }
     defer { if descriptor != STDIN_FILENO { close(descriptor) } }

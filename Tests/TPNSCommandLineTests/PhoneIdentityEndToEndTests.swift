@@ -32,7 +32,7 @@ import Testing
     let world = try TwoServers()
     let numeric = world.a.server
     let named = numeric.replacingOccurrences(of: "127.0.0.1", with: "localhost")
-    let shouted = numeric.replacingOccurrences(of: "http://", with: "HTTP://") + "/"
+    let shouted = named.replacingOccurrences(of: "http://localhost", with: "HTTP://LOCALHOST")
     let atNumeric = TPNSProcess(store: world.store, server: numeric)
     let atNamed = TPNSProcess(store: world.store, server: named)
     #expect(try atNumeric.run(["register", Self.t1]).status == 0)

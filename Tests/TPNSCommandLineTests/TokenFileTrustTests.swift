@@ -42,6 +42,22 @@ import Testing
     #expect(contents(of: tpns.store) == nil)
   }
 
+  @Test("a named pipe another user owns is refused before it is opened, not waited on")
+  func otherOwnersPipe() throws {
+    guard getuid() == 0, let nobody = getpwnam("nobody") else { return }
+    let directory = try TemporaryDirectory()
+    let tpns = TPNSProcess(store: directory.file("state.plist"), server: Self.server)
+    let pipe = directory.file("token.fifo")
+    #expect(mkfifo(pipe, 0o666) == 0)
+    #expect(chown(pipe, nobody.pointee.pw_uid, nobody.pointee.pw_gid) == 0)
+    // No writer: opening the pipe would wait until the test's limit.
+    let result = try tpns.run(["register", "--token-file", pipe], timeout: .seconds(20))
+    #expect(result.status == 73)
+    #expect(
+      result.stderr.hasPrefix("Error: the token file \(pipe) belongs to another user (nobody,"))
+    #expect(contents(of: tpns.store) == nil)
+  }
+
   @Test("a token file another user owns is refused: exit 73 naming its owner and the fix")
   func otherOwner() throws {
     guard getuid() == 0, let nobody = getpwnam("nobody") else { return }

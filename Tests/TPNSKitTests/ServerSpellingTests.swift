@@ -20,20 +20,21 @@ import Testing
     arguments: [
       ("http://127.0.0.1:7380/tpns", "http://127.0.0.1:7380/tpns"),
       ("http://localhost:7380/tpns", "http://127.0.0.1:7380/tpns"),
-      ("HTTP://LocalHost:7380/tpns/", "http://127.0.0.1:7380/tpns"),
-      ("http://127.1.2.3:7380/tpns", "http://127.0.0.1:7380/tpns"),
-      ("http://[::1]:7380/tpns", "http://127.0.0.1:7380/tpns"),
-      ("http://[::ffff:127.0.0.1]:7380/tpns", "http://127.0.0.1:7380/tpns"),
+      ("HTTP://LocalHost:7380/tpns", "http://127.0.0.1:7380/tpns"),
+      ("http://localhost:7380/tpns/", "http://127.0.0.1:7380/tpns/"),
+      ("http://127.1.2.3:7380/tpns", "http://127.1.2.3:7380/tpns"),
+      ("http://[::1]:7380/tpns", "http://[::1]:7380/tpns"),
+      ("http://[::ffff:127.0.0.1]:7380/tpns", "http://[::ffff:127.0.0.1]:7380/tpns"),
       ("http://localhost.:7380/tpns", "http://127.0.0.1:7380/tpns"),
       ("http://me:pw@localhost:7380/tpns", "http://127.0.0.1:7380/tpns"),
       ("http://Push.Example:80/tpns", "http://push.example/tpns"),
       ("https://push.example:443/tpns", "https://push.example/tpns"),
       ("https://push.example:80/tpns", "https://push.example:80/tpns"),
       ("http://push.example:0080/tpns", "http://push.example/tpns"),
-      ("http://push.example:", "http://push.example"),
-      ("http://push.example/", "http://push.example"),
+      ("http://push.example:", "http://push.example/"),
+      ("http://push.example/", "http://push.example/"),
       ("http://push.example/TPNS", "http://push.example/TPNS"),
-      ("http://push.example/tpns/?key=K", "http://push.example/tpns?key=K"),
+      ("http://push.example/tpns/?key=K", "http://push.example/tpns/?key=K"),
       ("http://push.example/tpns#top", "http://push.example/tpns"),
       ("http://[2001:DB8::1]:8080/tpns", "http://[2001:db8::1]:8080/tpns"),
       ("not a url", "not a url"),
@@ -51,6 +52,10 @@ import Testing
       ("http://push.example/tpns", "http://push.example.org/tpns"),
       ("http://push.example/tpns?key=a", "http://push.example/tpns?key=b"),
       ("http://10.0.0.1/tpns", "http://localhost/tpns"),
+      // Other loopback addresses may be other sockets; another path is another resource.
+      ("http://127.0.0.1:7380/tpns", "http://[::1]:7380/tpns"),
+      ("http://127.0.0.1:7380/tpns", "http://127.0.0.2:7380/tpns"),
+      ("http://127.0.0.1:7380/tpns", "http://127.0.0.1:7380/tpns/"),
     ])
   func otherServers(first: String, second: String) {
     #expect(ServerURL(first).storeKey != ServerURL(second).storeKey)
@@ -88,10 +93,10 @@ import Testing
     let state = try Self.read(
       [
         "http://127.0.0.1:7380/tpns": acknowledgement,
-        "HTTP://localhost:7380/tpns/": acknowledgement,
+        "HTTP://localhost:7380/tpns": acknowledgement,
       ], uids: [Self.a])
     #expect(Array(state.servers.keys) == ["http://127.0.0.1:7380/tpns"])
-    for spelling in ["http://localhost:7380/tpns", "http://[::1]:7380/tpns"] {
+    for spelling in ["http://localhost:7380/tpns", "HTTP://LocalHost:7380/tpns"] {
       let difference = state.difference(at: ServerURL(spelling).storeKey)
       #expect(difference.isRegistered)
       #expect(!difference.isPending)
@@ -152,7 +157,7 @@ import Testing
       <plist version="1.0"><dict>
       <key>UIDs</key><array><string>\(Self.a)</string></array>
       <key>Token</key><string>\(Self.token.rawValue)</string>
-      <key>Server</key><string>http://LOCALHOST:7380/tpns/</string>
+      <key>Server</key><string>http://LOCALHOST:7380/tpns</string>
       <key>Registered</key><true/>
       <key>SyncedUIDs</key><array><string>\(Self.a)</string></array>
       </dict></plist>

@@ -70,13 +70,15 @@ public enum UntrustedReason: Sendable, Equatable {
   }
 
   /// The reason not to read the secret (a token file) `status` describes,
-  /// if any: a regular file must be this user's or root's, and no one
-  /// else's to read or write (what ssh asks of a private key). A pipe, a
-  /// terminal or a device (`--token-file -` from a pipe, `<(…)`) is this
-  /// process's own and passes.
+  /// if any: whatever it is, this user's or root's; a regular file no one
+  /// else's to read or write either (what ssh asks of a private key). A
+  /// pipe, a terminal or a device of this user's (`--token-file -` from a
+  /// pipe, `<(…)`) passes.
   public static func ofSecretFile(_ status: stat) -> UntrustedReason? {
-    guard status.st_mode & S_IFMT == S_IFREG else { return nil }
+    // Whatever its type: a named pipe another user made would hand over
+    // that user's token.
     if status.st_uid != user, status.st_uid != 0 { return .secretOwner(uid: status.st_uid) }
+    guard status.st_mode & S_IFMT == S_IFREG else { return nil }
     if status.st_mode & 0o077 != 0 { return .secretExposed(mode: status.st_mode & 0o7777) }
     return nil
   }

@@ -60,12 +60,13 @@ public struct ServerURL: Sendable, Hashable, CustomStringConvertible {
   /// What identifies the server in the store (its key in `Servers`): the URL
   /// without credentials or fragment, the scheme and host in lower case (a
   /// host's final dot dropped), the scheme's default port (80, 443) dropped,
-  /// the path without trailing slashes, and every loopback host
-  /// (`localhost`, 127.0.0.0/8, `::1`) as `127.0.0.1`. Spellings of one server
-  /// are one key, so that what it acknowledged under one is what it holds
-  /// under the other; the query is kept as given (it may select a tenant).
+  /// `localhost` as `127.0.0.1`, and an empty path as `/`. Spellings of one
+  /// server are one key, so that what it acknowledged under one is what it
+  /// holds under the other; the path and the query are kept as given (`/tpns/`
+  /// is another resource; a query may select a tenant), and other loopback
+  /// addresses (`127.0.0.2`, `::1`) are other sockets.
   ///
-  ///     ServerURL("HTTP://LocalHost:80/tpns/").storeKey  // "http://127.0.0.1/tpns"
+  ///     ServerURL("HTTP://LocalHost:80/tpns").storeKey  // "http://127.0.0.1/tpns"
   public var storeKey: String {
     guard let parts else { return text }
     let scheme = parts.scheme.lowercased()
@@ -83,7 +84,9 @@ public struct ServerURL: Sendable, Hashable, CustomStringConvertible {
     }
     if host.count > 1, host.hasSuffix(".") { host = host.dropLast() }
     let bare = host.hasPrefix("[") ? host.dropFirst().dropLast() : host
-    let name = Self.isLoopback(host: bare.lowercased()) ? "127.0.0.1" : host.lowercased()
+    // `localhost` is 127.0.0.1, as libcurl and /etc/hosts resolve it first;
+    // any other loopback address (127.0.0.2, `::1`) may be another socket.
+    let name = bare.lowercased() == "localhost" ? "127.0.0.1" : host.lowercased()
     var portText = port.map(String.init) ?? ""
     if let number = Int(portText), number >= 0 { portText = String(number) }
     let defaultPort = ["http": "80", "https": "443"][scheme]
@@ -91,8 +94,9 @@ public struct ServerURL: Sendable, Hashable, CustomStringConvertible {
     let hash = parts.rest.firstIndex(of: "#") ?? parts.rest.endIndex
     let beforeFragment = parts.rest[..<hash]
     let queryStart = beforeFragment.firstIndex(of: "?") ?? beforeFragment.endIndex
-    var path = beforeFragment[..<queryStart]
-    while path.hasSuffix("/") { path = path.dropLast() }
+    // The path as given: `/tpns/` is another resource (the emulator answers it 404).
+    let given = beforeFragment[..<queryStart]
+    let path = given.isEmpty ? "/" : given
     return "\(scheme)://\(name)\(shownPort)\(path)\(beforeFragment[queryStart...])"
   }
 
