@@ -87,6 +87,12 @@ import Testing
       ("http://127.0.0.1/t pns", false),
       ("http://exämple.com/tpns", false),
       ("127.0.0.1:7380/tpns", false),
+      ("http://127.0.0.1:65535/tpns", true),
+      ("http://127.0.0.1:/tpns", true),
+      ("http://127.0.0.1:99999/tpns", false),
+      ("http://127.0.0.1:80x/tpns", false),
+      ("http://[::1]:70000/tpns", false),
+      ("http://me:pw@127.0.0.1:99999/tpns", false),
     ])
   func serverURL(text: String, valid: Bool) {
     #expect(GlobalOptions.isServerURL(text) == valid)

@@ -53,7 +53,7 @@ import Testing
     #expect(result.status == 64)
     #expect(
       result.stderr.hasPrefix(
-        "Error: TPNS_SERVER must be an http:// or https:// URL with a host, got \"ftp://***@example.com/tpns\"\n"
+        "Error: TPNS_SERVER must be an http:// or https:// URL with a host (and a port from 0 to 65535, if any), got \"ftp://***@example.com/tpns\"\n"
       ))
     #expect(!result.stderr.contains("secret"))
   }

@@ -286,22 +286,22 @@ import Testing
       ),
       (
         ["add", a, "--server", "ftp://x"],
-        "The value 'ftp://x' is invalid for '--server <url>': it must be an http:// or https:// URL with a host"
+        "The value 'ftp://x' is invalid for '--server <url>': it must be an http:// or https:// URL with a host (and a port from 0 to 65535, if any)"
       ),
       // No host after the credentials; a password without a scheme: refused
       // up front, before anything is stored, the password not shown back.
       (
         ["add", a, "--server", "https://me:secret@"],
-        "The value 'https://***@' is invalid for '--server <url>': it must be an http:// or https:// URL with a host"
+        "The value 'https://***@' is invalid for '--server <url>': it must be an http:// or https:// URL with a host (and a port from 0 to 65535, if any)"
       ),
       (
         ["add", a, "--server", "me:secret@host"],
-        "The value '***@host' is invalid for '--server <url>': it must be an http:// or https:// URL with a host"
+        "The value '***@host' is invalid for '--server <url>': it must be an http:// or https:// URL with a host (and a port from 0 to 65535, if any)"
       ),
       // The password of a URL refused is not shown back.
       (
         ["add", a, "--server", "sftp://me:secret@x/"],
-        "The value 'sftp://***@x/' is invalid for '--server <url>': it must be an http:// or https:// URL with a host"
+        "The value 'sftp://***@x/' is invalid for '--server <url>': it must be an http:// or https:// URL with a host (and a port from 0 to 65535, if any)"
       ),
       (
         ["add", a, "--interval", "5", "--no-interval"],
@@ -368,10 +368,12 @@ import Testing
   func environmentErrors() {
     #expect(
       Self.usageError(["sync"], environment: ["HOME": "/h", "TPNS_SERVER": "ftp://x"])
-        == "TPNS_SERVER must be an http:// or https:// URL with a host, got \"ftp://x\"")
+        == "TPNS_SERVER must be an http:// or https:// URL with a host (and a port from 0 to 65535, if any), got \"ftp://x\""
+    )
     #expect(
       Self.usageError(["sync"], environment: ["HOME": "/h", "TPNS_SERVER": "ftp://me:secret@x/"])
-        == "TPNS_SERVER must be an http:// or https:// URL with a host, got \"ftp://***@x/\"")
+        == "TPNS_SERVER must be an http:// or https:// URL with a host (and a port from 0 to 65535, if any), got \"ftp://***@x/\""
+    )
     #expect(
       Self.usageError(["sync"], environment: ["HOME": "/h", "TPNS_REQUIRE_HTTPS": "maybe"])
         == "TPNS_REQUIRE_HTTPS must be 1, true, yes or on (or 0, false, no, off or empty), got "
@@ -389,10 +391,13 @@ import Testing
     arguments: [
       (
         "TPNS_SERVER", "",
-        "TPNS_SERVER is set but empty: set it to an http:// or https:// URL with a host, or unset "
+        "TPNS_SERVER is set but empty: set it to an http:// or https:// URL with a host (and a port from 0 to 65535, if any), or unset "
           + "it for the default"
       ),
-      ("TPNS_SERVER", " ", "TPNS_SERVER must be an http:// or https:// URL with a host, got \" \""),
+      (
+        "TPNS_SERVER", " ",
+        "TPNS_SERVER must be an http:// or https:// URL with a host (and a port from 0 to 65535, if any), got \" \""
+      ),
       (
         "TPNS_STORE", "",
         "TPNS_STORE is set but empty: set it to a path (not empty), or unset it for the default"

@@ -72,7 +72,7 @@ import Testing
       (
         ["add", Self.a, "--server", "http://x/\u{1B}]0;pwned\u{07}"], 64,
         "Error: The value 'http://x/\\u{1b}]0;pwned\\u{7}' is invalid for '--server <url>': "
-          + "it must be an http:// or https:// URL with a host\n"
+          + "it must be an http:// or https:// URL with a host (and a port from 0 to 65535, if any)\n"
       ),
       (["add", "--fr\u{1B}[2Jom", "-"], 64, "Error: Unknown option '--fr\\u{1b}[2Jom'"),
     ] as [([String], Int32, String)])
@@ -99,7 +99,7 @@ import Testing
     #expect(result.status == 0)
     #expect(
       result.stdout.contains(
-        "\nregistered  no (acknowledged at http://x\\u{1b}]0;pwned\\u{7}\\u{d}registered  yes, "
+        "\nregistered  no (acknowledged at http://x\\u{1b}]0;pwned\\u{7}\\u{d}registered  yes/, "
           + "not here)\n"), "\(result.stdout.debugDescription)")
     #expect(Self.isTerminalSafe(result.stdout))
   }

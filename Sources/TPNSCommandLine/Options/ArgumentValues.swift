@@ -16,7 +16,9 @@ extension ServerURL: ExpressibleByArgument {
   /// The URL as typed: a default holds no credentials to hide.
   public var defaultValueDescription: String { text }
 
-  public static var expectation: String? { "an http:// or https:// URL with a host" }
+  public static var expectation: String? {
+    "an http:// or https:// URL with a host (and a port from 0 to 65535, if any)"
+  }
 
   /// Credentials as `***@`, query values as `***`; in a text without a
   /// scheme (`me:pw@host`, not a URL), everything before the last `@` too.
@@ -26,15 +28,35 @@ extension ServerURL: ExpressibleByArgument {
   }
 
   /// Whether `text` can be a server URL: a host after any credentials
-  /// (`https://me:pw@` has none, as the request would find).
+  /// (`https://me:pw@` has none, as the request would find), and a port, if
+  /// given, that a socket can have.
   static func isAcceptable(_ text: String) -> Bool {
     let lowered = text.lowercased()
     guard lowered.hasPrefix("http://") || lowered.hasPrefix("https://"),
-      let host = ServerURL(text).host, !host.isEmpty
+      let host = ServerURL(text).host, !host.isEmpty, hasValidPort(text)
     else {
       return false
     }
     return text.unicodeScalars.allSatisfy { (0x21..<0x7F).contains($0.value) }
+  }
+
+  /// Whether the authority of the URL `text` has no port, an empty one, or
+  /// digits of at most 65535.
+  private static func hasValidPort(_ text: String) -> Bool {
+    guard let schemeEnd = text.firstRange(of: "://") else { return false }
+    let rest = text[schemeEnd.upperBound...]
+    var authority = rest.prefix { !"/?#".contains($0) }
+    if let at = authority.lastIndex(of: "@") {
+      authority = authority[authority.index(after: at)...]
+    }
+    let afterHost =
+      authority.lastIndex(of: "]").map { authority[authority.index(after: $0)...] }
+      ?? authority
+    guard let colon = afterHost.lastIndex(of: ":") else { return true }
+    let port = afterHost[afterHost.index(after: colon)...]
+    guard !port.isEmpty else { return true }
+    return port.count <= 5 && port.allSatisfy { $0.isASCII && $0.isNumber }
+      && Int(port)! <= 65535
   }
 }
 
