@@ -50,8 +50,8 @@ struct List: ParsableCommand {
     for (uid, settings) in state.settings where !settings.isEmpty {
       suffixes[uid] = "  " + runner.output.shown(OutcomeFormatting.describe(settings))
     }
-    var text = Self.lines(of: uids, width: String(uids.count - 1).count, suffixes: suffixes)
-    try Self.checkingOutput { try text.withUTF8 { try Console.outputChecked($0) } }
+    let text = Self.lines(of: uids, width: String(uids.count - 1).count, suffixes: suffixes)
+    try Self.checkingOutput { try text.withUnsafeBufferPointer { try Console.outputChecked($0) } }
   }
 
   /// Runs `write`, a failure to write standard output made exit 74: it stops
@@ -68,14 +68,21 @@ struct List: ParsableCommand {
     }
   }
 
-  /// The `index  uid` lines of `uids`, the index right-aligned in `width`
-  /// columns, each UID followed by its text in `suffixes`, if any.
-  static func lines(of uids: UIDList, width: Int, suffixes: [String: String] = [:]) -> String {
-    var text = ""
+  /// The `index  uid` lines of `uids` as UTF-8, the index right-aligned in
+  /// `width` columns, each UID followed by its text in `suffixes`, if any.
+  /// Bytes, not a `String`: appending to a `String` line by line costs
+  /// several times as much for a long list.
+  static func lines(of uids: UIDList, width: Int, suffixes: [String: String] = [:]) -> [UInt8] {
+    var text: [UInt8] = []
+    text.reserveCapacity(uids.count * (width + 24))
     for (index, uid) in uids.enumerated() {
       let number = String(index)
-      text += String(repeating: " ", count: width - number.count) + number + "  " + uid
-      text += (suffixes[uid] ?? "") + "\n"
+      text += repeatElement(UInt8(ascii: " "), count: width - number.utf8.count)
+      text += number.utf8
+      text += "  ".utf8
+      text += uid.utf8
+      if !suffixes.isEmpty, let suffix = suffixes[uid] { text += suffix.utf8 }
+      text.append(UInt8(ascii: "\n"))
     }
     return text
   }
