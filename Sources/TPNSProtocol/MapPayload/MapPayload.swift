@@ -22,13 +22,17 @@ public enum MapPayload {
 
   /// The JSON ``encode(entries:)`` encodes in base64.
   static func json(entries: [MapEntry]) -> [UInt8] {
-    let objects = entries.map { entry in
-      var object = #"{"uid":"# + JSONString.quoted(entry.uid)
-      if let interval = entry.interval { object += #","interval":\#(interval)"# }
-      if let format = entry.format { object += #","format":"# + JSONString.quoted(format) }
-      return object + "}"
+    var json: [UInt8] = Array("[".utf8)
+    json.reserveCapacity(entries.count * 32 + 2)
+    for (index, entry) in entries.enumerated() {
+      if index > 0 { json += ",".utf8 }
+      json += #"{"uid":"#.utf8
+      json += JSONString.quoted(entry.uid).utf8
+      if let interval = entry.interval { json += #","interval":\#(interval)"#.utf8 }
+      if let format = entry.format { json += (#","format":"# + JSONString.quoted(format)).utf8 }
+      json += "}".utf8
     }
-    return Array(("[" + objects.joined(separator: ",") + "]").utf8)
+    return json + "]".utf8
   }
 
   /// The UIDs of a payload, in order and as sent (duplicates kept, syntax unchecked),

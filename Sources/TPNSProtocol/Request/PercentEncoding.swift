@@ -24,7 +24,9 @@ enum PercentEncoding {
       if isKept(byte) {
         output.append(byte)
       } else {
-        output += [UInt8(ascii: "%"), hex[Int(byte >> 4)], hex[Int(byte & 0x0F)]]
+        output.append(UInt8(ascii: "%"))
+        output.append(hex[Int(byte >> 4)])
+        output.append(hex[Int(byte & 0x0F)])
       }
     }
     return output
