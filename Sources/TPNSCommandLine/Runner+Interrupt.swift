@@ -12,25 +12,33 @@ extension Runner {
   /// `--json`, the document, `"interrupted": true`), and the next step;
   /// then the process ends by the signal, as a shell expects. Blocks both
   /// in this thread, and so in every thread started after it; call it
-  /// before any is.
-  func takeInterrupts() {
+  /// before any is. Blocked, they are taken even if the process inherited
+  /// them ignored (`nohup`, a shell's background job), as a blocked signal
+  /// is kept pending rather than discarded. `storesNothing`: the command
+  /// (`event`) stores nothing, so its report says so, not what is pending.
+  func takeInterrupts(storesNothing: Bool = false) {
     let signals = Signals(blocking: [SIGINT, SIGTERM])
     let runner = self
     signals.handleOnce { signal in
       // A command printing its result ends of itself.
       runner.lastWord.lock()
-      runner.reportInterrupt(by: signal)
+      runner.reportInterrupt(by: signal, storesNothing: storesNothing)
       Signals.endBy(signal)
     }
   }
 
   /// Says that `signal` interrupted the command, and what the store holds now.
-  private func reportInterrupt(by signal: Int32) {
+  private func reportInterrupt(by signal: Int32, storesNothing: Bool) {
     let name = signal == SIGINT ? "SIGINT" : signal == SIGTERM ? "SIGTERM" : "signal \(signal)"
     let state = try? store.load()
     if let state { mask.learn(from: state) }
-    let (message, hint) = Self.interruption(
-      name, difference: state?.difference(at: options.serverKey), server: options.shownServer)
+    let (message, hint) =
+      if storesNothing {
+        Self.interruptionStoringNothing(name, command: command, server: options.shownServer)
+      } else {
+        Self.interruption(
+          name, difference: state?.difference(at: options.serverKey), server: options.shownServer)
+      }
     let code = ExitCode(128 + signal)
     if options.json {
       let formatting = OutcomeFormatting(options: options, mask: mask)
@@ -69,6 +77,18 @@ extension Runner {
     return (
       "interrupted by \(signal); what is stored is pending at \(server): it was not all sent",
       "Run '\(next)' to send it ('tpns status' shows what is pending)."
+    )
+  }
+
+  /// What an interrupt left of `command`, which stores nothing: its request
+  /// may have reached `server`, which had not answered; sent again, it would
+  /// act again (an event pushes again).
+  static func interruptionStoringNothing(
+    _ signal: String, command: String, server: String
+  ) -> (message: String, hint: String) {
+    (
+      "interrupted by \(signal) before \(server) answered; nothing was stored",
+      "The \(command) may have reached the server: run it again only if no push came."
     )
   }
 }

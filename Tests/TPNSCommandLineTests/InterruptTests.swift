@@ -7,19 +7,31 @@ import Testing
 /// `"interrupted": true`), then ends by the signal, as a shell expects.
 @Suite struct InterruptTests {
   static let uid = "ABCDEFGHJKLMNPRSTUVW"
+  /// `event`'s next step: it stores nothing, and its request may have arrived.
+  static let eventHint = "The event may have reached the server: run it again only if no push came."
 
-  /// Runs `tpns add UID` with `arguments` against a server that never
-  /// answers, sends `signal` once the UID is stored, and returns how it
-  /// ended and what it printed.
-  static func interruptedAdd(
-    _ arguments: [String], signal: Int32
+  /// Runs `tpns` with `arguments` (and `--timeout 60`), a token registered,
+  /// against a server that never answers; sends `signal` once `ready` holds
+  /// (the store's `e2e`, the `listener`), and returns how it ended and what
+  /// it printed. `ignoringSIGINT`: it starts with SIGINT ignored, as `nohup`
+  /// or a shell's background job leaves it.
+  static func interrupted(
+    _ arguments: [String], signal: Int32, ignoringSIGINT: Bool = false,
+    when ready: (_ e2e: EndToEnd, _ listener: SilentListener) -> Bool
   ) throws -> (process: Process, stdout: String, stderr: String) {
     let e2e = try EndToEnd()
     #expect(try e2e.tpns.run(["register"], environment: ["TPNS_TOKEN": EndToEnd.token]).status == 0)
     let silent = try SilentListener()
     let process = Process()
-    process.executableURL = URL(fileURLWithPath: TPNSProcess.binary)
-    process.arguments = ["add", uid, "--timeout", "60"] + arguments
+    let command = arguments + ["--timeout", "60"]
+    if ignoringSIGINT {
+      // The shell's `exec` keeps the ignored SIGINT for tpns, in the same process.
+      process.executableURL = URL(fileURLWithPath: "/bin/sh")
+      process.arguments = ["-c", #"trap '' INT; exec "$0" "$@""#, TPNSProcess.binary] + command
+    } else {
+      process.executableURL = URL(fileURLWithPath: TPNSProcess.binary)
+      process.arguments = command
+    }
     process.environment = TPNSProcess.environment(
       store: e2e.tpns.store, server: "http://127.0.0.1:\(silent.port)/tpns")
     let output = e2e.directory.file("stdout")
@@ -30,10 +42,7 @@ import Testing
     process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: errors))
     process.standardInput = FileHandle.nullDevice
     try process.run()
-    let stored = WatchTests.eventually(within: .seconds(20)) {
-      (try? e2e.store.load().uids.contains(uid)) == true
-    }
-    #expect(stored)
+    #expect(WatchTests.eventually(within: .seconds(20)) { ready(e2e, silent) })
     #expect(process.isRunning, "it did not wait for the server")
     kill(process.processIdentifier, signal)
     let ended = WatchTests.eventually(within: .seconds(10)) { !process.isRunning }
@@ -46,6 +55,25 @@ import Testing
       process, String(decoding: contents(of: output) ?? Data(), as: UTF8.self),
       String(decoding: contents(of: errors) ?? Data(), as: UTF8.self)
     )
+  }
+
+  /// `tpns add UID` with `arguments`, interrupted by `signal` once the UID is stored.
+  static func interruptedAdd(
+    _ arguments: [String], signal: Int32, ignoringSIGINT: Bool = false
+  ) throws -> (process: Process, stdout: String, stderr: String) {
+    try interrupted(["add", uid] + arguments, signal: signal, ignoringSIGINT: ignoringSIGINT) {
+      e2e, _ in (try? e2e.store.load().uids.contains(uid)) == true
+    }
+  }
+
+  /// `tpns event UID` with `arguments`, interrupted by `signal` once it has
+  /// connected to the server.
+  static func interruptedEvent(
+    _ arguments: [String], signal: Int32, ignoringSIGINT: Bool = false
+  ) throws -> (process: Process, stdout: String, stderr: String) {
+    try interrupted(["event", uid] + arguments, signal: signal, ignoringSIGINT: ignoringSIGINT) {
+      _, listener in listener.hasWaitingConnection
+    }
   }
 
   @Test(
@@ -69,10 +97,11 @@ import Testing
   }
 
   @Test(
-    "Ctrl-C during add says that the stored change is pending and to run tpns sync",
-    .timeLimit(.minutes(1)))
-  func text() throws {
-    let (process, stdout, stderr) = try Self.interruptedAdd([], signal: SIGINT)
+    "Ctrl-C during add says that the stored change is pending and to run tpns sync, also with SIGINT inherited ignored",
+    .timeLimit(.minutes(1)), arguments: [false, true])
+  func text(ignoringSIGINT: Bool) throws {
+    let (process, stdout, stderr) = try Self.interruptedAdd(
+      [], signal: SIGINT, ignoringSIGINT: ignoringSIGINT)
     #expect(process.terminationReason == .uncaughtSignal)
     #expect(process.terminationStatus == SIGINT)
     #expect(stdout.hasPrefix("added \(Self.uid)\n"))
@@ -84,5 +113,41 @@ import Testing
       stderr.contains(
         "/tpns: it was not all sent\nRun 'tpns sync' to send it ('tpns status' shows what is pending).\n"
       ), "\(stderr)")
+  }
+
+  @Test(
+    "SIGINT or SIGTERM during event --json prints the document: interrupted, nothing stored, the event perhaps sent",
+    .timeLimit(.minutes(1)), arguments: [SIGINT, SIGTERM])
+  func eventJSON(signal: Int32) throws {
+    let (process, stdout, stderr) = try Self.interruptedEvent(["--json"], signal: signal)
+    #expect(process.terminationReason == .uncaughtSignal)
+    #expect(process.terminationStatus == signal)
+    let document = try JSONDocumentTests.document(stdout)
+    #expect(document["command"] as? String == "event")
+    #expect(document["interrupted"] as? Bool == true)
+    #expect(document["ok"] as? Bool == false)
+    #expect(document["exit_code"] as? Int == 128 + Int(signal))
+    #expect((document["outcomes"] as? [Any])?.isEmpty == true)
+    let errors = document["errors"] as? [String] ?? []
+    #expect(errors.count == 1, "\(errors)")
+    #expect(errors.first?.hasPrefix("interrupted by SIG") == true, "\(errors)")
+    #expect(errors.first?.hasSuffix("/tpns answered; nothing was stored") == true, "\(errors)")
+    #expect(document["hint"] as? String == Self.eventHint)
+    #expect(stderr.contains("Error: interrupted by SIG"), "\(stderr)")
+  }
+
+  @Test(
+    "Ctrl-C during event says that nothing was stored and the event may have been sent, also with SIGINT inherited ignored",
+    .timeLimit(.minutes(1)), arguments: [false, true])
+  func eventText(ignoringSIGINT: Bool) throws {
+    let (process, stdout, stderr) = try Self.interruptedEvent(
+      ["--message", "hello"], signal: SIGINT, ignoringSIGINT: ignoringSIGINT)
+    #expect(process.terminationReason == .uncaughtSignal)
+    #expect(process.terminationStatus == SIGINT)
+    #expect(stdout.isEmpty, "\(stdout)")
+    #expect(
+      stderr.hasPrefix("Error: interrupted by SIGINT before http://127.0.0.1:"), "\(stderr)")
+    #expect(
+      stderr.hasSuffix("/tpns answered; nothing was stored\n\(Self.eventHint)\n"), "\(stderr)")
   }
 }

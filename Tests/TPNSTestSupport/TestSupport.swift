@@ -149,6 +149,13 @@ public final class SilentListener {
     port = Int(UInt16(bigEndian: address.sin_port))
   }
 
+  /// Whether a client's connection waits in the backlog: it is never
+  /// accepted, so a client that connected waits until it gives up.
+  public var hasWaitingConnection: Bool {
+    var waiting = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+    return poll(&waiting, 1, 0) == 1
+  }
+
   deinit {
     close(descriptor)
   }

@@ -59,6 +59,8 @@ struct EventCommand: ParsableCommand {
           + "other control characters are not.",
         code: ExitStatus.dataError)
     }
+    // Before libcurl can start a thread: each one made later blocks them too.
+    runner.takeInterrupts(storesNothing: true)
     let environment = try runner.environment()
     let outcomes = environment.request(
       .event(uid: device, type: type, message: message, time: time),
