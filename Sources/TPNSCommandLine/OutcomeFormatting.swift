@@ -56,7 +56,7 @@ struct OutcomeFormatting {
     case .waitingForRegistration(let uids):
       return
         "stored \(uids.count) UID\(uids.count == 1 ? "" : "s"); they are sent once a token is "
-        + "registered (tpns register <token>)"
+        + "registered (tpns register --token-file FILE, or TPNS_TOKEN)"
     case .retrying(let command, let attempt, let of, let delay, let reason):
       return
         "retrying in \(delay.text(in: .seconds, fractionDigits: 1)) (attempt \(attempt)/\(of)): \(command.rawValue): "

@@ -129,7 +129,7 @@ final class EndToEnd {
     #expect(result.status == 0)
     #expect(
       result.stdout
-        == "added \(Self.a)\nstored 1 UID; they are sent once a token is registered (tpns register <token>)\n"
+        == "added \(Self.a)\nstored 1 UID; they are sent once a token is registered (tpns register --token-file FILE, or TPNS_TOKEN)\n"
     )
     #expect(try e2e.server.requests().isEmpty)
 
@@ -306,5 +306,25 @@ final class EndToEnd {
     #expect(contents(of: e2e.tpns.store) == before)
     let left = try FileManager.default.contentsOfDirectory(atPath: e2e.directory.path)
     #expect(!left.contains { $0.contains(".tmp-") }, "\(left)")
+  }
+
+  @Test(
+    "with UIDs but no token stored, the next step named gives the token safely, never on the command line",
+    arguments: [
+      ["add", CommandLineTests.a], ["add", CommandLineTests.a, "--json"], ["status"],
+      ["status", "--json"],
+    ])
+  func noTokenNextStep(arguments: [String]) throws {
+    let e2e = try EndToEnd()
+    #expect(try e2e.tpns.run(["add", Self.b]).status == 0)
+    let result = try e2e.tpns.run(arguments)
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(result.stdout.contains("tpns register --token-file FILE"), "\(result.stdout)")
+    #expect(!result.stdout.contains("<token>"), "\(result.stdout)")
+    if arguments == ["status"] {
+      #expect(
+        result.stdout.contains("none (tpns register --token-file FILE, or TPNS_TOKEN)\n"),
+        "\(result.stdout)")
+    }
   }
 }

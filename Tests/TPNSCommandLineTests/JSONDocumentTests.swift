@@ -74,7 +74,7 @@ import Testing
     #expect(document["ok"] as? Bool == true)
     #expect(document["errors"] as? [String] == [])
     #expect(document["hint"] is NSNull)
-    #expect(document["next"] as? String == "tpns register <token>")
+    #expect(document["next"] as? String == "tpns register --token-file FILE")
   }
 
   @Test("a failed request: the document carries the outcomes, the error and its next step")

@@ -258,9 +258,9 @@ import Testing
     #expect(status.registered == false)
     #expect(status.registeredServer == nil)
     #expect(status.pending == true)
-    #expect(status.next == "tpns register <token>")
+    #expect(status.next == "tpns register --token-file FILE")
     let hint = try other.run(["status"])
-    #expect(hint.stdout.contains("tpns register <token>"), "\(hint.stdout)")
+    #expect(hint.stdout.contains("tpns register --token-file FILE"), "\(hint.stdout)")
     #expect(!hint.stdout.contains("tpns sync"), "\(hint.stdout)")
     #expect(try world.a.registry().clients.count == 1, "the other store sent nothing")
   }

@@ -431,8 +431,7 @@ import Testing
     let e2e = try EndToEnd()
     let result = try e2e.tpns.run(["mapping", Self.a])
     #expect(result.status == 0, "\(result.stderr)")
-    #expect(
-      result.stdout.hasSuffix("they are sent once a token is registered (tpns register <token>)\n"))
+    #expect(result.stdout.hasSuffix("(tpns register --token-file FILE, or TPNS_TOKEN)\n"))
     #expect(try e2e.server.requestLog() == [])
     #expect(try StoreFile(path: e2e.tpns.store).uids == [Self.a])
   }

@@ -416,6 +416,8 @@ import Testing
         .next(210, .added(Self.uids(Self.a)[0])),
         .next(210, .waitingForRegistration(Self.uids(Self.a))), .completed(211),
       ])
-    #expect(harness.state.value.difference(at: Self.server).nextCommand == "tpns register <token>")
+    #expect(
+      harness.state.value.difference(at: Self.server).nextCommand
+        == "tpns register --token-file FILE")
   }
 }

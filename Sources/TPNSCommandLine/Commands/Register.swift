@@ -19,7 +19,7 @@ struct Register: ParsableCommand {
       user can read a command's arguments. \
       UIDs stored but not yet sent are sent once the token is registered.
       An option not given keeps the stored registration's value, so that a refreshed \
-      token needs only 'tpns register NEWTOKEN'; --os with another OS starts a new \
+      token needs only 'tpns register --token-file FILE'; --os with another OS starts a new \
       phone from the defaults. Without a token, --appid, --udid, --lang or --dev changes \
       the stored registration and registers its token again. An iOS phone's ID is its token unless --udid is given. \
       lang and dev are sent on every registration (enUS and 0 unless given).

@@ -73,7 +73,7 @@ struct Status: ParsableCommand {
     }
     let token =
       registration.map { "\(options.show($0.token.rawValue)) (\($0.phone.os.rawValue))" }
-      ?? "none (tpns register <token>)"
+      ?? "none (tpns register --token-file FILE, or TPNS_TOKEN)"
     let registered: String
     if registration == nil {
       registered = "no (no token)"

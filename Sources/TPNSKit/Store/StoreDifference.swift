@@ -122,8 +122,10 @@ public struct StoreDifference: Sendable, Equatable {
   }
 
   /// The command that brings the server in line, `nil` when nothing is pending.
+  /// Never a token as an argument: other users see a command line, and
+  /// shell history keeps it (docs/SECURITY.md).
   public var nextCommand: String? {
     guard isPending else { return nil }
-    return desired == nil ? "tpns register <token>" : "tpns sync"
+    return desired == nil ? "tpns register --token-file FILE" : "tpns sync"
   }
 }
