@@ -20,29 +20,44 @@ typedef struct {
   uint64_t count;
 } bplist;
 
+/// Object `index`'s header: its type (the marker's high nibble), its size
+/// (the low nibble, or the integer object after it) and where its contents
+/// start. -1 if its offset or its size's integer is out of range, else 0.
+static int object_header(const bplist *plist, uint64_t index, uint8_t *type, uint64_t *size,
+                         const uint8_t **contents) {
+  uint64_t offset = read_be(plist->table + index * plist->offset_size, plist->offset_size);
+  if (offset < 8 || offset >= plist->table_offset) return -1;
+  const uint8_t *p = plist->bytes + offset;
+  const uint8_t *end = plist->table;
+  uint8_t marker = *p++;
+  *type = marker & 0xF0;
+  *size = marker & 0x0F;
+  if (*size == 0x0F && (*type == 0xA0 || *type == 0xC0 || *type == 0xD0 || *type == 0x50 ||
+                        *type == 0x60 || *type == 0x70)) {
+    // The size follows as an integer object: 0x1n and 2^n bytes.
+    if (p >= end || (*p & 0xF0) != 0x10 || (*p & 0x0F) > 3) return -1;
+    uint8_t width = (uint8_t)(1u << (*p & 0x0F));
+    p++;
+    if ((uint64_t)(end - p) < width) return -1;
+    *size = read_be(p, width);
+    p += width;
+  }
+  *contents = p;
+  return 0;
+}
+
 /// Object `index`: -1 if its offset or its size is out of range, 0 if it is
 /// not a container, 1 if it is one (an array, a set or a dictionary); then
 /// `refs` points at its references and `count` says how many there are (a
 /// dictionary's keys and values both).
 static int container(const bplist *plist, uint64_t index, const uint8_t **refs,
                      uint64_t *count) {
-  uint64_t offset = read_be(plist->table + index * plist->offset_size, plist->offset_size);
-  if (offset < 8 || offset >= plist->table_offset) return -1;
-  const uint8_t *p = plist->bytes + offset;
+  uint8_t type;
+  uint64_t size;
+  const uint8_t *p;
   const uint8_t *end = plist->table;
-  uint8_t marker = *p++;
-  uint8_t type = marker & 0xF0;
-  uint64_t size = marker & 0x0F;
+  if (object_header(plist, index, &type, &size, &p) != 0) return -1;
   if (type != 0xA0 && type != 0xC0 && type != 0xD0) return 0;
-  if (size == 0x0F) {
-    // The size follows as an integer object: 0x1n and 2^n bytes.
-    if (p >= end || (*p & 0xF0) != 0x10 || (*p & 0x0F) > 3) return -1;
-    uint8_t width = (uint8_t)(1u << (*p & 0x0F));
-    p++;
-    if ((uint64_t)(end - p) < width) return -1;
-    size = read_be(p, width);
-    p += width;
-  }
   if (type == 0xD0) {
     if (size > UINT64_MAX / 2) return -1;
     size *= 2;
@@ -59,22 +74,12 @@ static int container(const bplist *plist, uint64_t index, const uint8_t **refs,
 /// -1 if its size is out of range.
 static int string_span(const bplist *plist, uint64_t index, uint64_t *start, uint64_t *length,
                        uint8_t *encoding) {
-  uint64_t offset = read_be(plist->table + index * plist->offset_size, plist->offset_size);
-  if (offset < 8 || offset >= plist->table_offset) return -1;
-  const uint8_t *p = plist->bytes + offset;
+  uint8_t type;
+  uint64_t size;
+  const uint8_t *p;
   const uint8_t *end = plist->table;
-  uint8_t marker = *p++;
-  uint8_t type = marker & 0xF0;
-  uint64_t size = marker & 0x0F;
+  if (object_header(plist, index, &type, &size, &p) != 0) return -1;
   if (type != 0x50 && type != 0x60 && type != 0x70) return 0;
-  if (size == 0x0F) {
-    if (p >= end || (*p & 0xF0) != 0x10 || (*p & 0x0F) > 3) return -1;
-    uint8_t width = (uint8_t)(1u << (*p & 0x0F));
-    p++;
-    if ((uint64_t)(end - p) < width) return -1;
-    size = read_be(p, width);
-    p += width;
-  }
   uint8_t unit = type == 0x60 ? 2 : 1;
   if (size > (uint64_t)(end - p) / unit) return -1;
   *start = (uint64_t)(p - plist->bytes);
