@@ -32,7 +32,7 @@ for run in 0..<runs {
   var list = uids
   list[list.count - 1] = run.isMultiple(of: 2) ? "EVENEVENEVENEVENEVEN" : "ODDODDODDODDODDODDOD"
   let snapshot = list
-  writes.append(try clock.measure { try store.update { $0.uids = UIDList(snapshot) } })
+  writes.append(try clock.measure { try store.update { $0.uids = snapshot } })
   loads.append(try clock.measure { _ = try store.load() })
 }
 

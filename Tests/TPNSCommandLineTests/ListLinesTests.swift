@@ -17,7 +17,7 @@ import Testing
       ),
     ])
   func lines(uids: [String], width: Int, suffixes: [String: String], expected: String) {
-    let lines = List.lines(of: UIDList(uids), width: width, suffixes: suffixes)
+    let lines = List.lines(of: uids, width: width, suffixes: suffixes)
     #expect(String(decoding: lines, as: UTF8.self) == expected)
   }
 
@@ -26,7 +26,7 @@ import Testing
     let uids = (0..<10_000).map {
       "UID" + String(repeating: "0", count: 17 - String($0).count) + String($0)
     }
-    let lines = String(decoding: List.lines(of: UIDList(uids), width: 4), as: UTF8.self)
+    let lines = String(decoding: List.lines(of: uids, width: 4), as: UTF8.self)
       .split(separator: "\n")
     #expect(lines.count == 10_000)
     #expect(lines.first == "   0  UID00000000000000000")

@@ -51,10 +51,10 @@ final class PipelineHarness: Sendable {
   ) -> StoreState {
     var state = StoreState()
     state.registration = registration(token)
-    state.uids = UIDList(uids)
+    state.uids = uids
     if acknowledged {
       state.servers[server] = Acknowledgement(
-        registration: registration(token), uids: UIDList(uids))
+        registration: registration(token), uids: uids)
     }
     return state
   }

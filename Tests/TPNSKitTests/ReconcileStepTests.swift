@@ -32,7 +32,7 @@ import Testing
   ) -> StoreState {
     var state = PipelineHarness.registered(token: t1, uids: uids)
     state.settings = settings
-    state.servers[server]?.uids = UIDList(acknowledgedUIDs ?? uids)
+    state.servers[server]?.uids = acknowledgedUIDs ?? uids
     state.servers[server]?.settings = acknowledgedSettings
     return state
   }

@@ -69,7 +69,7 @@ import Testing
   /// from before the store key wrote it, read back by this one.
   static func read(_ entries: [String: Acknowledgement], uids: [String]) throws -> StoreState {
     var written = StoreState()
-    written.uids = UIDList(uids)
+    written.uids = uids
     written.registration = registration(token)
     written.servers = entries
     let directory = try TemporaryDirectory()

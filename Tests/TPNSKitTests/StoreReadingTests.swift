@@ -4,12 +4,11 @@ import Testing
 
 @testable import TPNSKit
 
-/// The pieces that make a 10,000-UID store quick to read: the in-place UTF-8
-/// check, the packed UID keys of the duplicate check, and the acknowledged
-/// list taken as the stored one when they are equal.
+/// Reading a store: the UTF-8 check, and the acknowledged list taken as the
+/// stored one when they are equal.
 @Suite struct StoreReadingTests {
   @Test(
-    "UTF-8 is checked in place as String(validating:) checks it",
+    "a string is read exactly when String(validating:) takes its bytes as UTF-8",
     arguments: [
       [], Array("plain ASCII, longer than eight bytes".utf8), [0xC3, 0xA9], [0xE2, 0x82, 0xAC],
       [0xF0, 0x9F, 0x98, 0x80], [0xF4, 0x8F, 0xBF, 0xBF],
@@ -19,11 +18,16 @@ import Testing
       [0xE2, 0x28, 0xA1], Array("12345678".utf8) + [0xC3], Array("1234567".utf8) + [0xC3, 0xA9],
     ] as [[UInt8]])
   func utf8(bytes: [UInt8]) {
-    let valid = bytes.withUnsafeBufferPointer { UTF8Validation.isValid($0) }
-    #expect(valid == (String(validating: bytes, as: UTF8.self) != nil))
+    #expect(Self.reads(bytes) == (String(validating: bytes, as: UTF8.self) != nil))
   }
 
-  @Test("UTF-8 checked in place agrees with String(validating:) on 5,000 random byte strings")
+  /// Whether a property list holding `bytes` as a string is read.
+  static func reads(_ bytes: [UInt8]) -> Bool {
+    let document = Array("<plist>\n<string>".utf8) + bytes + Array("</string>\n</plist>\n".utf8)
+    return (try? PropertyListXML.parse(document)) != nil
+  }
+
+  @Test("the reader agrees with String(validating:) on 5,000 random byte strings")
   func utf8Random() {
     // A fixed xorshift sequence: the same strings every run. Bytes are drawn
     // mostly from ASCII and the lead and continuation ranges, so that both
@@ -38,40 +42,13 @@ import Testing
     for _ in 0..<5_000 {
       let length = Int(next() % 24)
       let bytes = (0..<length).map { _ in alphabet[Int(next() % UInt64(alphabet.count))] }
-      let valid = bytes.withUnsafeBufferPointer { UTF8Validation.isValid($0) }
+      let valid = Self.reads(bytes)
       let expected = String(validating: bytes, as: UTF8.self) != nil
       if valid == expected { agreed += 1 }
       if expected { validCount += 1 }
     }
     #expect(agreed == 5_000)
     #expect(validCount > 100)  // the valid side was exercised too
-  }
-
-  @Test(
-    "packed UIDs are equal exactly when the UIDs are; anything but a canonical UID is not packed",
-    arguments: [
-      ("ABCDEFGHJKLMNPRSTUVW", "ABCDEFGHJKLMNPRSTUVW", true),
-      ("ABCDEFGHJKLMNPRSTUVW", "ABCDEFGHJKLMNPRSTUVX", false),
-      ("ABCDEFGHJKLMNPRSTUVW", "BBCDEFGHJKLMNPRSTUVW", false),
-      ("00000000000000000000", "0000000000000000000A", false),
-      ("ZZZZZZZZZZ9999999999", "9999999999ZZZZZZZZZZ", false),
-      ("0000000000Z000000000", "000000000Z0000000000", false),
-    ])
-  func packed(first: String, second: String, equal: Bool) throws {
-    let a = try #require(PackedUID(canonical: first))
-    let b = try #require(PackedUID(canonical: second))
-    #expect((a == b) == equal)
-    #expect((a.hashValue == b.hashValue) || !equal)
-  }
-
-  @Test(
-    "only a canonical UID is packed",
-    arguments: [
-      "abcdefghjklmnprstuvw", "ABCDEFGHJKLMNPRSTUV", "ABCDEFGHJKLMNPRSTUVWX",
-      " ABCDEFGHJKLMNPRSTUV", "ABCDEFGHJKLMNPRSTUV-", "ÄBCDEFGHJKLMNPRSTUV", "",
-    ])
-  func notPacked(text: String) {
-    #expect(PackedUID(canonical: text) == nil)
   }
 
   @Test(

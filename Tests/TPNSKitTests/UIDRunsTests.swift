@@ -5,43 +5,33 @@ import Testing
 
 @testable import TPNSKit
 
-/// The acknowledged list written as runs of the stored list (`UIDRuns`), and
-/// the stored list's digest (`UIDsDigest`) that says whether those runs, and
-/// the list's earlier check, still hold.
+/// Stores as earlier versions wrote them: the acknowledged list as runs of
+/// the stored list (`UIDRuns`), and the stored list's digest (`UIDsDigest`)
+/// that says whether those runs still name the UIDs they were written for.
+/// They are read, and written plain on their next change.
 @Suite struct UIDRunsTests {
   static let stored = (0..<10).map { String(format: "UID%017d", $0) }
   static let other = "ABCDEFGHJKLMNPRSTUVW"
+  /// `UIDsDigest` of ``stored`` as earlier versions wrote it.
+  static let storedDigest = "5e6f05c999653c8c"
 
   @Test(
-    "a list is written as runs of the stored list and UIDs it lacks, and read back as it was",
+    "runs expand to the stored UIDs they name, and UIDs written out as they are",
     arguments: [
-      ([Int](), [UIDRuns.Item]()),
-      (Array(0..<10), [.run(from: 0, count: 10)]),
-      (Array(0..<9), [.run(from: 0, count: 9)]),
-      (Array(1..<10), [.run(from: 1, count: 9)]),
-      ([0, 1, 2, 5, 6, 7], [.run(from: 0, count: 3), .run(from: 5, count: 3)]),
+      ([PropertyListValue](), [Int]()),
+      ([.dictionary(["From": .integer(0), "Count": .integer(10)])], Array(0..<10)),
+      ([.dictionary(["From": .integer(1), "Count": .integer(9)])], Array(1..<10)),
       (
-        [0, 1, -1, 2, 3],
-        [.run(from: 0, count: 2), .uid(UIDRunsTests.other), .run(from: 2, count: 2)]
+        [
+          .dictionary(["From": .integer(0), "Count": .integer(2)]), .string(UIDRunsTests.other),
+          .dictionary(["From": .integer(9), "Count": .integer(1)]),
+        ],
+        [0, 1, -1, 9]
       ),
-      ([9, 0, 1], [.run(from: 9, count: 1), .run(from: 0, count: 2)]),
-      ([-1], [.uid(UIDRunsTests.other)]),
-    ] as [([Int], [UIDRuns.Item])])
-  func roundTrip(positions: [Int], items: [UIDRuns.Item]) throws {
+    ] as [([PropertyListValue], [Int])])
+  func expand(items: [PropertyListValue], positions: [Int]) throws {
     let list = positions.map { $0 < 0 ? Self.other : Self.stored[$0] }
-    let runs = UIDRuns(UIDList(list), against: UIDList(Self.stored))
-    #expect(runs.items == items)
-    let read = try UIDRuns.read(runs.propertyList, key: "k", storedCount: Self.stored.count)
-    #expect(read.expanded(against: UIDList(Self.stored)) == list)
-  }
-
-  @Test("many UIDs out of place are found by index, not by a scan each")
-  func manyMisses() {
-    let stored = (0..<1_000).map { String(format: "UID%017d", $0) }
-    let reversed = Array(stored.reversed())
-    let runs = UIDRuns(UIDList(reversed), against: UIDList(stored))
-    #expect(runs.items.count == 1_000)
-    #expect(runs.expanded(against: UIDList(stored)) == reversed)
+    #expect(try UIDRuns.expand(.array(items), key: "k", against: Self.stored) == list)
   }
 
   @Test(
@@ -59,102 +49,27 @@ import Testing
     ])
   func refused(item: PropertyListValue, reason: String) {
     #expect {
-      try UIDRuns.read(.array([item]), key: "k", storedCount: Self.stored.count)
+      try UIDRuns.expand(.array([item]), key: "k", against: Self.stored)
     } throws: { error in
       "\(error)".contains("'k › 0'") && "\(error)".contains(reason)
     }
   }
 
-  @Test("the digest changes with any UID, its place, or the list's length")
-  func digest() {
-    let digest = UIDListDigest.of(Self.stored)
-    #expect(digest.count == 16)
-    #expect(UIDListDigest.of(Self.stored) == digest)
-    var changed = Self.stored
-    changed[4] = Self.other
-    var swapped = Self.stored
-    swapped.swapAt(2, 3)
-    let variants = [
-      changed, swapped, Array(Self.stored.dropLast()), Self.stored + [Self.other], [],
-    ]
-    #expect(Set(variants.map(UIDListDigest.of)).count == variants.count)
-    #expect(!variants.map(UIDListDigest.of).contains(digest))
-    // Where one UID ends and the next begins counts too.
-    #expect(UIDListDigest.of(["AB", "C"]) != UIDListDigest.of(["A", "BC"]))
-  }
-
-  /// A store of `uids`, in sync with `server`, as tpns writes it.
-  func writtenStore(_ uids: [String], server: String) throws -> (StateStore, TemporaryDirectory) {
-    let directory = try TemporaryDirectory()
-    let store = StateStore(path: directory.file("state.plist"))
-    try store.update { state in
-      state.uids = UIDList(uids)
-      state.servers[server] = Acknowledgement(uids: UIDList(uids.dropLast()))
-    }
-    return (store, directory)
-  }
-
-  @Test("a 10,000-UID store holds the list once: the server's copy is one run and the digest")
-  func compact() throws {
-    let uids = (0..<10_000).map { String(format: "BIG%017d", $0) }
-    let (store, directory) = try writtenStore(uids, server: "http://a/tpns")
-    let text = try String(contentsOfFile: store.path, encoding: .utf8)
-    #expect(text.components(separatedBy: "<string>BIG").count - 1 == 10_000)
-    #expect(text.contains("<key>UIDRuns</key>"))
-    #expect(text.contains("<key>UIDsDigest</key>"))
-    let list = try #require(
-      try PropertyListSerialization.propertyList(
-        from: Data(text.utf8), format: nil) as? [String: Any])
-    let entry = try #require(
-      (list["Servers"] as? [String: Any])?["http://a/tpns"] as? [String: Any])
-    let runs = try #require(entry["UIDRuns"] as? [[String: Int]])
-    #expect(runs == [["From": 0, "Count": 9_999]])
-    #expect(
-      try StateStore(path: store.path).load().acknowledged(at: "http://a/tpns").uids
-        == UIDList(uids.dropLast()))
-    _ = directory
-  }
-
   @Test(
-    "a list edited by hand is checked again, and the runs written for it are not read: the server's list is unknown, so the next sync sends it"
-  )
-  func handEdited() throws {
-    let (store, directory) = try writtenStore(Self.stored, server: "http://a/tpns")
-    #expect(try store.load().difference(at: "http://a/tpns").toAdd == [Self.stored[9]])
-    // Another UID in place of the first: the runs would now name it as held.
-    var text = try String(contentsOfFile: store.path, encoding: .utf8)
-    text = text.replacingOccurrences(of: Self.stored[0], with: Self.other.lowercased())
-    try text.write(toFile: store.path, atomically: true, encoding: .utf8)
-    let state = try StateStore(path: store.path).load()
-    #expect(state.uids.first == Self.other)
-    #expect(state.acknowledged(at: "http://a/tpns").uids == nil)
-    #expect(state.difference(at: "http://a/tpns").toAdd == [Self.other] + Self.stored.dropFirst())
-    // A duplicate made by hand is still refused, as in a store without the digest.
-    text = text.replacingOccurrences(of: Self.stored[1], with: Self.stored[2])
-    try text.write(toFile: store.path, atomically: true, encoding: .utf8)
-    #expect {
-      try StateStore(path: store.path).load()
-    } throws: { error in
-      "\(error)".contains("holds \(Self.stored[2]) twice")
-    }
-    _ = directory
-  }
-
-  @Test(
-    "a server's list written out, as tpns wrote it before runs, is still read; both forms at once are refused"
+    "a server's list written out is read; written out and as runs at once is refused"
   )
   func writtenOut() throws {
     let listed = Self.stored.map(PropertyListValue.string)
     let written = PropertyListValue.dictionary(["UIDs": .array(listed)])
     #expect(
-      try Acknowledgement.read(written, server: "s", storedUIDs: UIDList(Self.stored)).uids
-        == UIDList(Self.stored))
+      try Acknowledgement.read(written, server: "s", storedUIDs: Self.stored).uids
+        == Self.stored)
     let both = PropertyListValue.dictionary([
       "UIDs": .array(listed),
       "UIDRuns": .array([.dictionary(["From": .integer(0), "Count": .integer(1)])]),
     ])
     #expect {
-      try Acknowledgement.read(both, server: "s", storedUIDs: UIDList(Self.stored))
+      try Acknowledgement.read(both, server: "s", storedUIDs: Self.stored)
     } throws: { error in
       "\(error)".contains("keep one of the two")
     }
@@ -174,35 +89,132 @@ import Testing
     ] {
       let value = PropertyListValue.dictionary(["UIDRuns": .array(items)])
       #expect(throws: StoreFormatError.self) {
-        try Acknowledgement.read(value, server: "s", storedUIDs: UIDList(Self.stored))
+        try Acknowledgement.read(value, server: "s", storedUIDs: Self.stored)
       }
     }
   }
 
+  @Test("the digest is the one earlier versions wrote, and changes with any UID or split")
+  func digest() {
+    // Values written by the earlier versions' digest.
+    #expect(UIDRuns.digest(of: Self.stored) == Self.storedDigest)
+    #expect(UIDRuns.digest(of: ["AB", "C"]) == "35827bd156c2c819")
+    #expect(UIDRuns.digest(of: ["A", "BC"]) == "8a527d81917f6d80")
+    #expect(UIDRuns.digest(of: []) == "243f6a88a19c625b")
+    var swapped = Self.stored
+    swapped.swapAt(2, 3)
+    #expect(UIDRuns.digest(of: swapped) != Self.storedDigest)
+  }
+
+  /// A store as earlier versions wrote it: `stored`, its digest, and a
+  /// server that acknowledged all but the last UID, as one run.
+  static func oldStore(uids: [String] = stored) -> String {
+    let lines = uids.map { "\t\t<string>\($0)</string>\n" }.joined()
+    return """
+      <?xml version="1.0" encoding="UTF-8"?>
+      <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
+      <plist version="1.0">
+      <dict>
+      \t<key>Servers</key>
+      \t<dict>
+      \t\t<key>http://a/tpns</key>
+      \t\t<dict>
+      \t\t\t<key>UIDRuns</key>
+      \t\t\t<array>
+      \t\t\t\t<dict>
+      \t\t\t\t\t<key>Count</key>
+      \t\t\t\t\t<integer>9</integer>
+      \t\t\t\t\t<key>From</key>
+      \t\t\t\t\t<integer>0</integer>
+      \t\t\t\t</dict>
+      \t\t\t</array>
+      \t\t</dict>
+      \t</dict>
+      \t<key>UIDs</key>
+      \t<array>
+      \(lines)\t</array>
+      \t<key>UIDsDigest</key>
+      \t<string>\(storedDigest)</string>
+      </dict>
+      </plist>
+
+      """
+  }
+
   @Test(
-    "a server's list with settings is written out (UIDs), as a tpns from before runs reads it; without settings, as runs"
+    "a store with UIDRuns and UIDsDigest is read as the facts it holds, and written plain on its next change"
   )
-  func settingsWriteTheListOut() throws {
+  func oldStoreRead() throws {
+    let directory = try TemporaryDirectory()
+    let path = directory.file("state.plist")
+    try Self.oldStore().write(toFile: path, atomically: true, encoding: .utf8)
+    let store = StateStore(path: path)
+    let state = try store.load()
+    #expect(state.uids == Self.stored)
+    #expect(state.acknowledged(at: "http://a/tpns").uids == Array(Self.stored.dropLast()))
+    #expect(!state.acknowledged(at: "http://a/tpns").listIsUnknown)
+    #expect(state.difference(at: "http://a/tpns").toAdd == [Self.stored[9]])
+    #expect(state.difference(at: "http://a/tpns").toRemove.isEmpty)
+    try store.update { $0.uids.append(Self.other) }
+    let text = try String(contentsOfFile: path, encoding: .utf8)
+    #expect(!text.contains("UIDRuns"))
+    #expect(!text.contains("UIDsDigest"))
+    let list = try #require(
+      try PropertyListSerialization.propertyList(from: Data(text.utf8), format: nil)
+        as? [String: Any])
+    let servers = try #require(list["Servers"] as? [String: [String: Any]])
+    #expect(servers["http://a/tpns"]?["UIDs"] as? [String] == Array(Self.stored.dropLast()))
+    #expect(list["UIDs"] as? [String] == Self.stored + [Self.other])
+    #expect(try StateStore(path: path).load().acknowledged(at: "http://a/tpns").uids == Array(Self.stored.dropLast()))
+  }
+
+  @Test(
+    "an old store whose list was edited by hand is checked again, and its runs are not read: the server's list is unknown, so the next sync sends it"
+  )
+  func handEdited() throws {
+    let directory = try TemporaryDirectory()
+    let path = directory.file("state.plist")
+    // Another UID in place of the first: the runs would now name it as held.
+    var edited = Self.stored
+    edited[0] = Self.other.lowercased()
+    try Self.oldStore(uids: edited).write(toFile: path, atomically: true, encoding: .utf8)
+    let state = try StateStore(path: path).load()
+    #expect(state.uids.first == Self.other)
+    #expect(state.acknowledged(at: "http://a/tpns").uids == nil)
+    #expect(state.acknowledged(at: "http://a/tpns").listIsUnknown)
+    // A duplicate made by hand is still refused.
+    edited[1] = edited[2]
+    try Self.oldStore(uids: edited).write(toFile: path, atomically: true, encoding: .utf8)
+    #expect {
+      try StateStore(path: path).load()
+    } throws: { error in
+      "\(error)".contains("holds \(Self.stored[2]) twice")
+    }
+  }
+
+  @Test("a server's list is written out as a plain list, and the store holds no digest")
+  func writtenPlain() throws {
     let directory = try TemporaryDirectory()
     let store = StateStore(path: directory.file("state.plist"))
     let setting = try MappingSettings(interval: 30)
     try store.update { state in
-      state.uids = UIDList(Self.stored)
+      state.uids = Self.stored
       state.settings[Self.stored[0]] = setting
       state.servers["http://a/tpns"] = Acknowledgement(
-        uids: UIDList(Self.stored), settings: [Self.stored[0]: setting])
-      state.servers["http://b/tpns"] = Acknowledgement(uids: UIDList(Self.stored))
+        uids: Self.stored, settings: [Self.stored[0]: setting])
+      state.servers["http://b/tpns"] = Acknowledgement(uids: Array(Self.stored.dropLast()))
     }
     let data = try #require(FileManager.default.contents(atPath: store.path))
     let list = try #require(
       try PropertyListSerialization.propertyList(from: data, format: nil) as? [String: Any])
+    #expect(list["UIDsDigest"] == nil)
     let servers = try #require(list["Servers"] as? [String: [String: Any]])
     #expect(servers["http://a/tpns"]?["UIDs"] as? [String] == Self.stored)
+    #expect(servers["http://b/tpns"]?["UIDs"] as? [String] == Array(Self.stored.dropLast()))
     #expect(servers["http://a/tpns"]?["UIDRuns"] == nil)
-    #expect(servers["http://b/tpns"]?["UIDs"] == nil)
-    #expect(servers["http://b/tpns"]?["UIDRuns"] != nil)
+    #expect(servers["http://b/tpns"]?["UIDRuns"] == nil)
     let read = try StateStore(path: store.path).load()
     #expect(read.acknowledged(at: "http://a/tpns").settings == [Self.stored[0]: setting])
-    #expect(read.acknowledged(at: "http://b/tpns").uids == UIDList(Self.stored))
+    #expect(read.acknowledged(at: "http://b/tpns").uids == Array(Self.stored.dropLast()))
   }
 }

@@ -27,7 +27,7 @@ import Testing
   /// Changes the in-memory store at `time`, as another process would.
   static func edit(_ harness: PipelineHarness, at time: TestTime, uids: [String]) {
     harness.scheduler.scheduleAt(time) { [state = harness.state] in
-      state.withLock { $0.uids = UIDList(uids) }
+      state.withLock { $0.uids = uids }
     }
   }
 
@@ -68,7 +68,7 @@ import Testing
     // then and sends the newest list at once; the change seen at 721 finds
     // nothing left to send.
     #expect(harness.sends.map(\.time) == [411, 711])
-    #expect(harness.acknowledged.uids == UIDList(Self.uids(3)))
+    #expect(harness.acknowledged.uids == Self.uids(3))
   }
 
   @Test("a failure then a success gives retrying, then synced")
@@ -118,7 +118,7 @@ import Testing
     let harness = PipelineHarness(state: PipelineHarness.registered(token: Self.token))
     let recreated = {
       var state = PipelineHarness.registered(token: Self.token)
-      state.uids = UIDList(Self.uids(2))
+      state.uids = Self.uids(2)
       return state
     }()
     let reads = LockedState<[StoreEvent]>([
@@ -137,7 +137,7 @@ import Testing
     }
     #expect(res.events.first == .next(500, .storeDeleted))
     #expect(harness.sends.map(\.time) == [800])
-    #expect(harness.acknowledged.uids == UIDList(Self.uids(2)))
+    #expect(harness.acknowledged.uids == Self.uids(2))
   }
 
   @Test("a store that does not exist at the start is absent, not deleted; a later deletion is")
@@ -170,7 +170,7 @@ import Testing
     }
     #expect(harness.sends.map { $0.value.split(separator: " ")[1] } == ["client", "mapsync"])
     #expect(harness.acknowledged.registration == PipelineHarness.registration(Self.token))
-    #expect(harness.acknowledged.uids == UIDList(Self.uids(1)))
+    #expect(harness.acknowledged.uids == Self.uids(1))
   }
 
   @Test("changes every 80 ms that never pause for the debounce still sync every max delay")
@@ -196,6 +196,6 @@ import Testing
     // so the last change is on the server at 3341, and the debounced event
     // at 3531 finds nothing left to send.
     #expect(harness.sends.map(\.time) == [1211, 1261, 2251, 2301, 3291, 3341])
-    #expect(harness.acknowledged.uids == UIDList(Self.uids(10)))
+    #expect(harness.acknowledged.uids == Self.uids(10))
   }
 }

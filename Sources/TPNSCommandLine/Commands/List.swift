@@ -72,7 +72,7 @@ struct List: ParsableCommand {
   /// `width` columns, each UID followed by its text in `suffixes`, if any.
   /// Bytes, not a `String`: appending to a `String` line by line costs
   /// several times as much for a long list.
-  static func lines(of uids: UIDList, width: Int, suffixes: [String: String] = [:]) -> [UInt8] {
+  static func lines(of uids: [String], width: Int, suffixes: [String: String] = [:]) -> [UInt8] {
     var text: [UInt8] = []
     text.reserveCapacity(uids.count * (width + 24))
     for (index, uid) in uids.enumerated() {

@@ -47,7 +47,7 @@ extension SyncSteps {
         }
         if addition.replacesList {
           var seen = Set<String>()
-          state.uids = UIDList(uids.map(\.rawValue).filter { seen.insert($0).inserted })
+          state.uids = uids.map(\.rawValue).filter { seen.insert($0).inserted }
         }
       }
       // The outcomes first, then the reconciliation they ask for.

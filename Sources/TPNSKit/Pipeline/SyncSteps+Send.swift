@@ -106,7 +106,7 @@ extension SyncSteps {
         guard state.holds(desired.phone, at: server) else { return }
         var sent: [String: MappingSettings] = [:]
         for (uid, value) in settings { sent[uid.rawValue] = value }
-        state.servers[server]?.accept(list: UIDList(uids.map(\.rawValue)), sent: sent)
+        state.servers[server]?.accept(list: uids.map(\.rawValue), sent: sent)
       }
       // A `sync` asked for meanwhile is satisfied: a list that changed since differs, and goes anyway.
       pendingDemand.withLock { $0.forcesList = false }

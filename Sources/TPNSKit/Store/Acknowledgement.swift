@@ -9,7 +9,7 @@ public struct Acknowledgement: Sendable, Equatable {
   /// The list the server accepted (`cmd=mapsync`, or moved by `mapping`,
   /// `rm_mapping` and `unreg_mapping`) for that registration's phone; `nil`
   /// if it never accepted one.
-  public var uids: UIDList?
+  public var uids: [String]?
   /// The settings the server accepted for UIDs of ``uids`` (`UIDSettings`);
   /// a UID without an entry has none there.
   public var settings: [String: MappingSettings]
@@ -17,7 +17,7 @@ public struct Acknowledgement: Sendable, Equatable {
   /// udid or appid) whose mappings are still to be removed.
   public var formerPhones: [Phone]
   /// Whether the list the server holds is unknown: `UIDs` was edited by hand
-  /// since the server's list was recorded (as runs of it), so what the
+  /// since the server's list was recorded as runs of it (``UIDRuns``), so what the
   /// server holds cannot be said until a `mapsync` sends the whole list.
   /// Written as `UIDsUnknown`, so that it stays unknown across writes.
   public var listIsUnknown = false
@@ -29,7 +29,7 @@ public struct Acknowledgement: Sendable, Equatable {
 
   /// An acknowledgement; nothing acknowledged by default.
   public init(
-    registration: PhoneRegistration? = nil, uids: UIDList? = nil,
+    registration: PhoneRegistration? = nil, uids: [String]? = nil,
     settings: [String: MappingSettings] = [:], formerPhones: [Phone] = []
   ) {
     self.registration = registration
@@ -49,7 +49,7 @@ public struct Acknowledgement: Sendable, Equatable {
   /// entry left out (the service keeps a mapping's settings unless told
   /// otherwise: only removing the mapping clears one); a UID new to it has
   /// what was sent.
-  mutating func accept(list uids: UIDList, sent: [String: MappingSettings]) {
+  mutating func accept(list uids: [String], sent: [String: MappingSettings]) {
     // Most lists have no settings, here or sent: nothing to merge, and no
     // set of 10,000 UIDs to build to find none.
     listIsUnknown = false
@@ -151,7 +151,7 @@ extension Acknowledgement {
   enum Key {
     static let registration = "Registration"
     static let uids = "UIDs"
-    /// The list as runs of the store's own `UIDs` (``UIDRuns``), how it is written.
+    /// The list as runs of the store's own `UIDs` (``UIDRuns``), as earlier versions wrote it.
     static let uidRuns = "UIDRuns"
     static let settings = "UIDSettings"
     static let formerPhones = "FormerPhones"
@@ -164,12 +164,12 @@ extension Acknowledgement {
 
   /// The acknowledgement stored at `Servers › <server>`. `storedUIDs`, the
   /// store's list (already validated), is taken as it is when the
-  /// acknowledged list equals it, the common case of a store in sync: a
-  /// second 10,000-UID list is then compared, not validated again. Runs
-  /// (`UIDRuns`) are of `storedUIDs` if `runsAreOfStoredUIDs` (the list has
-  /// the digest it was written with); if not, the list is unknown.
+  /// acknowledged list equals it, the common case of a store in sync. Runs
+  /// (`UIDRuns`, an earlier version's) are of `storedUIDs` if
+  /// `runsAreOfStoredUIDs` (the list has the digest it was written with);
+  /// if not, the list is unknown.
   static func read(
-    _ value: PropertyListValue, server: String, storedUIDs: UIDList = [],
+    _ value: PropertyListValue, server: String, storedUIDs: [String] = [],
     runsAreOfStoredUIDs: Bool = true
   ) throws(StoreFormatError) -> Acknowledgement {
     let context = "Servers › \(server) › "
@@ -195,28 +195,21 @@ extension Acknowledgement {
     if case .bool(true)? = list[Key.uidsUnknown], list[Key.uids] == nil, list[Key.uidRuns] == nil {
       listUnknown = true
     }
-    // Written out (`UIDs`, as tpns wrote it before 2026-12) or as runs of
-    // the stored list (`UIDRuns`); not both.
+    // Written out (`UIDs`) or as runs of the stored list (`UIDRuns`); not both.
     if let uids = try list.strings(Key.uids, context: context) {
       if list[Key.uidRuns] != nil {
         throw .invalidValue(
           key: context + Key.uidRuns,
           reason: "'\(Key.uids)' holds the list already (keep one of the two)")
       }
-      let list = UIDList(uids)
       acknowledgement.uids =
-        list == storedUIDs ? storedUIDs : try StoreState.validated(list, key: context + Key.uids)
+        uids == storedUIDs ? storedUIDs : try StoreState.validated(uids, key: context + Key.uids)
     } else if let value = list[Key.uidRuns] {
       let key = context + Key.uidRuns
       if runsAreOfStoredUIDs {
-        let runs = try UIDRuns.read(value, key: key, storedCount: storedUIDs.count)
-        let uids = runs.expanded(against: storedUIDs)
-        // Runs of a list without duplicates, each past the last, hold none,
-        // nor do a few UIDs the list does not have; anything else is checked
-        // like a written list.
+        let uids = try UIDRuns.expand(value, key: key, against: storedUIDs)
         acknowledgement.uids =
-          runs.isPlainlyValid(against: storedUIDs)
-          ? uids : try StoreState.validated(uids, key: key)
+          uids == storedUIDs ? storedUIDs : try StoreState.validated(uids, key: key)
       } else {
         // `UIDs` was edited by hand since: the runs would name other UIDs.
         // The server's list is unknown until the next sync sends the whole one.
@@ -244,24 +237,18 @@ extension Acknowledgement {
     return acknowledgement
   }
 
-  /// The plist dictionary, its list as runs of `storedUIDs`, the store's
-  /// list; written out (`UIDs`) when the server holds settings for some of
-  /// its UIDs, so that a tpns from before runs, which checks `UIDSettings`
-  /// against `UIDs`, still reads the store (settings are rare; a list with
-  /// them is seldom long).
-  func propertyList(storedUIDs: UIDList) -> PropertyListValue {
+  /// The plist dictionary.
+  var propertyList: PropertyListValue {
     var list = otherKeys
     list[Key.registration] = registration.map {
       .dictionary(otherRegistrationKeys.merging($0.propertyList) { _, known in known })
     }
     let settings = StoreState.propertyList(of: settings, for: uids ?? [])
     if listIsUnknown {
-      // Runs of the list as it is now would claim a list the server may not hold.
+      // The list as it is now would claim a list the server may not hold.
       list[Key.uidsUnknown] = .bool(true)
-    } else if let uids, settings != nil {
-      list[Key.uids] = .array(uids.map(PropertyListValue.string))
     } else if let uids {
-      list[Key.uidRuns] = UIDRuns(uids, against: storedUIDs).propertyList
+      list[Key.uids] = .array(uids.map(PropertyListValue.string))
     }
     list[Key.settings] = settings
     if !formerPhones.isEmpty {

@@ -192,10 +192,7 @@ public struct StateStore: Sendable {
   /// binary form is written so on its next change); a string XML cannot hold
   /// is refused, naming this store.
   func encode(_ state: StoreState) throws(StoreError) -> [UInt8] {
-    switch PropertyListXML.serialize(
-      checking: .dictionary(state.propertyListWithoutUIDs),
-      list: (key: StoreState.Key.uids, uids: state.uids))
-    {
+    switch PropertyListXML.serialize(checking: .dictionary(state.propertyList)) {
     case .success(let bytes): return bytes
     case .failure(let unwritable): throw .unwritable(path: path, text: unwritable.text)
     }
@@ -204,7 +201,7 @@ public struct StateStore: Sendable {
   /// The state `data` holds: the one remembered if the bytes are the same,
   /// else parsed (and then remembered).
   private func decodeRemembering(_ data: [UInt8]) throws(StoreError) -> StoreState {
-    if let seen = Self.lastSeen.withLock({ $0 }), ByteScan.equal(seen.bytes, data) {
+    if let seen = Self.lastSeen.withLock({ $0 }), seen.bytes == data {
       return seen.state
     }
     let state = try decode(data)
@@ -217,15 +214,8 @@ public struct StateStore: Sendable {
     // XML or binary (a store converted by hand, or copied from a device);
     // written back as XML on its next change.
     let value: PropertyListValue
-    // tpns's own XML reader takes the list out as it reads it (a `String`
-    // per UID is most of reading a long list otherwise).
-    var list: UIDList?
     do {
-      if PropertyList.format(of: data) == .xml {
-        (value, list) = try PropertyListXML.parse(data, extractingList: StoreState.Key.uids)
-      } else {
-        value = try PropertyList.read(data)
-      }
+      value = try PropertyList.read(data)
     } catch  where error.isTooDeep {
       throw .corrupt(
         path: path, reason: .nestedTooDeep(limit: PropertyList.maximumDepth, line: error.line))
@@ -236,7 +226,7 @@ public struct StateStore: Sendable {
       throw .corrupt(path: path, reason: .notADictionary)
     }
     do {
-      return try StoreState(propertyList: dictionary, list: list)
+      return try StoreState(propertyList: dictionary)
     } catch {
       throw .corrupt(path: path, reason: error)
     }

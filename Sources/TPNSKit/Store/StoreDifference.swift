@@ -23,7 +23,7 @@ public struct StoreDifference: Sendable, Equatable {
   public var desired: PhoneRegistration? { state.registration }
 
   /// The desired list.
-  public var uids: UIDList { state.uids }
+  public var uids: [String] { state.uids }
 
   /// The desired settings of the listed UIDs.
   public var settings: [String: MappingSettings] { state.settings }
@@ -53,7 +53,7 @@ public struct StoreDifference: Sendable, Equatable {
   }
 
   /// The list the server holds for the desired phone, as far as we know.
-  public var acknowledgedUIDs: UIDList {
+  public var acknowledgedUIDs: [String] {
     state.holds(desired?.phone, at: server) ? acknowledged.uids ?? [] : []
   }
 

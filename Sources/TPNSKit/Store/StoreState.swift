@@ -12,7 +12,7 @@ import TPNSProtocol
 /// written in this format on its next change.
 public struct StoreState: Sendable, Equatable {
   /// The desired device UIDs, in the user's order, without duplicates (`UIDs`).
-  public var uids: UIDList = []
+  public var uids: [String] = []
   /// The desired settings of UIDs in ``uids``, by UID (`UIDSettings`); a UID
   /// without an entry has none (the service's defaults).
   public var settings: [String: MappingSettings] = [:]
@@ -52,18 +52,8 @@ public struct StoreState: Sendable, Equatable {
 
   /// Removes the UIDs at `indexes` from the list, and their settings.
   public mutating func removeUIDs(at indexes: Set<Int>) {
-    for index in indexes where !settings.isEmpty { settings[uids[index]] = nil }
-    if indexes.count <= 8 {
-      // A few (a `tpns remove`): removed in place, last first.
-      for index in indexes.sorted(by: >) { uids.remove(at: index) }
-    } else {
-      var kept = UIDList()
-      kept.reserveCapacity(uids.count - indexes.count)
-      for index in uids.indices where !indexes.contains(index) {
-        kept.append(contentsOf: uids, index..<index + 1)
-      }
-      uids = kept
-    }
+    for index in indexes { settings[uids[index]] = nil }
+    uids = uids.indices.filter { !indexes.contains($0) }.map { uids[$0] }
   }
 }
 
@@ -71,7 +61,7 @@ extension StoreState {
   /// The top-level keys.
   enum Key {
     static let uids = "UIDs"
-    /// ``UIDListDigest`` of `UIDs` as tpns wrote it.
+    /// ``UIDRuns/digest(of:)`` of `UIDs`, as earlier versions wrote it.
     static let uidsDigest = "UIDsDigest"
     static let settings = "UIDSettings"
     static let servers = "Servers"
@@ -87,25 +77,16 @@ extension StoreState {
 
   /// Reads and validates a whole top-level plist dictionary: every UID valid,
   /// no duplicates, settings valid and only for listed UIDs, the registration
-  /// complete and valid. `list` is the `UIDs` array when the reader took it
-  /// out of the dictionary as it read it (see ``PropertyListXML``).
-  init(propertyList: [String: PropertyListValue], list: UIDList? = nil) throws(StoreFormatError) {
-    let listed: UIDList
-    if let list {
-      listed = list
-    } else {
-      listed = UIDList(try propertyList.strings(Key.uids) ?? [])
-    }
-    // The list as tpns wrote it (checked then) is not checked again; one
-    // edited since is (see UIDListDigest), and the runs of `Servers` that
-    // name its UIDs by position are not read.
-    let isAsWritten: Bool
+  /// complete and valid.
+  init(propertyList: [String: PropertyListValue]) throws(StoreFormatError) {
+    let listed = try propertyList.strings(Key.uids) ?? []
+    uids = try Self.validated(listed, key: Key.uids)
+    // Runs (an earlier version's `UIDRuns`) name UIDs by position: read only
+    // while the list is the one they were written against.
+    var runsAreOfStoredUIDs = false
     if case .string(let digest)? = propertyList[Key.uidsDigest] {
-      isAsWritten = digest == UIDListDigest.of(listed)
-    } else {
-      isAsWritten = false
+      runsAreOfStoredUIDs = digest == UIDRuns.digest(of: listed)
     }
-    uids = isAsWritten ? listed : try Self.validated(listed, key: Key.uids)
     settings = try Self.settings(
       propertyList[Key.settings], key: Key.settings, listKey: Key.uids, of: uids)
     registration = try PhoneRegistration.read(propertyList)
@@ -117,7 +98,7 @@ extension StoreState {
       var spellings: [String: [Acknowledgement]] = [:]
       for (server, value) in entries.sorted(by: { $0.key < $1.key }) {
         let acknowledgement = try Acknowledgement.read(
-          value, server: server, storedUIDs: uids, runsAreOfStoredUIDs: isAsWritten)
+          value, server: server, storedUIDs: uids, runsAreOfStoredUIDs: runsAreOfStoredUIDs)
         spellings[ServerURL(server).storeKey, default: []].append(acknowledgement)
       }
       servers = spellings.mapValues(Acknowledgement.merged)
@@ -154,49 +135,23 @@ extension StoreState {
   /// `uids` in their canonical form (as `tpns add` stores them: trimmed,
   /// upper-case), if every one is a valid UID and none is repeated. A
   /// hand-edited `abcd…` is read as `ABCD…`, and written so on the next change.
-  static func validated(_ uids: UIDList, key: String) throws(StoreFormatError) -> UIDList {
-    // Sized once: growing a 10,000-entry table rehashes it a dozen times.
-    // Keyed by the UID packed into 128 bits: hashing two integers is a
-    // fraction of hashing a `String` (20,000 UIDs are checked per load).
-    var seen: [PackedUID: Int] = [:]
-    seen.reserveCapacity(uids.count)
-    // The list itself when every UID is canonical (what tpns writes); a
-    // copy, from the first UID that is not, otherwise.
-    var canonical: UIDList?
-    for index in uids.indices {
-      let packed: PackedUID
-      // What tpns writes is already canonical: checked and packed byte by
-      // byte, it skips the trimming and case mapping.
-      if let fast = uids.bytes(at: index).withUnsafeBufferPointer(PackedUID.init(canonical:)) {
-        packed = fast
-        canonical?.append(contentsOf: uids, index..<index + 1)
-      } else {
-        let text = uids[index]
-        let uid: String
-        do {
-          uid = try DeviceUID(text).rawValue
-        } catch {
-          throw .invalidUID(key: key, index: index, text: text, reason: error.description)
-        }
-        packed = PackedUID(canonical: uid)!
-        if canonical == nil {
-          canonical = UIDList()
-          canonical!.reserveCapacity(uids.count)
-          canonical!.append(contentsOf: uids, 0..<index)
-        }
-        canonical!.append(uid)
+  static func validated(_ uids: [String], key: String) throws(StoreFormatError) -> [String] {
+    var first: [String: Int] = [:]
+    var canonical: [String] = []
+    canonical.reserveCapacity(uids.count)
+    for (index, text) in uids.enumerated() {
+      let uid: String
+      do {
+        uid = try DeviceUID(text).rawValue
+      } catch {
+        throw .invalidUID(key: key, index: index, text: text, reason: error.description)
       }
-      if let first = seen.updateValue(index, forKey: packed) {
-        throw .duplicateUID(
-          key: key, text: canonical?[index] ?? uids[index], first: first, second: index)
+      if let seen = first.updateValue(index, forKey: uid) {
+        throw .duplicateUID(key: key, text: uid, first: seen, second: index)
       }
+      canonical.append(uid)
     }
-    return canonical ?? uids
-  }
-
-  /// ``validated(_:key:)-(UIDList,_)`` of a list read as strings.
-  static func validated(_ uids: [String], key: String) throws(StoreFormatError) -> UIDList {
-    try validated(UIDList(uids), key: key)
+    return canonical
   }
 
   /// The settings in `value`, stored at `key` (`UIDSettings`, a dictionary
@@ -206,7 +161,7 @@ extension StoreState {
   /// refused, not dropped: a hand edit that names the wrong UID must not
   /// pass unnoticed.
   static func settings(
-    _ value: PropertyListValue?, key: String, listKey: String, of uids: UIDList?
+    _ value: PropertyListValue?, key: String, listKey: String, of uids: [String]?
   ) throws(StoreFormatError) -> [String: MappingSettings] {
     let entries: [String: PropertyListValue]
     switch value {
@@ -223,7 +178,7 @@ extension StoreState {
       let entryKey = "\(key) › \(text)"
       let uid: String
       do {
-        uid = PackedUID(canonical: text) != nil ? text : try DeviceUID(text).rawValue
+        uid = try DeviceUID(text).rawValue
       } catch {
         throw .invalidValue(key: entryKey, reason: "it is not a UID: \(error)")
       }
@@ -244,7 +199,7 @@ extension StoreState {
   /// `settings` as a plist dictionary, only those of `uids` that are set;
   /// nil if none is.
   static func propertyList(
-    of settings: [String: MappingSettings], for uids: UIDList
+    of settings: [String: MappingSettings], for uids: [String]
   ) -> PropertyListValue? {
     guard !settings.isEmpty else { return nil }
     let listed = Set(uids)
@@ -252,20 +207,17 @@ extension StoreState {
     return kept.isEmpty ? nil : .dictionary(kept.mapValues(\.propertyList))
   }
 
-  /// The top-level plist dictionary for this state but its list, which the
-  /// writer writes from ``uids`` itself under ``Key/uids`` (no `String` per
-  /// UID; see ``PropertyListXML/serialize(checking:list:)``).
-  var propertyListWithoutUIDs: [String: PropertyListValue] {
+  /// The top-level plist dictionary for this state.
+  var propertyList: [String: PropertyListValue] {
     var list = otherKeys
-    list[Key.uidsDigest] = .string(UIDListDigest.of(uids))
+    list[Key.uids] = .array(uids.map(PropertyListValue.string))
     list[Key.settings] = Self.propertyList(of: settings, for: uids)
     if let registration {
       list.merge(registration.propertyList) { $1 }
     }
     let acknowledged = servers.filter { !$0.value.isEmpty }
     if !acknowledged.isEmpty {
-      list[Key.servers] = .dictionary(
-        acknowledged.mapValues { $0.propertyList(storedUIDs: uids) })
+      list[Key.servers] = .dictionary(acknowledged.mapValues(\.propertyList))
     }
     return list
   }

@@ -39,8 +39,8 @@ final class UIHarness: Sendable {
       token: pushToken, phone: Phone(os: .ios, udid: pushToken.rawValue))
     var state = StoreState()
     state.registration = registration
-    state.uids = UIDList(uids)
-    state.servers[server] = Acknowledgement(registration: registration, uids: UIDList(uids))
+    state.uids = uids
+    state.servers[server] = Acknowledgement(registration: registration, uids: uids)
     return state
   }
 
