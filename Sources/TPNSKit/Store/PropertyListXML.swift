@@ -38,12 +38,9 @@ enum PropertyListXML {
   /// Whether `text` can be written: XML 1.0 cannot hold C0 control characters
   /// other than tab, line feed and carriage return, nor U+FFFE and U+FFFF.
   static func isWritable(_ text: String) -> Bool {
-    text.unicodeScalars.allSatisfy { scalar in
-      switch scalar.value {
-      case 0x09, 0x0A, 0x0D: true
-      case 0..<0x20, 0xFFFE, 0xFFFF: false
-      default: true
-      }
+    !text.unicodeScalars.contains { scalar in
+      (scalar.value < 0x20 && scalar.value != 0x09 && scalar.value != 0x0A && scalar.value != 0x0D)
+        || scalar.value == 0xFFFE || scalar.value == 0xFFFF
     }
   }
 
@@ -134,6 +131,11 @@ enum PropertyListXML {
 
     mutating func escape(_ text: String) {
       if unwritable == nil, !PropertyListXML.isWritable(text) { unwritable = text }
+      // Most strings (every UID) have nothing to escape: copied at once.
+      guard text.utf8.contains(where: { $0 == UInt8(ascii: "&") || $0 == UInt8(ascii: "<") || $0 == UInt8(ascii: ">") }) else {
+        output += text.utf8
+        return
+      }
       for byte in text.utf8 {
         switch byte {
         case UInt8(ascii: "&"): append("&amp;")
