@@ -1,9 +1,8 @@
 /// Reads a property list in either form Apple writes it: XML, or binary
 /// (`bplist00`, how a device keeps `UserDefaults` and how `plutil -convert
 /// binary1` writes). One reader per form: the project's own for XML
-/// (``PropertyListXML``, which `Scripts/bench-store.sh` measured faster than
-/// libplist's, and which refuses what libplist lets pass: a key twice, a
-/// declared encoding other than UTF-8), libplist for binary
+/// (``PropertyListXML``, which refuses what libplist lets pass: a key twice,
+/// a declared encoding other than UTF-8), libplist for binary
 /// (``PropertyListLibplist``). What tpns writes is always XML.
 ///
 ///     let value = try PropertyList.read(Array(data))  // .dictionary(["UIDs": .array([…])])
