@@ -165,7 +165,9 @@ import Testing
     let servers = try #require(list["Servers"] as? [String: [String: Any]])
     #expect(servers["http://a/tpns"]?["UIDs"] as? [String] == Array(Self.stored.dropLast()))
     #expect(list["UIDs"] as? [String] == Self.stored + [Self.other])
-    #expect(try StateStore(path: path).load().acknowledged(at: "http://a/tpns").uids == Array(Self.stored.dropLast()))
+    #expect(
+      try StateStore(path: path).load().acknowledged(at: "http://a/tpns").uids
+        == Array(Self.stored.dropLast()))
   }
 
   @Test(

@@ -158,18 +158,11 @@ extension Dictionary where Key == String, Value == PropertyListValue {
     case nil: return nil
     case .array(let items):
       var texts: [String] = []
-      texts.reserveCapacity(items.count)
-      // Through the array's buffer (no retain and release of each item to
-      // iterate: 10,000 for a store's list).
-      let bad = items.withUnsafeBufferPointer { items -> Int? in
-        for index in items.indices {
-          guard case .string(let text) = items[index] else { return index }
-          texts.append(text)
+      for (index, item) in items.enumerated() {
+        guard case .string(let text) = item else {
+          throw .wrongElementType(key: context + key, index: index, found: item)
         }
-        return nil
-      }
-      if let bad {
-        throw .wrongElementType(key: context + key, index: bad, found: items[bad])
+        texts.append(text)
       }
       return texts
     case let other?:
