@@ -86,19 +86,33 @@ import Testing
   }
 
   @Test(
-    "after a hand edit of UIDs, status says the server's list is unknown (no counts) until a sync, across other writes"
+    "after a hand edit of UIDs, status counts against the server's list; a list recorded as unknown stays unknown (no counts) until a sync, across other writes"
   )
   func handEditedList() throws {
     let e2e = try EndToEnd()
     #expect(try e2e.tpns.run(["register", EndToEnd.token]).status == 0)
     #expect(try e2e.tpns.run(["add", Self.a]).status == 0)
-    // The user replaces the list by hand.
+    // The user replaces the list by hand (the top-level `UIDs`, one tab in;
+    // the server's list, three tabs in, stays as it is).
     let text = try #require(String(data: contents(of: e2e.tpns.store) ?? Data(), encoding: .utf8))
     let edited = text.replacingOccurrences(
-      of: "<string>\(Self.a)</string>",
-      with: "<string>\(Self.b)</string><string>\(Self.c)</string><string>\(Self.a)</string>")
+      of: "\t<key>UIDs</key>\n\t<array>\n\t\t<string>\(Self.a)</string>\n\t</array>",
+      with: "\t<key>UIDs</key>\n\t<array>\n\t\t<string>\(Self.b)</string>\n"
+        + "\t\t<string>\(Self.c)</string>\n\t\t<string>\(Self.a)</string>\n\t</array>")
     #expect(edited != text)
     try Data(edited.utf8).write(to: URL(fileURLWithPath: e2e.tpns.store))
+    let counted = try e2e.tpns.run(["status"])
+    #expect(counted.stdout.contains("2 to add, 0 to remove"), "\(counted.stdout)")
+    #expect(
+      try Self.document(try e2e.tpns.run(["status", "--json"]).stdout)["to_add"] as? Int == 2)
+    // A server's list an earlier tpns recorded as unknown (runs it could no
+    // longer read after such an edit).
+    let unknown = edited.replacingOccurrences(
+      of:
+        "\t\t\t<key>UIDs</key>\n\t\t\t<array>\n\t\t\t\t<string>\(Self.a)</string>\n\t\t\t</array>",
+      with: "\t\t\t<key>UIDsUnknown</key>\n\t\t\t<true/>")
+    #expect(unknown != edited)
+    try Data(unknown.utf8).write(to: URL(fileURLWithPath: e2e.tpns.store))
     func checkUnknown() throws {
       let status = try e2e.tpns.run(["status"])
       #expect(status.status == 0, "\(status.stderr)")
