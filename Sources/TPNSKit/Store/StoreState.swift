@@ -137,6 +137,7 @@ extension StoreState {
   /// hand-edited `abcd…` is read as `ABCD…`, and written so on the next change.
   static func validated(_ uids: [String], key: String) throws(StoreFormatError) -> [String] {
     var first: [String: Int] = [:]
+    first.reserveCapacity(uids.count)
     var canonical: [String] = []
     canonical.reserveCapacity(uids.count)
     for (index, text) in uids.enumerated() {

@@ -34,11 +34,19 @@ public struct DeviceUID: Hashable, Sendable, CustomStringConvertible {
   /// Whether `text` is exactly 20 of `0-9` and `A-Z`: a UID in the form this
   /// type stores.
   public static func isCanonical(_ text: String) -> Bool {
-    text.utf8.count == DeviceUIDSyntax.length
-      && text.utf8.allSatisfy { byte in
-        (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
-          || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
-      }
+    // Through `withUTF8`: the bytes of a native string as one buffer, which
+    // a loop reads at a few instructions a byte (a 10,000-UID store checks
+    // every UID when it is read).
+    var text = text
+    return text.withUTF8 { bytes in
+      bytes.count == DeviceUIDSyntax.length
+        && bytes.allSatisfy { byte in
+          switch byte {
+          case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "A")...UInt8(ascii: "Z"): true
+          default: false
+          }
+        }
+    }
   }
 }
 
