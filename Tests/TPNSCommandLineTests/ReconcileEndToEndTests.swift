@@ -8,7 +8,7 @@ import Testing
   import Glibc
 #endif
 
-/// Issue 11, end to end: every sending command reconciles the server in use
+/// Reconciliation end to end: every sending command reconciles the server in use
 /// with the store's desired state. Black box: the built `tpns`, emulators in
 /// process, the store read with Foundation. After every step each running
 /// emulator's registry must equal what the store says that server acknowledged.
