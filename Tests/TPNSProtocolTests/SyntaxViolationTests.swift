@@ -2,6 +2,34 @@ import TPNSProtocol
 import Testing
 
 @Suite struct SyntaxViolationTests {
+  static func isIdentifier(_ scalar: Unicode.Scalar) -> Bool {
+    ("A"..."Z").contains(scalar) || ("a"..."z").contains(scalar) || ("0"..."9").contains(scalar)
+      || scalar == "." || scalar == "-" || scalar == "é"
+  }
+
+  @Test("an ASCIISet holds the ASCII characters its test accepts, and nothing past ASCII")
+  func set() {
+    let set = ASCIISet(Self.isIdentifier)
+    for byte in UInt8(0)...UInt8(255) {
+      #expect(set.contains(byte) == (byte < 0x80 && Self.isIdentifier(Unicode.Scalar(byte))))
+    }
+  }
+
+  @Test(
+    "checked with a set, a text has the violation its scalar test finds",
+    arguments: [
+      "abc", "", "a.b-c", "a b", "abcdefghijklmnopqrstu", "é", "aé b", "a bé", "日本", "ab日",
+      "a\u{0}b", "ab\u{7F}", "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef",
+    ])
+  func sameAsScalarTest(text: String) {
+    let set = ASCIISet(Self.isIdentifier)
+    for length in [1...20, 3...3, 0...4096] {
+      #expect(
+        SyntaxViolation.first(in: text, length: length, ascii: set, allows: Self.isIdentifier)
+          == SyntaxViolation.first(in: text, length: length, allows: Self.isIdentifier))
+    }
+  }
+
   @Test("the syntaxes report the position of the first character they refuse")
   func positions() {
     #expect(IOSTokenSyntax.violation(in: "0a1B" + String(repeating: "c", count: 60)) == nil)

@@ -12,6 +12,12 @@ public struct DeviceUID: Hashable, Sendable, CustomStringConvertible {
 
   /// Validates and normalises `text`.
   public init(_ text: String) throws(IdentifierError) {
+    // Most UIDs met are already canonical (every one read from the store):
+    // kept as they are.
+    if Self.isCanonical(text) {
+      rawValue = text
+      return
+    }
     let trimmed = text.trimmingWhitespace()
     guard !trimmed.isEmpty else { throw .empty(.uid) }
     let upper = String(String.UnicodeScalarView(trimmed.unicodeScalars.map(\.asciiUppercased)))
@@ -23,6 +29,16 @@ public struct DeviceUID: Hashable, Sendable, CustomStringConvertible {
 
   public var description: String {
     rawValue
+  }
+
+  /// Whether `text` is exactly 20 of `0-9` and `A-Z`: a UID in the form this
+  /// type stores.
+  public static func isCanonical(_ text: String) -> Bool {
+    text.utf8.count == DeviceUIDSyntax.length
+      && text.utf8.allSatisfy { byte in
+        (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+          || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
+      }
   }
 }
 
