@@ -12,6 +12,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+# shellcheck source=lib.sh
+source Scripts/lib.sh
 fail=1
 rounds=40
 wrk_seconds=5
@@ -22,8 +24,8 @@ while (($#)); do
     --rounds) rounds=${2:?}; shift 2 ;;
     --wrk-seconds) wrk_seconds=${2:?}; shift 2 ;;
     --wrk-rounds) wrk_rounds=${2:?}; shift 2 ;;
-    -h | --help) sed -n '2,10p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
-    *) echo "Error: Unknown option '$1'" >&2; exit 64 ;;
+    -h | --help) show_help ;;
+    *) usage_error "Unknown option '$1'" ;;
   esac
 done
 
@@ -33,15 +35,9 @@ swift build -c release --static-swift-stdlib -j 2 --scratch-path .build/portable
   --product tpns >&2
 swift build -c release --static-swift-stdlib -j 2 --scratch-path .build/portable \
   --product tpns-server >&2
-work=$(mktemp -d "${TMPDIR:-/tmp}/tpns-bench.XXXXXX")
-server_pid=
+make_work bench
 nginx_pid=
-cleanup() {
-  [[ -n $server_pid ]] && kill "$server_pid" 2>/dev/null && wait "$server_pid" 2>/dev/null
-  [[ -n $nginx_pid ]] && kill "$nginx_pid" 2>/dev/null && wait "$nginx_pid" 2>/dev/null
-  rm -rf "$work"
-}
-trap cleanup EXIT
+on_exit() { [[ -z $nginx_pid ]] || { kill "$nginx_pid" 2>/dev/null && wait "$nginx_pid" 2>/dev/null; }; }
 # Installed as Scripts/package.sh installs them: stripped, and without the
 # RPATH $ORIGIN swiftc links in (where the loader would first look for every
 # library: 24 failed lookups of libm alone at each start).
@@ -50,12 +46,9 @@ mkdir -p "$bin"
 install -m 0755 -s .build/portable/release/tpns .build/portable/release/tpns-server "$bin/"
 patchelf --remove-rpath "$bin/tpns" "$bin/tpns-server"
 tpns=$bin/tpns
-wait_for_file() { for _ in $(seq 100); do [[ -s $1 ]] && return 0; sleep 0.1; done; exit 1; }
 
-"$bin/tpns-server" --port 0 --port-file "$work/port" --quiet --threads 2 >"$work/server.log" 2>&1 &
-server_pid=$!
-wait_for_file "$work/port"
-export TPNS_SERVER="http://127.0.0.1:$(cat "$work/port")/tpns"
+start_server --quiet --threads 2 || exit 1
+export TPNS_SERVER="$server_base/tpns"
 uid=ABCDEFGHJKLMNPRSTUVW
 small=$work/small/state.plist
 big=$work/big/state.plist
@@ -126,12 +119,9 @@ python3 Scripts/bench/compare.py "$rounds" "$work/cases.json" >"$work/commands.j
 source Scripts/bench/nginx.sh
 start_nginx "$work"
 # A fresh emulator for the load, so that its peak RSS is this load's alone.
-kill "$server_pid" && wait "$server_pid" 2>/dev/null || true
-rm -f "$work/port"
-"$bin/tpns-server" --port 0 --port-file "$work/port" --quiet --threads 2 >"$work/server.log" 2>&1 &
-server_pid=$!
-wait_for_file "$work/port"
-TPNS_SERVER="http://127.0.0.1:$(cat "$work/port")/tpns"
+stop_server || true
+start_server --quiet --threads 2 || exit 1
+TPNS_SERVER="$server_base/tpns"
 echo "bench: wrk -t2 -c50 -d${wrk_seconds}s, $wrk_rounds rounds, emulator (cmd=client upserts, --threads 2) then nginx" >&2
 : >"$work/wrk.tsv"
 for round in $(seq "$wrk_rounds"); do

@@ -9,11 +9,14 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+# shellcheck source=lib.sh
+source Scripts/lib.sh
 bin=""
 while (($#)); do
   case $1 in
-    --bin) bin=$2; shift 2 ;;
-    *) echo "Usage: Scripts/browser-test.sh [--bin DIR]" >&2; exit 64 ;;
+    --bin) need_value "$@" && bin=$2 && shift 2 ;;
+    -h | --help) show_help ;;
+    *) usage_error "Unknown option '$1'" ;;
   esac
 done
 [[ -n $bin ]] || bin=$(swift build --show-bin-path)
@@ -28,12 +31,9 @@ fi
 
 # The guards, with curl: a foreign Host (DNS rebinding) is 421 for the page, the JSON
 # and the stream; a foreign Origin or Sec-Fetch-Site is 403 for the page's actions.
-scratch=$(mktemp -d)
-"$bin/tpns-server" --port 0 --port-file "$scratch/port" --quiet &
-server=$!
-trap 'kill "$server" 2>/dev/null || true; rm -rf "$scratch"' EXIT
-for _ in $(seq 100); do [[ -s $scratch/port ]] && break; sleep 0.05; done
-base="http://127.0.0.1:$(cat "$scratch/port")"
+make_work browser-test
+start_server --quiet || exit 1
+base=$server_base
 passed=0 failed=0
 check() {  # check NAME EXPECTED-STATUS CURL-ARGS...
   local name=$1 expected=$2 status
@@ -63,7 +63,7 @@ if [[ $fault == *'"fault" : null'* ]]; then
 else
   failed=$((failed + 1)); echo "FAIL a refused request armed a fault: $fault"
 fi
-kill "$server"; wait "$server" 2>/dev/null || true
+stop_server || true
 echo "curl: $passed passed, $failed failed"
 
 browser_status=0

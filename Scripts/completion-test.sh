@@ -6,19 +6,20 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+# shellcheck source=lib.sh
+source Scripts/lib.sh
 bin=
 while (($#)); do
   case $1 in
-    --bin) bin=$2; shift 2 ;;
-    -h | --help) sed -n '2,5p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
-    *) echo "Error: Unknown option '$1'" >&2; exit 64 ;;
+    --bin) need_value "$@" && bin=$2 && shift 2 ;;
+    -h | --help) show_help ;;
+    *) usage_error "Unknown option '$1'" ;;
   esac
 done
 bin=$(cd "${bin:-$(swift build --show-bin-path)}" && pwd)
 Scripts/setup.sh bash zsh fish >/dev/null
 
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+make_work completion
 export PATH="$bin:$PATH" TPNS_STORE="$work/state.plist" HOME="$work"
 a=ABCDEFGHJKLMNPRSTUVW
 b=0123456789ABCDEFGHJK

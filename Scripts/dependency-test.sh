@@ -10,36 +10,23 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+# shellcheck source=lib.sh
+source Scripts/lib.sh
 bin=
-case "${1:-}" in
-  "") ;;
-  --bin)
-    [[ -n ${2:-} ]] || { echo "Error: Missing value for '--bin'" >&2; exit 64; }
-    bin=$2
-    ;;
-  -h | --help)
-    sed -n '2,9p' "$0" | sed 's/^# \{0,1\}//'
-    exit 0
-    ;;
-  *)
-    echo "Error: Unknown argument '$1'" >&2
-    echo "Usage: Scripts/dependency-test.sh [--bin DIR]" >&2
-    exit 64
-    ;;
-esac
+while (($#)); do
+  case $1 in
+    --bin) need_value "$@" && bin=$2 && shift 2 ;;
+    -h | --help) show_help ;;
+    *) usage_error "Unknown argument '$1'" ;;
+  esac
+done
 if [[ -z $bin ]]; then
   swift build -j 2 --product tpns-server >&2
   bin=$(swift build --show-bin-path)
 fi
 bin=$(cd "$bin" && pwd)
 
-work=$(mktemp -d "${TMPDIR:-/tmp}/tpns-dependency.XXXXXX")
-server_pid=
-cleanup() {
-  [[ -n $server_pid ]] && kill "$server_pid" 2>/dev/null
-  rm -rf "$work"
-}
-trap cleanup EXIT
+make_work dependency
 
 version=$(sed -n 's/.*static let current = "\([0-9.]*\)".*/\1/p' Sources/TPNSProtocol/TPNSVersion.swift | head -1)
 [[ -n $version ]] || { echo "Error: no version in Sources/TPNSProtocol/TPNSVersion.swift" >&2; exit 1; }
@@ -76,11 +63,8 @@ swift build -j 2 --package-path "$work/example" >"$work/build.log" 2>&1 || {
   exit 1
 }
 
-"$bin/tpns-server" --port 0 --port-file "$work/port" >"$work/server.log" 2>&1 &
-server_pid=$!
-for _ in $(seq 100); do [[ -s $work/port ]] && break; sleep 0.1; done
-[[ -s $work/port ]] || { echo "FAIL tpns-server did not start" >&2; cat "$work/server.log" >&2; exit 1; }
-url="http://127.0.0.1:$(cat "$work/port")"
+start_server || exit 1
+url=$server_base
 
 token=0f1e2d3c4b5a69788796a5b4c3d2e1f00f1e2d3c4b5a69788796a5b4c3d2e1f0
 uid=ABCDEFGHJKLMNPRSTUVW

@@ -11,25 +11,16 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+# shellcheck source=lib.sh
+source Scripts/lib.sh
 bin=
 update=0
 while (($#)); do
-  case "$1" in
-    --bin)
-      [[ -n ${2:-} ]] || { echo "Error: Missing value for '--bin'" >&2; exit 64; }
-      bin=$2
-      shift 2
-      ;;
+  case $1 in
+    --bin) need_value "$@" && bin=$2 && shift 2 ;;
     --update) update=1 && shift ;;
-    -h | --help)
-      sed -n '2,10p' "$0" | sed 's/^# \{0,1\}//'
-      exit 0
-      ;;
-    *)
-      echo "Error: Unknown argument '$1'" >&2
-      echo "Usage: Scripts/instruction-ceilings.sh [--bin DIR] [--update]" >&2
-      exit 64
-      ;;
+    -h | --help) show_help ;;
+    *) usage_error "Unknown argument '$1'" ;;
   esac
 done
 
@@ -40,24 +31,15 @@ if [[ -z $bin ]]; then
   bin=.build/portable/release
 fi
 
-work=$(mktemp -d "${TMPDIR:-/tmp}/tpns-ceilings.XXXXXX")
-server_pid=
-cleanup() {
-  [[ -n $server_pid ]] && kill "$server_pid" 2>/dev/null
-  rm -rf "$work"
-}
-trap cleanup EXIT
+make_work ceilings
 # Stripped, as the package installs them (valgrind 3.19 cannot read the
 # toolchain's DWARF 5 debug information either).
 install -m 0755 -s "$bin/tpns" "$bin/tpns-server" "$work/"
 bin=$work
 tpns=$bin/tpns
 
-"$bin/tpns-server" --port 0 --port-file "$work/port" --quiet >"$work/server.log" 2>&1 &
-server_pid=$!
-for _ in $(seq 100); do [[ -s $work/port ]] && break; sleep 0.1; done
-[[ -s $work/port ]] || { echo "Error: tpns-server did not start" >&2; exit 1; }
-export TPNS_SERVER="http://127.0.0.1:$(cat "$work/port")/tpns"
+start_server --quiet || exit 1
+export TPNS_SERVER="$server_base/tpns"
 unset TPNS_STORE TPNS_TOKEN
 
 # Two phones: one UID stored and synced; 9,999 stored and synced (so that

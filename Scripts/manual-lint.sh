@@ -4,12 +4,14 @@
 # warning fails. Usage: Scripts/manual-lint.sh [--bin DIR]
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# shellcheck source=lib.sh
+source Scripts/lib.sh
 bin=
 while (($#)); do
   case $1 in
-    --bin) bin=$2; shift 2 ;;
-    -h | --help) sed -n '2,4p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
-    *) echo "Error: Unknown option '$1'" >&2; exit 64 ;;
+    --bin) need_value "$@" && bin=$2 && shift 2 ;;
+    -h | --help) show_help ;;
+    *) usage_error "Unknown option '$1'" ;;
   esac
 done
 bin=${bin:-$(swift build --show-bin-path)}

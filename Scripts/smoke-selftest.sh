@@ -11,39 +11,23 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
+# shellcheck source=lib.sh
+source Scripts/lib.sh
 bin=
-case "${1:-}" in
-  "") ;;
-  --bin)
-    if [[ -z ${2:-} ]]; then
-      echo "Error: Missing value for '--bin'" >&2
-      exit 64
-    fi
-    bin=$2
-    ;;
-  -h | --help)
-    sed -n '2,10p' "$0" | sed 's/^# \{0,1\}//'
-    exit 0
-    ;;
-  *)
-    echo "Error: Unknown argument '$1'" >&2
-    echo "Usage: Scripts/smoke-selftest.sh [--bin DIR]" >&2
-    exit 64
-    ;;
-esac
+while (($#)); do
+  case $1 in
+    --bin) need_value "$@" && bin=$2 && shift 2 ;;
+    -h | --help) show_help ;;
+    *) usage_error "Unknown argument '$1'" ;;
+  esac
+done
 if [[ -z $bin ]]; then
   swift build -j 2 --product tpns >&2 && swift build -j 2 --product tpns-server >&2 || exit 1
   bin=$(swift build --show-bin-path)
 fi
 bin=$(cd "$bin" && pwd)
 
-work=$(mktemp -d "${TMPDIR:-/tmp}/tpns-smoke-selftest.XXXXXX")
-server_pid=
-cleanup() {
-  [[ -z $server_pid ]] || { kill "$server_pid" 2>/dev/null && wait "$server_pid" 2>/dev/null; }
-  rm -rf "$work"
-}
-trap cleanup EXIT
+make_work smoke-selftest
 
 passed=0
 failed=0
@@ -110,13 +94,8 @@ for name in "${names[@]}"; do
   Scripts/smoke.sh --bin "$work/$name" >"$work/$name.out" 2>"$work/$name.err" &
   pids+=($!)
 done
-"$bin/tpns-server" --port 0 --port-file "$work/port" --quiet --strict >"$work/server.log" 2>&1 &
-server_pid=$!
-for _ in $(seq 100); do
-  [[ -s $work/port ]] && break
-  sleep 0.05
-done
-Scripts/smoke.sh --bin "$bin" --server "http://127.0.0.1:$(cat "$work/port" 2>/dev/null)/tpns" \
+start_server --quiet --strict
+Scripts/smoke.sh --bin "$bin" --server "${server_base:-}/tpns" \
   >"$work/server.out" 2>"$work/server.err"
 server_status=$?
 statuses=()

@@ -17,14 +17,16 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
+# shellcheck source=lib.sh
+source Scripts/lib.sh
 bin=""
 snapshot=""
 while (($#)); do
   case "$1" in
-    --bin) bin=$2; shift 2 ;;
-    --snapshot) snapshot=$2; shift 2 ;;
-    -h | --help) sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
-    *) echo "Error: Unknown option '$1'" >&2; exit 64 ;;
+    --bin) need_value "$@" && bin=$2 && shift 2 ;;
+    --snapshot) need_value "$@" && snapshot=$2 && shift 2 ;;
+    -h | --help) show_help ;;
+    *) usage_error "Unknown option '$1'" ;;
   esac
 done
 [[ -n "$bin" ]] || bin=$(swift build --show-bin-path)
@@ -42,19 +44,11 @@ check() { # check DESCRIPTION COMMAND...
   if "$@"; then pass "$what"; else fail "$what"; fi
 }
 
-work=$(mktemp -d)
+make_work ui-test
 socket="tpns-ui-test-$$"
-server_pid=""
-cleanup() {
-  tmux -L "$socket" kill-server 2>/dev/null
-  [[ -n "$server_pid" ]] && kill "$server_pid" 2>/dev/null
-  rm -rf "$work"
-}
-trap cleanup EXIT
+on_exit() { tmux -L "$socket" kill-server 2>/dev/null; }
 
-"$bin/tpns-server" --port 0 --port-file "$work/port" >"$work/server.log" 2>&1 &
-server_pid=$!
-for _ in $(seq 100); do [[ -s "$work/port" ]] && break; sleep 0.05; done
+start_server
 port=$(cat "$work/port")
 server="http://127.0.0.1:$port/tpns"
 export TPNS_SERVER=$server TPNS_STORE=$work/state.plist NO_COLOR=1

@@ -34,14 +34,9 @@ cleanup_section() {
 }
 trap cleanup_section EXIT
 
-# Waits until file $1 exists and is not empty, at most $2 seconds (default 10).
-wait_for_file() {
-  local deadline=$((SECONDS + ${2:-10}))
-  until [[ -s $1 ]]; do
-    ((SECONDS < deadline)) || return 1
-    sleep 0.05
-  done
-}
+# wait_for_file
+# shellcheck source=../lib.sh
+source "$stress_dir/../lib.sh"
 
 # Starts tpns-server on a free port with `emulator_flags` (default --quiet: no
 # line per request; --strict: what tpns sends must be canonical) and extra

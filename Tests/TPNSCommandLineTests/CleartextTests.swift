@@ -2,7 +2,7 @@ import Foundation
 import TPNSTestSupport
 import Testing
 
-/// Issue 13, point 1: the token in clear. A token sent over http:// to
+/// The token in clear. A token sent over http:// to
 /// another machine is warned about (and refused with --require-https); a
 /// loopback server is reached directly, never through a proxy; `--method
 /// get` does not put the token in a URL unless asked to. (The token is

@@ -5,7 +5,7 @@ import Testing
 @testable import TPNSCommandLine
 
 /// `--color auto|always|never` and `NO_COLOR`: errors red, success green,
-/// pending yellow, on a terminal only unless asked (issue 17, point 5).
+/// pending yellow, on a terminal only unless asked.
 @Suite struct ColorTests {
   static let red = "\u{1b}[31m"
   static let green = "\u{1b}[32m"

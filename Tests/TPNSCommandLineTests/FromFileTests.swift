@@ -5,7 +5,7 @@ import Testing
 @testable import TPNSCommandLine
 
 /// `tpns add --from FILE`: what a file may hold, and errors that name the
-/// file and line (issue 12, point 13).
+/// file and line.
 @Suite struct FromFileTests {
   static let a = "ABCDEFGHJKLMNPRSTUVW"
   static let b = "0123456789ABCDEFGHJK"

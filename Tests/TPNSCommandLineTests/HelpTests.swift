@@ -3,7 +3,7 @@ import TPNSTestSupport
 import Testing
 
 /// What `tpns` says about itself: usage, unknown commands, each command's
-/// options (issue 12, point 12).
+/// options.
 @Suite struct HelpTests {
   static let tpns = TPNSProcess(
     store: "/nonexistent/state.plist", server: "http://127.0.0.1:1/tpns")

@@ -5,7 +5,7 @@ import Testing
 @testable import TPNSKit
 
 /// `tpns import FILE`: the list of the app's preferences file or another
-/// store, XML or binary, against the emulator (issue 17, point 4).
+/// store, XML or binary, against the emulator.
 @Suite struct ImportTests {
   static let a = "ABCDEFGHJKLMNPRSTUVW"
   static let b = "0123456789ABCDEFGHJK"

@@ -4,8 +4,7 @@ import TPNSTestSupport
 import Testing
 
 /// `--json` prints one document for every outcome, failures before the
-/// command could run included, and every error has its next step (issue 12,
-/// point 4).
+/// command could run included, and every error has its next step.
 @Suite struct JSONDocumentTests {
   static let a = "ABCDEFGHJKLMNPRSTUVW"
 

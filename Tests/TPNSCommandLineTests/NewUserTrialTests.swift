@@ -2,7 +2,7 @@ import Foundation
 import TPNSTestSupport
 import Testing
 
-/// What a new user's trial of the redesigned command line found (issue 15):
+/// What a new user's trial of the redesigned command line found:
 /// each case as it was met.
 @Suite struct NewUserTrialTests {
   @Test("a store path that is a directory: 73, and the hint says to name a file in it")

@@ -5,7 +5,7 @@ import TPNSTestSupport
 import Testing
 
 /// Option values that start with `-`, and values checked before anything is
-/// sent: an event's message, the `--cacert` file (issue 12, points 1, 5, 6).
+/// sent: an event's message, the `--cacert` file.
 @Suite struct OptionValueTests {
   static let a = "ABCDEFGHJKLMNPRSTUVW"
   static let b = "0123456789ABCDEFGHJK"

@@ -4,7 +4,7 @@ import TPNSEmulator
 import TPNSTestSupport
 import Testing
 
-/// Issue 11 as a property: whatever sequence of registers, adds, removes and
+/// Reconciliation as a property: whatever sequence of registers, adds, removes and
 /// syncs runs, with processes at once, two servers, servers that forget and
 /// faults, a final `tpns sync` at each server leaves each registry equal to
 /// the store's desired state, and nothing pending.

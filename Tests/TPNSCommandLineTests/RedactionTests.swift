@@ -2,7 +2,7 @@ import Foundation
 import TPNSTestSupport
 import Testing
 
-/// Issue 13, point 3: what leaks in output. A server URL's credentials and
+/// What leaks in output. A server URL's credentials and
 /// query values are never printed (and the credentials never stored); a
 /// server's answer that echoes the token shows it masked. (The token is
 /// given as an argument, which the code before the fix also took.)

@@ -8,7 +8,7 @@ import Testing
 @testable import TPNSCommandLine
 
 /// `tpns register`: what an option not given comes to, and the hint of a bad
-/// token (issue 12, point 11).
+/// token.
 @Suite struct RegisterTests {
   static let ios1 = String(repeating: "0f", count: 32)
   static let ios2 = String(repeating: "1e", count: 32)

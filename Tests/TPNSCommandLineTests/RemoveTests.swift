@@ -3,8 +3,7 @@ import TPNSEmulator
 import TPNSTestSupport
 import Testing
 
-/// `tpns remove`: repeated `--uid`, all or nothing, and bad indexes (issue 12,
-/// points 2 and 8).
+/// `tpns remove`: repeated `--uid`, all or nothing, and bad indexes.
 @Suite struct RemoveTests {
   static let uids = ["ABCDEFGHJKLMNPRSTUVW", "0123456789ABCDEFGHJK", "REMOVE00000000000003"]
 

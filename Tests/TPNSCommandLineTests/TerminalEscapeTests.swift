@@ -2,7 +2,7 @@ import Foundation
 import TPNSTestSupport
 import Testing
 
-/// Issue 13, point 4: terminal injection. What a server, a file or the store
+/// Terminal injection. What a server, a file or the store
 /// says is printed with its control characters escaped (`\u{1b}`), so that it
 /// cannot retitle the window, clear the screen or forge a line; `--json`
 /// keeps it as it is (its encoder escapes). (The token is given as an

@@ -2,7 +2,7 @@ import Foundation
 import TPNSTestSupport
 import Testing
 
-/// Issue 13, point 2: a token on the command line is readable by every local
+/// A token on the command line is readable by every local
 /// user. `register` takes it from a file, standard input or `TPNS_TOKEN`,
 /// and warns when it came as an argument.
 @Suite struct TokenSourceTests {

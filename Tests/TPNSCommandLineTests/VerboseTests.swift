@@ -3,7 +3,7 @@ import TPNSTestSupport
 import Testing
 
 /// `--verbose` shows each HTTP exchange; `watch` lines carry their time and
-/// `watch --json` starts with a `started` event (issue 12, point 14).
+/// `watch --json` starts with a `started` event.
 @Suite struct VerboseTests {
   static let a = "ABCDEFGHJKLMNPRSTUVW"
 

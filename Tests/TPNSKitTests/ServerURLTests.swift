@@ -2,7 +2,7 @@ import Testing
 
 @testable import TPNSKit
 
-/// A server URL taken apart for output and for the proxy rule (issue 13, points 1 and 3).
+/// A server URL taken apart for output and for the proxy rule.
 @Suite struct ServerURLTests {
   @Test(
     "redacted: credentials as ***@, query values as ***, the rest as given",

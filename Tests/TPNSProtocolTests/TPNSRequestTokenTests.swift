@@ -1,7 +1,7 @@
 import TPNSProtocol
 import Testing
 
-/// Which requests carry the token: what the cleartext warning is about (issue 13, point 1).
+/// Which requests carry the token: what the cleartext warning is about.
 @Suite struct TPNSRequestTokenTests {
   static let token = String(repeating: "0f", count: 32)
 
