@@ -24,7 +24,7 @@ with open(path, "wb") as f:
     plistlib.dump({"UIDs": ["UID%017d" % i for i in range(count)]}, f, fmt=plistlib.FMT_BINARY)
 PY
 
-echo "== tpns (StateStore.update: plist encode + O_EXCL temp + fsync + rename + dir fsync;"
+echo "== tpns (Store.update: plist encode + O_EXCL temp + fsync + rename + dir fsync;"
 echo "   then the two XML readers on the file it wrote, and libplist on the binary form)"
 .build/release/StoreBenchmark "$work/tpns" "$uids" "$runs" "$work/state.bplist"
 

@@ -1,5 +1,5 @@
 // Times a full store write of N UIDs: encode the XML property list, write a
-// temp file, fsync, rename, fsync the directory (StateStore.update), and a
+// temp file, fsync, rename, fsync the directory (Store.update), and a
 // load. Then times the two XML readers on the same file, parsing only (the
 // project's PropertyListXML and libplist's plist_from_memory, each to a
 // PropertyListValue), and libplist on BINARY (the same list in binary form)
@@ -23,7 +23,7 @@ let uids = (0..<count).map { index -> String in
   return "UID" + String(repeating: "0", count: 17 - digits.count) + digits
 }
 
-let store = StateStore(path: directory + "/state.plist")
+let store = Store(path: directory + "/state.plist")
 var writes: [Duration] = []
 var loads: [Duration] = []
 let clock = ContinuousClock()

@@ -10,7 +10,7 @@ let (server, storePath, token, uid) = (arguments[1], arguments[2], arguments[3],
 
 let queue = SerialDispatchQueueScheduler(label: "example.pipeline")
 let environment = PipelineEnvironment(
-  store: .live(StateStore(path: storePath)),
+  store: .live(Store(path: storePath)),
   server: .live(url: server, scheduler: queue) {
     TPNSClient(server: server, transport: try CurlTransport())
   },

@@ -23,11 +23,11 @@ struct Runner {
   /// for the pipeline to finish.
   let deadline: ContinuousClock.Instant?
   /// The store; for a one-shot command, no lock wait goes past the ``deadline``.
-  let store: StateStore
+  let store: Store
   /// The store as this command last read it, or the pipeline last read or
   /// wrote it: what the `--json` document reports, instead of reading the
   /// store again.
-  private let lastRead = LockedState<StoreState?>(nil)
+  private let lastRead = LockedState<StoreContents?>(nil)
   /// What a server said, with the tokens masked (unless `--show-token`).
   let mask: TokenMask
   /// Text for people: control characters escaped, tokens masked.
@@ -59,7 +59,7 @@ struct Runner {
     let deadline = budgeted ? ContinuousClock.now + options.timeout : nil
     self.deadline = deadline
     runLoop = budgeted ? RunLoopScheduler() : nil
-    let store = StateStore(path: options.storePath, deadline: deadline)
+    let store = Store(path: options.storePath, deadline: deadline)
     self.store = store
     mask = TokenMask(showsTokens: options.showToken) {
       (try? store.load()).map(TokenMask.tokens(in:)) ?? []
@@ -137,7 +137,7 @@ struct Runner {
 
   /// The stored state, for the commands that only read it (`list`, `status`,
   /// `register`'s defaults).
-  func loadStore() throws -> StoreState {
+  func loadStore() throws -> StoreContents {
     warnIfStoreExposed()
     do {
       let state = try store.load()
@@ -209,7 +209,7 @@ struct Runner {
   /// next step it takes), after the later ones' lines: on stderr, each is
   /// an `Error:` line, the first last, next to its next step. With
   /// `--json`, it carries the document (`state`: the store for it).
-  func failure(of outcomes: [Outcome], state: StoreState?) -> CommandFailure? {
+  func failure(of outcomes: [Outcome], state: StoreContents?) -> CommandFailure? {
     let failures = outcomes.compactMap { outcome -> PipelineFailure? in
       if case .failed(let failure) = outcome { return failure }
       return nil
@@ -248,7 +248,7 @@ struct Runner {
   }
 
   private func failureDocument(
-    _ message: String, hint: String?, code: ExitCode, _ outcomes: [Outcome]?, state: StoreState?
+    _ message: String, hint: String?, code: ExitCode, _ outcomes: [Outcome]?, state: StoreContents?
   ) -> String {
     let formatting = OutcomeFormatting(options: options, mask: mask)
     let events =
@@ -262,7 +262,7 @@ struct Runner {
   /// last read it, else (nothing read it yet: a failure before the store
   /// was needed, an `event`) as it is now, nil if it cannot be read. The
   /// mask learns the tokens in it.
-  private func documentState() -> StoreState? {
+  private func documentState() -> StoreContents? {
     let state = lastRead.value ?? (try? store.load())
     if let state { mask.learn(from: state) }
     return state
@@ -272,7 +272,7 @@ struct Runner {
   /// `state` is the store as it was last read (``documentState()``).
   func document(
     _ outcomes: [Outcome], errors: [String] = [], code: ExitCode = .success, hint: String? = nil,
-    state: StoreState?
+    state: StoreContents?
   ) -> OrderedJSON {
     let formatting = OutcomeFormatting(options: options, mask: mask)
     return document(
@@ -280,7 +280,7 @@ struct Runner {
   }
 
   func document(
-    events: [OrderedJSON], errors: [String], code: ExitCode, hint: String?, state: StoreState?
+    events: [OrderedJSON], errors: [String], code: ExitCode, hint: String?, state: StoreContents?
   ) -> OrderedJSON {
     // A store that could not be read says nothing of what is stored or
     // pending: those facts are null, never a reassuring `false` or `[]`.

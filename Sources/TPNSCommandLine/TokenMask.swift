@@ -30,7 +30,7 @@ struct TokenMask: Sendable {
 
   /// Takes the known tokens from `state` (the store as a command read it),
   /// unless they were read already: the store is not read again for them.
-  func learn(from state: StoreState) {
+  func learn(from state: StoreContents) {
     known.withLock { cached in
       if cached == nil { cached = Self.tokens(in: state) }
     }
@@ -44,7 +44,7 @@ struct TokenMask: Sendable {
 
   /// The tokens and phone IDs in `state`: the desired registration's, each
   /// server's acknowledged one's and its former phones'.
-  static func tokens(in state: StoreState) -> [String] {
+  static func tokens(in state: StoreContents) -> [String] {
     let registrations = [state.registration] + state.servers.values.map(\.registration)
     return registrations.compactMap { $0 }.flatMap { [$0.token.rawValue, $0.phone.udid] }
       + state.servers.values.flatMap { $0.formerPhones.map(\.udid) }

@@ -17,8 +17,8 @@ struct WatchLock {
 
   /// Takes the lock, creating the store's directories if missing, or fails
   /// with exit status 75 naming the holder (73 if the lock file belongs to
-  /// another user: see ``StateStore/openCompanion(_:creatingDirectories:)``).
-  init(store: StateStore) throws {
+  /// another user: see ``Store/openCompanion(_:creatingDirectories:)``).
+  init(store: Store) throws {
     let opened: Int32?
     do {
       opened = try store.openCompanion(Self.suffix, creatingDirectories: true)
@@ -33,7 +33,7 @@ struct WatchLock {
 
   /// Locks the open lock file `descriptor` and writes this pid in it, or
   /// closes it and fails naming the holder.
-  private init(locking descriptor: Int32, store: StateStore) throws {
+  private init(locking descriptor: Int32, store: Store) throws {
     guard let lock = try? FileLock(trying: descriptor) else {
       let holder = Self.readPID(descriptor)
       close(descriptor)
@@ -53,7 +53,7 @@ struct WatchLock {
   /// the old one go; fails as `init` does if another watch holds the new
   /// one. Does nothing while the store's directory is missing: it is taken
   /// when the directory is back.
-  mutating func follow(_ store: StateStore) throws {
+  mutating func follow(_ store: Store) throws {
     let opened: Int32?
     do {
       opened = try store.openCompanion(Self.suffix, creatingDirectories: false)

@@ -107,7 +107,7 @@ final class EndToEnd {
     tpns = TPNSProcess(store: directory.file("state.plist"), server: server.server)
   }
 
-  var store: StateStore { StateStore(path: tpns.store) }
+  var store: Store { Store(path: tpns.store) }
 
   /// The UIDs the emulator maps to this phone, and those the store holds.
   func replicaMatchesStore() throws -> Bool {

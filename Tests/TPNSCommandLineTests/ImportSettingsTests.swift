@@ -31,7 +31,7 @@ import Testing
     let result = try tpns.run(["import", old.store, "--no-sync"])
     #expect(result.status == 0, "\(result.stderr)")
     #expect(result.stdout.hasPrefix("added \(Self.a) (interval 30 s, format \"motion at %s\")\n"))
-    let state = try StateStore(path: tpns.store).load()
+    let state = try Store(path: tpns.store).load()
     #expect(state.uids == [Self.a, Self.b])
     #expect(state.settings == [Self.a: try MappingSettings(interval: 30, format: "motion at %s")])
   }
@@ -43,17 +43,17 @@ import Testing
     let tpns = TPNSProcess(store: directory.file("new/state.plist"), server: Self.server)
     #expect(try tpns.run(["add", "--no-sync", Self.b, "--interval", "60"]).status == 0)
     #expect(try tpns.run(["import", old.store, "--no-sync"]).status == 0)
-    var state = try StateStore(path: tpns.store).load()
+    var state = try Store(path: tpns.store).load()
     #expect(state.settings(of: Self.b) == (try MappingSettings(interval: 60)))
     #expect(try tpns.run(["import", "--replace", old.store, "--no-sync"]).status == 0)
-    state = try StateStore(path: tpns.store).load()
+    state = try Store(path: tpns.store).load()
     #expect(state.uids == [Self.a, Self.b])
     #expect(state.settings == [Self.a: try MappingSettings(interval: 30, format: "motion at %s")])
     // An app's preferences file has no settings: --replace leaves them.
     let prefs = directory.file("prefs.plist")
     try BinaryPropertyList.foundation(["UIDs": [Self.a]]).write(to: URL(fileURLWithPath: prefs))
     #expect(try tpns.run(["import", "--replace", prefs, "--no-sync"]).status == 0)
-    state = try StateStore(path: tpns.store).load()
+    state = try Store(path: tpns.store).load()
     #expect(state.settings == [Self.a: try MappingSettings(interval: 30, format: "motion at %s")])
   }
 

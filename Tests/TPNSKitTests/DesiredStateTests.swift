@@ -9,10 +9,10 @@ import Testing
 @Suite struct DesiredStateTests {
   static let uid = "ABCDEFGHJKLMNPRSTUVW"
 
-  static func base() -> StoreState {
-    var state = StoreState()
+  static func base() -> StoreContents {
+    var state = StoreContents()
     state.uids = [uid]
-    state.registration = StoreStateTests.registration
+    state.registration = StoreContentsTests.registration
     return state
   }
 
@@ -29,13 +29,13 @@ import Testing
     var changed = Self.base()
     switch change {
     case "a server's acknowledgement":
-      changed.servers[StoreStateTests.a] = Acknowledgement(
-        registration: StoreStateTests.registration, uids: [Self.uid])
+      changed.servers[StoreContentsTests.a] = Acknowledgement(
+        registration: StoreContentsTests.registration, uids: [Self.uid])
     case "a UID added": changed.uids.append("0123456789ABCDEFGHJK")
     case "a setting": changed.settings[Self.uid] = try! MappingSettings(interval: 30)
     case "another token":
       changed.registration = PhoneRegistration(
-        token: StoreStateTests.t2, phone: StoreStateTests.phone)
+        token: StoreContentsTests.t2, phone: StoreContentsTests.phone)
     default: changed.otherKeys["Custom"] = .string("x")
     }
     #expect(changed.desiresTheSame(as: Self.base()) == same)

@@ -18,8 +18,8 @@ import Testing
 
   /// A store of `a` (interval 30, format "motion") and `b` (none), registered,
   /// whose server acknowledged `a` with interval 10 only.
-  static func sampleState() -> StoreState {
-    var state = StoreState()
+  static func sampleState() -> StoreContents {
+    var state = StoreContents()
     state.uids = [a, b]
     state.settings = [a: settings(30, "motion %s")]
     let token = try! PushToken(String(repeating: "ab", count: 32), os: .ios)
@@ -31,12 +31,12 @@ import Testing
   }
 
   /// Writes `body` as the store's top-level dictionary and loads it.
-  static func load(_ body: String) throws -> StoreState {
+  static func load(_ body: String) throws -> StoreContents {
     let directory = try TemporaryDirectory()
     let path = directory.file("state.plist")
     try Data("<plist version=\"1.0\"><dict>\(body)</dict></plist>".utf8)
       .write(to: URL(fileURLWithPath: path))
-    return try StateStore(path: path).load()
+    return try Store(path: path).load()
   }
 
   static let listed = "<key>UIDs</key><array><string>\(a)</string></array>"
@@ -102,7 +102,7 @@ import Testing
   )
   func roundTrip() throws {
     let directory = try TemporaryDirectory()
-    let store = StateStore(path: directory.file("state.plist"))
+    let store = Store(path: directory.file("state.plist"))
     let state = Self.sampleState()
     try store.update { $0 = state }
     #expect(try store.load() == state)
@@ -127,7 +127,7 @@ import Testing
   @Test("a store without settings has no UIDSettings key, and reads as no settings")
   func noSettings() throws {
     let directory = try TemporaryDirectory()
-    let store = StateStore(path: directory.file("state.plist"))
+    let store = Store(path: directory.file("state.plist"))
     try store.update { $0.uids = [Self.a] }
     let text = String(decoding: try #require(contents(of: store.path)), as: UTF8.self)
     #expect(!text.contains("UIDSettings"))
@@ -150,7 +150,7 @@ import Testing
       </dict></dict></plist>
       """.utf8
     ).write(to: URL(fileURLWithPath: path))
-    let store = StateStore(path: path)
+    let store = Store(path: path)
     #expect(try store.load().settings == [Self.a: Self.settings(5)])
     try store.update { $0.uids.append("CCCCCCCCCCCCCCCCCCCC") }
     let data = try #require(contents(of: path))
@@ -215,7 +215,7 @@ import Testing
     let path = directory.file("state.plist")
     let bytes = Data("<plist version=\"1.0\"><dict>\(Self.listed)\(body)</dict></plist>".utf8)
     try bytes.write(to: URL(fileURLWithPath: path))
-    let store = StateStore(path: path)
+    let store = Store(path: path)
     #expect {
       try store.update { $0.uids.append(Self.b) }
     } throws: { error in

@@ -11,12 +11,12 @@ import Testing
   static let token = String(repeating: "ab", count: 32)
   static let server = "http://a/tpns"
 
-  static func load(_ body: String) throws -> StoreState {
+  static func load(_ body: String) throws -> StoreContents {
     let directory = try TemporaryDirectory()
     let path = directory.file("state.plist")
     try Data("<plist version=\"1.0\"><dict>\(body)</dict></plist>".utf8)
       .write(to: URL(fileURLWithPath: path))
-    return try StateStore(path: path).load()
+    return try Store(path: path).load()
   }
 
   @Test("every client request carries lang and dev: enUS and 0 unless given")
@@ -54,7 +54,7 @@ import Testing
   @Test("Lang and Dev are always written, so that the file says what was sent")
   func written() throws {
     let directory = try TemporaryDirectory()
-    let store = StateStore(path: directory.file("state.plist"))
+    let store = Store(path: directory.file("state.plist"))
     let token = try PushToken(Self.token, os: .ios)
     try store.update {
       $0.registration = PhoneRegistration(token: token, phone: Phone(os: .ios, udid: Self.token))

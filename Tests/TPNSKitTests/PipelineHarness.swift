@@ -12,7 +12,7 @@ final class PipelineHarness: Sendable {
   static let okResponse = HTTPResponse(status: 200, body: "ok")
 
   let scheduler = TestScheduler()
-  let state: LockedState<StoreState>
+  let state: LockedState<StoreContents>
   /// "store …" and "send …" lines with their virtual times, in order.
   let log = LockedState<[Recorded<String>]>([])
   /// What each attempt of a command gets, in order; when empty, `defaultResponse`.
@@ -27,7 +27,7 @@ final class PipelineHarness: Sendable {
   let deadline: Duration?
 
   init(
-    state: StoreState = StoreState(), responseDelay: TestTime = 50, timeLimit: Duration? = nil,
+    state: StoreContents = StoreContents(), responseDelay: TestTime = 50, timeLimit: Duration? = nil,
     deadline: Duration? = nil
   ) {
     self.state = LockedState(state)
@@ -48,8 +48,8 @@ final class PipelineHarness: Sendable {
   /// server (with `acknowledged` false: by no server).
   static func registered(
     token: PushToken, uids: [String] = [], acknowledged: Bool = true
-  ) -> StoreState {
-    var state = StoreState()
+  ) -> StoreContents {
+    var state = StoreContents()
     state.registration = registration(token)
     state.uids = uids
     if acknowledged {

@@ -29,7 +29,7 @@ import Testing
     _ uids: [String], settings: [String: MappingSettings] = [:],
     acknowledged acknowledgedUIDs: [String]? = nil,
     acknowledgedSettings: [String: MappingSettings] = [:]
-  ) -> StoreState {
+  ) -> StoreContents {
     var state = PipelineHarness.registered(token: t1, uids: uids)
     state.settings = settings
     state.servers[server]?.uids = acknowledgedUIDs ?? uids
@@ -41,7 +41,7 @@ import Testing
   static let formerPhone = Phone(os: .ios, udid: String(repeating: "9f", count: 32))
 
   /// `state` with ``formerPhone`` still to unmap at the server.
-  static func withFormerPhone(_ state: StoreState) -> StoreState {
+  static func withFormerPhone(_ state: StoreContents) -> StoreContents {
     var state = state
     state.servers[server]?.formerPhones = [formerPhone]
     return state
@@ -66,7 +66,7 @@ import Testing
   /// A state, a demand, and the step expected.
   struct Case: Sendable, CustomTestStringConvertible {
     var name: String
-    var state: StoreState
+    var state: StoreContents
     var demand: Demand
     var step: ReconcileStep?
     var testDescription: String { name }

@@ -73,7 +73,7 @@ import Testing
       ),
     ])
   func identityChange(registration: Registration, client: String) {
-    var state = StoreState()
+    var state = StoreContents()
     let former = PhoneRegistration(token: Self.android, phone: Phone(os: .android, udid: "phone-1"))
     state.registration = former
     state.uids = [Self.a]
@@ -110,7 +110,7 @@ import Testing
     "only the os changes (android to huawei, same appid and udid): the same phone, registered again; nothing to unmap; the list sent again"
   )
   func osOnlyChange() throws {
-    var state = StoreState()
+    var state = StoreContents()
     let former = PhoneRegistration(token: Self.android, phone: Phone(os: .android, udid: "phone-1"))
     state.registration = former
     state.uids = [Self.a]
@@ -135,7 +135,7 @@ import Testing
 
   @Test("the same Android phone with a new token, lang or dev: registered again, the list kept")
   func sameIdentityNewRegistration() {
-    var state = StoreState()
+    var state = StoreContents()
     let former = PhoneRegistration(token: Self.android, phone: Phone(os: .android, udid: "phone-1"))
     state.registration = former
     state.uids = [Self.a]

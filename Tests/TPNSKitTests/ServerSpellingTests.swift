@@ -67,13 +67,13 @@ import Testing
 
   /// A store whose `Servers` has `entries` under the keys given, as a tpns
   /// from before the store key wrote it, read back by this one.
-  static func read(_ entries: [String: Acknowledgement], uids: [String]) throws -> StoreState {
-    var written = StoreState()
+  static func read(_ entries: [String: Acknowledgement], uids: [String]) throws -> StoreContents {
+    var written = StoreContents()
     written.uids = uids
     written.registration = registration(token)
     written.servers = entries
     let directory = try TemporaryDirectory()
-    let store = StateStore(path: directory.file("state.plist"))
+    let store = Store(path: directory.file("state.plist"))
     // Written with the keys as given (the writer writes `servers` as it is).
     try store.update { $0 = written }
     let text = try String(contentsOfFile: directory.file("state.plist"), encoding: .utf8)
@@ -81,7 +81,7 @@ import Testing
     // Rewritten with a byte more, so that it is parsed, not taken as the state just written.
     try (text + "\n").write(
       toFile: directory.file("state.plist"), atomically: true, encoding: .utf8)
-    return try StateStore(path: directory.file("state.plist")).load()
+    return try Store(path: directory.file("state.plist")).load()
   }
 
   @Test(
@@ -163,7 +163,7 @@ import Testing
       </dict></plist>
       """
     try text.write(toFile: path, atomically: true, encoding: .utf8)
-    let state = try StateStore(path: path).load()
+    let state = try Store(path: path).load()
     #expect(Array(state.servers.keys) == ["http://127.0.0.1:7380/tpns"])
     #expect(!state.difference(at: "http://127.0.0.1:7380/tpns").isPending)
   }

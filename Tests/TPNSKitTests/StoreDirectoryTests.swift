@@ -20,9 +20,9 @@ import Testing
 
   /// A store in `shared/tpns/` of a fresh directory, holding one UID; `shared`
   /// gets `mode` once the store is written.
-  static func storeInShared(mode: mode_t) throws -> (TemporaryDirectory, StateStore) {
+  static func storeInShared(mode: mode_t) throws -> (TemporaryDirectory, Store) {
     let directory = try TemporaryDirectory()
-    let store = StateStore(path: directory.file("shared/tpns/state.plist"))
+    let store = Store(path: directory.file("shared/tpns/state.plist"))
     try store.update { $0.uids = [uid] }
     #expect(chmod(directory.file("shared"), mode) == 0)
     return (directory, store)
@@ -59,7 +59,7 @@ import Testing
   func createdInSticky(mode: mode_t) throws {
     let directory = try TemporaryDirectory()
     #expect(chmod(directory.path, mode) == 0)
-    let store = StateStore(path: directory.file("a/b/state.plist"))
+    let store = Store(path: directory.file("a/b/state.plist"))
     try store.update { $0.uids = [Self.uid] }
     #expect(permissions(of: directory.file("a")) == 0o700)
     #expect(permissions(of: directory.file("a/b")) == 0o700)
@@ -71,7 +71,7 @@ import Testing
     arguments: [0o666, 0o620, 0o602] as [mode_t])
   func writableFile(mode: mode_t) throws {
     let directory = try TemporaryDirectory()
-    let store = StateStore(path: directory.file("state.plist"))
+    let store = Store(path: directory.file("state.plist"))
     try store.update { $0.uids = [Self.uid] }
     #expect(chmod(store.path, mode) == 0)
     let before = contents(of: store.path)
@@ -90,7 +90,7 @@ import Testing
     let outcome = LockedResult()
     let done = DispatchSemaphore(value: 0)
     Thread.detachNewThread {
-      outcome.set(Result { () throws(StoreError) in try StateStore(path: path).load() })
+      outcome.set(Result { () throws(StoreError) in try Store(path: path).load() })
       done.signal()
     }
     // A reader stuck in open(2) is let go by a writer, so that a failure ends.
@@ -109,7 +109,7 @@ import Testing
     .enabled(if: geteuid() == 0))
   func fileOfAnotherUser() throws {
     let directory = try TemporaryDirectory()
-    let store = StateStore(path: directory.file("state.plist"))
+    let store = Store(path: directory.file("state.plist"))
     try store.update { $0.uids = [Self.uid] }
     #expect(chown(store.path, Self.otherUser, Self.otherUser) == 0)
     let before = contents(of: store.path)
@@ -136,10 +136,10 @@ import Testing
     .enabled(if: geteuid() == 0))
   func linkOnTheWay() throws {
     let directory = try TemporaryDirectory()
-    let real = StateStore(path: directory.file("real/state.plist"))
+    let real = Store(path: directory.file("real/state.plist"))
     try real.update { $0.uids = [Self.uid] }
     #expect(symlink("real", directory.file("tpns")) == 0)
-    let store = StateStore(path: directory.file("tpns/state.plist"))
+    let store = Store(path: directory.file("tpns/state.plist"))
     #expect(try store.load().uids == [Self.uid])
     #expect(lchown(directory.file("tpns"), Self.otherUser, Self.otherUser) == 0)
     let refusal = StoreError.untrusted(
@@ -156,7 +156,7 @@ import Testing
   func lockOfAnotherUser(suffix: String) throws {
     let directory = try TemporaryDirectory()
     // Long enough that a wait would be the other error, and a slow test.
-    let store = StateStore(path: directory.file("state.plist"), lockTimeout: .seconds(30))
+    let store = Store(path: directory.file("state.plist"), lockTimeout: .seconds(30))
     try store.update { $0.uids = [Self.uid] }
     let lockPath = store.path + suffix
     let holder = open(lockPath, O_RDWR | O_CREAT, 0o644)
@@ -178,7 +178,7 @@ import Testing
   @Test("a lock file that is a FIFO or a link is refused, not opened through")
   func lockNotAFile() throws {
     let directory = try TemporaryDirectory()
-    let store = StateStore(path: directory.file("state.plist"))
+    let store = Store(path: directory.file("state.plist"))
     #expect(mkfifo(store.path + ".lock", 0o600) == 0)
     #expect(
       throws: StoreError.untrusted(
@@ -199,16 +199,16 @@ import Testing
   @Test("a relative store path is checked from the working directory's way")
   func relativePath() throws {
     let directory = try TemporaryDirectory()
-    let store = StateStore(path: directory.file("state.plist"))
+    let store = Store(path: directory.file("state.plist"))
     try store.update { $0.uids = [Self.uid] }
     let relative = String(repeating: "../", count: 32) + String(store.path.drop { $0 == "/" })
-    #expect(try StateStore(path: relative).load().uids == [Self.uid])
+    #expect(try Store(path: relative).load().uids == [Self.uid])
   }
 }
 
 /// What a thread's load returned, for the test that waits for it.
 private final class LockedResult: @unchecked Sendable {
   // @unchecked: set once by the loading thread before it signals, read after the wait.
-  private(set) var value: Result<StoreState, StoreError>?
-  func set(_ result: Result<StoreState, StoreError>) { value = result }
+  private(set) var value: Result<StoreContents, StoreError>?
+  func set(_ result: Result<StoreContents, StoreError>) { value = result }
 }

@@ -55,7 +55,7 @@ import Testing
     "an acknowledged list equal to the stored one is read as it; one that differs is still checked")
   func acknowledgedList() throws {
     let uids = (0..<300).map { String(format: "UID%017d", $0) }
-    let stored = try StoreState.validated(uids, key: "UIDs")
+    let stored = try StoreContents.validated(uids, key: "UIDs")
     let same = PropertyListValue.dictionary(["UIDs": .array(uids.map(PropertyListValue.string))])
     #expect(try Acknowledgement.read(same, server: "s", storedUIDs: stored).uids == stored)
     let repeated = PropertyListValue.dictionary([

@@ -15,7 +15,7 @@ import Testing
     let events = LockedState<[StoreEvent]>([])
     private let subscription: any Disposable
 
-    init(_ store: StateStore) {
+    init(_ store: Store) {
       let scheduler = SerialDispatchQueueScheduler(label: "store-watcher-tests")
       subscription = StoreWatcher.events(
         of: store, debounce: .milliseconds(20), maxDelay: .milliseconds(200), scheduler: scheduler
@@ -40,7 +40,7 @@ import Testing
   @Test("a store that does not exist yet is absent at the start, and deleted when it goes later")
   func absentThenDeleted() throws {
     let directory = try TemporaryDirectory()
-    let store = StateStore(path: directory.file("state.plist"))
+    let store = Store(path: directory.file("state.plist"))
     let recorder = Recorder(store)
     #expect(recorder.eventually(.absent))
     try store.update { $0.uids = [Self.uid] }
@@ -52,11 +52,11 @@ import Testing
   @Test("a store behind a link whose target is deleted is reported deleted, not read as empty")
   func linkTargetDeleted() throws {
     let directory = try TemporaryDirectory()
-    let real = StateStore(path: directory.file("real/state.plist"))
+    let real = Store(path: directory.file("real/state.plist"))
     try real.update { $0.uids = [Self.uid] }
     try FileManager.default.createSymbolicLink(
       atPath: directory.file("state.plist"), withDestinationPath: real.path)
-    let store = StateStore(path: directory.file("state.plist"))
+    let store = Store(path: directory.file("state.plist"))
     let recorder = Recorder(store)
     #expect(recorder.eventually(.changed(try real.load())))
     #expect(unlink(real.path) == 0)
@@ -66,11 +66,11 @@ import Testing
   @Test("a store behind a link to another directory: writes through the link are read")
   func throughLink() throws {
     let directory = try TemporaryDirectory()
-    let real = StateStore(path: directory.file("real/state.plist"))
+    let real = Store(path: directory.file("real/state.plist"))
     try real.update { $0.uids = ["BBBBBBBBBBBBBBBBBBBB"] }
     try FileManager.default.createSymbolicLink(
       atPath: directory.file("state.plist"), withDestinationPath: real.path)
-    let store = StateStore(path: directory.file("state.plist"))
+    let store = Store(path: directory.file("state.plist"))
     let recorder = Recorder(store)
     #expect(recorder.eventually(StoreWatcher.read(store)))
     try store.update { $0.uids = [Self.uid] }
@@ -81,11 +81,11 @@ import Testing
   @Test("a store whose directory is replaced by rename is read again from the new directory")
   func replacedDirectory() throws {
     let directory = try TemporaryDirectory()
-    let store = StateStore(path: directory.file("config/state.plist"))
+    let store = Store(path: directory.file("config/state.plist"))
     try store.update { $0.uids = ["BBBBBBBBBBBBBBBBBBBB"] }
     let recorder = Recorder(store)
     #expect(recorder.eventually(StoreWatcher.read(store)))
-    let replacement = StateStore(path: directory.file("new/state.plist"))
+    let replacement = Store(path: directory.file("new/state.plist"))
     try replacement.update { $0.uids = [Self.uid] }
     #expect(rename(directory.file("config"), directory.file("config.old")) == 0)
     #expect(rename(directory.file("new"), directory.file("config")) == 0)

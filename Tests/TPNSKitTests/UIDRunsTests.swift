@@ -148,7 +148,7 @@ import Testing
     let directory = try TemporaryDirectory()
     let path = directory.file("state.plist")
     try Self.oldStore().write(toFile: path, atomically: true, encoding: .utf8)
-    let store = StateStore(path: path)
+    let store = Store(path: path)
     let state = try store.load()
     #expect(state.uids == Self.stored)
     #expect(state.acknowledged(at: "http://a/tpns").uids == Array(Self.stored.dropLast()))
@@ -166,7 +166,7 @@ import Testing
     #expect(servers["http://a/tpns"]?["UIDs"] as? [String] == Array(Self.stored.dropLast()))
     #expect(list["UIDs"] as? [String] == Self.stored + [Self.other])
     #expect(
-      try StateStore(path: path).load().acknowledged(at: "http://a/tpns").uids
+      try Store(path: path).load().acknowledged(at: "http://a/tpns").uids
         == Array(Self.stored.dropLast()))
   }
 
@@ -180,7 +180,7 @@ import Testing
     var edited = Self.stored
     edited[0] = Self.other.lowercased()
     try Self.oldStore(uids: edited).write(toFile: path, atomically: true, encoding: .utf8)
-    let state = try StateStore(path: path).load()
+    let state = try Store(path: path).load()
     #expect(state.uids.first == Self.other)
     #expect(state.acknowledged(at: "http://a/tpns").uids == nil)
     #expect(state.acknowledged(at: "http://a/tpns").listIsUnknown)
@@ -188,7 +188,7 @@ import Testing
     edited[1] = edited[2]
     try Self.oldStore(uids: edited).write(toFile: path, atomically: true, encoding: .utf8)
     #expect {
-      try StateStore(path: path).load()
+      try Store(path: path).load()
     } throws: { error in
       "\(error)".contains("holds \(Self.stored[2]) twice")
     }
@@ -197,7 +197,7 @@ import Testing
   @Test("a server's list is written out as a plain list, and the store holds no digest")
   func writtenPlain() throws {
     let directory = try TemporaryDirectory()
-    let store = StateStore(path: directory.file("state.plist"))
+    let store = Store(path: directory.file("state.plist"))
     let setting = try MappingSettings(interval: 30)
     try store.update { state in
       state.uids = Self.stored
@@ -215,7 +215,7 @@ import Testing
     #expect(servers["http://b/tpns"]?["UIDs"] as? [String] == Array(Self.stored.dropLast()))
     #expect(servers["http://a/tpns"]?["UIDRuns"] == nil)
     #expect(servers["http://b/tpns"]?["UIDRuns"] == nil)
-    let read = try StateStore(path: store.path).load()
+    let read = try Store(path: store.path).load()
     #expect(read.acknowledged(at: "http://a/tpns").settings == [Self.stored[0]: setting])
     #expect(read.acknowledged(at: "http://b/tpns").uids == Array(Self.stored.dropLast()))
   }

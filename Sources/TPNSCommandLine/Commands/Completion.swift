@@ -61,7 +61,7 @@ struct CompletionWords: ParsableCommand {
   }
 
   func run() throws {
-    guard let path = storePath, let state = try? StateStore(path: path).load() else { return }
+    guard let path = storePath, let state = try? Store(path: path).load() else { return }
     var text = ""
     for (index, uid) in state.uids.enumerated() {
       text += kind == .indexes ? "\(index)\t\(uid)\n" : "\(uid)\n"

@@ -31,7 +31,7 @@ struct StoreLocation: ParsableArguments {
   /// The store's path: `--store`, `TPNS_STORE`, or the default.
   var resolvedPath: String? {
     path?.string
-      ?? StateStore.defaultPath(
+      ?? Store.defaultPath(
         environment: ["XDG_CONFIG_HOME": configHome, "HOME": home].compactMapValues { $0 })
   }
 

@@ -71,7 +71,7 @@ struct UIState: Sendable, Equatable {
   /// The state at start for the store as read: its token, list and what is
   /// pending; the token field revealed with `revealsToken` (`--show-token`).
   static func initial(
-    _ stored: StoreState, context: UIContext, revealsToken: Bool = false
+    _ stored: StoreContents, context: UIContext, revealsToken: Bool = false
   ) -> UIState {
     var state = UIState(tokenStored: stored.registration != nil)
     state.revealsToken = revealsToken
@@ -86,7 +86,7 @@ enum UIEvent: Sendable, Equatable {
   case key(Key)
   case canAdd(Bool)
   case list([String])
-  case store(StoreState)
+  case store(StoreContents)
   case outcome(Outcome)
 }
 
@@ -163,7 +163,7 @@ extension UIState {
     }
   }
 
-  private mutating func read(_ state: StoreState, context: UIContext) {
+  private mutating func read(_ state: StoreContents, context: UIContext) {
     token = state.registration.map { context.showToken($0.token.rawValue) }
     let difference = state.difference(at: context.server)
     isRegistered = difference.isRegistered

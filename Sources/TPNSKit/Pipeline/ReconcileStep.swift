@@ -29,7 +29,7 @@ enum ReconcileStep: Equatable, Sendable {
   case waitForToken([DeviceUID])
 
   /// The step for `server`, or `nil` when nothing is left to do.
-  static func next(in state: StoreState, at server: String, demand: Demand) -> ReconcileStep? {
+  static func next(in state: StoreContents, at server: String, demand: Demand) -> ReconcileStep? {
     let difference = state.difference(at: server)
     // Validated when the store was read: every stored text is a UID. Made
     // only for a step that carries them (a store in line asks every time).

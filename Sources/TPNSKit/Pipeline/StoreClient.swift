@@ -3,23 +3,23 @@ import Reactive
 import TPNSProtocol
 
 /// What the pipeline reads and writes the store with (isowords-style: a
-/// struct of closures, with a live value over ``StateStore``, one in
+/// struct of closures, with a live value over ``Store``, one in
 /// memory, and ``failing`` for a test whose store must not be touched).
 ///
-///     PipelineEnvironment(store: .live(StateStore(path: path)), server: server, scheduler: s)
+///     PipelineEnvironment(store: .live(Store(path: path)), server: server, scheduler: s)
 public struct StoreClient: Sendable {
   /// Reads the stored state.
-  public var load: @Sendable () throws -> StoreState
+  public var load: @Sendable () throws -> StoreContents
   /// Changes the stored state under the store's lock; returns the new state.
-  public var update: @Sendable ((inout StoreState) throws -> Void) throws -> StoreState
+  public var update: @Sendable ((inout StoreContents) throws -> Void) throws -> StoreContents
   /// Takes the store's send lock (one request in flight per store, across
   /// processes) until the result is disposed.
   public var lockForSending: @Sendable () throws -> any Disposable
 
   /// A client with the given closures (no send lock unless given).
   public init(
-    load: @escaping @Sendable () throws -> StoreState,
-    update: @escaping @Sendable ((inout StoreState) throws -> Void) throws -> StoreState,
+    load: @escaping @Sendable () throws -> StoreContents,
+    update: @escaping @Sendable ((inout StoreContents) throws -> Void) throws -> StoreContents,
     lockForSending: @escaping @Sendable () throws -> any Disposable = { Disposables.create() }
   ) {
     self.load = load
@@ -28,11 +28,11 @@ public struct StoreClient: Sendable {
   }
 
   /// The property-list store at `store.path`.
-  public static func live(_ store: StateStore) -> StoreClient {
+  public static func live(_ store: Store) -> StoreClient {
     StoreClient(
       load: { try store.load() },
       update: { change in
-        try store.update { state -> StoreState in
+        try store.update { state -> StoreContents in
           try change(&state)
           return state
         }
@@ -41,7 +41,7 @@ public struct StoreClient: Sendable {
   }
 
   /// A store in memory, for tests.
-  public static func inMemory(_ state: LockedState<StoreState>) -> StoreClient {
+  public static func inMemory(_ state: LockedState<StoreContents>) -> StoreClient {
     StoreClient(
       load: { state.value },
       update: { change in

@@ -3,7 +3,7 @@ import TPNSProtocol
 /// The rules about what a server holds of this store's registration, which
 /// ``ReconcileStep``, the pipeline's steps, ``StoreDifference`` and
 /// `tpns status` share: each decided here once.
-extension StoreState {
+extension StoreContents {
   /// Whether `server` acknowledged `registration`, all of it (token, phone,
   /// `lang`, `dev`): the rule of "registered there".
   ///

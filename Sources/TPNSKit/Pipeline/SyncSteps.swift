@@ -25,7 +25,7 @@ struct SyncSteps: Sendable {
   let registration: Registration
   /// The store as a step last read or wrote it: the View's list, and the
   /// state a command reports.
-  let states: PublishSubject<StoreState>
+  let states: PublishSubject<StoreContents>
   let syncsChanges: Bool
   /// What the triggers since the last reconciliation started asked for.
   let pendingDemand = LockedState(Demand())
@@ -56,7 +56,7 @@ struct SyncSteps: Sendable {
   }
 
   /// Reads the store and publishes what it read.
-  func load() throws -> StoreState {
+  func load() throws -> StoreContents {
     let state = try store.load()
     states.onNext(state)
     return state
@@ -64,7 +64,7 @@ struct SyncSteps: Sendable {
 
   /// Changes the store and publishes the new state. (A ``StoreError``
   /// becomes a `failed(.store)` outcome in `catchingFailures`.)
-  func update(_ change: (inout StoreState) throws -> Void) throws {
+  func update(_ change: (inout StoreContents) throws -> Void) throws {
     states.onNext(try store.update(change))
   }
 

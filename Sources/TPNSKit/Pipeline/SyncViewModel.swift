@@ -146,7 +146,7 @@ public struct SyncViewModel: Sendable {
     /// The store as the pipeline last read or wrote it, after each read or
     /// change (no read of its own): what a command reports at the end
     /// without reading the store again.
-    public var state: Observable<StoreState>
+    public var state: Observable<StoreContents>
     /// Every outcome, in order; completes when the inputs have and all work is done.
     public var outcomes: Observable<Outcome>
   }
@@ -172,7 +172,7 @@ public struct SyncViewModel: Sendable {
     // The store is read only when an output is subscribed: a one-shot
     // command reads it once, in the step that changes it.
     let store = environment.store
-    let states = PublishSubject<StoreState>()
+    let states = PublishSubject<StoreContents>()
     let steps = SyncSteps(
       environment: environment, registration: registration, states: states,
       syncsChanges: syncsChanges)

@@ -23,7 +23,7 @@ public struct Acknowledgement: Sendable, Equatable {
   public var listIsUnknown = false
   /// The entry's keys tpns does not know, and those of its `Registration`
   /// (a note a user wrote there, say): kept as they are and written back, as
-  /// the store's own are (``StoreState/otherKeys``).
+  /// the store's own are (``StoreContents/otherKeys``).
   public var otherKeys: [String: PropertyListValue] = [:]
   public var otherRegistrationKeys: [String: PropertyListValue] = [:]
 
@@ -203,13 +203,13 @@ extension Acknowledgement {
           reason: "'\(Key.uids)' holds the list already (keep one of the two)")
       }
       acknowledgement.uids =
-        uids == storedUIDs ? storedUIDs : try StoreState.validated(uids, key: context + Key.uids)
+        uids == storedUIDs ? storedUIDs : try StoreContents.validated(uids, key: context + Key.uids)
     } else if let value = list[Key.uidRuns] {
       let key = context + Key.uidRuns
       if runsAreOfStoredUIDs {
         let uids = try UIDRuns.expand(value, key: key, against: storedUIDs)
         acknowledgement.uids =
-          uids == storedUIDs ? storedUIDs : try StoreState.validated(uids, key: key)
+          uids == storedUIDs ? storedUIDs : try StoreContents.validated(uids, key: key)
       } else {
         // `UIDs` was edited by hand since: the runs would name other UIDs.
         // The server's list is unknown until the next sync sends the whole one.
@@ -217,7 +217,7 @@ extension Acknowledgement {
       }
     }
     acknowledgement.listIsUnknown = listUnknown
-    acknowledgement.settings = try StoreState.settings(
+    acknowledgement.settings = try StoreContents.settings(
       list[Key.settings], key: context + Key.settings,
       listKey: context + (list[Key.uidRuns] != nil ? Key.uidRuns : Key.uids),
       of: listUnknown ? nil : acknowledgement.uids ?? [])
@@ -243,7 +243,7 @@ extension Acknowledgement {
     list[Key.registration] = registration.map {
       .dictionary(otherRegistrationKeys.merging($0.propertyList) { _, known in known })
     }
-    let settings = StoreState.propertyList(of: settings, for: uids ?? [])
+    let settings = StoreContents.propertyList(of: settings, for: uids ?? [])
     if listIsUnknown {
       // The list as it is now would claim a list the server may not hold.
       list[Key.uidsUnknown] = .bool(true)

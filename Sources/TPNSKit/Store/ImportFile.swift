@@ -14,7 +14,7 @@ import TPNSProtocol
 /// (``settings(in:name:)``).
 public enum ImportFile {
   /// The key the list is under, in the app's preferences and in a store.
-  public static let key = StoreState.Key.uids
+  public static let key = StoreContents.Key.uids
 
   /// What `tpns import` takes from a file: its UIDs, and the settings of
   /// those it has settings for (nil: the file has no `UIDSettings`, as an
@@ -56,12 +56,12 @@ public enum ImportFile {
       }
       inputs.append(UIDInput(text, location: "\(name) › \(key) item \(index)"))
     }
-    guard let entries = members[StoreState.Key.settings] else {
+    guard let entries = members[StoreContents.Key.settings] else {
       return Contents(uids: inputs, settings: nil)
     }
     do {
-      let settings = try StoreState.settings(
-        entries, key: StoreState.Key.settings, listKey: key, of: nil)
+      let settings = try StoreContents.settings(
+        entries, key: StoreContents.Key.settings, listKey: key, of: nil)
       return Contents(uids: inputs, settings: settings)
     } catch {
       throw Failure(file: name, reason: .badSettings(error))

@@ -2,18 +2,18 @@ import TPNSProtocol
 
 /// How far one server is from the desired state: what `tpns status` shows
 /// and what reconciling that server does. Whether the server is registered,
-/// and whose list it holds, are ``StoreState``'s rules
-/// (`StoreState+Reconcile.swift`).
+/// and whose list it holds, are ``StoreContents``'s rules
+/// (`StoreContents+Reconcile.swift`).
 public struct StoreDifference: Sendable, Equatable {
   /// The store.
-  private let state: StoreState
+  private let state: StoreContents
   /// The server compared.
   private let server: String
   /// What the server acknowledged.
   public let acknowledged: Acknowledgement
 
   /// The difference between `state`'s desired state and what `server` acknowledged.
-  init(_ state: StoreState, at server: String) {
+  init(_ state: StoreContents, at server: String) {
     self.state = state
     self.server = server
     acknowledged = state.acknowledged(at: server)

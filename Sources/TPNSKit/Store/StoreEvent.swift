@@ -1,7 +1,7 @@
 /// What a watched store file holds after a change.
 public enum StoreEvent: Sendable, Equatable {
   /// The file parsed: its contents.
-  case changed(StoreState)
+  case changed(StoreContents)
   /// The file cannot be read or does not parse; the last good state stands.
   case unreadable(StoreError)
   /// The file is gone.

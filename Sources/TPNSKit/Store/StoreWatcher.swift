@@ -12,7 +12,7 @@ public enum StoreWatcher {
   /// inotify's (``DirectoryWatcher/changes(of:rearm:)``). Every kind of
   /// change, a re-arm or an overflow included, means reading the file again.
   public static func events(
-    of store: StateStore, changes: Observable<DirectoryWatcher.Change>? = nil,
+    of store: Store, changes: Observable<DirectoryWatcher.Change>? = nil,
     debounce: Duration, maxDelay: Duration? = nil, scheduler: some SchedulerType
   ) -> Observable<StoreEvent> {
     events(
@@ -40,7 +40,7 @@ public enum StoreWatcher {
   }
 
   /// What the file holds now.
-  public static func read(_ store: StateStore) -> StoreEvent {
+  public static func read(_ store: Store) -> StoreEvent {
     do throws(StoreError) {
       guard try store.exists() else { return .deleted }
       return .changed(try store.load())

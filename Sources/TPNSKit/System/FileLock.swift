@@ -3,7 +3,7 @@
 #endif
 
 /// An exclusive `flock(2)` on an open file, the project's one call of `flock`:
-/// the store's lock files (``StateStore/update(_:)``, the send lock) and the
+/// the store's lock files (``Store/update(_:)``, the send lock) and the
 /// CLI's one `tpns watch` per store.
 ///
 /// It owns the file's descriptor: ``release()``, or the lock's end, closes it,

@@ -20,24 +20,24 @@ final class UIHarness: Sendable {
   static let uid2 = "BBCDEFGHJKLMNPRSTUV2"
 
   let scheduler = TestScheduler()
-  let state: LockedState<StoreState>
+  let state: LockedState<StoreContents>
   let delay: TestTime
   /// "client …a1a1a1", "mapsync A,B" with the time each was sent.
   let sends = LockedState<[Recorded<String>]>([])
   /// Answers to the next requests, in order; then `ok` after `delay`.
   let scripted = LockedState<[Observable<HTTPResponse>]>([])
 
-  init(state: StoreState = StoreState(), delay: TestTime = 50) {
+  init(state: StoreContents = StoreContents(), delay: TestTime = 50) {
     self.state = LockedState(state)
     self.delay = delay
   }
 
   /// A store whose token (iOS, `token`) and `uids` this server acknowledged.
-  static func registered(_ token: String = tokenA, uids: [String] = []) -> StoreState {
+  static func registered(_ token: String = tokenA, uids: [String] = []) -> StoreContents {
     let pushToken = try! PushToken(token, os: .ios)
     let registration = PhoneRegistration(
       token: pushToken, phone: Phone(os: .ios, udid: pushToken.rawValue))
-    var state = StoreState()
+    var state = StoreContents()
     state.registration = registration
     state.uids = uids
     state.servers[server] = Acknowledgement(registration: registration, uids: uids)

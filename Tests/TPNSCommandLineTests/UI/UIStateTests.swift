@@ -175,7 +175,7 @@ import Testing
     ])
   func syncWithoutToken(_ stored: Bool, _ actions: [UIAction], _ text: String) {
     var state = UIState.initial(
-      stored ? UIHarness.registered(uids: [UIHarness.uid1]) : StoreState(),
+      stored ? UIHarness.registered(uids: [UIHarness.uid1]) : StoreContents(),
       context: Self.context)
     state.focus = .list
     #expect(state.reduce(.key(.character("s")), context: Self.context) == actions)

@@ -145,8 +145,8 @@ import Testing
 
   @Test("--show-token starts with the token field revealed")
   func showTokenReveals() {
-    let state = UIState.initial(StoreState(), context: Self.context, revealsToken: true)
+    let state = UIState.initial(StoreContents(), context: Self.context, revealsToken: true)
     #expect(state.revealsToken)
-    #expect(!UIState.initial(StoreState(), context: Self.context).revealsToken)
+    #expect(!UIState.initial(StoreContents(), context: Self.context).revealsToken)
   }
 }

@@ -10,9 +10,9 @@ import Reactive
 /// how it is read, and the locked, atomic, durable read-modify-write that is
 /// the only way it changes.
 ///
-///     let store = StateStore(path: try StateStore.defaultPath(environment: env))
+///     let store = Store(path: try Store.defaultPath(environment: env))
 ///     try store.update { $0.uids.append("ABCDEFGHJKLMNPRSTUVW") }
-public struct StateStore: Sendable {
+public struct Store: Sendable {
   /// The store file.
   public let path: String
   /// How long a lock (the store's, or the send lock) is waited for.
@@ -27,7 +27,7 @@ public struct StateStore: Sendable {
   /// a function of the bytes alone, so one entry serves any store. Held
   /// until the process exits, so that a command ending does not spend its
   /// last milliseconds freeing 10,000 strings one by one.
-  private static let lastSeen = LockedState<(bytes: [UInt8], state: StoreState)?>(nil)
+  private static let lastSeen = LockedState<(bytes: [UInt8], state: StoreContents)?>(nil)
 
   /// A store at `path` (which need not exist yet).
   public init(
@@ -129,8 +129,8 @@ public struct StateStore: Sendable {
   ///
   /// Needs no lock: writes replace the file by rename, so a reader sees a
   /// whole old or a whole new file.
-  public func load() throws(StoreError) -> StoreState {
-    guard let data = try read() else { return StoreState() }
+  public func load() throws(StoreError) -> StoreContents {
+    guard let data = try read() else { return StoreContents() }
     return try decodeRemembering(data)
   }
 
@@ -139,12 +139,12 @@ public struct StateStore: Sendable {
   /// or the write fails, the file is left as it was.
   @discardableResult
   public func update<Result>(
-    _ change: (inout StoreState) throws -> Result
+    _ change: (inout StoreContents) throws -> Result
   ) throws -> Result {
     let location = try located()
     let lock = try Self.lock(".lock", beside: location, timeout: lockWait)
     defer { lock.release() }
-    let before = try read(location).map(decodeRemembering) ?? StoreState()
+    let before = try read(location).map(decodeRemembering) ?? StoreContents()
     var after = before
     let result = try change(&after)
     if after != before {
@@ -191,7 +191,7 @@ public struct StateStore: Sendable {
   /// The bytes `state` is stored as: an XML property list (a store read in
   /// binary form is written so on its next change); a string XML cannot hold
   /// is refused, naming this store.
-  func encode(_ state: StoreState) throws(StoreError) -> [UInt8] {
+  func encode(_ state: StoreContents) throws(StoreError) -> [UInt8] {
     switch PropertyListXML.serialize(checking: .dictionary(state.propertyList)) {
     case .success(let bytes): return bytes
     case .failure(let unwritable): throw .unwritable(path: path, text: unwritable.text)
@@ -200,7 +200,7 @@ public struct StateStore: Sendable {
 
   /// The state `data` holds: the one remembered if the bytes are the same,
   /// else parsed (and then remembered).
-  private func decodeRemembering(_ data: [UInt8]) throws(StoreError) -> StoreState {
+  private func decodeRemembering(_ data: [UInt8]) throws(StoreError) -> StoreContents {
     if let seen = Self.lastSeen.withLock({ $0 }), seen.bytes == data {
       return seen.state
     }
@@ -209,7 +209,7 @@ public struct StateStore: Sendable {
     return state
   }
 
-  private func decode(_ data: [UInt8]) throws(StoreError) -> StoreState {
+  private func decode(_ data: [UInt8]) throws(StoreError) -> StoreContents {
     if data.isEmpty { throw .corrupt(path: path, reason: .empty) }
     // XML or binary (a store converted by hand, or copied from a device);
     // written back as XML on its next change.
@@ -226,7 +226,7 @@ public struct StateStore: Sendable {
       throw .corrupt(path: path, reason: .notADictionary)
     }
     do {
-      return try StoreState(propertyList: dictionary)
+      return try StoreContents(propertyList: dictionary)
     } catch {
       throw .corrupt(path: path, reason: error)
     }

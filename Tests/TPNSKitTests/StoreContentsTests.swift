@@ -4,9 +4,9 @@ import Testing
 @testable import TPNSKit
 
 /// The rules about what a server holds of the store's registration
-/// (`StoreState+Reconcile.swift`), which the pipeline's steps,
+/// (`StoreContents+Reconcile.swift`), which the pipeline's steps,
 /// ``StoreDifference`` and `tpns status` share.
-@Suite struct StoreStateTests {
+@Suite struct StoreContentsTests {
   static let a = "http://a.test/tpns"
   static let b = "http://b.test/tpns"
   static let t1 = try! PushToken(String(repeating: "1a", count: 32), os: .ios)
@@ -24,8 +24,8 @@ import Testing
   /// A store that desires `desired`, with what each server acknowledged.
   static func state(
     desired: PhoneRegistration?, acknowledged: [String: PhoneRegistration]
-  ) -> StoreState {
-    var state = StoreState()
+  ) -> StoreContents {
+    var state = StoreContents()
     state.registration = desired
     state.uids = ["AAAAAAAAAAAAAAAAAAAA"]
     for (server, registration) in acknowledged {
@@ -36,7 +36,7 @@ import Testing
 
   struct Registered: Sendable, CustomTestStringConvertible {
     var name: String
-    var state: StoreState
+    var state: StoreContents
     /// Whether server A acknowledged the desired registration.
     var atA: Bool
     /// The servers that did.

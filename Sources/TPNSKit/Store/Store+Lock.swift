@@ -4,7 +4,7 @@ import DurationFormatting
   import Glibc
 #endif
 
-extension StateStore {
+extension Store {
   /// Waits for an exclusive ``FileLock`` on the lock file beside the store
   /// at `location` whose name ends in `suffix` (`.lock` gives
   /// `state.plist.lock`; it is created, mode 0600, if missing), held while a

@@ -6,9 +6,9 @@ import Testing
 
 @testable import TPNSKit
 
-@Suite struct StateStoreTests {
-  static func sampleState() -> StoreState {
-    var state = StoreState()
+@Suite struct StoreTests {
+  static func sampleState() -> StoreContents {
+    var state = StoreContents()
     state.uids = ["ABCDEFGHJKLMNPRSTUVW", "0123456789ABCDEFGHJK"]
     let token = try! PushToken(String(repeating: "ab", count: 32), os: .ios)
     let registration = PhoneRegistration(
@@ -22,15 +22,15 @@ import Testing
   @Test("a missing file is an empty store, and nothing is created by reading it")
   func missing() throws {
     let directory = try TemporaryDirectory()
-    let store = StateStore(path: directory.file("nested/state.plist"))
-    #expect(try store.load() == StoreState())
+    let store = Store(path: directory.file("nested/state.plist"))
+    #expect(try store.load() == StoreContents())
     #expect(!FileManager.default.fileExists(atPath: directory.file("nested")))
   }
 
   @Test("what is written is read back, and pending means the UIDs differ from the server's")
   func roundTrip() throws {
     let directory = try TemporaryDirectory()
-    let store = StateStore(path: directory.file("state.plist"))
+    let store = Store(path: directory.file("state.plist"))
     let state = Self.sampleState()
     try store.update { $0 = state }
     let loaded = try store.load()
@@ -43,8 +43,8 @@ import Testing
   func remembersBytes() throws {
     let directory = try TemporaryDirectory()
     let path = directory.file("state.plist")
-    let store = StateStore(path: path)
-    let other = StateStore(path: path)
+    let store = Store(path: path)
+    let other = Store(path: path)
     try store.update { $0.uids = ["ABCDEFGHJKLMNPRSTUVW"] }
     #expect(try store.load().uids == ["ABCDEFGHJKLMNPRSTUVW"])
     // Another process (here another store value) rewrites the file.
@@ -61,7 +61,7 @@ import Testing
   @Test("the file is an XML property list that plutil accepts, with the quickstart's UIDs key")
   func plutilLint() throws {
     let directory = try TemporaryDirectory()
-    let store = StateStore(path: directory.file("state.plist"))
+    let store = Store(path: directory.file("state.plist"))
     try store.update { $0 = Self.sampleState() }
     let text = String(decoding: try #require(contents(of: store.path)), as: UTF8.self)
     #expect(text.hasPrefix("<?xml"))
@@ -93,7 +93,7 @@ import Testing
       </dict></plist>
       """.utf8
     ).write(to: URL(fileURLWithPath: path))
-    let store = StateStore(path: path)
+    let store = Store(path: path)
     try store.update { $0.uids.append("0123456789ABCDEFGHJK") }
     let state = try store.load()
     #expect(state.uids == ["ABCDEFGHJKLMNPRSTUVW", "0123456789ABCDEFGHJK"])
@@ -124,7 +124,7 @@ import Testing
       </dict></plist>
       """.utf8
     ).write(to: URL(fileURLWithPath: path))
-    let store = StateStore(path: path)
+    let store = Store(path: path)
     try store.update { $0.uids.append("0123456789ABCDEFGHJK") }
     let written = try PropertyListXML.parse(Array(Data(contentsOf: URL(fileURLWithPath: path))))
     guard case .dictionary(let top) = written, case .dictionary(let servers)? = top["Servers"],
@@ -196,7 +196,7 @@ import Testing
     let path = directory.file("state.plist")
     let bytes = Data(text.utf8)
     try bytes.write(to: URL(fileURLWithPath: path))
-    let store = StateStore(path: path)
+    let store = Store(path: path)
     #expect {
       try store.update { $0.uids = ["ABCDEFGHJKLMNPRSTUVW"] }
     } throws: { error in
@@ -225,7 +225,7 @@ import Testing
     )
     .write(to: URL(fileURLWithPath: path))
     #expect {
-      try StateStore(path: path).load()
+      try Store(path: path).load()
     } throws: { error in
       "\(error)".contains(reason) && "\(error)".contains(path)
     }
@@ -241,14 +241,14 @@ import Testing
     )
     .write(to: URL(fileURLWithPath: path))
     #expect(
-      try StateStore(path: path).load().uids == ["ABCDEFGHJKLMNPRSTUVW", "HHHHHHHHHHHHHHHHHHHH"])
+      try Store(path: path).load().uids == ["ABCDEFGHJKLMNPRSTUVW", "HHHHHHHHHHHHHHHHHHHH"])
     let twice = "<string>ABCDEFGHJKLMNPRSTUVW</string><string>abcdefghjklmnprstuvw</string>"
     try Data(
       "<plist version=\"1.0\"><dict><key>UIDs</key><array>\(twice)</array></dict></plist>".utf8
     )
     .write(to: URL(fileURLWithPath: path))
     #expect {
-      try StateStore(path: path).load()
+      try Store(path: path).load()
     } throws: { error in
       "\(error)".contains("'UIDs' holds ABCDEFGHJKLMNPRSTUVW twice (items 0 and 1)")
     }
@@ -271,7 +271,7 @@ import Testing
       </dict></plist>
       """
     try Data(legacy.utf8).write(to: URL(fileURLWithPath: path))
-    let store = StateStore(path: path)
+    let store = Store(path: path)
     let state = try store.load()
     let registration = try #require(state.registration)
     #expect(registration.token.rawValue == token)
@@ -301,7 +301,7 @@ import Testing
     let path = directory.file("state.plist")
     try bytes.write(to: URL(fileURLWithPath: path))
     #expect(throws: StoreError.corrupt(path: path, reason: reason)) {
-      try StateStore(path: path).load()
+      try Store(path: path).load()
     }
   }
 
@@ -314,7 +314,7 @@ import Testing
       ("<plist version=\"1.0\"><dict><key>Deep</key>" + String(repeating: "<array>", count: depth)
         + String(repeating: "</array>", count: depth) + "</dict></plist>").utf8)
     try bytes.write(to: URL(fileURLWithPath: path))
-    let store = StateStore(path: path)
+    let store = Store(path: path)
     let refusal = StoreError.corrupt(path: path, reason: .nestedTooDeep(limit: 64, line: 1))
     #expect(throws: refusal) { try store.load() }
     #expect(throws: refusal) { try store.update { $0.uids = [] } }
@@ -328,7 +328,7 @@ import Testing
   @Test("the file is 0600 and a directory the store creates is 0700")
   func modes() throws {
     let directory = try TemporaryDirectory()
-    let store = StateStore(path: directory.file("config/tpns/state.plist"))
+    let store = Store(path: directory.file("config/tpns/state.plist"))
     try store.update { $0.uids = ["ABCDEFGHJKLMNPRSTUVW"] }
     #expect(permissions(of: store.path) == 0o600)
     #expect(permissions(of: directory.file("config/tpns")) == 0o700)
@@ -341,7 +341,7 @@ import Testing
   @Test("a write removes the temp files killed writers left beside the store, and nothing else")
   func staleTemporaries() throws {
     let directory = try TemporaryDirectory()
-    let store = StateStore(path: directory.file("state.plist"))
+    let store = Store(path: directory.file("state.plist"))
     let stale = ["state.plist.tmp-123-4567", "state.plist.tmp-99-1"]
     let kept = ["state.plist.tmp-notours", "state.plist.tmp-1-2-3", "other.plist.tmp-1-2", "notes"]
     for name in stale + kept {
@@ -356,7 +356,7 @@ import Testing
   @Test("20 threads adding distinct UIDs at once lose none")
   func concurrentUpdates() throws {
     let directory = try TemporaryDirectory()
-    let store = StateStore(path: directory.file("state.plist"))
+    let store = Store(path: directory.file("state.plist"))
     let uids = (0..<20).map { String(format: "UID%017d", $0) }
     let failures = LockedState(0)
     DispatchQueue.concurrentPerform(iterations: uids.count) { index in
@@ -375,7 +375,7 @@ import Testing
   func throwingChange() throws {
     struct Refused: Error {}
     let directory = try TemporaryDirectory()
-    let store = StateStore(path: directory.file("state.plist"))
+    let store = Store(path: directory.file("state.plist"))
     try store.update { $0.uids = ["ABCDEFGHJKLMNPRSTUVW"] }
     let before = contents(of: store.path)
     #expect(throws: Refused.self) {
@@ -390,7 +390,7 @@ import Testing
   @Test("a lock held by someone else times out with an error naming the lock file")
   func lockTimeout() throws {
     let directory = try TemporaryDirectory()
-    let store = StateStore(path: directory.file("state.plist"), lockTimeout: .milliseconds(100))
+    let store = Store(path: directory.file("state.plist"), lockTimeout: .milliseconds(100))
     try store.update { $0.uids = [] }
     let holder = open(store.lockPath, O_RDWR)
     #expect(flock(holder, LOCK_EX) == 0)
@@ -406,7 +406,7 @@ import Testing
     .enabled(if: geteuid() != 0))
   func readOnlyDirectory() throws {
     let directory = try TemporaryDirectory()
-    let store = StateStore(path: directory.file("state.plist"))
+    let store = Store(path: directory.file("state.plist"))
     try store.update { $0.uids = ["ABCDEFGHJKLMNPRSTUVW"] }
     let before = contents(of: store.path)
     chmod(directory.path, 0o500)
@@ -424,7 +424,7 @@ import Testing
     #expect(symlink(target, link) == 0)
     #expect(lchown(link, 65534, 65534) == 0)
     #expect(throws: StoreError.untrusted(path: link, reason: .linkOwner(uid: 65534))) {
-      try StateStore(path: link).load()
+      try Store(path: link).load()
     }
   }
 
@@ -435,14 +435,14 @@ import Testing
     let target = directory.file("dotfiles/state.plist")
     let link = directory.file("state.plist")
     #expect(symlink("dotfiles/state.plist", link) == 0)
-    let store = StateStore(path: link)
+    let store = Store(path: link)
     try store.update { $0.uids = ["ABCDEFGHJKLMNPRSTUVW"] }
     var status = stat()
     #expect(lstat(link, &status) == 0)
     #expect(status.st_mode & S_IFMT == S_IFLNK)
-    #expect(try StateStore(path: target).load().uids == ["ABCDEFGHJKLMNPRSTUVW"])
+    #expect(try Store(path: target).load().uids == ["ABCDEFGHJKLMNPRSTUVW"])
     #expect(store.lockPath == target + ".lock")
-    #expect(StateStore(path: target).lockPath == target + ".lock")
+    #expect(Store(path: target).lockPath == target + ".lock")
   }
 
   @Test(
@@ -455,15 +455,15 @@ import Testing
       ([:], nil),
     ])
   func defaultPath(environment: [String: String], expected: String?) {
-    #expect(StateStore.defaultPath(environment: environment) == expected)
+    #expect(Store.defaultPath(environment: environment) == expected)
   }
 }
 
-@Suite struct StateStoreRefusalTests {
+@Suite struct StoreRefusalTests {
   @Test("a value a property list cannot hold is refused and the file is left as it was")
   func unwritable() throws {
     let directory = try TemporaryDirectory()
-    let store = StateStore(path: directory.file("state.plist"))
+    let store = Store(path: directory.file("state.plist"))
     try store.update { $0.uids = ["ABCDEFGHJKLMNPRSTUVW"] }
     let before = contents(of: store.path)
     #expect(throws: StoreError.unwritable(path: store.path, text: "a\u{1}b")) {

@@ -10,7 +10,7 @@ import TPNSProtocol
 /// in `otherKeys` and written back unchanged. A store of the earlier format
 /// (`Server`, `Registered`, `SyncedUIDs`) is read as the same facts and
 /// written in this format on its next change.
-public struct StoreState: Sendable, Equatable {
+public struct StoreContents: Sendable, Equatable {
   /// The desired device UIDs, in the user's order, without duplicates (`UIDs`).
   public var uids: [String] = []
   /// The desired settings of UIDs in ``uids``, by UID (`UIDSettings`); a UID
@@ -40,7 +40,7 @@ public struct StoreState: Sendable, Equatable {
 
   /// Whether `other` holds the same desired state (list, settings,
   /// registration, keys tpns does not know), whatever the servers acknowledged.
-  func desiresTheSame(as other: StoreState) -> Bool {
+  func desiresTheSame(as other: StoreContents) -> Bool {
     uids == other.uids && settings == other.settings && registration == other.registration
       && otherKeys == other.otherKeys
   }
@@ -57,7 +57,7 @@ public struct StoreState: Sendable, Equatable {
   }
 }
 
-extension StoreState {
+extension StoreContents {
   /// The top-level keys.
   enum Key {
     static let uids = "UIDs"

@@ -7,7 +7,7 @@ import Testing
 
 /// A store in binary form (converted by hand, copied from a device): read
 /// as the same state under the same rules, written as XML on its next change.
-@Suite struct StateStoreBinaryTests {
+@Suite struct StoreBinaryTests {
   typealias Binary = BinaryPropertyList
 
   /// The XML store at `path` rewritten in binary form by Foundation's writer.
@@ -30,14 +30,14 @@ import Testing
   @Test("a binary store reads as the state its XML held: list, registration, servers, other keys")
   func readsSameState() throws {
     let directory = try TemporaryDirectory()
-    let store = StateStore(path: directory.file("state.plist"))
-    var state = StateStoreTests.sampleState()
+    let store = Store(path: directory.file("state.plist"))
+    var state = StoreTests.sampleState()
     state.settings["ABCDEFGHJKLMNPRSTUVW"] = try MappingSettings(interval: 30, format: "-x {uid}")
     state.otherKeys = ["Nickname": .string("front door"), "Volume": .integer(7)]
     try store.update { $0 = state }
     try Self.convertToBinary(store.path)
     #expect(contents(of: store.path)?.starts(with: Array("bplist00".utf8)) == true)
-    #expect(try StateStore(path: store.path).load() == state)
+    #expect(try Store(path: store.path).load() == state)
   }
 
   @Test("a binary store is left as it is by a read and an update that changes nothing")
@@ -46,7 +46,7 @@ import Testing
     let path = directory.file("state.plist")
     let bytes = Self.binaryStore(uids: ["ABCDEFGHJKLMNPRSTUVW"])
     try bytes.write(to: URL(fileURLWithPath: path))
-    let store = StateStore(path: path)
+    let store = Store(path: path)
     _ = try store.load()
     try store.update { $0.uids = ["ABCDEFGHJKLMNPRSTUVW"] }
     #expect(contents(of: path) == bytes)
@@ -57,7 +57,7 @@ import Testing
     let directory = try TemporaryDirectory()
     let path = directory.file("state.plist")
     try Self.binaryStore(uids: ["ABCDEFGHJKLMNPRSTUVW"]).write(to: URL(fileURLWithPath: path))
-    let store = StateStore(path: path)
+    let store = Store(path: path)
     try store.update { $0.uids.append("0123456789ABCDEFGHJK") }
     let text = String(decoding: try #require(contents(of: path)), as: UTF8.self)
     #expect(text.hasPrefix("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"))
@@ -80,7 +80,7 @@ import Testing
     let path = directory.file("state.plist")
     let bytes = Self.binaryStore(uids: uids)
     try bytes.write(to: URL(fileURLWithPath: path))
-    let store = StateStore(path: path)
+    let store = Store(path: path)
     guard let refusal else {
       #expect(try store.load().uids == ["ABCDEFGHJKLMNPRSTUVW", "HHHHHHHHHHHHHHHHHHHH"])
       return
@@ -104,7 +104,7 @@ import Testing
       [Binary.dictionary(keys: [1], values: [2]), Binary.string("Deep")] + arrays)
     try bytes.write(to: URL(fileURLWithPath: path))
     let refusal = StoreError.corrupt(path: path, reason: .nestedTooDeep(limit: 64, line: nil))
-    #expect(throws: refusal) { try StateStore(path: path).load() }
+    #expect(throws: refusal) { try Store(path: path).load() }
     #expect(
       refusal.description
         == "the store \(path) cannot be read: its elements nest deeper than 64 levels; "
@@ -123,7 +123,7 @@ import Testing
       Binary.string("a\u{1}b"), Binary.integer(1),
     ])
     try bytes.write(to: URL(fileURLWithPath: path))
-    let store = StateStore(path: path)
+    let store = Store(path: path)
     #expect(throws: StoreError.unwritable(path: path, text: "a\u{1}b")) {
       try store.update { $0.uids = ["ABCDEFGHJKLMNPRSTUVW"] }
     }

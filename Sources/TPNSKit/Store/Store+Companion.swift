@@ -2,7 +2,7 @@
   import Glibc
 #endif
 
-extension StateStore {
+extension Store {
   /// The file beside the store whose name ends in `suffix` (`.watch.lock`
   /// gives `state.plist.watch.lock`; for a symbolic link, beside its target,
   /// as the store's own locks are, so that every name of one store shares
