@@ -27,7 +27,8 @@ final class PipelineHarness: Sendable {
   let deadline: Duration?
 
   init(
-    state: StoreContents = StoreContents(), responseDelay: TestTime = 50, timeLimit: Duration? = nil,
+    state: StoreContents = StoreContents(), responseDelay: TestTime = 50,
+    timeLimit: Duration? = nil,
     deadline: Duration? = nil
   ) {
     self.state = LockedState(state)
