@@ -355,4 +355,62 @@ struct ServerCommandTests {
     #expect(!FileManager.default.fileExists(atPath: portFile))
     #expect(FileManager.default.fileExists(atPath: database))
   }
+
+  /// Starts the binary on `database` and returns it with its port, read from its port file.
+  static func start(database: String, in directory: TemporaryDirectory, _ name: String) throws
+    -> (ChildProcess, String)
+  {
+    let portFile = directory.file("\(name).port")
+    let child = try spawn(
+      ["--port", "0", "--port-file", portFile, "--db", database, "--quiet"],
+      output: directory.file("\(name).out"))
+    let deadline = Date().addingTimeInterval(10)
+    while Date() < deadline {
+      if let port = (try? String(contentsOfFile: portFile, encoding: .utf8))?
+        .trimmingCharacters(in: .whitespacesAndNewlines), !port.isEmpty
+      {
+        return (child, port)
+      }
+      usleep(10_000)
+    }
+    child.send(SIGKILL)
+    _ = status(of: child)
+    throw CocoaError(.fileNoSuchFile)
+  }
+
+  /// curl's stdout for `arguments`.
+  static func curl(_ arguments: [String]) throws -> String {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
+    process.arguments = ["-fsS"] + arguments
+    let output = Pipe()
+    process.standardOutput = output
+    try process.run()
+    let data = output.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return String(decoding: data, as: UTF8.self)
+  }
+
+  @Test(
+    "a registration answered is in the --db file: killed with SIGKILL, the server restarts with it")
+  func registrationSurvivesKill() throws {
+    let directory = try TemporaryDirectory()
+    let database = directory.file("registry.sqlite")
+    let (first, port) = try Self.start(database: database, in: directory, "first")
+    let answer = try Self.curl([
+      "-d", "cmd=client&os=android&appid=com.example.app&udid=phone-1&token=fcm-1",
+      "http://127.0.0.1:\(port)/tpns",
+    ])
+    #expect(answer.hasPrefix("200 ok: client registered"))
+    first.send(SIGKILL)
+    #expect(Self.status(of: first) == 128 + SIGKILL)
+    let (second, again) = try Self.start(database: database, in: directory, "second")
+    defer {
+      second.send(SIGTERM)
+      _ = Self.status(of: second)
+    }
+    let registry = try Self.curl(["http://127.0.0.1:\(again)/_emulator/registry"])
+    #expect(registry.contains("\"udid\" : \"phone-1\""))
+    #expect(registry.contains("\"token\" : \"fcm-1\""))
+  }
 }
