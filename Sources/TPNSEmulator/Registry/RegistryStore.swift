@@ -11,7 +11,7 @@ import CSQLite
 /// Not thread-safe: reached only through ``Registry``, which holds its lock and wraps
 /// each command in a transaction.
 final class RegistryStore {
-  private let database: SQLiteConnection
+  let database: SQLiteConnection
   /// The files opened (the database and its log); nil in memory.
   private let file: DatabaseFile?
 
@@ -302,209 +302,6 @@ final class RegistryStore {
       .run([.text(appid), .text(udid), .integer(now)])
   }
 
-  // MARK: Mappings
-
-  /// A mapping from a row of `appid, udid, uid, push_interval, format, created_at,
-  /// extra`.
-  private static func mapping(_ row: SQLiteStatement) -> MappingRecord {
-    MappingRecord(
-      appid: row.text(0) ?? "", udid: row.text(1) ?? "", uid: row.text(2) ?? "",
-      interval: row.integer(3), format: row.text(4), extra: row.text(6),
-      createdAt: row.integer(5) ?? 0)
-  }
-
-  /// The phone's mappings in list order.
-  func mappings(appid: String, udid: String) throws -> [MappingRecord] {
-    try database.statement(
-      """
-      SELECT appid, udid, uid, push_interval, format, created_at, extra FROM mappings
-      WHERE appid = ?1 AND udid = ?2 ORDER BY position
-      """
-    ).rows([.text(appid), .text(udid)], Self.mapping)
-  }
-
-  /// Every mapping, grouped by phone in registration order, each in list order.
-  func mappings() throws -> [MappingRecord] {
-    try database.statement(
-      """
-      SELECT m.appid, m.udid, m.uid, m.push_interval, m.format, m.created_at, m.extra
-      FROM mappings m JOIN clients c ON c.appid = m.appid AND c.udid = m.udid
-      ORDER BY c.registered_at, c.rowid, m.position
-      """
-    ).rows([], Self.mapping)
-  }
-
-  /// Replaces the phone's set with `mappings` (already deduplicated), in that order.
-  /// A UID that stays keeps its `interval`, `format` and `extra` unless its entry sets
-  /// them, and its creation time.
-  func replaceMappings(appid: String, udid: String, _ mappings: [MappingChange], now: Int64)
-    throws
-  {
-    let stored = try database.statement(
-      """
-      SELECT uid, position, push_interval, format, extra FROM mappings
-      WHERE appid = ?1 AND udid = ?2 ORDER BY position
-      """
-    ).rows([.text(appid), .text(udid)]) { row in
-      StoredMapping(
-        uid: row.text(0) ?? "", position: row.integer(1) ?? 0, interval: row.integer(2),
-        format: row.text(3), extra: row.text(4))
-    }
-    if try replaceInPlace(appid: appid, udid: udid, stored: stored, with: mappings, now: now) {
-      return
-    }
-    var kept: [String: MappingRecord] = [:]
-    for record in try self.mappings(appid: appid, udid: udid) { kept[record.uid] = record }
-    try database.statement("DELETE FROM mappings WHERE appid = ?1 AND udid = ?2")
-      .run([.text(appid), .text(udid)])
-    let insert = try database.statement(
-      """
-      INSERT INTO mappings
-        (appid, udid, uid, position, push_interval, format, created_at, extra)
-      VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)
-      """)
-    for (position, mapping) in mappings.enumerated() {
-      let old = kept[mapping.uid]
-      try insert.run([
-        .text(appid), .text(udid), .text(mapping.uid), .integer(Int64(position)),
-        optional(mapping.interval ?? old?.interval), optional(mapping.format ?? old?.format),
-        .integer(old?.createdAt ?? now), optional(mapping.extra ?? old?.extra),
-      ])
-    }
-  }
-
-  /// A stored mapping's row, as ``replaceInPlace(appid:udid:stored:with:now:)`` compares it.
-  private struct StoredMapping {
-    var uid: String
-    var position: Int64
-    var interval: Int64?
-    var format: String?
-    var extra: String?
-  }
-
-  /// The common mapsync, a list that only lost UIDs and gained some at its end,
-  /// written as its difference: the UIDs gone deleted, the new ones inserted
-  /// after the last position, the settings an entry changes updated, and every
-  /// other row left alone. Rewriting the whole list made a 10,000-UID mapsync
-  /// spend half its time in SQLite. `position` only orders the list, so the gaps
-  /// left behind are harmless. False (nothing written) when the kept UIDs
-  /// changed order or a new UID comes before a kept one.
-  private func replaceInPlace(
-    appid: String, udid: String, stored: [StoredMapping], with mappings: [MappingChange],
-    now: Int64
-  ) throws -> Bool {
-    // One walk of both lists in step, no table of either: each new entry is
-    // the next stored row still there (kept), after skipping the rows gone;
-    // past the last stored row, the entries left are new. A 10,000-UID list
-    // one UID longer or shorter is a single pass of string comparisons.
-    var keptIndexes: [Int] = []
-    keptIndexes.reserveCapacity(min(stored.count, mappings.count))
-    var gone: [Int] = []
-    var next = 0
-    var keptCount = 0
-    for mapping in mappings {
-      while next < stored.count, stored[next].uid != mapping.uid {
-        gone.append(next)
-        next += 1
-      }
-      guard next < stored.count else { break }
-      keptIndexes.append(next)
-      keptCount += 1
-      next += 1
-    }
-    // A new UID must not be one of the rows skipped as gone (that would be a
-    // kept UID out of order); the rows after the last kept one are gone too.
-    if keptCount < mappings.count {
-      let skipped = Set(gone.map { stored[$0].uid })
-      for mapping in mappings[keptCount...] where skipped.contains(mapping.uid) { return false }
-    }
-    gone += next..<stored.count
-    let delete = try database.statement(
-      "DELETE FROM mappings WHERE appid = ?1 AND udid = ?2 AND uid = ?3")
-    for index in gone {
-      try delete.run([.text(appid), .text(udid), .text(stored[index].uid)])
-    }
-    let update = try database.statement(
-      """
-      UPDATE mappings SET push_interval = ?4, format = ?5, extra = ?6
-      WHERE appid = ?1 AND udid = ?2 AND uid = ?3
-      """)
-    for (mapping, index) in zip(mappings[..<keptCount], keptIndexes) {
-      let old = stored[index]
-      let interval = mapping.interval ?? old.interval
-      let format = mapping.format ?? old.format
-      let extra = mapping.extra ?? old.extra
-      guard interval != old.interval || format != old.format || extra != old.extra else { continue }
-      try update.run([
-        .text(appid), .text(udid), .text(mapping.uid), optional(interval), optional(format),
-        optional(extra),
-      ])
-    }
-    let insert = try database.statement(
-      """
-      INSERT INTO mappings
-        (appid, udid, uid, position, push_interval, format, created_at, extra)
-      VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)
-      """)
-    var position = (stored.last?.position ?? -1) + 1
-    for mapping in mappings[keptCount...] {
-      try insert.run([
-        .text(appid), .text(udid), .text(mapping.uid), .integer(position),
-        optional(mapping.interval), optional(mapping.format), .integer(now),
-        optional(mapping.extra),
-      ])
-      position += 1
-    }
-    return true
-  }
-
-  /// Adds `change.uid` at the end of the phone's list, or updates its `interval`,
-  /// `format` and `extra` (those set) when already mapped; true when it is new.
-  func addMapping(appid: String, udid: String, _ change: MappingChange, now: Int64) throws
-    -> Bool
-  {
-    let existing = try mappings(appid: appid, udid: udid)
-    if let old = existing.first(where: { $0.uid == change.uid }) {
-      try database.statement(
-        """
-        UPDATE mappings SET push_interval = ?4, format = ?5, extra = ?6
-        WHERE appid = ?1 AND udid = ?2 AND uid = ?3
-        """
-      ).run([
-        .text(appid), .text(udid), .text(change.uid), optional(change.interval ?? old.interval),
-        optional(change.format ?? old.format), optional(change.extra ?? old.extra),
-      ])
-      return false
-    }
-    try database.statement(
-      """
-      INSERT INTO mappings
-        (appid, udid, uid, position, push_interval, format, created_at, extra)
-      VALUES (?1, ?2, ?3,
-        (SELECT COALESCE(MAX(position), -1) + 1 FROM mappings WHERE appid = ?1 AND udid = ?2),
-        ?4, ?5, ?6, ?7)
-      """
-    ).run([
-      .text(appid), .text(udid), .text(change.uid), optional(change.interval),
-      optional(change.format), .integer(now), optional(change.extra),
-    ])
-    return true
-  }
-
-  /// Removes one mapping; true when there was one.
-  func removeMapping(appid: String, udid: String, uid: String) throws -> Bool {
-    try database.statement("DELETE FROM mappings WHERE appid = ?1 AND udid = ?2 AND uid = ?3")
-      .run([.text(appid), .text(udid), .text(uid)])
-    return database.changes > 0
-  }
-
-  /// Removes every mapping of the phone; the number removed.
-  func removeMappings(appid: String, udid: String) throws -> Int {
-    try database.statement("DELETE FROM mappings WHERE appid = ?1 AND udid = ?2")
-      .run([.text(appid), .text(udid)])
-    return database.changes
-  }
-
   // MARK: Devices and notifications
 
   /// Records a `cmd=device` announcement, with the `extra` of the latest one.
@@ -579,11 +376,11 @@ final class RegistryStore {
     clientKeyChanges &+= 1
   }
 
-  private func optional(_ text: String?) -> SQLiteStatement.Value {
+  func optional(_ text: String?) -> SQLiteStatement.Value {
     text.map { .text($0) } ?? .null
   }
 
-  private func optional(_ number: Int64?) -> SQLiteStatement.Value {
+  func optional(_ number: Int64?) -> SQLiteStatement.Value {
     number.map { .integer($0) } ?? .null
   }
 }
