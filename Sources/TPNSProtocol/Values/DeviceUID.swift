@@ -34,9 +34,9 @@ public struct DeviceUID: Hashable, Sendable, CustomStringConvertible {
   /// Whether `text` is exactly 20 of `0-9` and `A-Z`: a UID in the form this
   /// type stores.
   public static func isCanonical(_ text: String) -> Bool {
-    // Through `withUTF8`: the bytes of a native string as one buffer, which
-    // a loop reads at a few instructions a byte (a 10,000-UID store checks
-    // every UID when it is read).
+    // Through `withUTF8`, the string's bytes as one buffer: a loop over
+    // `String.UTF8View` is much slower, and every UID of a store is checked
+    // each time the store is read.
     var text = text
     return text.withUTF8 { bytes in
       bytes.count == DeviceUIDSyntax.length
