@@ -123,6 +123,11 @@ let package = Package(
     .target(
       name: "TPNSEmulator",
       dependencies: ["CMicroHTTPD", "CSQLite", "Locking", "TPNSProtocol", "DurationFormatting"],
+      // The dashboard's page, style sheet and script: real files, embedded as bytes.
+      resources: [
+        .embedInCode("Dashboard/dashboard.html"), .embedInCode("Dashboard/dashboard.css"),
+        .embedInCode("Dashboard/dashboard.js"),
+      ],
       swiftSettings: swift6
     ),
     .target(

@@ -242,6 +242,21 @@ def test_another_origin_can_neither_read_nor_act(browser):
         server.shutdown()
 
 
+# What the page's own files did wrong while the steps ran: an uncaught exception or
+# syntax error in dashboard.js, or anything the Content-Security-Policy refused.
+script_errors = []
+
+
+def watch_for_script_errors(page):
+    page.on("pageerror", lambda error: script_errors.append(f"pageerror: {error}"))
+    page.on("console", lambda message: script_errors.append(f"console: {message.text}")
+            if message.type == "error" and "Content Security Policy" in message.text else None)
+
+
+def test_no_script_errors(page):
+    assert script_errors == [], script_errors
+
+
 def test_dark(page):
     page.emulate_media(color_scheme="dark")
     tab(page, "Phones")
@@ -261,10 +276,11 @@ def main():
         with sync_playwright() as playwright:
             browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
             page = browser.new_page(viewport={"width": 1100, "height": 720}, color_scheme="light")
+            watch_for_script_errors(page)
             steps = [test_opens_live, test_register_and_add_appear_without_reload,
                      test_event_from_the_page_matches_notifications, test_fault_from_the_page_shows_retries,
                      test_reset, test_reconnects_after_restart, test_keyboard_tabs,
-                     test_another_origin_can_neither_read_nor_act, test_dark]
+                     test_another_origin_can_neither_read_nor_act, test_dark, test_no_script_errors]
             for step in steps:
                 step_started = time.monotonic()
                 try:

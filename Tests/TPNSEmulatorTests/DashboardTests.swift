@@ -72,10 +72,14 @@ struct DashboardTests {
   }
 
   @Test("the page writes registry data as text only: no innerHTML in its script")
-  func scriptNeverParsesData() {
-    #expect(!DashboardPage.script.contains("innerHTML"))
-    #expect(!DashboardPage.script.contains("insertAdjacentHTML"))
-    #expect(!DashboardPage.html.contains("<script>"))  // only the external, same-origin one
+  func scriptNeverParsesData() throws {
+    let script = String(
+      decoding: try #require(DashboardPage.assets["/dashboard.js"]).body, as: UTF8.self)
+    let page = String(decoding: try #require(DashboardPage.assets["/"]).body, as: UTF8.self)
+    #expect(script.contains("textContent"))
+    #expect(!script.contains("innerHTML"))
+    #expect(!script.contains("insertAdjacentHTML"))
+    #expect(!page.contains("<script>"))  // only the external, same-origin one
   }
 
   @Test("a POST to the page is 405, and the page under a foreign Host is 421")

@@ -1,5 +1,6 @@
 /// The dashboard at `/`: one HTML page, its style sheet and its script, embedded in the
-/// binary (no build step, no CDN: it works offline). The page reads the `/_emulator/`
+/// binary by SwiftPM from `dashboard.html`, `dashboard.css` and `dashboard.js` beside
+/// this file (`.embedInCode` in Package.swift: no CDN, it works offline). The page reads the `/_emulator/`
 /// endpoints, listens to `/_emulator/stream`, and acts through POSTs that carry its own
 /// `Origin` (see ``AccessPolicy``).
 ///
@@ -10,10 +11,14 @@
 ///     DashboardPage.response(to: request)  // nil: not a dashboard path
 enum DashboardPage {
   /// What each dashboard path serves: content type and body.
-  static let assets: [String: (contentType: String, body: String)] = [
-    "/": ("text/html; charset=utf-8", html),
-    "/dashboard.css": ("text/css; charset=utf-8", css),
-    "/dashboard.js": ("text/javascript; charset=utf-8", script),
+  /// The page (a header with the connection status, the actions, and four tabs); the
+  /// style sheet (system fonts, light and dark from `prefers-color-scheme`); the script
+  /// (plain JavaScript, no library; registry data is only ever written with
+  /// `textContent`, never parsed as HTML).
+  static let assets: [String: (contentType: String, body: [UInt8])] = [
+    "/": ("text/html; charset=utf-8", PackageResources.dashboard_html),
+    "/dashboard.css": ("text/css; charset=utf-8", PackageResources.dashboard_css),
+    "/dashboard.js": ("text/javascript; charset=utf-8", PackageResources.dashboard_js),
   ]
 
   /// Everything from this server only; nothing inline; no framing.
@@ -30,6 +35,6 @@ enum DashboardPage {
     return OutgoingResponse(
       status: 200, contentType: asset.contentType,
       header: HTTPHeader(name: "Content-Security-Policy", value: contentSecurityPolicy),
-      body: request.method == "HEAD" ? [] : Array(asset.body.utf8))
+      body: request.method == "HEAD" ? [] : asset.body)
   }
 }
