@@ -27,6 +27,8 @@ import Testing
     let start = ContinuousClock.now
     var failures = 0
     var processes = 0
+    // Repeated in the summary, which a CI log cut in the middle still shows.
+    var failed: [String] = []
     for index in 0..<count {
       let seed = base &+ UInt64(index)
       for server in servers { try server.reset() }
@@ -35,6 +37,7 @@ import Testing
         try sequence.run()
       } catch let failure as PropertySequence.Failure {
         failures += 1
+        failed.append("seed \(seed): \(failure.problem.prefix(500))")
         Issue.record(
           """
           sequence \(index) failed, seed \(seed) (replay: TPNS_PROPERTY_SEED=\(seed)): \
@@ -52,7 +55,8 @@ import Testing
     let elapsed = ContinuousClock.now - start
     print(
       "ReconcilePropertyTests: \(count) sequences from seed \(base), \(processes) tpns processes, "
-        + "\(failures) failed, in \(elapsed)")
+        + "\(failures) failed, in \(elapsed)"
+        + failed.map { "\n  failed: \($0)" }.joined())
   }
 }
 
