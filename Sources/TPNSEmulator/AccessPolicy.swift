@@ -87,12 +87,12 @@ struct AccessPolicy: Sendable {
     if let site = request.fetchSite, !["none", "same-origin"].contains(site.lowercased()) {
       return Self.fromWebPage("Sec-Fetch-Site: \(Printable(site))")
     }
-    if !allowsBrowser, request.path == Router.servicePath,
+    if !allowsBrowser, Router.isServicePath(request.path),
       let evidence = Self.browserEvidence(request)
     {
       return RequestError(
         403,
-        "a browser's own request to \(Router.servicePath) is refused (\(evidence)): a link, "
+        "a browser's own request to \(Printable(request.path)) is refused (\(evidence)): a link, "
           + "a form or an image must not run a command; use tpns, curl or another client "
           + "that is not a browser, or start tpns-server with --allow-browser")
     }

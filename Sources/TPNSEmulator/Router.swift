@@ -1,7 +1,8 @@
 import DurationFormatting
 import TPNSProtocol
 
-/// Routes each HTTP request: `/tpns` to the protocol commands' handlers, `/_emulator/` to the
+/// Routes each HTTP request: `/tpns` (and the legacy paths) to the protocol commands'
+/// handlers, `/_emulator/` to the
 /// inspector, anything else to a 404, once ``AccessPolicy`` has refused what a web
 /// page sent. Every `/tpns` request is recorded in the log, and so is every request
 /// too large for libmicrohttpd to read.
@@ -11,6 +12,15 @@ import TPNSProtocol
 struct Router: Sendable {
   /// The path of the service.
   static let servicePath = "/tpns"
+
+  /// The older paths firmware and older apps send the same commands to,
+  /// answered as ``servicePath`` (with a warning; refused with `--strict`).
+  static let legacyServicePaths = ["/apns/apns.php", "/tpns/apns.php"]
+
+  /// Whether `path` is the service's, or one of its legacy paths.
+  static func isServicePath(_ path: String) -> Bool {
+    path == servicePath || legacyServicePaths.contains(path)
+  }
 
   /// The methods `/tpns` answers; HEAD runs nothing.
   static let serviceMethods = ["GET", "HEAD", "POST"]
@@ -33,7 +43,7 @@ struct Router: Sendable {
     var warnings: [String] = []
     if let refusal = access.refusal(of: request) {
       response = .error(refusal)  // from a web page: nothing is run, read or recorded
-    } else if request.path == Self.servicePath {
+    } else if Self.isServicePath(request.path) {
       (response, command, warnings) = handleService(request)
     } else if let page = DashboardPage.response(to: request) {
       response = page
@@ -115,12 +125,12 @@ struct Router: Sendable {
     entry.durationMilliseconds = Self.milliseconds(since: started)
     log.record(&entry)
     let command = try? decoded.get()[CommandParameter.cmd.name]
-    events.publish(
-      "request",
-      RequestJSON(entry: entry))
-    if response.status == 200, request.method != "HEAD", let command {
+    events.publish("request", RequestJSON(entry: entry))
+    if response.status == 200, request.method != "HEAD", let command,
+      let name = CommandName(wireName: command), name != .hello
+    {
       events.publish(
-        command == "event" ? "notification" : "registry", CommandEventJSON(cmd: command))
+        name == .event ? "notification" : "registry", CommandEventJSON(cmd: command))
     }
     return (response, command, entry.warnings)
   }
@@ -158,6 +168,11 @@ struct Router: Sendable {
       throw RequestError.methodNotAllowed(request.method, allowed: Self.serviceMethods)
     }
     try request.checkSize()
+    if request.path != Self.servicePath {
+      try conformance.tolerate(
+        "path '\(request.path)' is the legacy path of the service (\(Self.servicePath))",
+        "answered as \(Self.servicePath)")
+    }
     let validated = try ValidatedRequest(try decoded.get(), conformance: &conformance)
     let text = try run(validated.command.handler, validated, conformance: &conformance, now: now)
     return OutgoingResponse(

@@ -32,7 +32,7 @@ extension HTTPServerTests {
       }
     let unknown =
       "error: unknown cmd 'nope' (known: client, mapsync, mapping, rm_mapping, unreg_mapping, "
-      + "device, event)\n"
+      + "device, event, hello; older: reg_client, reg_mapping, reg_server, raise_event)\n"
     #expect(
       replies == [
         "200 26 200 ok: client registered\n", "200 23 200 ok: client updated\n",

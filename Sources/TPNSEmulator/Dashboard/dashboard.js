@@ -196,7 +196,7 @@ function renderRequests() {
     if (uid && !requestUIDs(r).some((u) => has(u, uid))) continue;
     const statusCell = el("span", r.status, r.status >= 400 ? "bad" : "ok");
     // A refusal's reason and what a canonical client would not have sent, apart.
-    const tr = row([time(r.time), r.method, p.cmd, statusCell,
+    const tr = row([time(r.time), r.method, r.path || "", p.cmd, statusCell,
       r.duration_ms === undefined ? "—" : r.duration_ms + " ms", r.error || "",
       (r.warnings || []).join("; ")]);
     tr.tabIndex = 0;

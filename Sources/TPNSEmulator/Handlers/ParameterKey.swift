@@ -94,6 +94,7 @@ extension CommandName {
     case .unregMapping: return Self.unregMappingKeys
     case .device: return Self.deviceKeys
     case .event: return Self.eventKeys
+    case .hello: return []
     }
   }
 

@@ -45,6 +45,7 @@ extension CommandName {
     case .unregMapping: return UnregisterMappingHandler.self
     case .device: return DeviceHandler.self
     case .event: return EventHandler.self
+    case .hello: return HelloHandler.self
     }
   }
 }

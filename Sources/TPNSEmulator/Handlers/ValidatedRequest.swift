@@ -54,9 +54,15 @@ struct ValidatedRequest: Sendable {
       throw .badRequest("missing parameter 'cmd'")
     }
     let name = pairs[cmdIndex].value
-    guard let command = CommandName(rawValue: name) else {
+    guard let command = CommandName(wireName: name) else {
       let known = CommandName.allCases.map(\.rawValue).joined(separator: ", ")
-      throw .badRequest("unknown cmd '\(Printable(name))' (known: \(known))")
+      let older = CommandName.allCases.compactMap(\.legacyName).joined(separator: ", ")
+      throw .badRequest("unknown cmd '\(Printable(name))' (known: \(known); older: \(older))")
+    }
+    if name != command.rawValue {
+      try conformance.tolerate(
+        "cmd '\(name)' is the older name of '\(command.rawValue)'",
+        "answered as cmd=\(command.rawValue)")
     }
     let parameters = command.parameters
     let keys = command.parameterKeys

@@ -1,7 +1,9 @@
 /// A TPNS command: the value of the `cmd` form parameter.
 ///
 /// Each command knows its parameters in wire order (`cmd` itself comes first and is
-/// not listed). `CommandName(rawValue: "rm_mapping")` parses a wire name.
+/// not listed). `CommandName(rawValue: "rm_mapping")` parses a wire name;
+/// `CommandName(wireName: "reg_client")` also takes the older names that
+/// firmware and older apps send to the legacy path (``legacyName``).
 public enum CommandName: String, CaseIterable, Sendable, Hashable {
   /// Registers (or refreshes) a phone's push token.
   case client
@@ -17,6 +19,35 @@ public enum CommandName: String, CaseIterable, Sendable, Hashable {
   case device
   /// Sent by a device: an event to push to every phone mapped to it.
   case event
+  /// A probe that changes nothing: apps send it to each address of the push
+  /// host and take the first that answers `hi`.
+  case hello
+
+  /// The older name of the command, which firmware and older apps still send
+  /// (to `/apns/apns.php`): `reg_client` for `client`, `reg_mapping` for
+  /// `mapping`, `raise_event` for `event`, `reg_server` for `device`; nil for
+  /// a command that has none.
+  public var legacyName: String? {
+    switch self {
+    case .client: "reg_client"
+    case .mapping: "reg_mapping"
+    case .event: "raise_event"
+    case .device: "reg_server"
+    case .mapsync, .rmMapping, .unregMapping, .hello: nil
+    }
+  }
+
+  /// The command a `cmd` value names, by its name or its older one
+  /// (``legacyName``); nil for one that names none.
+  public init?(wireName: String) {
+    guard
+      let command = CommandName(rawValue: wireName)
+        ?? Self.allCases.first(where: {
+          $0.legacyName == wireName
+        })
+    else { return nil }
+    self = command
+  }
 
   /// The command's parameters, in the order a client sends them after `cmd`.
   public var parameters: [CommandParameter] {
@@ -28,6 +59,7 @@ public enum CommandName: String, CaseIterable, Sendable, Hashable {
     case .unregMapping: return Self.unregMappingParameters
     case .device: return Self.deviceParameters
     case .event: return Self.eventParameters
+    case .hello: return []
     }
   }
 

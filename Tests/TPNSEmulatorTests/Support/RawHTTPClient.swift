@@ -39,9 +39,11 @@ enum RawHTTPClient {
     return try exchange(port: port, Array(head.utf8) + body)
   }
 
-  /// Sends `bytes` as they are and parses the reply.
-  static func exchange(port: UInt16, _ bytes: [UInt8]) throws -> HTTPReply {
-    let received = try roundTrip(port: port, bytes)
+  /// Sends `bytes` as they are and parses the reply. `oneReply`: stop reading
+  /// once a whole reply with a `Content-Length` has come, for a request that
+  /// keeps the connection open (`Connection: Keep-Alive`, as firmware sends).
+  static func exchange(port: UInt16, _ bytes: [UInt8], oneReply: Bool = false) throws -> HTTPReply {
+    let received = try roundTrip(port: port, bytes, oneReply: oneReply)
     guard let split = received.firstRange(of: Array("\r\n\r\n".utf8)) else {
       throw Failure(description: "no header end in \(received.count) bytes")
     }
@@ -103,8 +105,10 @@ enum RawHTTPClient {
   }
 
   /// Connects, writes everything, reads until the server closes (or `timeout`
-  /// seconds pass without a byte).
-  static func roundTrip(port: UInt16, _ bytes: [UInt8], timeout: Int = 10) throws -> [UInt8] {
+  /// seconds pass without a byte, or with `oneReply` a whole reply has come).
+  static func roundTrip(
+    port: UInt16, _ bytes: [UInt8], timeout: Int = 10, oneReply: Bool = false
+  ) throws -> [UInt8] {
     let descriptor = try connect(port: port)
     defer { close(descriptor) }
     var limit = timeval(tv_sec: timeout, tv_usec: 0)
@@ -123,7 +127,21 @@ enum RawHTTPClient {
       let count = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
       guard count > 0 else { break }
       received += buffer[..<count]
+      if oneReply, isWholeReply(received) { break }
     }
     return received
+  }
+
+  /// Whether `bytes` hold a reply's head and as much body as its `Content-Length` says.
+  private static func isWholeReply(_ bytes: [UInt8]) -> Bool {
+    guard let split = bytes.firstRange(of: Array("\r\n\r\n".utf8)) else { return false }
+    let head = String(decoding: bytes[..<split.lowerBound], as: UTF8.self).lowercased()
+    guard
+      let line = head.components(separatedBy: "\r\n").first(where: {
+        $0.hasPrefix("content-length:")
+      }),
+      let length = Int(line.dropFirst("content-length:".count).trimmingCharacters(in: .whitespaces))
+    else { return false }
+    return bytes.count - split.upperBound >= length
   }
 }
