@@ -162,7 +162,7 @@ struct OutcomeFormatting {
     let reason = exchange.failure.map { "\($0)" } ?? "unknown"
     let answer =
       exchange.status.map { "< \($0) after \(time)" } ?? "< no response after \(time): \(reason)"
-    return ["> \(exchange.method.rawValue) \(url) (cmd=\(exchange.command.rawValue))", answer]
+    return ["> \(exchange.method.rawValue) \(url) (cmd=\(exchange.sentName))", answer]
   }
 
   /// A server's answer as `--json` gives it (`response`): without the line

@@ -88,7 +88,9 @@ extension Runner {
   ) -> (message: String, hint: String) {
     (
       "interrupted by \(signal) before \(server) answered; nothing was stored",
-      "The \(command) may have reached the server: run it again only if no push came."
+      command == "device"
+        ? "The announcement may have reached the server: running it again does no harm."
+        : "The \(command) may have reached the server: run it again only if no push came."
     )
   }
 }

@@ -92,7 +92,8 @@ struct Runner {
         options: TransportOptions(
           timeout: options.timeout, caCertificatePath: options.caCertificate))
       return TPNSClient(
-        server: options.server, method: options.method, transport: transport, log: log)
+        server: options.server, method: options.method, legacy: options.legacy,
+        transport: transport, log: log)
     }
     let live: ServerClient
     let scheduler: any SchedulerType

@@ -29,7 +29,8 @@ public struct TPNS: ParsableCommand {
     ],
     subcommands: [
       Register.self, Add.self, Import.self, Remove.self, List.self, Sync.self, Status.self,
-      EventCommand.self, Watch.self, UserInterface.self, Mapping.self, RemoveMapping.self,
+      EventCommand.self, DeviceCommand.self, Watch.self, UserInterface.self, Mapping.self,
+      RemoveMapping.self,
       Unregister.self,
       Completion.self, CompletionWords.self, GenerateManual.self,
     ])

@@ -99,11 +99,12 @@ final class EndToEnd {
   static let token = String(repeating: "0f", count: 32)
 
   /// With `persistentRegistry`, the emulator's registry is a file in `directory`,
-  /// so that it survives `server.emulator.stop()` and `server.restart()`.
-  init(persistentRegistry: Bool = false) throws {
+  /// so that it survives `server.emulator.stop()` and `server.restart()`;
+  /// `strict: false` runs the emulator as `tpns-server` does by default.
+  init(persistentRegistry: Bool = false, strict: Bool = true) throws {
     directory = try TemporaryDirectory()
     server = try RunningEmulator(
-      database: persistentRegistry ? directory.file("registry.db") : nil)
+      database: persistentRegistry ? directory.file("registry.db") : nil, strict: strict)
     tpns = TPNSProcess(store: directory.file("state.plist"), server: server.server)
   }
 

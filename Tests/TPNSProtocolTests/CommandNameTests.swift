@@ -13,6 +13,7 @@ struct CommandNameTests {
       (.unregMapping, "os appid udid uid?"),
       (.device, "uid"),
       (.event, "uid event_type msg? event_time?"),
+      (.hello, ""),
     ])
   func parameters(command: CommandName, expected: String) {
     let listed = command.parameters.map { $0.name + ($0.isRequired ? "" : "?") }
@@ -23,7 +24,7 @@ struct CommandNameTests {
   func wireNames() {
     #expect(
       CommandName.allCases.map(\.rawValue) == [
-        "client", "mapsync", "mapping", "rm_mapping", "unreg_mapping", "device", "event",
+        "client", "mapsync", "mapping", "rm_mapping", "unreg_mapping", "device", "event", "hello",
       ])
     #expect(CommandName(rawValue: "rm_mapping") == .rmMapping)
     #expect(CommandName(rawValue: "rmMapping") == nil)

@@ -41,8 +41,9 @@ public struct InspectionFailure: Error, CustomStringConvertible {
 
 /// An emulator on a free port for one test, and a way to read its inspection JSON.
 ///
-/// It runs strict (`tpns-server --strict`): tpns is a canonical client, so anything
-/// it sends that the protocol does not define fails its tests with a 400.
+/// It runs strict (`tpns-server --strict`) unless told otherwise: tpns is a canonical
+/// client, so anything it sends that the protocol does not define fails its tests
+/// with a 400.
 public final class RunningEmulator {
   public let emulator = Emulator()
   public let transport: CurlTransport
@@ -50,12 +51,15 @@ public final class RunningEmulator {
   public let server: String
   private let port: UInt16
   private let database: String?
+  private let strict: Bool
 
   /// An emulator whose registry is in memory, or in the file `database`
-  /// (so that it survives a ``restart()``).
-  public init(database: String? = nil) throws {
-    try emulator.start(port: 0, database: database, strict: true)
+  /// (so that it survives a ``restart()``); `strict: false` runs it as
+  /// `tpns-server` does by default.
+  public init(database: String? = nil, strict: Bool = true) throws {
+    try emulator.start(port: 0, database: database, strict: strict)
     self.database = database
+    self.strict = strict
     port = emulator.port
     server = emulator.baseURL ?? ""
     transport = try CurlTransport(options: TransportOptions(timeout: .seconds(10)))
@@ -68,14 +72,14 @@ public final class RunningEmulator {
   /// Starts the stopped emulator again on the same port and database: a
   /// server back from an outage.
   public func restart() throws {
-    try emulator.start(port: port, database: database, strict: true)
+    try emulator.start(port: port, database: database, strict: strict)
   }
 
   /// Stops the emulator and starts it again on the same port with an empty
   /// registry in memory, whatever its database: a server that lost its data.
   public func restartForgettingEverything() throws {
     emulator.stop()
-    try emulator.start(port: port, database: nil, strict: true)
+    try emulator.start(port: port, database: nil, strict: strict)
   }
 
   /// `http://127.0.0.1:PORT/_emulator/<path>` answered as JSON.

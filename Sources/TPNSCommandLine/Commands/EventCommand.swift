@@ -11,7 +11,10 @@ struct EventCommand: ParsableCommand {
     examples: [
       .init(
         "tpns event 0123456789ABCDEFGHJK --message hello",
-        "Act as the device: push \"hello\" to every phone mapped to it.")
+        "Act as the device: push \"hello\" to every phone mapped to it."),
+      .init(
+        "tpns event 0123456789ABCDEFGHJK --type 2 --legacy --method get -v",
+        "Send it as camera firmware does (GET /apns/apns.php?cmd=raise_event&...), traced."),
     ])
 
   @Argument(help: "The device's UID.") var uid: String
@@ -31,13 +34,14 @@ struct EventCommand: ParsableCommand {
     help: ArgumentHelp("When it happened, in seconds since 1970 (event_time).", valueName: "epoch"),
     validate: { $0 >= 0 }, expectation: "a whole number of seconds since 1970, 0 or more")
   var time: Int?
+  @Flag(help: LegacyForm.help) var legacy = false
   @OptionGroup var sending: SendingOptions
 
   /// The message; an empty one is no message: `msg` is left out, as without --message.
   var message: String? { givenMessage.flatMap { $0.isEmpty ? nil : $0 } }
   /// `--type`.
   var type: Int { Int(eventType) }
-  var options: GlobalOptions { sending.resolved }
+  var options: GlobalOptions { LegacyForm.options(sending.resolved, legacy: legacy) }
 
   func run() throws {
     let runner = Runner(command: Self.commandName, options: options)

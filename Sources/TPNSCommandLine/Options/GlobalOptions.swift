@@ -25,6 +25,8 @@ struct GlobalOptions: Sendable {
   var allowTokenInURL = false
   /// `--color`.
   var color = ColorChoice.auto
+  /// `--legacy` (`event`, `device`): requests in the older form firmware sends.
+  var legacy = false
 
   init(
     server: ServerURL, storePath: String, json: Bool = false, quiet: Bool = false,

@@ -57,6 +57,21 @@ public struct ServerURL: Sendable, Hashable, CustomStringConvertible {
     return "\(parts.scheme)://\(parts.hostPort)\(parts.rest)"
   }
 
+  /// The service's legacy path on the same server, where firmware sends the
+  /// older commands: the path's last `/tpns` (or the whole path, if it has
+  /// none) becomes `/apns/apns.php`; credentials and query are kept.
+  ///
+  ///     ServerURL("https://push.iotcplatform.com:7380/tpns").legacyService
+  ///     // "https://push.iotcplatform.com:7380/apns/apns.php"
+  public var legacyService: String {
+    guard let parts else { return text }
+    let authority = parts.userinfo.map { "\($0)@\(parts.hostPort)" } ?? String(parts.hostPort)
+    let pathEnd = parts.rest.firstIndex { "?#".contains($0) } ?? parts.rest.endIndex
+    var path = parts.rest[..<pathEnd]
+    path = path.hasSuffix("/tpns") ? path.dropLast("/tpns".count) : ""
+    return "\(parts.scheme)://\(authority)\(path)/apns/apns.php\(parts.rest[pathEnd...])"
+  }
+
   /// What identifies the server in the store (its key in `Servers`): the URL
   /// without credentials or fragment, the scheme and host in lower case (a
   /// host's final dot dropped), the scheme's default port (80, 443) dropped,

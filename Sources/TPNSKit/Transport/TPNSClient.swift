@@ -14,8 +14,10 @@ public struct TPNSClient: Sendable {
     /// The URL as sent, query and credentials included: a GET's holds the
     /// token (see ``shownURL(showingTokens:)``).
     public var url: String
-    /// The `cmd` of the request sent.
+    /// The command of the request sent.
     public var command: CommandName
+    /// Whether it was sent in the older form (``TPNSClient/legacy``).
+    public var isLegacy = false
     /// The HTTP status; nil when no response came.
     public var status: Int?
     /// Why no response came.
@@ -42,12 +44,20 @@ public struct TPNSClient: Sendable {
 
     /// ``shownURL(showingTokens:)`` with the tokens masked.
     public var maskedURL: String { shownURL() }
+
+    /// The `cmd` value sent: the command's older name if sent in the older form.
+    public var sentName: String {
+      isLegacy ? command.legacyName ?? command.rawValue : command.rawValue
+    }
   }
 
   /// The `/tpns` URL.
   public let server: String
   /// POST (the default) or GET.
   public let method: HTTPRequest.Method
+  /// Whether requests go in the older form firmware sends: to the legacy
+  /// path, with the older command names (``TPNSRequest/httpRequest(server:method:legacy:)``).
+  public let legacy: Bool
   /// The HTTP transport.
   public let transport: CurlTransport
   /// Called after every attempt (`--verbose`), on the thread that sent it.
@@ -55,11 +65,12 @@ public struct TPNSClient: Sendable {
 
   /// A client of `server`; `log`, if given, hears of every attempt.
   public init(
-    server: String, method: HTTPRequest.Method = .post, transport: CurlTransport,
-    log: (@Sendable (Exchange) -> Void)? = nil
+    server: String, method: HTTPRequest.Method = .post, legacy: Bool = false,
+    transport: CurlTransport, log: (@Sendable (Exchange) -> Void)? = nil
   ) {
     self.server = server
     self.method = method
+    self.legacy = legacy
     self.transport = transport
     self.log = log
   }
@@ -70,7 +81,7 @@ public struct TPNSClient: Sendable {
     _ request: TPNSRequest, timeout: Duration? = nil,
     isCancelled: @escaping @Sendable () -> Bool = { false }
   ) throws(RequestFailure) -> HTTPResponse {
-    var http = request.httpRequest(server: server, method: method)
+    var http = request.httpRequest(server: server, method: method, legacy: legacy)
     http.timeout = timeout
     let clock = ContinuousClock()
     let start = clock.now
@@ -80,13 +91,13 @@ public struct TPNSClient: Sendable {
     } catch {
       log?(
         Exchange(
-          method: http.method, url: http.url, command: request.name, status: nil,
-          failure: error, duration: clock.now - start))
+          method: http.method, url: http.url, command: request.name, isLegacy: legacy,
+          status: nil, failure: error, duration: clock.now - start))
       throw .transport(error)
     }
     log?(
       Exchange(
-        method: http.method, url: http.url, command: request.name,
+        method: http.method, url: http.url, command: request.name, isLegacy: legacy,
         status: response.status, failure: nil, duration: clock.now - start))
     guard response.isSuccess else { throw RequestFailure(response) }
     return response

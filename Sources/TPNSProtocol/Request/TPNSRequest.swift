@@ -80,13 +80,25 @@ public enum TPNSRequest: Hashable, Sendable {
     return list
   }
 
+  /// ``parameters`` with `cmd` as the command's older name
+  /// (``CommandName/legacyName``, where it has one), as firmware and older
+  /// apps send it to the legacy path: `cmd=raise_event&uid=…`.
+  public var legacyParameters: [(name: String, value: String)] {
+    var list = parameters
+    list[0].value = name.legacyName ?? name.rawValue
+    return list
+  }
+
   /// `name=value&…`, every name and value percent-encoded.
   public var formBody: String {
     String(decoding: formBodyBytes, as: UTF8.self)
   }
 
   /// ``formBody`` as the bytes of a POST body.
-  public var formBodyBytes: [UInt8] {
+  public var formBodyBytes: [UInt8] { Self.formBody(of: parameters) }
+
+  /// `parameters` as `name=value&…`, every name and value percent-encoded.
+  public static func formBody(of parameters: [(name: String, value: String)]) -> [UInt8] {
     var body: [UInt8] = []
     for (index, parameter) in parameters.enumerated() {
       if index > 0 { body.append(UInt8(ascii: "&")) }
@@ -105,6 +117,11 @@ public enum TPNSRequest: Hashable, Sendable {
 
   /// The GET URL: `server` with the form body as its query.
   public func url(server: String) -> String {
-    server + (server.contains("?") ? "&" : "?") + formBody
+    Self.url(server: server, query: formBodyBytes)
+  }
+
+  /// `server` with `query` (a form body) as its query, or after its own.
+  public static func url(server: String, query: [UInt8]) -> String {
+    server + (server.contains("?") ? "&" : "?") + String(decoding: query, as: UTF8.self)
   }
 }

@@ -1,0 +1,39 @@
+import ArgumentParsing
+import Reactive
+import TPNSKit
+import TPNSProtocol
+
+/// `tpns device <uid>`: sends `cmd=device` as the device would.
+struct DeviceCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "device",
+    abstract: "Act as the device: announce a UID to the server, as a camera does when it starts.",
+    examples: [
+      .init(
+        "tpns device 0123456789ABCDEFGHJK",
+        "Announce the device (cmd=device); the server records when it was last seen."),
+      .init(
+        "tpns device 0123456789ABCDEFGHJK --legacy --method get -v",
+        "Send it as camera firmware does (GET /apns/apns.php?cmd=reg_server&...), traced."),
+    ])
+
+  @Argument(help: "The device's UID.") var uid: String
+  @Flag(help: LegacyForm.help) var legacy = false
+  @OptionGroup var sending: SendingOptions
+
+  var options: GlobalOptions { LegacyForm.options(sending.resolved, legacy: legacy) }
+
+  func run() throws {
+    let runner = Runner(command: Self.commandName, options: options)
+    let device: DeviceUID
+    do { device = try DeviceUID(uid) } catch { throw runner.failure(.invalidUID(uid, error)) }
+    // Before libcurl can start a thread: each one made later blocks them too.
+    runner.takeInterrupts(storesNothing: true)
+    let environment = try runner.environment()
+    let outcomes = environment.request(.device(uid: device)) {
+      .sent(.device, response: $0.body)
+    }
+    .catchingFailures(.device)
+    try runner.finish(outcomes)
+  }
+}
