@@ -162,7 +162,7 @@ import Testing
     #expect(
       result.stdout
         == "removed 0  \(Self.a)\nsent unreg_mapping of \(Self.a) to \(e2e.server.server): "
-        + "200 ok: \(Self.a) was not mapped\n"
+        + "200 ok: unregistered successfully. \(Self.a) was not mapped\n"
     )
   }
 

@@ -52,8 +52,9 @@ extension WholeProtocolEndToEndTests {
     #expect(
       result.stdout
         == "removed 1  \(Self.b)\nremoved 2  \(Self.c)\n"
-        + "sent unreg_mapping of \(Self.b) to \(e2e.server.server): 200 ok: \(Self.b) unmapped\n"
-        + "sent unreg_mapping of \(Self.c) to \(e2e.server.server): 200 ok: \(Self.c) unmapped\n")
+        + "sent unreg_mapping of \(Self.b) to \(e2e.server.server): 200 ok: unregistered successfully. \(Self.b) unmapped\n"
+        + "sent unreg_mapping of \(Self.c) to \(e2e.server.server): 200 ok: unregistered successfully. \(Self.c) unmapped\n"
+    )
     let sent = try Self.sent(e2e, since: before)
     #expect(sent.map(\.command) == ["unreg_mapping", "unreg_mapping"])
     #expect(sent.map { $0.parameters["uid"] } == [Self.b, Self.c])

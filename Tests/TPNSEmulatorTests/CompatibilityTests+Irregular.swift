@@ -72,8 +72,11 @@ extension CompatibilityTests {
       ("cmd=event&uid=\(uid)&event_type=1", "200 ok: 1 notification\n"),
       ("cmd=rm_mapping&\(phone)&uid=\(Self.uids[1])", "200 ok: \(Self.uids[1]) unmapped\n"),
       ("cmd=rm_mapping&\(phone)&uid=\(Self.uids[1])", "200 ok: \(Self.uids[1]) was not mapped\n"),
-      ("cmd=unreg_mapping&\(phone)&uid=\(uid)", "200 ok: \(uid) unmapped\n"),
-      ("cmd=unreg_mapping&\(phone)", "200 ok: 0 UIDs unmapped\n"),
+      (
+        "cmd=unreg_mapping&\(phone)&uid=\(uid)",
+        "200 ok: unregistered successfully. \(uid) unmapped\n"
+      ),
+      ("cmd=unreg_mapping&\(phone)", "200 ok: unregistered successfully. 0 UIDs unmapped\n"),
     ]
     for exchange in exchanges {
       let reply = try server.get(exchange.query)

@@ -46,9 +46,10 @@ struct MappingHandlerTests {
     }
     let one = try server.send(method, "cmd=unreg_mapping&\(Self.phone)&uid=\(TestEmulator.uid(1))")
     #expect(one.status == 200)
+    #expect(one.body == "200 ok: unregistered successfully. \(TestEmulator.uid(1)) unmapped\n")
     #expect(try server.uids(of: token) == [TestEmulator.uid(2), TestEmulator.uid(3)])
     let all = try server.send(method, "cmd=unreg_mapping&\(Self.phone)")
-    #expect(all.body == "200 ok: 2 UIDs unmapped\n")
+    #expect(all.body == "200 ok: unregistered successfully. 2 UIDs unmapped\n")
     #expect(try server.uids(of: token).isEmpty)
   }
 

@@ -1,6 +1,8 @@
 import TPNSProtocol
 
 /// `cmd=unreg_mapping`: removes one mapping (`uid` given) or all of the phone's.
+/// Its answer holds `unregistered successfully.`, as the real service's does
+/// (clients search the body for it).
 struct UnregisterMappingHandler: TransactionalHandler {
   let phone: PhoneKey
   let uid: String?
@@ -16,9 +18,9 @@ struct UnregisterMappingHandler: TransactionalHandler {
     try phone.requireRegistered(in: store, now: now, conformance: &conformance)
     if let uid {
       let removed = try store.removeMapping(appid: phone.appid, udid: phone.udid, uid: uid)
-      return removed ? "ok: \(uid) unmapped" : "ok: \(uid) was not mapped"
+      return "ok: unregistered successfully. \(uid) \(removed ? "unmapped" : "was not mapped")"
     }
     let count = try store.removeMappings(appid: phone.appid, udid: phone.udid)
-    return "ok: \(count) UID\(count == 1 ? "" : "s") unmapped"
+    return "ok: unregistered successfully. \(count) UID\(count == 1 ? "" : "s") unmapped"
   }
 }
