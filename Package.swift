@@ -137,7 +137,7 @@ let package = Package(
     ),
     .executableTarget(
       name: "tpns-server",
-      dependencies: ["TPNSServerCommand", "CLinux", "Posix"],
+      dependencies: ["TPNSServerCommand", "Posix"],
       swiftSettings: swift6
     ),
     .testTarget(

@@ -1,4 +1,3 @@
-#include <malloc.h>
 #include "CLinux.h"
 
 #include <sys/prctl.h>
@@ -6,7 +5,3 @@
 int tpns_disable_dumping(void) { return prctl(PR_SET_DUMPABLE, 0L, 0L, 0L, 0L); }
 
 int tpns_dumpable(void) { return prctl(PR_GET_DUMPABLE, 0L, 0L, 0L, 0L); }
-
-int tpns_map_large_allocations(size_t threshold) {
-  return mallopt(M_MMAP_THRESHOLD, (int)threshold);
-}

@@ -9,7 +9,7 @@ import CSQLite
 /// The registry's tables and queries over one SQLite connection.
 ///
 /// Not thread-safe: reached only through ``Registry``, which holds its lock and wraps
-/// each command in a transaction.
+/// each command in a transaction (a registration is one statement, autocommitted).
 final class RegistryStore {
   let database: SQLiteConnection
   /// The files opened (the database and its log); nil in memory.
@@ -80,9 +80,9 @@ final class RegistryStore {
   /// Opens the registry in `path`, or in memory when `path` is nil.
   ///
   /// A file database uses WAL with `synchronous=NORMAL`: each command's commit is
-  /// durable across a crash of the emulator, and cheap. An in-memory one, which
-  /// nothing outlives, batches its writes in a long transaction (see
-  /// ``SQLiteConnection/batchWrites()``).
+  /// durable across a crash of the emulator, and cheap. An in-memory one keeps its
+  /// rollback journal in memory too (SQLite's default there), which a command that
+  /// throws needs to change nothing.
   init(path: String?) throws {
     // Created for its owner alone before SQLite opens it; removed again if the
     // registry cannot be opened after all.
@@ -103,7 +103,6 @@ final class RegistryStore {
       try database.execute("PRAGMA foreign_keys = ON;")
       try database.execute(Self.schema)
       try Self.migrate(database)
-      if path == nil { database.batchWrites() }
       file = try path.map { path in
         guard let file = DatabaseFile(path: path) else {
           throw SQLiteError(code: SQLITE_CANTOPEN, message: "the file vanished once opened")
@@ -182,11 +181,6 @@ final class RegistryStore {
     try database.transaction(body)
   }
 
-  /// Runs `body`, a write atomic by itself (see ``SQLiteConnection/write(_:)``).
-  func write<T>(_ body: () throws -> T) throws -> T {
-    try database.write(body)
-  }
-
   // MARK: Clients
 
   /// A client from a row of `os, appid, udid, token, lang, dev, bgfetch, registered_at,
@@ -218,30 +212,11 @@ final class RegistryStore {
   /// held by another udid moves to this one: the other phone keeps its registration
   /// and mappings but has no token left, so nothing is pushed to it.
   ///
-  /// Atomic on its own; call it outside a transaction (in a ``write(_:)``). The common
+  /// Atomic on its own; call it outside a transaction. The common
   /// case is one statement (the emulator's hottest path); only when the insert hits
   /// the token's UNIQUE constraint (which changes nothing) are the move and the insert
   /// run together in a transaction.
   func upsert(_ record: ClientRecord, tokenKey: String) throws -> Bool {
-    let isNew = try insertOrUpdate(record, tokenKey: tokenKey)
-    if isNew { clientKeyChanges &+= 1 }
-    return isNew
-  }
-
-  /// Counts what may have changed the set of phones (each phone inserted, each
-  /// reset, rolled back or not): a reader keeping its own index of the phones
-  /// compares it to tell when the index may be out of date.
-  private(set) var clientKeyChanges = 0
-
-  /// The (appid, udid) of every phone.
-  func clientKeys() throws -> [(appid: String, udid: String)] {
-    try database.statement("SELECT appid, udid FROM clients").rows([]) { row in
-      (appid: row.text(0) ?? "", udid: row.text(1) ?? "")
-    }
-  }
-
-  /// ``upsert(_:tokenKey:)``'s statements.
-  private func insertOrUpdate(_ record: ClientRecord, tokenKey: String) throws -> Bool {
     let values: [SQLiteStatement.Value] = [
       .text(record.os), .text(record.appid), .text(record.udid), optional(record.token),
       optional(record.lang), optional(record.dev), optional(record.bgfetch),
@@ -373,7 +348,6 @@ final class RegistryStore {
   func reset() throws {
     try database.execute(
       "DELETE FROM notifications; DELETE FROM mappings; DELETE FROM devices; DELETE FROM clients;")
-    clientKeyChanges &+= 1
   }
 
   func optional(_ text: String?) -> SQLiteStatement.Value {

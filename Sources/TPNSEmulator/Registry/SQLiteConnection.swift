@@ -72,63 +72,9 @@ final class SQLiteConnection {
   /// Number of rows changed by the last statement.
   var changes: Int { handle.map { Int(sqlite3_changes($0)) } ?? 0 }
 
-  /// Whether writes share one long transaction, committed every ``batchedWriteLimit``
-  /// writes (see ``batchWrites()``).
-  private(set) var batchesWrites = false
-  /// Writes since the long transaction began.
-  private var batchedWrites = 0
-  /// Nesting of ``write(_:)`` (a ``transaction(_:)`` is one, and may be in another).
-  private var writeDepth = 0
-
-  /// Writes a long transaction holds before it is committed: it keeps a copy of each
-  /// page it changed (at most the database's size), so it is committed now and then.
-  static let batchedWriteLimit = 1000
-
-  /// Makes the writes share one long transaction, for a database nobody else reads
-  /// (`:memory:`, private to this connection, which sees its own changes): each
-  /// commit copied the pages it changed into the rollback journal anew.
-  /// A ``transaction(_:)`` is then a savepoint, rolled back alone when it throws, and
-  /// a single statement is atomic by itself within the long transaction, as SQLite
-  /// rolls back a failed statement's changes. Only an error after which SQLite rolls
-  /// the whole transaction back (out of memory) loses the writes since the last commit.
-  func batchWrites() {
-    batchesWrites = true
-  }
-
-  /// Runs `body`, a write atomic by itself (one statement, or a ``transaction(_:)``):
-  /// autocommitted, or in the long transaction when ``batchesWrites``.
-  func write<T>(_ body: () throws -> T) throws -> T {
-    guard batchesWrites, let handle else { return try body() }
-    if writeDepth == 0 && sqlite3_get_autocommit(handle) != 0 {
-      try statement("BEGIN").run()
-      batchedWrites = 0
-    }
-    writeDepth += 1
-    defer {
-      writeDepth -= 1
-      if writeDepth == 0 { countBatchedWrite() }
-    }
-    return try body()
-  }
-
-  /// Counts a write of the long transaction, committing it at the limit. A commit that
-  /// fails leaves it open, committed at the next write.
-  private func countBatchedWrite() {
-    batchedWrites += 1
-    guard batchedWrites >= Self.batchedWriteLimit, let handle, sqlite3_get_autocommit(handle) == 0
-    else { return }
-    do {
-      try statement("COMMIT").run()
-    } catch {
-      return
-    }
-  }
-
   /// Runs `body` in one transaction: committed when it returns, rolled back when it
   /// throws (and the error rethrown), so that a rejected command changes nothing.
-  /// With ``batchesWrites``, a savepoint of the long transaction.
   func transaction<T>(_ body: () throws -> T) throws -> T {
-    if batchesWrites { return try write { try savepoint(body) } }
     try statement("BEGIN IMMEDIATE").run()
     let result: T
     do {
@@ -136,22 +82,6 @@ final class SQLiteConnection {
       try statement("COMMIT").run()
     } catch {
       try? statement("ROLLBACK").run()
-      throw error
-    }
-    return result
-  }
-
-  /// Runs `body` in a savepoint: released when it returns, rolled back when it throws
-  /// (and the error rethrown).
-  private func savepoint<T>(_ body: () throws -> T) throws -> T {
-    try statement("SAVEPOINT command").run()
-    let result: T
-    do {
-      result = try body()
-      try statement("RELEASE command").run()
-    } catch {
-      try? statement("ROLLBACK TO command").run()
-      try? statement("RELEASE command").run()
       throw error
     }
     return result

@@ -1,12 +1,12 @@
+import TPNSTestSupport
 import Testing
 
 @testable import TPNSEmulator
 
-/// An in-memory registry batches its writes in one long transaction (see
-/// `SQLiteConnection.batchWrites()`): each command must still be all or nothing, and
-/// the commits along the way must keep every write.
-@Suite("Registry: the in-memory registry's batched writes")
-struct RegistryBatchedWritesTests {
+/// Each write of the registry is made when it is asked for: a command all or nothing,
+/// a registration (one statement, autocommitted) kept once it returns.
+@Suite("Registry: writes")
+struct RegistryWritesTests {
   struct Refused: Error {}
 
   static func phone(_ number: Int) -> ClientRecord {
@@ -41,10 +41,10 @@ struct RegistryBatchedWritesTests {
     #expect(try registry.read { try $0.mappings() }.isEmpty)
   }
 
-  @Test("past the commits of the long transaction, every write is kept, each once")
+  @Test("many registrations and their refreshes are each kept once, in order")
   func manyWrites() throws {
     let registry = try Registry(path: nil)
-    let count = SQLiteConnection.batchedWriteLimit * 2 + 7
+    let count = 2007
     for number in 0..<count {
       #expect(try registry.write(inTransaction: false) { try Self.register(number, in: $0) })
     }
@@ -75,5 +75,17 @@ struct RegistryBatchedWritesTests {
       try registry.write(inTransaction: false) { try $0.upsert(second, tokenKey: first.token!) })
     let clients = try registry.read { try $0.clients() }
     #expect(clients.map(\.token) == [nil, first.token])
+  }
+
+  @Test("a file registry holds a registration once it is answered")
+  func fileRegistryHoldsRegistration() throws {
+    let directory = try TemporaryDirectory()
+    let path = directory.file("registry.sqlite")
+    let registry = try Registry(path: path)
+    defer { registry.close() }
+    #expect(try registry.register(Self.phone(1), tokenKey: Self.phone(1).token!))
+    let other = try RegistryStore(path: path)
+    defer { other.close() }
+    #expect(try other.clients() == [Self.phone(1)])
   }
 }
