@@ -213,6 +213,21 @@ setTimeout(() => { results.done = true; }, 500);
 </script>"""
 
 
+def test_monitor_shows_a_legacy_request_with_its_path(page):
+    # As firmware sends it: the legacy path, the older name, a GET.
+    query = f"/apns/apns.php?cmd=raise_event&uid={UIDS[1]}&event_type=2&event_time=1700000000"
+    with urllib.request.urlopen(emulator.url + query, timeout=5) as response:
+        assert response.status == 200
+        assert response.read().decode().startswith("200 ok: ")
+    tab(page, "Request monitor")
+    page.fill("#r-cmd", "raise_event")
+    rows = page.locator("#requests-rows tr")
+    expect(rows).to_have_count(1, timeout=2000)
+    expect(rows.nth(0)).to_contain_text("/apns/apns.php")
+    expect(rows.nth(0)).to_contain_text("legacy path")
+    page.fill("#r-cmd", "")
+
+
 def test_another_origin_can_neither_read_nor_act(browser):
     directory = SCRATCH / "evil"
     directory.mkdir(exist_ok=True)
@@ -280,6 +295,7 @@ def main():
             steps = [test_opens_live, test_register_and_add_appear_without_reload,
                      test_event_from_the_page_matches_notifications, test_fault_from_the_page_shows_retries,
                      test_reset, test_reconnects_after_restart, test_keyboard_tabs,
+                     test_monitor_shows_a_legacy_request_with_its_path,
                      test_another_origin_can_neither_read_nor_act, test_dark, test_no_script_errors]
             for step in steps:
                 step_started = time.monotonic()
