@@ -45,8 +45,9 @@ extension PropertyListXML {
     init(name: UnsafeBufferPointer<UInt8>) {
       // The length first: most names are told apart by it alone.
       func named(_ text: StaticString) -> Bool {
-        text.utf8CodeUnitCount == name.count
-          && (0..<name.count).allSatisfy { text.utf8Start[$0] == name[$0] }
+        guard text.utf8CodeUnitCount == name.count else { return false }
+        let start = text.utf8Start
+        return (0..<name.count).allSatisfy { start[$0] == name[$0] }
       }
       self = Self.names.first { named($0.name) }?.element ?? .other
     }
@@ -223,7 +224,9 @@ extension PropertyListXML {
     func at(_ position: Int, _ prefix: StaticString) -> Bool {
       let count = prefix.utf8CodeUnitCount
       guard position + count <= bytes.count else { return false }
-      for offset in 0..<count where bytes[position + offset] != prefix.utf8Start[offset] {
+      // `utf8Start` checks the string's representation on each access: read once.
+      let start = prefix.utf8Start
+      for offset in 0..<count where bytes[position + offset] != start[offset] {
         return false
       }
       return true
