@@ -219,6 +219,32 @@ import Testing
     #expect(!PropertyListXML.isWritable("\u{FFFF}"))
   }
 
+  @Test(
+    "a string is written with &, < and > escaped, the rest of its bytes as they are",
+    arguments: [
+      ("ABCDEFGHJKLMNPRSTUVW", "ABCDEFGHJKLMNPRSTUVW"),
+      ("a<b>&c", "a&lt;b&gt;&amp;c"),
+      ("&", "&amp;"),
+      ("<<", "&lt;&lt;"),
+      ("é 日本 \u{FFFD} tab\t", "é 日本 \u{FFFD} tab\t"),
+      ("", ""),
+    ])
+  func escaping(text: String, written: String) throws {
+    let bytes = PropertyListXML.serialize(.string(text))
+    let document = String(decoding: bytes, as: UTF8.self)
+    #expect(document.contains("<string>\(written)</string>\n"))
+    #expect(try PropertyListXML.parse(bytes) == .string(text))
+  }
+
+  @Test(
+    "the first string XML cannot hold is named, wherever its character is",
+    arguments: ["a\u{1}b", "\u{1F}", "x&\u{FFFE}", "<\u{FFFF}", "\u{7}<"])
+  func unwritable(text: String) {
+    let value = PropertyListValue.array([.string("fine & <ok>"), .string(text), .string("\u{2}")])
+    #expect(PropertyListXML.serialize(checking: value) == .failure(.init(text: text)))
+    #expect(!PropertyListXML.isWritable(text))
+  }
+
   @Test("dates keep whole seconds across years, before and after 1970")
   func dates() {
     for seconds in [-86_400 * 365, 0, 951_782_400, 1_700_000_000, 4_102_444_799] {

@@ -158,6 +158,7 @@ extension Dictionary where Key == String, Value == PropertyListValue {
     case nil: return nil
     case .array(let items):
       var texts: [String] = []
+      texts.reserveCapacity(items.count)
       for (index, item) in items.enumerated() {
         guard case .string(let text) = item else {
           throw .wrongElementType(key: context + key, index: index, found: item)

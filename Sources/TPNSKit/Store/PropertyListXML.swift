@@ -33,122 +33,6 @@ enum PropertyListXML {
       return try parser.document()
     }
   }
-
-  /// Whether `text` can be written: XML 1.0 cannot hold C0 control characters
-  /// other than tab, line feed and carriage return, nor U+FFFE and U+FFFF.
-  static func isWritable(_ text: String) -> Bool {
-    !text.unicodeScalars.contains { scalar in
-      (scalar.value < 0x20 && scalar.value != 0x09 && scalar.value != 0x0A && scalar.value != 0x0D)
-        || scalar.value == 0xFFFE || scalar.value == 0xFFFF
-    }
-  }
-
-  /// `value` as an XML property list, in Apple's layout (tabs, sorted keys).
-  /// A string XML cannot hold (see ``isWritable(_:)``) is written as it is:
-  /// ``serialize(checking:)`` refuses it instead.
-  static func serialize(_ value: PropertyListValue) -> [UInt8] {
-    document(value).output
-  }
-
-  /// `value` as ``serialize(_:)`` writes it, or the first string (or key)
-  /// XML cannot hold.
-  static func serialize(checking value: PropertyListValue) -> Result<[UInt8], Unwritable> {
-    let writer = document(value)
-    return writer.unwritable.map { .failure(Unwritable(text: $0)) } ?? .success(writer.output)
-  }
-
-  /// A string a property list cannot hold.
-  struct Unwritable: Error, Equatable {
-    let text: String
-  }
-
-  private static func document(_ value: PropertyListValue) -> Writer {
-    var writer = Writer()
-    writer.append(
-      """
-      <?xml version="1.0" encoding="UTF-8"?>
-      <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
-      <plist version="1.0">
-
-      """)
-    writer.write(value, depth: 0)
-    writer.append("</plist>\n")
-    return writer
-  }
-
-  /// Appends a document's bytes.
-  private struct Writer {
-    var output: [UInt8] = []
-    /// The first string written that XML cannot hold.
-    var unwritable: String?
-
-    mutating func append(_ text: StaticString) {
-      text.withUTF8Buffer { output.append(contentsOf: $0) }
-    }
-
-    mutating func indent(_ depth: Int) {
-      for _ in 0..<depth { output.append(UInt8(ascii: "\t")) }
-    }
-
-    mutating func line(_ text: StaticString, depth: Int) {
-      indent(depth)
-      append(text)
-      output.append(UInt8(ascii: "\n"))
-    }
-
-    mutating func element(_ open: StaticString, _ text: String, _ close: StaticString, depth: Int) {
-      indent(depth)
-      append(open)
-      escape(text)
-      append(close)
-    }
-
-    mutating func write(_ value: PropertyListValue, depth: Int) {
-      switch value {
-      case .string(let text): element("<string>", text, "</string>\n", depth: depth)
-      case .integer(let number): element("<integer>", String(number), "</integer>\n", depth: depth)
-      case .real(let number): element("<real>", number.description, "</real>\n", depth: depth)
-      case .bool(let flag): line(flag ? "<true/>" : "<false/>", depth: depth)
-      case .date(let date): element("<date>", ISO8601.format(date), "</date>\n", depth: depth)
-      case .data(let data):
-        element("<data>", data.base64EncodedString(), "</data>\n", depth: depth)
-      case .array(let items):
-        guard !items.isEmpty else { return line("<array/>", depth: depth) }
-        line("<array>", depth: depth)
-        for item in items { write(item, depth: depth + 1) }
-        line("</array>", depth: depth)
-      case .dictionary(let members):
-        guard !members.isEmpty else { return line("<dict/>", depth: depth) }
-        line("<dict>", depth: depth)
-        for key in members.keys.sorted() {
-          element("<key>", key, "</key>\n", depth: depth + 1)
-          write(members[key]!, depth: depth + 1)
-        }
-        line("</dict>", depth: depth)
-      }
-    }
-
-    mutating func escape(_ text: String) {
-      if unwritable == nil, !PropertyListXML.isWritable(text) { unwritable = text }
-      // Most strings (every UID) have nothing to escape: copied at once.
-      guard
-        text.utf8.contains(where: {
-          $0 == UInt8(ascii: "&") || $0 == UInt8(ascii: "<") || $0 == UInt8(ascii: ">")
-        })
-      else {
-        output += text.utf8
-        return
-      }
-      for byte in text.utf8 {
-        switch byte {
-        case UInt8(ascii: "&"): append("&amp;")
-        case UInt8(ascii: "<"): append("&lt;")
-        case UInt8(ascii: ">"): append("&gt;")
-        default: output.append(byte)
-        }
-      }
-    }
-  }
 }
 
 extension PropertyListXML {
@@ -161,8 +45,9 @@ extension PropertyListXML {
     init(name: UnsafeBufferPointer<UInt8>) {
       // The length first: most names are told apart by it alone.
       func named(_ text: StaticString) -> Bool {
-        text.utf8CodeUnitCount == name.count
-          && (0..<name.count).allSatisfy { text.utf8Start[$0] == name[$0] }
+        guard text.utf8CodeUnitCount == name.count else { return false }
+        let start = text.utf8Start
+        return (0..<name.count).allSatisfy { start[$0] == name[$0] }
       }
       self = Self.names.first { named($0.name) }?.element ?? .other
     }
@@ -339,7 +224,9 @@ extension PropertyListXML {
     func at(_ position: Int, _ prefix: StaticString) -> Bool {
       let count = prefix.utf8CodeUnitCount
       guard position + count <= bytes.count else { return false }
-      for offset in 0..<count where bytes[position + offset] != prefix.utf8Start[offset] {
+      // `utf8Start` checks the string's representation on each access: read once.
+      let start = prefix.utf8Start
+      for offset in 0..<count where bytes[position + offset] != start[offset] {
         return false
       }
       return true

@@ -138,8 +138,8 @@ extension StoreContents {
   static func validated(_ uids: [String], key: String) throws(StoreFormatError) -> [String] {
     var first: [String: Int] = [:]
     first.reserveCapacity(uids.count)
-    var canonical: [String] = []
-    canonical.reserveCapacity(uids.count)
+    // Copied only if a UID is not in its canonical form already.
+    var canonical = uids
     for (index, text) in uids.enumerated() {
       let uid: String
       do {
@@ -150,7 +150,7 @@ extension StoreContents {
       if let seen = first.updateValue(index, forKey: uid) {
         throw .duplicateUID(key: key, text: uid, first: seen, second: index)
       }
-      canonical.append(uid)
+      if uid != text { canonical[index] = uid }
     }
     return canonical
   }

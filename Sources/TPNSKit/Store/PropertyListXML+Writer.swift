@@ -1,0 +1,142 @@
+import FoundationEssentials
+
+/// The writer: Apple's layout (tabs, sorted keys), which `plutil` and
+/// Python's `plistlib` read.
+extension PropertyListXML {
+  /// Whether `text` can be written: XML 1.0 cannot hold C0 control characters
+  /// other than tab, line feed and carriage return, nor U+FFFE and U+FFFF.
+  static func isWritable(_ text: String) -> Bool {
+    var text = text
+    return text.withUTF8 { isWritable(utf8: $0) }
+  }
+
+  /// ``isWritable(_:)`` on a string's UTF-8.
+  static func isWritable(utf8 bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    !bytes.indices.contains { isUnwritable(at: $0, in: bytes) }
+  }
+
+  /// Whether the character at `index` of `bytes` (UTF-8) is one XML cannot
+  /// hold: a C0 control character is one byte below 0x20, U+FFFE and U+FFFF
+  /// are `EF BF BE` and `EF BF BF`.
+  static func isUnwritable(at index: Int, in bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    let byte = bytes[index]
+    if byte < 0x20 { return byte != 0x09 && byte != 0x0A && byte != 0x0D }
+    return byte == 0xEF && index + 2 < bytes.count && bytes[index + 1] == 0xBF
+      && bytes[index + 2] >= 0xBE
+  }
+
+  /// `value` as an XML property list, in Apple's layout (tabs, sorted keys).
+  /// A string XML cannot hold (see ``isWritable(_:)``) is written as it is:
+  /// ``serialize(checking:)`` refuses it instead.
+  static func serialize(_ value: PropertyListValue) -> [UInt8] {
+    document(value).output
+  }
+
+  /// `value` as ``serialize(_:)`` writes it, or the first string (or key)
+  /// XML cannot hold.
+  static func serialize(checking value: PropertyListValue) -> Result<[UInt8], Unwritable> {
+    let writer = document(value)
+    return writer.unwritable.map { .failure(Unwritable(text: $0)) } ?? .success(writer.output)
+  }
+
+  /// A string a property list cannot hold.
+  struct Unwritable: Error, Equatable {
+    let text: String
+  }
+
+  fileprivate static func document(_ value: PropertyListValue) -> Writer {
+    var writer = Writer()
+    writer.append(
+      """
+      <?xml version="1.0" encoding="UTF-8"?>
+      <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
+      <plist version="1.0">
+
+      """)
+    writer.write(value, depth: 0)
+    writer.append("</plist>\n")
+    return writer
+  }
+
+  /// Appends a document's bytes.
+  fileprivate struct Writer {
+    var output: [UInt8] = []
+    /// The first string written that XML cannot hold.
+    var unwritable: String?
+
+    mutating func append(_ text: StaticString) {
+      text.withUTF8Buffer { output.append(contentsOf: $0) }
+    }
+
+    mutating func indent(_ depth: Int) {
+      for _ in 0..<depth { output.append(UInt8(ascii: "\t")) }
+    }
+
+    mutating func line(_ text: StaticString, depth: Int) {
+      indent(depth)
+      append(text)
+      output.append(UInt8(ascii: "\n"))
+    }
+
+    mutating func element(_ open: StaticString, _ text: String, _ close: StaticString, depth: Int) {
+      indent(depth)
+      append(open)
+      escape(text)
+      append(close)
+    }
+
+    mutating func write(_ value: PropertyListValue, depth: Int) {
+      switch value {
+      case .string(let text): element("<string>", text, "</string>\n", depth: depth)
+      case .integer(let number): element("<integer>", String(number), "</integer>\n", depth: depth)
+      case .real(let number): element("<real>", number.description, "</real>\n", depth: depth)
+      case .bool(let flag): line(flag ? "<true/>" : "<false/>", depth: depth)
+      case .date(let date): element("<date>", ISO8601.format(date), "</date>\n", depth: depth)
+      case .data(let data):
+        element("<data>", data.base64EncodedString(), "</data>\n", depth: depth)
+      case .array(let items):
+        guard !items.isEmpty else { return line("<array/>", depth: depth) }
+        line("<array>", depth: depth)
+        for item in items { write(item, depth: depth + 1) }
+        line("</array>", depth: depth)
+      case .dictionary(let members):
+        guard !members.isEmpty else { return line("<dict/>", depth: depth) }
+        line("<dict>", depth: depth)
+        for key in members.keys.sorted() {
+          element("<key>", key, "</key>\n", depth: depth + 1)
+          write(members[key]!, depth: depth + 1)
+        }
+        line("</dict>", depth: depth)
+      }
+    }
+
+    /// Appends `text` with `&`, `<` and `>` escaped, and notes it if XML
+    /// cannot hold it: one pass over its bytes as one buffer (through
+    /// `String.UTF8View`, each byte costs a call, and a store writes 20,000
+    /// strings).
+    mutating func escape(_ text: String) {
+      var bytes = text
+      let writable = bytes.withUTF8 { (utf8) -> Bool in
+        var writable = true
+        var start = 0
+        for (index, byte) in utf8.enumerated() {
+          let entity: StaticString
+          switch byte {
+          case UInt8(ascii: "&"): entity = "&amp;"
+          case UInt8(ascii: "<"): entity = "&lt;"
+          case UInt8(ascii: ">"): entity = "&gt;"
+          default:
+            if writable, PropertyListXML.isUnwritable(at: index, in: utf8) { writable = false }
+            continue
+          }
+          output += UnsafeBufferPointer(rebasing: utf8[start..<index])
+          append(entity)
+          start = index + 1
+        }
+        output += UnsafeBufferPointer(rebasing: utf8[start...])
+        return writable
+      }
+      if unwritable == nil, !writable { unwritable = text }
+    }
+  }
+}
