@@ -72,14 +72,29 @@ public final class RunningEmulator {
   /// Starts the stopped emulator again on the same port and database: a
   /// server back from an outage.
   public func restart() throws {
-    try emulator.start(port: port, database: database, strict: strict)
+    try startAgain(database: database)
+  }
+
+  /// Starts on the same port again. While it was stopped, the port may have
+  /// been taken as the local port of a connection another test made (the
+  /// kernel hands out ephemeral ports from the range port 0 listens in): it
+  /// is tried until that connection is gone, for at most 10 s.
+  private func startAgain(database: String?) throws {
+    let deadline = ContinuousClock.now + .seconds(10)
+    while true {
+      do {
+        return try emulator.start(port: port, database: database, strict: strict)
+      } catch EmulatorError.cannotListen where ContinuousClock.now < deadline {
+        usleep(20_000)
+      }
+    }
   }
 
   /// Stops the emulator and starts it again on the same port with an empty
   /// registry in memory, whatever its database: a server that lost its data.
   public func restartForgettingEverything() throws {
     emulator.stop()
-    try emulator.start(port: port, database: nil, strict: strict)
+    try startAgain(database: nil)
   }
 
   /// `http://127.0.0.1:PORT/_emulator/<path>` answered as JSON.
