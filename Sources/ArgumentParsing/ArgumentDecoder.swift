@@ -92,5 +92,11 @@ struct ArgumentDecoder: Decoder {
 /// decode that records the names and takes no values lists them without
 /// reflection (which would instantiate every wrapper type's metadata).
 final class NameRecorder {
-  var names: [String] = []
+  /// Each property's name and, for an ``OptionGroup``, its declarations
+  /// (nil: those its wrapper recorded as `init()` made it).
+  private(set) var properties: [(name: String, build: DeclarationCollector.Build?)] = []
+
+  func record(_ name: String, build: DeclarationCollector.Build? = nil) {
+    properties.append((name, build))
+  }
 }
