@@ -45,7 +45,7 @@ extension Decoder {
   /// naming decode, its name recorded and an empty declaration.
   func wrapperStorage<Value>(_ type: Value.Type, wrapper: String) throws -> WrapperStorage<Value> {
     if let decoder = self as? ArgumentDecoder, let names = decoder.names {
-      names.names.append(codingPath.last?.stringValue ?? "")
+      names.record(codingPath.last?.stringValue ?? "")
       return .definition { _ in [] }
     }
     return .value(try parsedValue(type, wrapper: wrapper))

@@ -92,5 +92,16 @@ struct ArgumentDecoder: Decoder {
 /// decode that records the names and takes no values lists them without
 /// reflection (which would instantiate every wrapper type's metadata).
 final class NameRecorder {
-  var names: [String] = []
+  /// A property's name and, for an ``OptionGroup``, its declarations (nil:
+  /// those its wrapper recorded as `init()` made it).
+  struct Property {
+    var name: String
+    var build: DeclarationCollector.Build?
+  }
+
+  private(set) var properties: [Property] = []
+
+  func record(_ name: String, build: DeclarationCollector.Build? = nil) {
+    properties.append(Property(name: name, build: build))
+  }
 }

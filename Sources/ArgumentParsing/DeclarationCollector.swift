@@ -15,17 +15,24 @@ import Locking
 enum DeclarationCollector {
   typealias Build = @Sendable (_ key: [String]) -> [ArgumentDefinition]
 
-  /// The declarations being collected: a stack of (thread, declarations);
-  /// a thread records into its newest entry. (An array, not a dictionary by
-  /// thread: a dictionary's type costs the runtime a conformance scan.)
-  private static let collecting = LockedState<[(thread: UInt, builds: [Build])]>([])
+  /// A thread's declarations being collected.
+  private struct ThreadDeclarations {
+    var thread: UInt
+    var builds: [Build]
+  }
+
+  /// The declarations being collected: a stack; a thread records into its
+  /// newest entry. (An array, not a dictionary by thread: a dictionary's type
+  /// costs the runtime a conformance scan. Of a struct, not a tuple, whose
+  /// type the runtime builds from a longer mangled name.)
+  private static let collecting = LockedState<[ThreadDeclarations]>([])
 
   private static var currentThread: UInt { UInt(bitPattern: Int(bitPattern: pthread_self())) }
 
   /// The declarations made while `body` runs on this thread, in order.
   static func collect(_ body: () -> Void) -> [Build] {
     let thread = currentThread
-    collecting.withLock { $0.append((thread, [])) }
+    collecting.withLock { $0.append(ThreadDeclarations(thread: thread, builds: [])) }
     body()
     return collecting.withLock { stack in
       guard let index = stack.lastIndex(where: { $0.thread == thread }) else { return [] }

@@ -2,8 +2,14 @@
 /// commands that include it, as in swift-argument-parser:
 /// `@OptionGroup var options: SendingOptions`. The group's `validate()` runs
 /// once it is parsed, before the command's.
+///
+/// The type itself asks nothing of `Value` (Sendable is checked only by the
+/// compiler): only its decoding needs a ``ParsableArguments``. A requirement on
+/// the type would make the runtime look the conformance up in the binary's
+/// conformance records whenever it builds an `OptionGroup<…>` type from its
+/// mangled name, once for each group on a command's path.
 @propertyWrapper
-public struct OptionGroup<Value: ParsableArguments>: Decodable, Sendable, ArgumentDeclaration {
+public struct OptionGroup<Value: Sendable>: Sendable, ArgumentDeclaration {
   var storage: WrapperStorage<Value>
 
   public var wrappedValue: Value {
@@ -11,14 +17,24 @@ public struct OptionGroup<Value: ParsableArguments>: Decodable, Sendable, Argume
     set { storage = .value(newValue) }
   }
 
+  /// The group's place among its type's declarations. Its own declarations
+  /// come from the naming decode (``init(from:)``), where `Value` is known
+  /// to be ``ParsableArguments``: an `init()` that needs it would leave the
+  /// types that declare groups without their synthesized `init()`.
   public init() {
-    storage = Self.declaring { key in Value.definitions(prefix: key) }
+    storage = Self.declaring { _ in [] }
   }
 
+  func definitions(key: [String]) -> [ArgumentDefinition] { Self.definitions(storage, key: key) }
+}
+
+extension OptionGroup: Decodable where Value: ParsableArguments {
   public init(from decoder: any Decoder) throws {
     if let decoder = decoder as? ArgumentDecoder, let names = decoder.names {
-      // Named only: the group's own declarations are read from its type.
-      names.names.append(decoder.codingPath.last?.stringValue ?? "")
+      // Named, with the group's declarations, which are read from its type.
+      names.record(decoder.codingPath.last?.stringValue ?? "") { key in
+        Value.definitions(prefix: key)
+      }
       storage = .definition { _ in [] }
       return
     }
@@ -26,6 +42,4 @@ public struct OptionGroup<Value: ParsableArguments>: Decodable, Sendable, Argume
     try value.validate()
     storage = .value(value)
   }
-
-  func definitions(key: [String]) -> [ArgumentDefinition] { Self.definitions(storage, key: key) }
 }

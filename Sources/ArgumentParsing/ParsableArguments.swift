@@ -21,7 +21,8 @@ extension ParsableArguments {
   /// The declarations of `Self`'s properties, in declaration order, with keys
   /// from `prefix`: the wrappers record their declarations as `Self()` makes
   /// them (``DeclarationCollector``), and a naming decode lists the
-  /// properties' names in the same order (``NameRecorder``). Neither casts a
+  /// properties' names in the same order, with each group's declarations
+  /// (``NameRecorder``). Neither casts a
   /// property to a protocol nor reflects on the type: both would make the
   /// runtime instantiate each wrapper type and scan the binary's conformance
   /// records for it, measured as most of a short command's parsing.
@@ -29,12 +30,14 @@ extension ParsableArguments {
     let builds = DeclarationCollector.collect { _ = Self() }
     let recorder = NameRecorder()
     _ = try? Self(from: ArgumentDecoder(values: ParsedValues(), codingPath: [], names: recorder))
-    let names = recorder.names
+    let properties = recorder.properties
     precondition(
-      names.count == builds.count,
+      properties.count == builds.count,
       "\(Self.self): every stored property must be declared with @Option, @Flag, @Argument, "
         + "@OptionGroup or @EnvironmentVariable")
-    return zip(names, builds).flatMap { name, build in build(prefix + [name]) }
+    return zip(properties, builds).flatMap { property, build in
+      (property.build ?? build)(prefix + [property.name])
+    }
   }
 }
 

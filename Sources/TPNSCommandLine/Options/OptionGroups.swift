@@ -70,15 +70,6 @@ struct TokenDisplay: ParsableArguments {
   @Flag(help: "Print tokens in full (they are masked by default).") var showToken = false
 }
 
-/// `-v, --verbose`: for the one-shot commands and `watch`, which print lines
-/// (`ui` draws a screen, which the lines would break into).
-struct VerboseOutput: ParsableArguments {
-  @Flag(
-    name: .shortAndLong,
-    help: "Print each HTTP request and its answer (status, time) on stderr, as curl -v does.")
-  var verbose = false
-}
-
 /// How to talk to the server: `--timeout`, `--method`, `--require-https`, `--cacert`.
 struct TransferOptions: ParsableArguments {
   @Option(
@@ -120,7 +111,15 @@ struct SendingOptions: ParsableArguments {
   @OptionGroup var store: StoreLocation
   @OptionGroup var output: JSONOutput
   @OptionGroup var quietness: QuietOutput
-  @OptionGroup var verbosity: VerboseOutput
+  /// `-v, --verbose`: declared here, the one group of the commands that
+  /// print lines (the one-shot commands and `watch`; `ui` draws a screen,
+  /// which the lines would break into). Not a group of its own: each group
+  /// type on a command's path costs the runtime a lookup of its `CodingKeys`
+  /// among all the binary's conformance records.
+  @Flag(
+    name: .shortAndLong,
+    help: "Print each HTTP request and its answer (status, time) on stderr, as curl -v does.")
+  var verbose = false
   @OptionGroup var transfer: TransferOptions
   @OptionGroup var display: TokenDisplay
   @OptionGroup var color: ColorOption
@@ -144,7 +143,7 @@ struct SendingOptions: ParsableArguments {
   var resolved: GlobalOptions {
     GlobalOptions(
       server: location.server, storePath: store.resolvedPath ?? "", json: output.json,
-      quiet: quietness.quiet, verbose: verbosity.verbose, timeout: transfer.timeout.duration,
+      quiet: quietness.quiet, verbose: verbose, timeout: transfer.timeout.duration,
       method: transfer.method, caCertificate: transfer.caCertificate?.string,
       showToken: display.showToken, requireHTTPS: transfer.requireHTTPS, allowTokenInURL: false,
       color: color.choice)

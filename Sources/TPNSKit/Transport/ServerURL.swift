@@ -19,21 +19,29 @@ public struct ServerURL: Sendable, Hashable, CustomStringConvertible {
     self.text = text
   }
 
-  /// The URL's parts: `scheme://userinfo@hostport` then the rest (path,
-  /// query, fragment); without `://`, all of it is the rest.
-  private var parts:
-    (scheme: Substring, userinfo: Substring?, hostPort: Substring, rest: Substring)?
-  {
+  /// A URL's parts: `scheme://userinfo@hostport` then the rest (path,
+  /// query, fragment). A struct, not a tuple: the runtime builds a tuple's
+  /// type from its mangled name where it is copied, a measurable cost for a
+  /// short command.
+  private struct Parts {
+    var scheme: Substring
+    var userinfo: Substring?
+    var hostPort: Substring
+    var rest: Substring
+  }
+
+  /// The URL's parts; nil without `://`.
+  private var parts: Parts? {
     guard let separator = text.firstRange(of: "://") else { return nil }
     let afterScheme = text[separator.upperBound...]
     let authorityEnd = afterScheme.firstIndex { "/?#".contains($0) } ?? afterScheme.endIndex
     let authority = afterScheme[..<authorityEnd]
     let at = authority.lastIndex(of: "@")
-    return (
-      text[..<separator.lowerBound],
-      at.map { authority[..<$0] },
-      at.map { authority[authority.index(after: $0)...] } ?? authority,
-      afterScheme[authorityEnd...]
+    return Parts(
+      scheme: text[..<separator.lowerBound],
+      userinfo: at.map { authority[..<$0] },
+      hostPort: at.map { authority[authority.index(after: $0)...] } ?? authority,
+      rest: afterScheme[authorityEnd...]
     )
   }
 
