@@ -100,7 +100,7 @@ struct TransferOptions: ParsableArguments {
     name: .customLong("cacert"),
     help: ArgumentHelp(
       "Trust only the CA certificates in this PEM file (not the system's as well).",
-      valueName: "file"))
+      valueName: "file"), environment: "TPNS_CACERT")
   var caCertificate: FilePath?
 }
 
