@@ -38,7 +38,9 @@ extension ServerCommand {
       exitStatuses: [
         .init(0, "The command exited 0."),
         .init(64, "Usage: no command, or an unknown option or bad value before it."),
-        .init(69, "The emulator cannot listen."), .init(73, "The --db file cannot be opened."),
+        .init(69, "The emulator cannot listen."),
+        .init(
+          73, "The --db file cannot be opened, or --tls's temporary directory cannot be made."),
         .init(126, "The command cannot be run (not executable, a directory)."),
         .init(127, "The command is not found."),
         .init(128, "128+N: signal N killed the command; otherwise its own exit status."),
