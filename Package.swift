@@ -44,6 +44,9 @@ let package = Package(
     // libcurl is loaded at run time (dlopen), not linked: see CCurl.h.
     .target(name: "CCurl", linkerSettings: [.linkedLibrary("dl"), .linkedLibrary("pthread")]),
     .target(name: "CMicroHTTPD", linkerSettings: [.linkedLibrary("microhttpd")]),
+    // GnuTLS (what libmicrohttpd serves TLS with): checking --tls-cert/--tls-key, and
+    // exec --tls's throwaway certificate.
+    .target(name: "CGnuTLS", linkerSettings: [.linkedLibrary("gnutls")]),
     .target(name: "CSQLite", linkerSettings: [.linkedLibrary("sqlite3")]),
     .target(name: "CPlist", linkerSettings: [.linkedLibrary("plist-2.0")]),
     .target(name: "CLinux"),
@@ -122,7 +125,9 @@ let package = Package(
 
     .target(
       name: "TPNSEmulator",
-      dependencies: ["CMicroHTTPD", "CSQLite", "Locking", "TPNSProtocol", "DurationFormatting"],
+      dependencies: [
+        "CMicroHTTPD", "CGnuTLS", "CSQLite", "Locking", "TPNSProtocol", "DurationFormatting",
+      ],
       // The dashboard's page, style sheet and script: real files, embedded as bytes.
       resources: [
         .embedInCode("Dashboard/dashboard.html"), .embedInCode("Dashboard/dashboard.css"),

@@ -8,6 +8,7 @@ packages=(
   pkg-config
   libsqlite3-dev
   libmicrohttpd-dev
+  libgnutls28-dev
   libcurl4-openssl-dev
   libplist-dev
   curl

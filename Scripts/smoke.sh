@@ -9,9 +9,11 @@
 # Each check asserts the exit status and the --json fields with jq and prints
 # `ok N - what` or `not ok N - what: what happened`; the last line is
 # `N passed, M failed`. About 3 s.
-# Usage: Scripts/smoke.sh [--server URL] [--bin DIR]
+# Usage: Scripts/smoke.sh [--server URL | --tls] [--bin DIR]
 #   --server URL  run the same checks against another TPNS; those that need the
 #                 emulator's /_emulator/ endpoints print `ok N - what # skip why`
+#   --tls         run them over https: `tpns-server exec --tls`, tpns and curl
+#                 verifying its throwaway certificate (TPNS_CACERT)
 #   --bin DIR     take tpns and tpns-server from DIR (default: PATH, else a
 #                 release build of this checkout)
 #   SMOKE_TOKEN   the push token to register (default: a made-up one; with
@@ -20,7 +22,7 @@
 # or tpns-server missing.
 set -uo pipefail
 
-usage() { echo "Usage: Scripts/smoke.sh [--server URL] [--bin DIR]" >&2; }
+usage() { echo "Usage: Scripts/smoke.sh [--server URL | --tls] [--bin DIR]" >&2; }
 
 # The UIDs the checks map (made up: 20 characters of A-Z and 0-9), and a bad one.
 uid_a=SMOKE0TEST0UID0AAAA1
@@ -62,7 +64,10 @@ tpns_json() {
 # GETs an emulator inspection endpoint, or POSTs with -X POST: inspect PATH
 # [curl args]; sets `status`, `out` and `err` as tpns_json does.
 inspect() {
-  out=$(curl -fsS "${@:2}" "${TPNS_SERVER%/tpns}/_emulator/$1" 2>"$scratch/stderr")
+  # Under exec --tls, the emulator's certificate is the only one trusted, as for tpns.
+  local cacert=()
+  [[ -z ${TPNS_CACERT:-} ]] || cacert=(--cacert "$TPNS_CACERT")
+  out=$(curl -fsS "${cacert[@]}" "${@:2}" "${TPNS_SERVER%/tpns}/_emulator/$1" 2>"$scratch/stderr")
   status=$?
   err=$(head -n 1 "$scratch/stderr")
 }
@@ -249,8 +254,13 @@ fi
 
 server=
 bin=
+tls=()
 while (($#)); do
   case "$1" in
+    --tls)
+      tls=(--tls)
+      shift
+      ;;
     --server | --bin)
       if (($# < 2)) || [[ -z $2 ]]; then
         echo "Error: Missing value for '$1'" >&2
@@ -271,7 +281,7 @@ while (($#)); do
       shift
       ;;
     -h | --help)
-      sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'
+      sed -n '2,21p' "$0" | sed 's/^# \{0,1\}//'
       exit 0
       ;;
     *)
@@ -281,6 +291,12 @@ while (($#)); do
       ;;
   esac
 done
+
+if [[ -n $server && ${#tls[@]} -gt 0 ]]; then
+  echo "Error: --tls runs the emulator over https; --server names another TPNS" >&2
+  usage
+  exit 64
+fi
 
 here=$(cd "$(dirname "$0")" && pwd)
 script=$here/$(basename "$0")
@@ -345,9 +361,9 @@ if [[ -n $server ]]; then
   exit
 fi
 
-echo "smoke: $(command -v tpns) ($(tpns --version)) against tpns-server exec" >&2
+echo "smoke: $(command -v tpns) ($(tpns --version)) against tpns-server exec ${tls[*]}" >&2
 # --strict: tpns is a canonical client; anything else it sent would be a 400.
-_SMOKE_UNDER_EXEC=1 tpns-server exec --quiet --strict -- bash "$script"
+_SMOKE_UNDER_EXEC=1 tpns-server exec --quiet --strict "${tls[@]}" -- bash "$script"
 status=$?
 if ((status > 1)); then
   echo "Error: the checks did not finish: tpns-server exec exited $status" >&2

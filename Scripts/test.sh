@@ -57,9 +57,10 @@ swift format lint --recursive --strict Package.swift Sources Tests Benchmarks
 step "tests"
 swift test -j 2 --skip-build
 
-step "smoke: Scripts/smoke.sh, then Scripts/smoke-selftest.sh"
+step "smoke: Scripts/smoke.sh, over http and over https (--tls), then Scripts/smoke-selftest.sh"
 bin=$(swift build --show-bin-path)
 Scripts/smoke.sh --bin "$bin"
+Scripts/smoke.sh --bin "$bin" --tls
 Scripts/smoke-selftest.sh --bin "$bin"
 
 step "a package that depends on tpns by version: Scripts/dependency-test.sh"

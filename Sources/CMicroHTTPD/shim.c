@@ -32,6 +32,7 @@ struct MHD_Daemon *tpns_mhd_start(const char *host, uint16_t port,
                                   struct tpns_mhd_refusal_sink *refusals,
                                   unsigned int thread_pool_size, unsigned int connection_timeout_s,
                                   size_t connection_memory_limit, unsigned int connection_limit,
+                                  const char *tls_key, const char *tls_certificate,
                                   int *error_out) {
   struct addrinfo hints;
   memset(&hints, 0, sizeof hints);
@@ -64,6 +65,18 @@ struct MHD_Daemon *tpns_mhd_start(const char *host, uint16_t port,
     ((struct sockaddr_in *)&address)->sin_port = htons(port);
   }
 
+  // An array, so that an http daemon is given no TLS option at all. libmicrohttpd loads
+  // the key and certificate into GnuTLS's credentials before MHD_start_daemon returns.
+  bool is_tls = tls_key != NULL && tls_certificate != NULL;
+  struct MHD_OptionItem tls_options[] = {
+      {MHD_OPTION_HTTPS_MEM_KEY, 0, (void *)tls_key},
+      {MHD_OPTION_HTTPS_MEM_CERT, 0, (void *)tls_certificate},
+      {MHD_OPTION_END, 0, NULL},
+  };
+  if (is_tls) {
+    flags |= MHD_USE_TLS;
+  }
+
   errno = 0;
   struct MHD_Daemon *daemon = MHD_start_daemon(
       flags, port, NULL, NULL, handler, context,
@@ -78,9 +91,10 @@ struct MHD_Daemon *tpns_mhd_start(const char *host, uint16_t port,
       MHD_OPTION_CONNECTION_MEMORY_LIMIT, connection_memory_limit,
       MHD_OPTION_CONNECTION_LIMIT, connection_limit,
       MHD_OPTION_LISTEN_BACKLOG_SIZE, 1024u,
+      MHD_OPTION_ARRAY, is_tls ? tls_options : tls_options + 2,
       MHD_OPTION_END);
   if (daemon == NULL) {
-    *error_out = errno != 0 ? errno : EADDRINUSE;
+    *error_out = errno != 0 ? errno : is_tls ? EPROTO : EADDRINUSE;
   }
   return daemon;
 }

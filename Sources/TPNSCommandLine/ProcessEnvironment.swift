@@ -5,7 +5,8 @@
 /// The environment variables tpns reads.
 enum ProcessEnvironment {
   static let names = [
-    "TPNS_SERVER", "TPNS_STORE", "TPNS_TOKEN", "TPNS_REQUIRE_HTTPS", "XDG_CONFIG_HOME", "HOME",
+    "TPNS_SERVER", "TPNS_STORE", "TPNS_TOKEN", "TPNS_REQUIRE_HTTPS", "TPNS_CACERT",
+    "XDG_CONFIG_HOME", "HOME",
     // Whether to colour a terminal's output.
     "NO_COLOR", "TERM",
     // The proxies libcurl takes for http:// (it ignores HTTP_PROXY), named in warnings.

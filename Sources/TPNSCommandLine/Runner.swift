@@ -126,7 +126,8 @@ struct Runner {
   func checkCACertificate() throws {
     if let problem = options.caCertificateProblem() {
       throw fail(
-        problem.message, hint: "Pass a readable PEM file of CA certificates with --cacert.",
+        problem.message,
+        hint: "Pass a readable PEM file of CA certificates with --cacert or TPNS_CACERT.",
         code: problem.unreadable ? ExitStatus.noInput : ExitStatus.dataError)
     }
   }

@@ -34,7 +34,8 @@
 ///   marks the request as cross-site), so a page could use it to reach the emulator;
 ///   it is served only when it is exactly the `--host` given.
 /// - `Origin`, which browsers send on every POST and cross-origin `fetch`, must be the
-///   request's own (`http://` and its `Host`: the dashboard, or a user at the console
+///   request's own (`http://`, or `https://` when serving TLS, and its `Host`: the
+///   dashboard, or a user at the console
 ///   of one of its JSON answers); any other, `null` included, is 403.
 /// - `Sec-Fetch-Site`, when sent, must be `none` (an address typed or bookmarked) or
 ///   `same-origin`; `cross-site` and `same-site` (a page on another port of localhost
@@ -53,10 +54,14 @@ struct AccessPolicy: Sendable {
   /// Whether a browser's own requests to `/tpns` (a navigation, a subresource) are
   /// served (`--allow-browser`).
   let allowsBrowser: Bool
+  /// What the server's own pages' `Origin` starts with: `http://`, or `https://` when
+  /// it serves TLS.
+  let originPrefix: String
 
-  init(listeningHost: String, allowsBrowser: Bool = false) {
+  init(listeningHost: String, allowsBrowser: Bool = false, scheme: String = "http") {
     self.listeningHost = listeningHost.lowercased()
     self.allowsBrowser = allowsBrowser
+    originPrefix = scheme + "://"
   }
 
   /// Why `request` is refused (421, 403), or nil when it is served.
@@ -80,7 +85,7 @@ struct AccessPolicy: Sendable {
       }
     }
     if let origin = request.origin,
-      origin.lowercased() != "http://" + (request.host ?? "").lowercased()
+      origin.lowercased() != originPrefix + (request.host ?? "").lowercased()
     {
       return Self.fromWebPage("Origin '\(Printable(origin))'")
     }

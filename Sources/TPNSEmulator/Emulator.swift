@@ -32,6 +32,7 @@ public final class Emulator: @unchecked Sendable {
     var events: EventHub
     var host: String
     var port: UInt16
+    var isTLS: Bool
   }
 
   private let lock = Lock()
@@ -58,9 +59,10 @@ public final class Emulator: @unchecked Sendable {
   /// `strict` refuses that with 400 instead (for authors testing their own encoder).
   /// `allowBrowser` serves what a browser sends to `/tpns` by itself (a navigation typed
   /// in the address bar, a link, a form), refused by default (see ``AccessPolicy``).
+  /// With `tls` it serves https instead of http.
   public func start(
     host: String = "127.0.0.1", port: UInt16 = 0, database: String? = nil, threads: Int = 1,
-    strict: Bool = false, allowBrowser: Bool = false
+    strict: Bool = false, allowBrowser: Bool = false, tls: TLSIdentity? = nil
   ) throws(EmulatorError) {
     try lock.withLock { () throws(EmulatorError) in
       guard running == nil else { throw EmulatorError.alreadyRunning }
@@ -83,21 +85,24 @@ public final class Emulator: @unchecked Sendable {
           registry: registry, log: log, faults: faults, databaseName: database ?? ":memory:",
           events: events, startedAt: Clock.nowMilliseconds(),
           startedMonotonic: Clock.monotonicNanoseconds()),
-        access: AccessPolicy(listeningHost: host, allowsBrowser: allowBrowser), events: events,
+        access: AccessPolicy(
+          listeningHost: host, allowsBrowser: allowBrowser, scheme: tls == nil ? "http" : "https"),
+        events: events,
         logger: logger,
         isStrict: strict)
       let server = HTTPServer(
         handler: { router.handle($0) }, refused: { router.handleUnread(status: $0) })
       let bound: UInt16
       do throws(EmulatorError) {
-        bound = try server.start(host: host, port: port, threads: threads)
+        bound = try server.start(host: host, port: port, threads: threads, tls: tls)
       } catch {
         registry.close()
         throw error
       }
       events.start()
       running = Running(
-        server: server, registry: registry, events: events, host: host, port: bound)
+        server: server, registry: registry, events: events, host: host, port: bound,
+        isTLS: tls != nil)
     }
   }
 
@@ -140,13 +145,14 @@ public final class Emulator: @unchecked Sendable {
   /// The address listened on, e.g. `127.0.0.1`; nil when not running.
   public var host: String? { lock.withLock { running?.host } }
 
-  /// The service URL, `http://HOST:PORT/tpns` (what `TPNS_SERVER` is set to); nil when
-  /// not running. An IPv6 host is written in brackets.
+  /// The service URL, `http://HOST:PORT/tpns` (`https://` when serving TLS; what
+  /// `TPNS_SERVER` is set to); nil when not running. An IPv6 host is written in brackets.
   public var baseURL: String? {
     lock.withLock {
       guard let running else { return nil }
       let host = running.host.contains(":") ? "[\(running.host)]" : running.host
-      return "http://\(host):\(running.port)\(Router.servicePath)"
+      let scheme = running.isTLS ? "https" : "http"
+      return "\(scheme)://\(host):\(running.port)\(Router.servicePath)"
     }
   }
 }

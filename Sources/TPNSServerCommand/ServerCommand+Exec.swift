@@ -21,18 +21,26 @@ extension ServerCommand {
         and SIGTERM to it, then stops and exits with its status (128+N if signal N \
         killed it, 127 if it cannot be found). Request lines go to stderr. Everything \
         from COMMAND's name on is COMMAND's, options included: the '--' before it \
-        is optional.
+        is optional. With --tls it serves https with a throwaway self-signed \
+        certificate for 127.0.0.1 and localhost (its key never leaves memory), sets \
+        TPNS_SERVER to https://127.0.0.1:PORT/tpns and TPNS_CACERT to the certificate's \
+        file, which tpns trusts as --cacert, and deletes the file when it stops.
         """,
       examples: [
         .init("tpns-server exec -- Scripts/smoke.sh", "Run a script against a fresh emulator."),
         .init(
           "tpns-server exec --db ci.sqlite sh -c 'tpns sync && tpns list'",
           "Keep the registry the command left, in ci.sqlite."),
+        .init(
+          "tpns-server exec --tls -- Scripts/smoke.sh",
+          "Run a script over https, verified with the throwaway certificate."),
       ],
       exitStatuses: [
         .init(0, "The command exited 0."),
         .init(64, "Usage: no command, or an unknown option or bad value before it."),
-        .init(69, "The emulator cannot listen."), .init(73, "The --db file cannot be opened."),
+        .init(69, "The emulator cannot listen."),
+        .init(
+          73, "The --db file cannot be opened, or --tls's temporary directory cannot be made."),
         .init(126, "The command cannot be run (not executable, a directory)."),
         .init(127, "The command is not found."),
         .init(128, "128+N: signal N killed the command; otherwise its own exit status."),
@@ -42,6 +50,11 @@ extension ServerCommand {
     @OptionGroup public var storage: DatabaseOption
     /// `--strict`, `--quiet` (request lines go to stderr) and `--allow-browser`.
     @OptionGroup public var behaviour: BehaviourOptions
+    /// `--tls`: serve https with a throwaway certificate.
+    @Flag(
+      help: ArgumentHelp(
+        "Serve https with a throwaway self-signed certificate, whose file TPNS_CACERT names."))
+    public var tls = false
     /// The command to run and its arguments.
     @Argument(parsing: .postTerminator, help: "The command to run, and its arguments.")
     public var command: [String]
@@ -94,6 +107,8 @@ extension ServerCommand {
 
     /// The environment variable that carries the emulator's URL to the command.
     public static let environmentVariable = "TPNS_SERVER"
+    /// The environment variable that carries `--tls`'s certificate file to the command.
+    public static let certificateVariable = "TPNS_CACERT"
 
     /// Runs the command against a fresh emulator; throws ``ExitCode`` with its status.
     public func run() throws {
@@ -101,16 +116,19 @@ extension ServerCommand {
       let logger: Emulator.Logger? =
         quiet ? nil : { @Sendable line in Console.error(line) }
       let emulator = Emulator(logger: logger, warning: ServerCommand.warning)
+      let certificate = tls ? try ThrowawayCertificate() : nil
+      defer { certificate?.remove() }
       try ServerCommand.start(
         emulator, host: "127.0.0.1", port: 0, database: database, strict: strict,
-        allowBrowser: allowBrowser)
+        allowBrowser: allowBrowser, tls: certificate?.identity)
       defer { emulator.stop() }
       if !quiet { Console.error("listening on \(emulator.baseURL ?? "")") }
 
+      var environment = [Self.environmentVariable: emulator.baseURL ?? ""]
+      if let certificate { environment[Self.certificateVariable] = certificate.path }
       let child: ChildProcess
       do throws(ChildProcess.SpawnError) {
-        child = try ChildProcess(
-          command, environment: [Self.environmentVariable: emulator.baseURL ?? ""])
+        child = try ChildProcess(command, environment: environment)
       } catch {
         let notFound = error.code == ENOENT
         throw CommandFailure(

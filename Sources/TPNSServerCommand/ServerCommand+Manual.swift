@@ -20,7 +20,11 @@ extension ServerCommand {
     static let supplement = ManualSupplement(
       exitStatuses: [
         (0, "Stopped by SIGHUP, SIGINT or SIGTERM (exec: its command's status)."),
-        (64, "Usage: an unknown option or a bad option value."),
+        (
+          64,
+          "Usage: an unknown option or a bad option value; a --tls-cert or --tls-key file that "
+            + "cannot be read, holds no PEM, or a key that is not the certificate's."
+        ),
         (65, "--db names a file that is not a registry tpns-server created; it is left as it is."),
         (69, "The address cannot be listened on (the port is taken, say)."),
         (
@@ -40,8 +44,14 @@ extension ServerCommand {
         (
           "TPNS_SERVER",
           "Not read. exec sets it, for its command, to the emulator's URL "
-            + "(http://127.0.0.1:PORT/tpns)."
-        )
+            + "(http://127.0.0.1:PORT/tpns; https:// with --tls)."
+        ),
+        (
+          "TPNS_CACERT",
+          "Not read. exec --tls sets it, for its command, to the file of its throwaway "
+            + "certificate, which tpns reads as --cacert."
+        ),
+        ("TMPDIR", "Where exec --tls makes the private directory of that file (default /tmp)."),
       ],
       seeAlso: ["tpns(1)"], source: "tpns \(TPNSVersion.current)")
 

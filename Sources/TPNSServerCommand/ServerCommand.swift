@@ -15,7 +15,8 @@ public struct ServerCommand: ParsableCommand {
     commandName: "tpns-server",
     abstract: "A local emulator of the TUTK Push Notification Service (TPNS).",
     discussion: """
-      Serves the TPNS protocol at http://HOST:PORT/tpns (GET query or POST form), \
+      Serves the TPNS protocol at http://HOST:PORT/tpns (GET query or POST form; \
+      https with --tls-cert and --tls-key), \
       keeps its registry in SQLite, and answers inspection requests under \
       /_emulator/ (health, overview, registry, notifications, requests, reset, \
       faults, and stream: live Server-Sent Events). A dashboard at \
@@ -56,6 +57,8 @@ public struct ServerCommand: ParsableCommand {
   public var threads = 1
   /// `--strict` and `--quiet`.
   @OptionGroup public var behaviour: BehaviourOptions
+  /// `--tls-cert` and `--tls-key`.
+  @OptionGroup public var tls: TLSOptions
   /// `--version`: print the version instead of serving.
   @Flag(help: "Show the version.") public var version = false
 
@@ -107,12 +110,13 @@ public struct ServerCommand: ParsableCommand {
       Console.line(TPNSVersion.current)
       return
     }
+    let identity = try tls.identity()
     let signals = Signals(blocking: [SIGHUP, SIGINT, SIGTERM])
     let logger: Emulator.Logger? = quiet ? nil : { @Sendable line in Console.line(line) }
     let emulator = Emulator(logger: logger, warning: Self.warning)
     try Self.start(
       emulator, host: host, port: port, database: database, threads: threads, strict: strict,
-      allowBrowser: allowBrowser)
+      allowBrowser: allowBrowser, tls: identity)
     if let exposure = Self.exposureWarning(host: host) { Self.warning(exposure) }
     let written: PortFile?
     do {
@@ -134,12 +138,12 @@ public struct ServerCommand: ParsableCommand {
   /// Starts `emulator`, turning a failure into a reported error.
   static func start(
     _ emulator: Emulator, host: String, port: UInt16, database: String?, threads: Int = 1,
-    strict: Bool = false, allowBrowser: Bool = false
+    strict: Bool = false, allowBrowser: Bool = false, tls: TLSIdentity? = nil
   ) throws {
     do throws(EmulatorError) {
       try emulator.start(
         host: host, port: port, database: database, threads: threads, strict: strict,
-        allowBrowser: allowBrowser)
+        allowBrowser: allowBrowser, tls: tls)
     } catch {
       switch error {
       case .cannotListen:

@@ -142,9 +142,34 @@ import Testing
       #expect(
         result.stderrWithoutWarnings
           == "Error: cannot read the CA certificate file \(file): \(reason)\n"
-          + "Pass a readable PEM file of CA certificates with --cacert.\n")
+          + "Pass a readable PEM file of CA certificates with --cacert or TPNS_CACERT.\n")
     }
     #expect(contents(of: e2e.tpns.store) == store)
     #expect(try e2e.server.requests().count == requests)
+  }
+
+  @Test("TPNS_CACERT is read as --cacert; an explicit --cacert wins; empty, a usage error")
+  func caCertificateVariable() throws {
+    let e2e = try EndToEnd()
+    let unreadable = try e2e.tpns.run(
+      ["register", EndToEnd.token], environment: ["TPNS_CACERT": "/missing.pem"])
+    #expect(unreadable.status == 66)
+    #expect(
+      unreadable.stderrWithoutWarnings.hasPrefix(
+        "Error: cannot read the CA certificate file /missing.pem: No such file or directory\n"))
+    let explicit = try e2e.tpns.run(
+      ["register", EndToEnd.token, "--cacert", "/other.pem"],
+      environment: ["TPNS_CACERT": "/missing.pem"])
+    #expect(explicit.status == 66)
+    #expect(
+      explicit.stderrWithoutWarnings.hasPrefix(
+        "Error: cannot read the CA certificate file /other.pem: "))
+    let empty = try e2e.tpns.run(["register", EndToEnd.token], environment: ["TPNS_CACERT": ""])
+    #expect(empty.status == 64)
+    #expect(
+      empty.stderrWithoutWarnings.hasPrefix(
+        "Error: TPNS_CACERT is set but empty: set it to a path (not empty), or unset it for the "
+          + "default\n"))
+    #expect(try e2e.server.requests().isEmpty)
   }
 }

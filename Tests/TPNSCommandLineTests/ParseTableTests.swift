@@ -43,7 +43,7 @@ import Testing
   @Test(
     "the server: --server, else TPNS_SERVER, else the real service",
     arguments: [
-      ([], [:], "http://push.iotcplatform.com/tpns"),
+      ([], [:], "https://push.iotcplatform.com:7380/tpns"),
       ([], ["TPNS_SERVER": "http://e/tpns"], "http://e/tpns"),
       (["--server", "http://a/tpns"], ["TPNS_SERVER": ""], "http://a/tpns"),
       (["--server", "https://a/tpns"], ["TPNS_SERVER": "http://e/tpns"], "https://a/tpns"),

@@ -199,7 +199,7 @@ import Testing
       result.stderrWithoutWarnings
         == "Error: the CA certificate file \(junk) is not a PEM file: it holds no "
         + "'-----BEGIN CERTIFICATE-----' line\n"
-        + "Pass a readable PEM file of CA certificates with --cacert.\n")
+        + "Pass a readable PEM file of CA certificates with --cacert or TPNS_CACERT.\n")
     #expect(try e2e.server.requests().isEmpty)
   }
 

@@ -79,7 +79,8 @@ struct ServerCommandTests {
     #expect(
       result.stdout.contains(
         "USAGE: tpns-server [--host <host>] [--port <port>] [--db <path>] [--port-file <file>] "
-          + "[--threads <n>] [--strict] [--quiet] [--allow-browser] [--version]\n"))
+          + "[--threads <n>] [--strict] [--quiet] [--allow-browser] [--tls-cert <file>] "
+          + "[--tls-key <file>] [--version]\n"))
     #expect(
       result.stdout.contains("\n  --allow-browser         Run /tpns commands a browser sends"))
     #expect(result.stdout.contains("\n  --port <port>           The port to listen on;"))

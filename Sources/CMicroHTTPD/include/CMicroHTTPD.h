@@ -39,8 +39,10 @@ struct tpns_mhd_refusal_sink {
 ///   socket is).
 /// - `refusals`: told of each request libmicrohttpd answers itself (it must outlive
 ///   the daemon); libmicrohttpd's other log messages are dropped.
+/// - `tls_key`, `tls_certificate`: PEM, both or neither; given, the daemon serves https
+///   (libmicrohttpd's GnuTLS), else http.
 /// - `error_out`: on failure, an errno-style code (EADDRINUSE; EADDRNOTAVAIL for a host
-///   that is not an address or does not resolve; ...).
+///   that is not an address or does not resolve; EPROTO when TLS cannot be set up; ...).
 ///
 /// Returns NULL on failure.
 struct MHD_Daemon *_Nullable tpns_mhd_start(const char *_Nonnull host, uint16_t port,
@@ -54,6 +56,8 @@ struct MHD_Daemon *_Nullable tpns_mhd_start(const char *_Nonnull host, uint16_t 
                                             unsigned int connection_timeout_s,
                                             size_t connection_memory_limit,
                                             unsigned int connection_limit,
+                                            const char *_Nullable tls_key,
+                                            const char *_Nullable tls_certificate,
                                             int *_Nonnull error_out);
 
 /// The port the daemon is bound to (the kernel's choice when started with port 0).

@@ -28,6 +28,7 @@ struct Status: ParsableCommand {
     let registeredAt = state.registeredServers
       .sorted { ($0 == server ? 0 : 1, $0) < ($1 == server ? 0 : 1, $1) }
       .map { ServerURL($0).redacted }
+    let formerDefault = Self.formerDefault(of: state, server: server)
     // Counts against a list the server may not hold are null, not guesses.
     let unknown = difference.listIsUnknown
     func count(_ uids: [String]) -> OrderedJSON { unknown ? .null : .number(uids.count) }
@@ -46,6 +47,7 @@ struct Status: ParsableCommand {
           ("registered", .bool(difference.isRegistered)),
           ("registered_server", registeredAt.first.map(OrderedJSON.string) ?? .null),
           ("registered_servers", .array(registeredAt.map(OrderedJSON.string))),
+          ("former_default_server", formerDefault.map(OrderedJSON.string) ?? .null),
           ("uids", .array(state.uids.map(OrderedJSON.string))),
           (
             "acknowledged_uids",
@@ -91,6 +93,14 @@ struct Status: ParsableCommand {
       ("registered", registered), ("uids", String(state.uids.count)),
       ("pending", Self.pending(difference)),
     ]
+    if let formerDefault {
+      rows.append(
+        (
+          "note",
+          "the store's acknowledgements are at the former default, \(formerDefault) "
+            + "(--server \(formerDefault) uses it; tpns sync sends the store here)"
+        ))
+    }
     // Each phone this server may still push the cameras to, until it
     // acknowledges the removal of its mappings.
     for phone in difference.formerPhones {
@@ -102,12 +112,23 @@ struct Status: ParsableCommand {
       let style: Palette.Style?
       switch label {
       case "registered": style = difference.isRegistered ? .success : .pending
-      case "former": style = .pending
+      case "former", "note": style = .pending
       case "pending": style = difference.nextCommand == nil ? .success : .pending
       default: style = nil
       }
       runner.output.line(label.padding(to: 12) + value, style: style)
     }
+  }
+
+  /// The former default server (the quickstart's http URL) when the server in use is
+  /// the default, which has acknowledged nothing, and the store holds acknowledgements
+  /// at the former: a store from before the default changed. Else nil.
+  static func formerDefault(of state: StoreContents, server: String) -> String? {
+    let former = ServerLocation.formerDefault.storeKey
+    guard server == ServerLocation.realService.storeKey, state.servers[server] == nil,
+      state.servers[former] != nil
+    else { return nil }
+    return former
   }
 
   /// The pending line: what the server in use lacks, and the command that sends it.

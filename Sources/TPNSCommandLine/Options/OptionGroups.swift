@@ -7,8 +7,11 @@ import TPNSKit
 
 /// `--server` (env `TPNS_SERVER`).
 struct ServerLocation: ParsableArguments {
-  /// The real service, as the quickstart used it.
-  static let realService = ServerURL("http://push.iotcplatform.com/tpns")
+  /// The real service, as shipping apps use it (https on port 7380).
+  static let realService = ServerURL("https://push.iotcplatform.com:7380/tpns")
+  /// The default before it: the quickstart's, in clear. A store may hold
+  /// acknowledgements there, which `status` points out.
+  static let formerDefault = ServerURL("http://push.iotcplatform.com/tpns")
 
   @Option(help: ArgumentHelp("The TPNS URL.", valueName: "url"), environment: "TPNS_SERVER")
   var server = Self.realService
@@ -91,7 +94,7 @@ struct TransferOptions: ParsableArguments {
     name: .customLong("cacert"),
     help: ArgumentHelp(
       "Trust only the CA certificates in this PEM file (not the system's as well).",
-      valueName: "file"))
+      valueName: "file"), environment: "TPNS_CACERT")
   var caCertificate: FilePath?
 }
 

@@ -104,8 +104,10 @@ final class HTTPServer: @unchecked Sendable {
   }
 
   /// Starts listening on `host`:`port` (0: a free port) with `threads` poll threads,
-  /// and returns the bound port.
-  func start(host: String, port: UInt16, threads: Int) throws(EmulatorError) -> UInt16 {
+  /// over https with `tls`, and returns the bound port.
+  func start(host: String, port: UInt16, threads: Int, tls: TLSIdentity? = nil)
+    throws(EmulatorError) -> UInt16
+  {
     try lock.withLock { () throws(EmulatorError) -> UInt16 in
       guard daemon == nil else { throw EmulatorError.alreadyRunning }
       var code: Int32 = 0
@@ -116,7 +118,7 @@ final class HTTPServer: @unchecked Sendable {
           host, port, accessHandler, uriCallback, completedCallback, connectionCallback, context,
           refusalSink,
           UInt32(max(1, threads)), Self.connectionTimeout, Self.connectionMemoryLimit,
-          Self.connectionLimit, &code)
+          Self.connectionLimit, tls?.key, tls?.certificate, &code)
       else {
         throw EmulatorError.cannotListen(
           host: host, port: port, reason: String(cString: strerror(code)))

@@ -1,0 +1,140 @@
+import CGnuTLS
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
+
+/// A certificate (PEM, the server's first, then any chain) and its private key (PEM,
+/// unencrypted), with which the emulator serves https.
+///
+/// ```swift
+/// let identity = try TLSIdentity.load(certificateFile: "cert.pem", keyFile: "key.pem")
+/// try emulator.start(port: 0, tls: identity)   // https://127.0.0.1:PORT/tpns
+/// ```
+public struct TLSIdentity: Sendable, Equatable {
+  /// The certificate chain, PEM.
+  public let certificate: String
+  /// The private key, PEM.
+  public let key: String
+
+  /// `certificate` and `key` once GnuTLS has read both and found that they belong
+  /// together; `certificateFile` and `keyFile` name them in an error.
+  public init(
+    certificate: String, key: String, certificateFile: String? = nil, keyFile: String? = nil
+  ) throws(TLSIdentityError) {
+    var reason = [CChar](repeating: 0, count: 256)
+    let problem = certificate.withCString { certificateText in
+      key.withCString { keyText in
+        tpns_tls_check(
+          certificateText, certificate.utf8.count, keyText, key.utf8.count, &reason, reason.count)
+      }
+    }
+    let said = String(
+      decoding: reason.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    switch problem {
+    case .TPNS_TLS_OK:
+      break
+    case .TPNS_TLS_CERTIFICATE_NOT_PEM:
+      throw .certificateNotPEM(path: certificateFile, reason: said)
+    case .TPNS_TLS_KEY_NOT_PEM:
+      throw .keyNotPEM(path: keyFile, reason: said)
+    case .TPNS_TLS_KEY_MISMATCH:
+      throw .keyMismatch(certificate: certificateFile, key: keyFile)
+    }
+    self.certificate = certificate
+    self.key = key
+  }
+
+  /// The certificate and key read from their files and checked.
+  public static func load(certificateFile: String, keyFile: String) throws(TLSIdentityError)
+    -> TLSIdentity
+  {
+    let certificate = try readText(certificateFile)
+    let key = try readText(keyFile)
+    return try TLSIdentity(
+      certificate: certificate, key: key, certificateFile: certificateFile, keyFile: keyFile)
+  }
+
+  /// A new key and a self-signed certificate for `localhost`, 127.0.0.1 and ::1, valid
+  /// for `days` days and marked as a CA, so that a client given the certificate as its
+  /// CA file trusts the server (see `tpns_tls_make_self_signed`).
+  public static func selfSigned(days: UInt32 = 1) throws(TLSIdentityError) -> TLSIdentity {
+    var made = tpns_tls_identity()
+    let code = tpns_tls_make_self_signed(days, &made)
+    defer { tpns_tls_free_identity(&made) }
+    guard code == 0, let certificate = made.certificate, let key = made.key else {
+      throw .cannotMake(reason: String(cString: tpns_tls_error_text(code)))
+    }
+    return try TLSIdentity(certificate: String(cString: certificate), key: String(cString: key))
+  }
+
+  /// No certificate chain or key is this large; a bigger file (or a device) is not one.
+  static let maximumFileSize = 1 << 20
+
+  /// The text of the file at `path`, at most ``maximumFileSize`` bytes.
+  private static func readText(_ path: String) throws(TLSIdentityError) -> String {
+    let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+    guard descriptor >= 0 else {
+      throw .unreadable(path: path, reason: String(cString: strerror(errno)))
+    }
+    defer { close(descriptor) }
+    var status = stat()
+    guard fstat(descriptor, &status) == 0 else {
+      throw .unreadable(path: path, reason: String(cString: strerror(errno)))
+    }
+    guard status.st_mode & S_IFMT == S_IFREG else {
+      throw .unreadable(path: path, reason: "not a regular file")
+    }
+    var bytes: [UInt8] = []
+    var buffer = [UInt8](repeating: 0, count: 16 * 1024)
+    while true {
+      let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+      if count < 0 {
+        if errno == EINTR { continue }
+        throw .unreadable(path: path, reason: String(cString: strerror(errno)))
+      }
+      if count == 0 { break }
+      bytes.append(contentsOf: buffer[..<count])
+      guard bytes.count <= maximumFileSize else {
+        throw .unreadable(path: path, reason: "larger than 1 MiB")
+      }
+    }
+    return String(decoding: bytes, as: UTF8.self)
+  }
+}
+
+/// Why a certificate or key cannot serve https.
+public enum TLSIdentityError: Error, Sendable, Equatable, CustomStringConvertible {
+  /// The file cannot be opened or read, or is not a regular file.
+  case unreadable(path: String, reason: String)
+  /// No PEM certificate GnuTLS reads (`reason`: GnuTLS's words).
+  case certificateNotPEM(path: String?, reason: String)
+  /// No unencrypted PEM private key GnuTLS reads.
+  case keyNotPEM(path: String?, reason: String)
+  /// The key is not the certificate's.
+  case keyMismatch(certificate: String?, key: String?)
+  /// A self-signed certificate could not be made.
+  case cannotMake(reason: String)
+
+  public var description: String {
+    switch self {
+    case .unreadable(let path, let reason):
+      return "cannot read '\(Printable(path, limit: 4096))': \(reason)"
+    case .certificateNotPEM(let path, let reason):
+      return "\(Self.name(path, or: "the certificate")) holds no PEM certificate (\(reason))"
+    case .keyNotPEM(let path, let reason):
+      return "\(Self.name(path, or: "the key")) holds no unencrypted PEM private key (\(reason))"
+    case .keyMismatch(let certificate, let key):
+      return "the key in \(Self.name(key, or: "the key file")) does not match the certificate in "
+        + "\(Self.name(certificate, or: "the certificate file"))"
+    case .cannotMake(let reason):
+      return "cannot make a self-signed certificate: \(reason)"
+    }
+  }
+
+  private static func name(_ path: String?, or fallback: String) -> String {
+    path.map { "'\(Printable($0, limit: 4096))'" } ?? fallback
+  }
+}
