@@ -11,6 +11,7 @@
 /// | `faults?status=&count=&retry_after=` | POST (GET shows, DELETE disarms) | arms a fault |
 /// | `overview` | GET | status, uptime, database, counts, the armed fault |
 /// | `stream` | GET | Server-Sent Events of requests and changes (see ``EventHub``) |
+/// | `openapi.json` | GET | the OpenAPI 3.1 description of all of these and of `/tpns` |
 ///
 /// HEAD is answered wherever GET is, with the same status and headers and no body.
 struct Inspector: Sendable {
@@ -52,6 +53,14 @@ struct Inspector: Sendable {
         header: HTTPHeader(name: "Cache-Control", value: "no-store"), body: [])
       if request.method == "GET" { response.stream = events.open() }
       return response
+    case "openapi.json":
+      // A file beside this one, embedded at build time; Scripts/openapi-test.sh holds
+      // every endpoint to what it says.
+      try only(["GET"], request)
+      _ = try form(request, allowed: [])
+      return OutgoingResponse(
+        status: 200, contentType: "application/json", header: nil,
+        body: request.method == "HEAD" ? [] : PackageResources.openapi_json)
     case "registry":
       try only(["GET"], request)
       _ = try form(request, allowed: [])
@@ -126,7 +135,7 @@ struct Inspector: Sendable {
       throw RequestError(
         404,
         "no such path '\(Printable(request.path))' (try \(Self.prefix)health, registry, "
-          + "notifications, requests, reset, faults, overview, stream)")
+          + "notifications, requests, reset, faults, overview, stream, openapi.json)")
     }
   }
 
