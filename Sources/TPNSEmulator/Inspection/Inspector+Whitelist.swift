@@ -4,7 +4,10 @@ extension Inspector {
   /// turns it off (every UID activated). Each answer is the whitelist now.
   func whitelist(_ request: IncomingRequest) throws(RequestError) -> OutgoingResponse {
     try only(["GET", "PUT", "DELETE"], request)
-    _ = try form(request, allowed: [])
+    // The body is the whitelist's text, not a form: only the query must be empty.
+    var query = request
+    query.body = []
+    _ = try form(query, allowed: [])
     let whitelist = registry.whitelist
     switch request.method {
     case "PUT":
