@@ -97,9 +97,9 @@ extension SyncSteps {
 
   /// Sends the list and records it as acknowledged, if the server still
   /// holds `desired`'s phone, but the UIDs it refused as not activated
-  /// (recorded as such, and reported as a failure). A server that answers "not registered" forgot
-  /// the phone: it loses its acknowledged state, and the next step
-  /// registers again (once).
+  /// (recorded as such, and reported as a failure). A server that answers
+  /// "not registered" forgot the phone: it loses its acknowledged state, and
+  /// the next step registers again (once).
   private func sendList(
     _ uids: [DeviceUID], settings: [DeviceUID: MappingSettings], for desired: PhoneRegistration,
     next: LockedState<Demand>

@@ -51,10 +51,9 @@ public struct Acknowledgement: Sendable, Equatable {
 
   /// Records that the server accepted `uids` with the `sent` settings
   /// (`mapsync`): its whole list, but the UIDs it refused as `notActivated`.
-  /// A UID it held before keeps a setting its
-  /// entry left out (the service keeps a mapping's settings unless told
-  /// otherwise: only removing the mapping clears one); a UID new to it has
-  /// what was sent.
+  /// A UID it held before keeps a setting its entry left out (the service
+  /// keeps a mapping's settings unless told otherwise: only removing the
+  /// mapping clears one); a UID new to it has what was sent.
   mutating func accept(
     list uids: [String], sent: [String: MappingSettings], notActivated: [String] = []
   ) {
@@ -180,6 +179,7 @@ extension Acknowledgement {
     static let formerPhones = "FormerPhones"
     /// True when the list is unknown (``Acknowledgement/listIsUnknown``).
     static let uidsUnknown = "UIDsUnknown"
+    /// The UIDs refused as not activated (``Acknowledgement/notActivated``).
     static let notActivated = "NotActivated"
     static let all: Set<String> = [
       registration, uids, uidRuns, settings, formerPhones, uidsUnknown, notActivated,
