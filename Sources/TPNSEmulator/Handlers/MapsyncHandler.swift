@@ -64,9 +64,11 @@ struct MapsyncHandler: TransactionalHandler {
   ) throws -> String {
     try phone.requireRegistered(in: store, now: now, conformance: &conformance)
     // The emulator's model (the service's answer is not public): the activated
-    // UIDs are mapped, the others named in a `422` answer.
-    let refused = mappings.filter { !store.whitelist.isActivated($0.uid) }.map(\.uid)
-    let mapped = refused.isEmpty ? mappings : mappings.filter { !refused.contains($0.uid) }
+    // UIDs are mapped, the others named in a `422` answer. Off (the default),
+    // nothing is looked up.
+    let whitelist = store.whitelist
+    let refused = whitelist.isOn ? mappings.map(\.uid).filter { !whitelist.isActivated($0) } : []
+    let mapped = refused.isEmpty ? mappings : mappings.filter { whitelist.isActivated($0.uid) }
     try store.replaceMappings(appid: phone.appid, udid: phone.udid, mapped, now: now)
     let count = "\(mapped.count) UID\(mapped.count == 1 ? "" : "s") mapped"
     return refused.isEmpty

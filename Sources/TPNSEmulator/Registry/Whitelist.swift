@@ -14,9 +14,13 @@ public final class Whitelist: Sendable {
   /// The activated UIDs; nil when the whitelist is off.
   private let activated = LockedState<Set<String>?>(nil)
 
+  /// Whether the whitelist is on: only then may a UID be refused.
+  var isOn: Bool { activated.value != nil }
+
   /// Whether the service maps `uid` (canonical, or lower case as some clients send it).
   func isActivated(_ uid: String) -> Bool {
-    activated.withLock { $0?.contains(uid.uppercased()) ?? true }
+    guard let activated = activated.value else { return true }
+    return activated.contains(uid) || activated.contains(uid.uppercased())
   }
 
   /// The activated UIDs, sorted; nil when the whitelist is off.
