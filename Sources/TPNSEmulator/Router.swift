@@ -185,8 +185,10 @@ struct Router: Sendable {
     (text: $0, body: Array("200 \($0)\n".utf8))
   }
 
-  /// The body of a 200 answering `text`: `200 `, the text and a newline.
+  /// The body of a 200 answering `text`: `200 `, the text and a newline (a
+  /// whitelist's refusal carries its own `422`).
   private static func body(_ text: String) -> [UInt8] {
+    if NotActivatedAnswer.isRefusal(text) { return Array("\(text)\n".utf8) }
     for answer in clientAnswers where answer.text == text { return answer.body }
     // Built in one buffer: an interpolated string, then its bytes, cost two.
     var body: [UInt8] = []

@@ -13,6 +13,7 @@ import Synchronization
 /// | `registry` | `{"cmd": "client"}`: a command changed the registry |
 /// | `notification` | `{"cmd": "event"}`: an event recorded notifications |
 /// | `fault` | `{"fault": {...} or null}`: a fault armed, used up or disarmed |
+/// | `whitelist` | `{"enabled": …, "uids": […]}`: the whitelist set or turned off |
 /// | `reset` | `{}`: everything emptied |
 /// | `overflow` | `{}`: events were dropped for this reader (it fell behind): reload |
 /// | `closed` | `{"reason": "..."}`: the emulator ended this stream (the last event) |

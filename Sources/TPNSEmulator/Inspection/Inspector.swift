@@ -9,6 +9,7 @@
 /// | `requests?since=&limit=` | GET | a page of the log of `/tpns` requests (streamed) |
 /// | `reset` | POST | empties the registry, the log and the faults |
 /// | `faults?status=&count=&retry_after=` | POST (GET shows, DELETE disarms) | arms a fault |
+/// | `whitelist` | GET (PUT sets, DELETE turns off) | the activated UIDs (``Whitelist``) |
 /// | `overview` | GET | status, uptime, database, counts, the armed fault |
 /// | `stream` | GET | Server-Sent Events of requests and changes (see ``EventHub``) |
 /// | `openapi.json` | GET | the OpenAPI 3.1 description of all of these and of `/tpns` |
@@ -131,11 +132,13 @@ struct Inspector: Sendable {
         events.publish("fault", FaultJSON(fault: faults.current))
       }
       return .json(FaultJSON(fault: faults.current))
+    case "whitelist":
+      return try whitelist(request)
     default:
       throw RequestError(
         404,
         "no such path '\(Printable(request.path))' (try \(Self.prefix)health, registry, "
-          + "notifications, requests, reset, faults, overview, stream, openapi.json)")
+          + "notifications, requests, reset, faults, whitelist, overview, stream, openapi.json)")
     }
   }
 
@@ -161,7 +164,7 @@ struct Inspector: Sendable {
   }
 
   /// Refuses a method not in `methods`; HEAD goes wherever GET does.
-  private func only(_ methods: [String], _ request: IncomingRequest) throws(RequestError) {
+  func only(_ methods: [String], _ request: IncomingRequest) throws(RequestError) {
     var allowed = methods
     if let get = allowed.firstIndex(of: "GET") { allowed.insert("HEAD", at: get + 1) }
     guard allowed.contains(request.method) else {
@@ -170,7 +173,7 @@ struct Inspector: Sendable {
   }
 
   /// The query (and a form body) of an inspection request, refusing unknown names.
-  private func form(_ request: IncomingRequest, allowed: Set<String>) throws(RequestError)
+  func form(_ request: IncomingRequest, allowed: Set<String>) throws(RequestError)
     -> FormParameters
   {
     let form = try FormDecoding.parameters(of: request)
