@@ -57,3 +57,25 @@ extension ServerCommandTests {
     #expect(result.stdout.isEmpty)
   }
 }
+
+extension ServerCommandTests {
+  @Test(
+    "exec --whitelist FILE runs the command against an emulator that activates only the file's UIDs"
+  )
+  func execWhitelist() throws {
+    let directory = try TemporaryDirectory()
+    let file = directory.file("whitelist.txt")
+    try "\(Self.activated)\n".write(toFile: file, atomically: true, encoding: .utf8)
+    let script = """
+      curl -s "${TPNS_SERVER%/tpns}/_emulator/whitelist" | tr -d ' \\n'; echo
+      curl -s -d "cmd=client&os=android&appid=com.example.app&udid=phone-1&token=fcm-1" "$TPNS_SERVER" >/dev/null
+      curl -s -d "cmd=mapping&os=android&appid=com.example.app&udid=phone-1&uid=\(Self.other)" "$TPNS_SERVER"
+      """
+    let result = try Self.run(["exec", "--quiet", "--whitelist", file, "sh", "-c", script])
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(
+      result.stdout
+        == "{\"enabled\":true,\"uids\":[\"\(Self.activated)\"]}\n422 not activated: \(Self.other)\n"
+    )
+  }
+}
