@@ -53,7 +53,7 @@ import Testing
       text.stdout.contains("\npending     no, but the server refused 1 UID as not activated\n"))
     #expect(
       text.stdout.contains(
-        "\nnot activated \(Self.b) at this server: activate UID \(Self.b) in your TPNS "
+        "\nrefused     \(Self.b), not activated at this server: activate it in your TPNS "
           + "console, then tpns sync\n"))
     #expect(!text.stdout.contains("the server has the list"))
     let status = try Self.status(tpns)

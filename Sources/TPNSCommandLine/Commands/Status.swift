@@ -112,8 +112,9 @@ struct Status: ParsableCommand {
     for uid in difference.notActivated {
       rows.append(
         (
-          "not activated",
-          "\(uid) at this server: activate UID \(uid) in your TPNS console, then tpns sync"
+          "refused",
+          "\(uid), not activated at this server: activate it in your TPNS console, then "
+            + "tpns sync"
         ))
     }
     for (label, value) in rows {
@@ -121,7 +122,7 @@ struct Status: ParsableCommand {
       let style: Palette.Style?
       switch label {
       case "registered": style = difference.isRegistered ? .success : .pending
-      case "former", "note", "not activated": style = .pending
+      case "former", "note", "refused": style = .pending
       case "pending":
         style =
           difference.nextCommand == nil && difference.notActivated.isEmpty ? .success : .pending
