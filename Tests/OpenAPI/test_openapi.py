@@ -81,6 +81,10 @@ EXAMPLES = [
     ("requests", "GET", "/_emulator/requests", None, None, {}, 200),
     ("requests, a page", "GET", "/_emulator/requests", form(since="0", limit="3"), None, {}, 200),
     ("requests, a limit too large", "GET", "/_emulator/requests", form(limit="1001"), None, {}, 400),
+    ("requests, filtered", "GET", "/_emulator/requests", form(cmd="mapsync", uid=UID, status="200", path="/tpns"),
+     None, {}, 200),
+    ("requests of one phone, counted", "GET", "/_emulator/requests/count", form(udid=TOKEN, cmd="client"), None, {}, 200),
+    ("requests, a bad status filter", "GET", "/_emulator/requests/count", form(status="abc"), None, {}, 400),
     ("faults, none armed", "GET", "/_emulator/faults", None, None, {}, 200),
     ("faults, armed", "POST", "/_emulator/faults", form(status="503", count="1", retry_after="1"), None, {}, 200),
     ("a request answered by the fault", "POST", "/tpns", None, form(cmd="hello"), {}, 503),
@@ -105,6 +109,7 @@ EXAMPLES = [
     ("whitelist from another origin", "PUT", "/_emulator/whitelist", None, b"",
      {"Content-Type": "text/plain", "Origin": "http://evil.example"}, 403),
     ("whitelist, off again", "DELETE", "/_emulator/whitelist", None, None, {}, 200),
+    ("requests, emptied", "DELETE", "/_emulator/requests", None, None, {}, 200),
     ("reset", "POST", "/_emulator/reset", None, None, {}, 200),
     ("reset from another site", "POST", "/_emulator/reset", None, None, {"Sec-Fetch-Site": "cross-site"}, 403),
 ]

@@ -309,6 +309,8 @@ function connect() {
   // Events were dropped (this page fell behind a flood): reload what they would have told.
   source.addEventListener("overflow", () => { loadAll().catch(() => {}); });
   source.addEventListener("reset", () => { state.requests = []; for (const k of ["overview", "registry", "notifications", "requests"]) reload(k); });
+  // DELETE /_emulator/requests: the log only.
+  source.addEventListener("requests_cleared", () => { state.requests = []; reload("requests"); reload("overview"); });
   // The emulator ended this stream (too many open): reconnecting would end another.
   source.addEventListener("closed", (e) => {
     source.close();

@@ -6,7 +6,8 @@
 /// | `health` | GET | `{"status": "ok", ...}`; 503 when the database file is gone |
 /// | `registry` | GET | clients, mappings, devices |
 /// | `notifications?udid=&appid=` | GET | recorded notifications (all without a filter) |
-/// | `requests?since=&limit=` | GET | a page of the log of `/tpns` requests (streamed) |
+/// | `requests?since=&limit=&cmd=&udid=&uid=&status=&path=` | GET (DELETE empties) | a page of the log of `/tpns` requests, filtered (streamed) |
+/// | `requests/count?cmd=&udid=&uid=&status=&path=` | GET | how many logged requests match |
 /// | `reset` | POST | empties the registry, the log and the faults |
 /// | `faults?status=&count=&retry_after=` | POST (GET shows, DELETE disarms) | arms a fault |
 /// | `whitelist` | GET (PUT sets, DELETE turns off) | the activated UIDs (``Whitelist``) |
@@ -82,16 +83,28 @@ struct Inspector: Sendable {
       }
       return .json(NotificationsJSON(notifications: records.map(NotificationJSON.init)))
     case "requests":
-      try only(["GET"], request)
-      let query = try form(request, allowed: ["since", "limit"])
+      try only(["GET", "DELETE"], request)
+      if request.method == "DELETE" {
+        // The journal only: the registry, the faults and the whitelist stay.
+        _ = try form(request, allowed: [])
+        log.reset()
+        events.publish("requests_cleared", ResetJSON())
+        return .json(RequestsClearedJSON())
+      }
+      let query = try form(request, allowed: RequestFilter.names.union(["since", "limit"]))
       let since = try integer(query, "since", 0...Int.max)
       let limit =
         try integer(query, "limit", 1...RequestLogStream.maximumLimit)
         ?? RequestLogStream.defaultLimit
       var response = OutgoingResponse(
         status: 200, contentType: "application/json", header: nil, body: [])
-      response.stream = RequestLogStream(log: log, since: since, limit: limit)
+      response.stream = RequestLogStream(
+        log: log, since: since, limit: limit, filter: try RequestFilter(query))
       return response
+    case "requests/count":
+      try only(["GET"], request)
+      let filter = try RequestFilter(try form(request, allowed: RequestFilter.names))
+      return .json(RequestCountJSON(count: log.count(matching: filter)))
     case "reset":
       try only(["POST"], request)
       _ = try form(request, allowed: [])
@@ -138,7 +151,8 @@ struct Inspector: Sendable {
       throw RequestError(
         404,
         "no such path '\(Printable(request.path))' (try \(Self.prefix)health, registry, "
-          + "notifications, requests, reset, faults, whitelist, overview, stream, openapi.json)")
+          + "notifications, requests, requests/count, reset, faults, whitelist, overview, stream, "
+          + "openapi.json)")
     }
   }
 
