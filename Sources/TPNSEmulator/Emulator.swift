@@ -86,7 +86,8 @@ public final class Emulator: @unchecked Sendable {
       let router = Router(
         registry: registry, log: log, faults: faults,
         inspector: Inspector(
-          registry: registry, log: log, faults: faults, databaseName: database ?? ":memory:",
+          registry: registry, log: log, faults: faults, counters: Metrics(),
+          databaseName: database ?? ":memory:",
           events: events, startedAt: Clock.nowMilliseconds(),
           startedMonotonic: Clock.monotonicNanoseconds()),
         access: AccessPolicy(

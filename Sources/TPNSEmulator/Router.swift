@@ -45,6 +45,12 @@ struct Router: Sendable {
       response = .error(refusal)  // from a web page: nothing is run, read or recorded
     } else if Self.isServicePath(request.path) {
       (response, command, warnings) = handleService(request)
+    } else if request.path == Inspector.metricsPath {
+      do {
+        response = try inspector.metrics(request)
+      } catch {
+        response = .error(error)
+      }
     } else if let page = DashboardPage.response(to: request) {
       response = page
     } else if request.path.hasPrefix(Inspector.prefix) {
@@ -87,6 +93,7 @@ struct Router: Sendable {
       RequestLogEntry(
         sequence: 0, time: now, method: nil, path: nil, form: [], isDecoded: false,
         status: status, error: failure.reason))
+    inspector.counters.record(command: nil, status: status, seconds: nil)
     events.publish("request", RequestJSON(entry: recorded))
     logger?("\(Clock.iso8601(milliseconds: now)) - - \(status) error: \(failure.reason)")
   }
@@ -125,6 +132,9 @@ struct Router: Sendable {
     entry.durationMilliseconds = Self.milliseconds(since: started)
     log.record(&entry)
     let command = try? decoded.get()[CommandParameter.cmd.name]
+    inspector.counters.record(
+      command: command, status: response.status,
+      seconds: Double(Clock.monotonicNanoseconds() - started) / 1e9)
     events.publish("request", RequestJSON(entry: entry))
     if response.status == 200, request.method != "HEAD", let command,
       let name = CommandName(wireName: command), name != .hello
@@ -157,6 +167,7 @@ struct Router: Sendable {
       return response
     }
     if let fault = faults.take() {
+      inspector.counters.recordFault()
       events.publish("fault", FaultJSON(fault: faults.current))
       var failure = RequestError(fault.status, "injected fault (\(fault.remaining) more)")
       if let retryAfter = fault.retryAfter {

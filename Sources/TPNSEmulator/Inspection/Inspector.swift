@@ -23,6 +23,8 @@ struct Inspector: Sendable {
   let registry: Registry
   let log: RequestLog
   let faults: FaultInjector
+  /// What `/metrics` counts; the router records each `/tpns` request in it.
+  let counters: Metrics
   let databaseName: String
   let events: EventHub
   /// When the emulator started (milliseconds since 1970, and monotonic nanoseconds).
@@ -56,7 +58,7 @@ struct Inspector: Sendable {
       if request.method == "GET" { response.stream = events.open() }
       return response
     case "openapi.json":
-      // A file beside this one, embedded at build time; Scripts/openapi-test.sh holds
+      // A file beside this one, embedded at build time; Scripts/api-test.sh holds
       // every endpoint to what it says.
       try only(["GET"], request)
       _ = try form(request, allowed: [])

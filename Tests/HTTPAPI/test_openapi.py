@@ -13,7 +13,7 @@ parameters or body schema. Then, so that neither side can drift:
 - every endpoint the server names (its 404 for an unknown /_emulator/ path lists
   them) is in the document.
 
-Usage: test_openapi.py BIN_DIR   (run by Scripts/openapi-test.sh)
+Usage: test_openapi.py BIN_DIR   (run by Scripts/api-test.sh)
 The last line printed is `N passed, N failed`; exit 1 when one failed.
 """
 
@@ -96,6 +96,8 @@ EXAMPLES = [
     ("stream", "GET", "/_emulator/stream", None, None, {}, 200),
     ("HEAD of health", "HEAD", "/_emulator/health", None, None, {}, 200),
     ("DELETE of health", "DELETE", "/_emulator/health", None, None, {}, 405),
+    ("metrics", "GET", "/metrics", None, None, {}, 200),
+    ("metrics with a query", "GET", "/metrics", form(x="1"), None, {}, 400),
     ("the dashboard", "GET", "/", None, None, {}, 200),
     ("its style sheet", "GET", "/dashboard.css", None, None, {}, 200),
     ("its script", "GET", "/dashboard.js", None, None, {}, 200),
