@@ -61,11 +61,12 @@ public final class Emulator: @unchecked Sendable {
   /// `allowBrowser` serves what a browser sends to `/tpns` by itself (a navigation typed
   /// in the address bar, a link, a form), refused by default (see ``AccessPolicy``).
   /// With `tls` it serves https instead of http. With `whitelist`, only those UIDs
-  /// are activated (see ``Whitelist``); without, every one is.
+  /// are activated (see ``Whitelist``); without, every one is. With `snapshot`, it
+  /// starts from that state, its whitelist too unless `whitelist` is given.
   public func start(
     host: String = "127.0.0.1", port: UInt16 = 0, database: String? = nil, threads: Int = 1,
     strict: Bool = false, allowBrowser: Bool = false, tls: TLSIdentity? = nil,
-    whitelist: [DeviceUID]? = nil
+    whitelist: [DeviceUID]? = nil, snapshot: Snapshot? = nil
   ) throws(EmulatorError) {
     try lock.withLock { () throws(EmulatorError) in
       guard running == nil else { throw EmulatorError.alreadyRunning }
@@ -79,7 +80,15 @@ public final class Emulator: @unchecked Sendable {
       } catch {
         throw Self.databaseError(error, path: database)
       }
-      registry.whitelist.replace(with: whitelist)
+      if let snapshot {
+        do {
+          try registry.load(snapshot)
+        } catch {
+          registry.close()
+          throw EmulatorError.snapshot(reason: "\(error)")
+        }
+      }
+      if whitelist != nil || snapshot == nil { registry.whitelist.replace(with: whitelist) }
       let log = RequestLog()
       let faults = FaultInjector()
       let events = EventHub()
@@ -130,15 +139,28 @@ public final class Emulator: @unchecked Sendable {
   /// Stops listening, waits for the requests in progress and closes the database
   /// (idempotent).
   public func stop() {
+    _ = try? stopTakingSnapshot(false)
+  }
+
+  /// Stops as ``stop()`` does and returns the state (``Snapshot``) as the last request
+  /// answered left it: read after the server has stopped, before the database closes
+  /// (`--export-on-exit`). Nil when it was not running.
+  public func stopTakingSnapshot() throws -> Snapshot? {
+    try stopTakingSnapshot(true)
+  }
+
+  private func stopTakingSnapshot(_ taking: Bool) throws -> Snapshot? {
     guard
       let stopped = lock.withLock({ () -> Running? in
         defer { running = nil }
         return running
       })
-    else { return }
+    else { return nil }
     stopped.events.stop()  // ends the open streams, so that their connections close
     stopped.server.stop()
-    stopped.registry.close()
+    defer { stopped.registry.close() }
+    guard taking else { return nil }
+    return try stopped.registry.read { try $0.snapshot(whitelist: stopped.registry.whitelist.uids) }
   }
 
   /// Whether the emulator is listening.

@@ -15,6 +15,8 @@ public enum EmulatorError: Error, Sendable, Equatable, CustomStringConvertible {
   /// directory is another user's, or others may write it (see ``DatabaseTrust``):
   /// `reason` says which and why, `fix` what to do.
   case untrustedDatabase(path: String, reason: String, fix: String)
+  /// The snapshot to start from could not be loaded into the registry.
+  case snapshot(reason: String)
 
   public var description: String {
     switch self {
@@ -32,6 +34,8 @@ public enum EmulatorError: Error, Sendable, Equatable, CustomStringConvertible {
         + "(\(reason))"
     case .untrustedDatabase(_, let reason, _):
       return reason
+    case .snapshot(let reason):
+      return "cannot load the snapshot: \(reason)"
     }
   }
 }

@@ -57,6 +57,8 @@ extension ServerCommand {
     @OptionGroup public var behaviour: BehaviourOptions
     /// `--whitelist`.
     @OptionGroup public var whitelist: WhitelistOption
+    /// `--import`, `--export-on-exit`.
+    @OptionGroup public var snapshots: SnapshotOptions
     /// `--tls`: serve https with a throwaway certificate.
     @Flag(
       help: ArgumentHelp(
@@ -124,12 +126,17 @@ extension ServerCommand {
         quiet ? nil : { @Sendable line in Console.error(line) }
       let emulator = Emulator(logger: logger, warning: ServerCommand.warning)
       let activated = try whitelist.uids()
+      let imported = try snapshots.snapshot()
       let certificate = tls ? try ThrowawayCertificate() : nil
       defer { certificate?.remove() }
       try ServerCommand.start(
         emulator, host: "127.0.0.1", port: 0, database: database, strict: strict,
-        allowBrowser: allowBrowser, tls: certificate?.identity, whitelist: activated)
-      defer { emulator.stop() }
+        allowBrowser: allowBrowser, tls: certificate?.identity, whitelist: activated,
+        snapshot: imported)
+      // The state is written whatever the command's status; a failure to write it
+      // is exec's own (73), even when the command succeeded.
+      var stopped = false
+      defer { if !stopped { emulator.stop() } }
       if !quiet { Console.error("listening on \(emulator.baseURL ?? "")") }
 
       var environment = [Self.environmentVariable: emulator.baseURL ?? ""]
@@ -145,7 +152,11 @@ extension ServerCommand {
           exitCode: ExitCode(notFound ? 127 : 126))
       }
       while true {
-        if let status = child.poll() { throw ExitCode(status) }
+        if let status = child.poll() {
+          stopped = true
+          try snapshots.stop(emulator)
+          throw ExitCode(status)
+        }
         let (signal, isFromProcess) = signals.wait()
         // A terminal's Ctrl-C or hangup already reached the child (same process group).
         if signal != SIGCHLD && isFromProcess { child.send(signal) }

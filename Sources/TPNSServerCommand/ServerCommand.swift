@@ -64,6 +64,8 @@ public struct ServerCommand: ParsableCommand {
   @OptionGroup public var tls: TLSOptions
   /// `--whitelist`.
   @OptionGroup public var whitelist: WhitelistOption
+  /// `--import`, `--export-on-exit`.
+  @OptionGroup public var snapshots: SnapshotOptions
   /// `--version`: print the version instead of serving.
   @Flag(help: "Show the version.") public var version = false
 
@@ -117,12 +119,13 @@ public struct ServerCommand: ParsableCommand {
     }
     let identity = try tls.identity()
     let activated = try whitelist.uids()
+    let imported = try snapshots.snapshot()
     let signals = Signals(blocking: [SIGHUP, SIGINT, SIGTERM])
     let logger: Emulator.Logger? = quiet ? nil : { @Sendable line in Console.line(line) }
     let emulator = Emulator(logger: logger, warning: Self.warning)
     try Self.start(
       emulator, host: host, port: port, database: database, threads: threads, strict: strict,
-      allowBrowser: allowBrowser, tls: identity, whitelist: activated)
+      allowBrowser: allowBrowser, tls: identity, whitelist: activated, snapshot: imported)
     if let exposure = Self.exposureWarning(host: host) { Self.warning(exposure) }
     let written: PortFile?
     do {
@@ -133,8 +136,8 @@ public struct ServerCommand: ParsableCommand {
     }
     Console.line("listening on \(emulator.baseURL ?? "")")
     _ = signals.wait()
-    emulator.stop()
-    written?.remove()
+    defer { written?.remove() }
+    try snapshots.stop(emulator)
     if !quiet { Console.line("stopped") }
   }
 
@@ -145,12 +148,12 @@ public struct ServerCommand: ParsableCommand {
   static func start(
     _ emulator: Emulator, host: String, port: UInt16, database: String?, threads: Int = 1,
     strict: Bool = false, allowBrowser: Bool = false, tls: TLSIdentity? = nil,
-    whitelist: [DeviceUID]? = nil
+    whitelist: [DeviceUID]? = nil, snapshot: Snapshot? = nil
   ) throws {
     do throws(EmulatorError) {
       try emulator.start(
         host: host, port: port, database: database, threads: threads, strict: strict,
-        allowBrowser: allowBrowser, tls: tls, whitelist: whitelist)
+        allowBrowser: allowBrowser, tls: tls, whitelist: whitelist, snapshot: snapshot)
     } catch {
       switch error {
       case .cannotListen:
@@ -175,6 +178,10 @@ public struct ServerCommand: ParsableCommand {
           exitCode: ExitCode(65))
       case .untrustedDatabase(_, _, let fix):
         throw CommandFailure(error.description, hint: fix, exitCode: ExitCode(73))
+      case .snapshot:
+        throw CommandFailure(
+          error.description, hint: "Pass a file that GET /_emulator/snapshot wrote.",
+          exitCode: ExitCode(65))
       case .alreadyRunning:
         throw CommandFailure(error.description)
       }

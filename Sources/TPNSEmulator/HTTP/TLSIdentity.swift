@@ -75,6 +75,11 @@ public struct TLSIdentity: Sendable, Equatable {
 
   /// The text of the file at `path`, at most ``maximumFileSize`` bytes.
   static func readText(_ path: String) throws(TLSIdentityError) -> String {
+    String(decoding: try readFile(path, limit: maximumFileSize), as: UTF8.self)
+  }
+
+  /// The bytes of the regular file at `path`, at most `limit`.
+  static func readFile(_ path: String, limit: Int) throws(TLSIdentityError) -> [UInt8] {
     let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
     guard descriptor >= 0 else {
       throw .unreadable(path: path, reason: String(cString: strerror(errno)))
@@ -97,11 +102,11 @@ public struct TLSIdentity: Sendable, Equatable {
       }
       if count == 0 { break }
       bytes.append(contentsOf: buffer[..<count])
-      guard bytes.count <= maximumFileSize else {
-        throw .unreadable(path: path, reason: "larger than 1 MiB")
+      guard bytes.count <= limit else {
+        throw .unreadable(path: path, reason: "larger than \(limit >> 20) MiB")
       }
     }
-    return String(decoding: bytes, as: UTF8.self)
+    return bytes
   }
 }
 

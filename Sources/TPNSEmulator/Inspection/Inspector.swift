@@ -11,6 +11,7 @@
 /// | `reset` | POST | empties the registry, the log and the faults |
 /// | `faults?status=&count=&retry_after=` | POST (GET shows, DELETE disarms) | arms a fault |
 /// | `whitelist` | GET (PUT sets, DELETE turns off) | the activated UIDs (``Whitelist``) |
+/// | `snapshot` | GET (PUT replaces) | the whole state as one document (``Snapshot``) |
 /// | `overview` | GET | status, uptime, database, counts, the armed fault |
 /// | `stream` | GET | Server-Sent Events of requests and changes (see ``EventHub``) |
 /// | `openapi.json` | GET | the OpenAPI 3.1 description of all of these and of `/tpns` |
@@ -149,11 +150,14 @@ struct Inspector: Sendable {
       return .json(FaultJSON(fault: faults.current))
     case "whitelist":
       return try whitelist(request)
+    case "snapshot":
+      return try snapshot(request)
     default:
       throw RequestError(
         404,
         "no such path '\(Printable(request.path))' (try \(Self.prefix)health, registry, "
-          + "notifications, requests, requests/count, reset, faults, whitelist, overview, stream, "
+          + "notifications, requests, requests/count, reset, faults, whitelist, snapshot, overview, "
+          + "stream, "
           + "openapi.json)")
     }
   }

@@ -1,4 +1,5 @@
 import Locking
+import TPNSProtocol
 
 /// The emulator's registry: phones, mappings, devices and notifications, in SQLite.
 ///
@@ -44,6 +45,13 @@ final class Registry: @unchecked Sendable {
       warnOnce(error)
       throw error
     }
+  }
+
+  /// Replaces the registry, the notifications and the whitelist with `snapshot`'s (the
+  /// whitelist off when it has none), in one transaction: a failure changes nothing.
+  func load(_ snapshot: Snapshot) throws {
+    try write { try $0.load(snapshot) }
+    whitelist.replace(with: snapshot.whitelist?.compactMap { try? DeviceUID($0) })
   }
 
   /// Runs `body` with the lock held, outside any transaction: reads only, which still

@@ -1,0 +1,33 @@
+extension Inspector {
+  /// `/_emulator/snapshot`: GET answers the whole state (``Snapshot``); PUT replaces
+  /// it with the document in the body, checked whole first (a bad one is a 400 and
+  /// changes nothing). The request log, the faults and `--strict` are not state.
+  func snapshot(_ request: IncomingRequest) throws(RequestError) -> OutgoingResponse {
+    try only(["GET", "PUT"], request)
+    // The body is the document, not a form: only the query must be empty.
+    var query = request
+    query.body = []
+    _ = try form(query, allowed: [])
+    if request.method == "PUT" {
+      guard !request.isBodyTooLarge else {
+        throw RequestError(
+          413,
+          "a snapshot PUT is at most 1 MiB; start tpns-server with --import FILE for a larger one")
+      }
+      let snapshot: Snapshot
+      do {
+        snapshot = try Snapshot(json: request.body)
+      } catch {
+        throw .badRequest("the snapshot is refused: \(error)")
+      }
+      try RequestError.mappingDatabaseFailures { try registry.load(snapshot) }
+      events.publish("snapshot", ResetJSON())
+    }
+    let state = try RequestError.mappingDatabaseFailures {
+      try registry.read { try $0.snapshot(whitelist: registry.whitelist.uids) }
+    }
+    return OutgoingResponse(
+      status: 200, contentType: "application/json", header: nil,
+      body: request.method == "HEAD" ? [] : state.json())
+  }
+}

@@ -1,0 +1,277 @@
+import FoundationEssentials
+import TPNSProtocol
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
+
+/// The emulator's whole state as one JSON document: the registry (phones, their
+/// mappings in each phone's order with their settings, devices), the notifications
+/// recorded and the whitelist. `GET /_emulator/snapshot` and `--export-on-exit` write
+/// it; `PUT /_emulator/snapshot` and `--import` replace the state with one, checked
+/// whole first. A snapshot imported and exported again is the same document.
+///
+///     let document = try Snapshot(json: bytes)  // a bad document names what is wrong
+public struct Snapshot: Codable, Equatable, Sendable {
+  /// The format's version; a document of another is refused.
+  public static let currentVersion = 1
+
+  var version: Int
+  var clients: [Client]
+  var mappings: [Mapping]
+  var devices: [Device]
+  var notifications: [Notification]
+  /// The activated UIDs; absent when the whitelist is off.
+  var whitelist: [String]?
+
+  struct Client: Codable, Equatable, Sendable {
+    var os: String
+    var appid: String
+    var udid: String
+    var token: String?
+    var lang: String?
+    var dev: Int64?
+    var bgfetch: Int64?
+    var extra: JSONValue?
+    var registeredAt: String
+    var lastSeen: String
+
+    enum CodingKeys: String, CodingKey {
+      case os, appid, udid, token, lang, dev, bgfetch, extra
+      case registeredAt = "registered_at"
+      case lastSeen = "last_seen"
+    }
+  }
+
+  struct Mapping: Codable, Equatable, Sendable {
+    var appid: String
+    var udid: String
+    var uid: String
+    var interval: Int64?
+    var format: String?
+    var extra: JSONValue?
+    var createdAt: String
+
+    enum CodingKeys: String, CodingKey {
+      case appid, udid, uid, interval, format, extra
+      case createdAt = "created_at"
+    }
+  }
+
+  struct Device: Codable, Equatable, Sendable {
+    var uid: String
+    var announcements: Int64
+    var extra: JSONValue?
+    var firstSeen: String
+    var lastSeen: String
+
+    enum CodingKeys: String, CodingKey {
+      case uid, announcements, extra
+      case firstSeen = "first_seen"
+      case lastSeen = "last_seen"
+    }
+  }
+
+  struct Notification: Codable, Equatable, Sendable {
+    var id: Int64
+    var appid: String
+    var udid: String
+    var os: String
+    var token: String
+    var uid: String
+    var eventType: Int64
+    var msg: String?
+    var eventTime: Int64?
+    var extra: JSONValue?
+    var createdAt: String
+
+    enum CodingKeys: String, CodingKey {
+      case id, appid, udid, os, token, uid, msg, extra
+      case eventType = "event_type"
+      case eventTime = "event_time"
+      case createdAt = "created_at"
+    }
+  }
+
+}
+
+extension Snapshot {
+  /// Reads a document and checks it whole; ``SnapshotError`` says what is wrong.
+  public init(json: [UInt8]) throws(SnapshotError) {
+    do {
+      self = try JSONDecoder().decode(Snapshot.self, from: Data(json))
+    } catch {
+      throw SnapshotError("not a snapshot document: \(Self.describe(error))")
+    }
+    try check()
+  }
+
+  /// The document, pretty-printed with its keys sorted (so that one state has one text).
+  public func json() -> [UInt8] {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+    return Array((try? encoder.encode(self)) ?? Data()) + [UInt8(ascii: "\n")]
+  }
+
+  /// What the store rejects, found before anything is changed.
+  private func check() throws(SnapshotError) {
+    guard version == Self.currentVersion else {
+      throw SnapshotError(
+        "version \(version) is not one this emulator reads (\(Self.currentVersion))")
+    }
+    var phones = Set<[String]>()
+    var tokens = Set<String>()
+    for client in clients {
+      guard !client.os.isEmpty, !client.appid.isEmpty, !client.udid.isEmpty else {
+        throw SnapshotError("a client has an empty os, appid or udid")
+      }
+      guard phones.insert([client.appid, client.udid]).inserted else {
+        throw SnapshotError("client (\(client.appid), \(client.udid)) is given twice")
+      }
+      if let token = client.token, !tokens.insert(Self.tokenKey(token, os: client.os)).inserted {
+        throw SnapshotError("token …\(token.suffix(6)) is held by two clients")
+      }
+      _ = try Self.milliseconds(client.registeredAt, "registered_at")
+      _ = try Self.milliseconds(client.lastSeen, "last_seen")
+    }
+    var mapped = Set<[String]>()
+    for mapping in mappings {
+      guard phones.contains([mapping.appid, mapping.udid]) else {
+        throw SnapshotError(
+          "mapping of \(mapping.uid) names phone (\(mapping.appid), \(mapping.udid)), "
+            + "which is not among the clients")
+      }
+      try Self.checkUID(mapping.uid, "a mapping")
+      guard mapped.insert([mapping.appid, mapping.udid, mapping.uid]).inserted else {
+        throw SnapshotError("\(mapping.uid) is mapped twice to (\(mapping.appid), \(mapping.udid))")
+      }
+      _ = try Self.milliseconds(mapping.createdAt, "created_at")
+    }
+    var devices = Set<String>()
+    for device in self.devices {
+      try Self.checkUID(device.uid, "a device")
+      guard devices.insert(device.uid).inserted else {
+        throw SnapshotError("device \(device.uid) is given twice")
+      }
+      _ = try Self.milliseconds(device.firstSeen, "first_seen")
+      _ = try Self.milliseconds(device.lastSeen, "last_seen")
+    }
+    var ids = Set<Int64>()
+    for notification in notifications {
+      guard notification.id > 0, ids.insert(notification.id).inserted else {
+        throw SnapshotError("notification id \(notification.id) is not a new positive number")
+      }
+      try Self.checkUID(notification.uid, "a notification")
+      _ = try Self.milliseconds(notification.createdAt, "created_at")
+    }
+    for uid in whitelist ?? [] { try Self.checkUID(uid, "the whitelist") }
+  }
+
+  /// The token as the registry compares it for uniqueness (iOS tokens in lower case).
+  static func tokenKey(_ token: String, os: String) -> String {
+    os == OperatingSystem.ios.rawValue ? token.lowercased() : token
+  }
+
+  /// `text` as a canonical UID, or an error naming `place`.
+  private static func checkUID(_ text: String, _ place: String) throws(SnapshotError) {
+    guard DeviceUID.isCanonical(text) else {
+      throw SnapshotError("\(place) holds '\(Printable(text, limit: 40))', which is not a UID")
+    }
+  }
+
+  /// Milliseconds since 1970 of a time as ``Clock/iso8601(milliseconds:)`` writes it.
+  static func milliseconds(_ text: String, _ name: String) throws(SnapshotError) -> Int64 {
+    guard let milliseconds = Clock.milliseconds(iso8601: text) else {
+      throw SnapshotError(
+        "\(name) '\(Printable(text, limit: 40))' is not a time such as 2026-12-05T01:18:03.022Z")
+    }
+    return milliseconds
+  }
+
+  /// A decoding error as one line: where, and what.
+  private static func describe(_ error: any Error) -> String {
+    guard let error = error as? DecodingError else { return "\(error)" }
+    let (path, reason): ([any CodingKey], String)
+    switch error {
+    case .typeMismatch(_, let context), .valueNotFound(_, let context),
+      .dataCorrupted(let context):
+      (path, reason) = (context.codingPath, context.debugDescription)
+    case .keyNotFound(let key, let context):
+      (path, reason) = (context.codingPath + [key], "it is missing")
+    @unknown default:
+      return "\(error)"
+    }
+    let place = path.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
+    return place.isEmpty ? reason : "\(place): \(reason)"
+  }
+}
+
+extension Snapshot {
+  /// Most bytes of a snapshot file (`--import`).
+  static let maximumFileSize = 256 << 20
+
+  /// The snapshot in the file at `path` (`--import`).
+  public static func read(file path: String) throws(SnapshotError) -> Snapshot {
+    let bytes: [UInt8]
+    do {
+      bytes = try TLSIdentity.readFile(path, limit: maximumFileSize)
+    } catch {
+      throw SnapshotError("\(error)", isUnreadable: true)
+    }
+    do {
+      return try Snapshot(json: bytes)
+    } catch {
+      throw SnapshotError("\(path): \(error)")
+    }
+  }
+
+  /// Writes the document to `path` whole or not at all: a temporary file beside it,
+  /// mode 0600 (it holds tokens), synced, then renamed over `path`.
+  public func write(toFile path: String) throws(SnapshotError) {
+    let temporary = path + ".tmp.\(getpid())"
+    func failure(_ what: String) -> SnapshotError {
+      SnapshotError("cannot write \(path): \(what): \(String(cString: strerror(errno)))")
+    }
+    let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+    guard descriptor >= 0 else { throw failure("cannot create \(temporary)") }
+    let bytes = json()
+    var written = 0
+    while written < bytes.count {
+      let count = bytes[written...].withUnsafeBytes {
+        Glibc.write(descriptor, $0.baseAddress, $0.count)
+      }
+      if count < 0, errno == EINTR { continue }
+      guard count > 0 else {
+        let error = failure("write")
+        close(descriptor)
+        unlink(temporary)
+        throw error
+      }
+      written += count
+    }
+    guard fsync(descriptor) == 0, close(descriptor) == 0 else {
+      let error = failure("fsync")
+      unlink(temporary)
+      throw error
+    }
+    guard rename(temporary, path) == 0 else {
+      let error = failure("rename")
+      unlink(temporary)
+      throw error
+    }
+  }
+}
+
+/// Why a snapshot document was refused, or its file could not be read or written.
+public struct SnapshotError: Error, Equatable, Sendable, CustomStringConvertible {
+  public var description: String
+  /// Whether the file could not be read at all (rather than read and refused).
+  public var isUnreadable = false
+
+  init(_ description: String, isUnreadable: Bool = false) {
+    self.description = description
+    self.isUnreadable = isUnreadable
+  }
+}

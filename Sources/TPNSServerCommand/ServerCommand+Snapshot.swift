@@ -1,0 +1,55 @@
+import ArgumentParsing
+import TPNSEmulator
+
+extension ServerCommand {
+  /// `--import` and `--export-on-exit`: start from a snapshot, keep what a run left.
+  public struct SnapshotOptions: ParsableArguments {
+    @Option(
+      name: .customLong("import"),
+      help: ArgumentHelp(
+        "Start from the state in this snapshot file (the document GET /_emulator/snapshot "
+          + "answers).", valueName: "file"))
+    public var importFile: FilePath?
+    @Option(
+      name: .customLong("export-on-exit"),
+      help: ArgumentHelp(
+        "Write the state to this file as a snapshot on the way out (SIGTERM, SIGINT, SIGHUP; "
+          + "for exec, when the command ends), whole or not at all, mode 0600.",
+        valueName: "file"))
+    public var exportFile: FilePath?
+
+    public init() {}
+
+    /// The snapshot to start from, nil without `--import`: exit 66 when its file
+    /// cannot be read, 65 when it is not a snapshot.
+    public func snapshot() throws -> Snapshot? {
+      guard let importFile else { return nil }
+      do throws(SnapshotError) {
+        return try Snapshot.read(file: importFile.string)
+      } catch {
+        throw CommandFailure(
+          error.description,
+          hint: error.isUnreadable
+            ? "Pass a readable snapshot file with --import."
+            : "Pass a file that GET /_emulator/snapshot or --export-on-exit wrote.",
+          exitCode: ExitCode(error.isUnreadable ? 66 : 65))
+      }
+    }
+
+    /// Stops `emulator`, then writes its state to `--export-on-exit`'s file if given:
+    /// exit 73 when it cannot be written.
+    public func stop(_ emulator: Emulator) throws {
+      guard let exportFile else {
+        emulator.stop()
+        return
+      }
+      do {
+        try emulator.stopTakingSnapshot()?.write(toFile: exportFile.string)
+      } catch {
+        throw CommandFailure(
+          "--export-on-exit: \(error)",
+          hint: "Check that the file's directory exists and is writable.", exitCode: ExitCode(73))
+      }
+    }
+  }
+}
