@@ -50,8 +50,8 @@ struct List: ParsableCommand {
     for (uid, settings) in state.settings where !settings.isEmpty {
       suffixes[uid] = "  " + runner.output.shown(OutcomeFormatting.describe(settings))
     }
-    let text = Self.lines(of: uids, width: String(uids.count - 1).count, suffixes: suffixes)
-    try Self.checkingOutput { try text.withUnsafeBufferPointer { try Console.outputChecked($0) } }
+    var text = Self.lines(of: uids, width: String(uids.count - 1).count, suffixes: suffixes)
+    try Self.checkingOutput { try text.withUTF8 { try Console.outputChecked($0) } }
   }
 
   /// Runs `write`, a failure to write standard output made exit 74: it stops
@@ -68,40 +68,15 @@ struct List: ParsableCommand {
     }
   }
 
-  /// The `index  uid` lines of `uids` as UTF-8, the index right-aligned in
-  /// `width` columns, each UID followed by its text in `suffixes`, if any.
-  /// Built as bytes in one buffer, written at once: no `String` per line,
-  /// which for a long list costs more than all the rest of the command.
-  static func lines(of uids: [String], width: Int, suffixes: [String: String] = [:]) -> [UInt8] {
-    var text: [UInt8] = []
-    text.reserveCapacity(uids.count * (width + 24))
-    // The index's decimal digits, counted up line by line.
-    var number: [UInt8] = [UInt8(ascii: "0")]
-    for uid in uids {
-      text += repeatElement(UInt8(ascii: " "), count: max(width - number.count, 0))
-      text += number
-      text.append(UInt8(ascii: " "))
-      text.append(UInt8(ascii: " "))
-      var uid = uid
-      uid.withUTF8 { text += $0 }
-      if !suffixes.isEmpty, let suffix = suffixes[uid] { text += suffix.utf8 }
-      text.append(UInt8(ascii: "\n"))
-      increment(&number)
+  /// The `index  uid` lines of `uids`, the index right-aligned in `width`
+  /// columns, each UID followed by its text in `suffixes`, if any.
+  static func lines(of uids: [String], width: Int, suffixes: [String: String] = [:]) -> String {
+    var text = ""
+    for (index, uid) in uids.enumerated() {
+      let number = String(index)
+      text += String(repeating: " ", count: max(width - number.count, 0)) + number + "  " + uid
+      text += (suffixes[uid] ?? "") + "\n"
     }
     return text
-  }
-
-  /// Adds one to the decimal number in `digits` (ASCII, most significant first).
-  static func increment(_ digits: inout [UInt8]) {
-    var position = digits.count - 1
-    while position >= 0, digits[position] == UInt8(ascii: "9") {
-      digits[position] = UInt8(ascii: "0")
-      position -= 1
-    }
-    if position < 0 {
-      digits.insert(UInt8(ascii: "1"), at: 0)
-    } else {
-      digits[position] += 1
-    }
   }
 }
