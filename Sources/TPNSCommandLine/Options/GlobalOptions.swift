@@ -48,9 +48,6 @@ struct GlobalOptions: Sendable {
     self.color = color
   }
 
-  /// Whether `text` can be a server URL (``ServerURL/isAcceptable(_:)``).
-  static func isServerURL(_ text: String) -> Bool { ServerURL.isAcceptable(text) }
-
   /// The server URL taken apart (``ServerURL``).
   var serverURL: ServerURL { ServerURL(server) }
 

@@ -20,13 +20,9 @@ public struct Store: Sendable {
   /// When the command's whole time budget (`--timeout`) runs out: no lock
   /// is waited for past it.
   public let deadline: ContinuousClock.Instant?
-  /// The bytes last read or written and the state they hold, for the whole
-  /// process: a file whose bytes are the same is not parsed and validated
-  /// again (a command reads the store at each step, and a 10,000-UID store
-  /// takes milliseconds to parse but microseconds to compare). The state is
-  /// a function of the bytes alone, so one entry serves any store. Held
-  /// until the process exits, so that a command ending does not spend its
-  /// last milliseconds freeing 10,000 strings one by one.
+  /// The bytes last read or written and the state they hold: a command
+  /// reads the store at each step, and the same bytes are not parsed again.
+  /// The state is a function of the bytes alone, so one entry serves any store.
   private static let lastSeen = LockedState<(bytes: [UInt8], state: StoreContents)?>(nil)
 
   /// A store at `path` (which need not exist yet).
@@ -235,24 +231,8 @@ public struct Store: Sendable {
   /// The file's bytes, or `nil` if it does not exist. A symbolic link is
   /// followed only if this user owns it.
   private func read() throws(StoreError) -> [UInt8]? {
-    // As ``locate(creating:)``, but the file is opened first: a link is the
-    // rare case, and only then is it looked at.
-    var path = self.path
-    for _ in 0...8 {
-      let directoryPath = AtomicFile.parentDirectory(of: path)
-      guard let directory = try StoreDirectory.open(directoryPath, creating: false) else {
-        return nil
-      }
-      let name = AtomicFile.fileName(of: path)
-      switch try directory.openForReading(name) {
-      case nil: return nil
-      case .file(let descriptor): return try readAll(descriptor)
-      case .link:
-        guard let status = try directory.status(of: name) else { return nil }
-        path = try destination(ofLink: path, status: status, in: directory)
-      }
-    }
-    throw .io(operation: "follow", path: self.path, errno: ELOOP)
+    guard let location = try locate(creating: false) else { return nil }
+    return try read(location)
   }
 
   /// The bytes of the file at `location` (see ``StoreDirectory/openForReading(_:)``);

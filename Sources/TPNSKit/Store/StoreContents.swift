@@ -2,14 +2,8 @@ import TPNSProtocol
 
 /// The contents of the store: the **desired state** (the UID list and the
 /// registration) and, per server URL, what that server has **acknowledged**.
-/// The store is the single source of truth; each server is a replica that
-/// every sending command reconciles with the desired state.
-///
-/// Kept as the XML property list of docs/ARCHITECTURE.md ("The store file"; a
-/// binary one is read too, and written as XML); keys it does not know are kept
-/// in `otherKeys` and written back unchanged. A store of the earlier format
-/// (`Server`, `Registered`, `SyncedUIDs`) is read as the same facts and
-/// written in this format on its next change.
+/// Kept as the property list of docs/ARCHITECTURE.md ("The store file");
+/// keys it does not know are kept in `otherKeys` and written back unchanged.
 public struct StoreContents: Sendable, Equatable {
   /// The desired device UIDs, in the user's order, without duplicates (`UIDs`).
   public var uids: [String] = []

@@ -10,10 +10,7 @@
 /// path keeps meaning the directory that was checked; and every operation on
 /// the files in it goes through the open descriptor (`openat`, `renameat`,
 /// `unlinkat`), with `O_NOFOLLOW`, so that nothing is looked up by path twice.
-///
-/// Costs an `lstat` per directory above the store's, an `open` and an
-/// `fstat` (five system calls for `~/.config/tpns`), and a descriptor until
-/// it is dropped.
+/// Costs an `lstat` per directory above the store's, an `open` and an `fstat`.
 ///
 ///     let directory = try StoreDirectory.open("/home/me/.config/tpns", creating: true)
 final class StoreDirectory {

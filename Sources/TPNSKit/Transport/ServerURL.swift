@@ -20,9 +20,7 @@ public struct ServerURL: Sendable, Hashable, CustomStringConvertible {
   }
 
   /// A URL's parts: `scheme://userinfo@hostport` then the rest (path,
-  /// query, fragment). A struct, not a tuple: the runtime builds a tuple's
-  /// type from its mangled name where it is copied, a measurable cost for a
-  /// short command.
+  /// query, fragment).
   private struct Parts {
     var scheme: Substring
     var userinfo: Substring?
@@ -55,14 +53,6 @@ public struct ServerURL: Sendable, Hashable, CustomStringConvertible {
       return hostPort[hostPort.index(after: hostPort.startIndex)..<close].lowercased()
     }
     return String(hostPort.prefix { $0 != ":" }).lowercased()
-  }
-
-  /// The URL without its credentials: what the store records a server
-  /// under, so that a password never reaches the store file. (The same
-  /// server with other credentials is the same server there.)
-  public var withoutUserinfo: String {
-    guard let parts, parts.userinfo != nil else { return text }
-    return "\(parts.scheme)://\(parts.hostPort)\(parts.rest)"
   }
 
   /// The service's legacy path on the same server, where firmware sends the
