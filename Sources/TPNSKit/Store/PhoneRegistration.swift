@@ -89,11 +89,6 @@ extension PhoneRegistration {
     list[Key.sandbox] = .bool(sandbox)
     return list
   }
-
-  /// The texts it holds, for the check that a property list can hold them.
-  var texts: [String] {
-    [token.rawValue, phone.appID, phone.udid, language]
-  }
 }
 
 extension Phone {
@@ -157,15 +152,12 @@ extension Dictionary where Key == String, Value == PropertyListValue {
     switch self[key] {
     case nil: return nil
     case .array(let items):
-      var texts: [String] = []
-      texts.reserveCapacity(items.count)
-      for (index, item) in items.enumerated() {
-        guard case .string(let text) = item else {
-          throw .wrongElementType(key: context + key, index: index, found: item)
+      return try items.indices.map { (index) throws(StoreFormatError) in
+        guard case .string(let text) = items[index] else {
+          throw .wrongElementType(key: context + key, index: index, found: items[index])
         }
-        texts.append(text)
+        return text
       }
-      return texts
     case let other?:
       throw .wrongType(key: context + key, expected: "array of strings", found: other)
     }

@@ -48,11 +48,9 @@ enum UIDRuns {
     return uids
   }
 
-  /// The `UIDsDigest` earlier versions wrote of `uids`: 16 hex digits of a
-  /// 64-bit hash of each UID's bytes, 8 at a time (little-endian), and its
-  /// length. Runs are read only while the stored list still has the digest
-  /// they were written with: after a hand edit of `UIDs` they would name
-  /// other UIDs.
+  /// The `UIDsDigest` earlier versions wrote of `uids`: a 64-bit hash, in
+  /// 16 hex digits, of each UID's bytes taken 8 at a time (little-endian)
+  /// and its length. Runs are read only against the list they were written for.
   static func digest(of uids: [String]) -> String {
     func mix(_ hash: UInt64, _ word: UInt64) -> UInt64 {
       let product = (hash ^ word) &* 0x9e37_79b9_7f4a_7c15
