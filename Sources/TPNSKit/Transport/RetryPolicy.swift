@@ -49,9 +49,8 @@ public struct RetryPolicy: Sendable {
 
   /// What to do after attempt number `attempt` (1 for the first) failed with
   /// `failure`, `elapsed` after the first attempt started. A request that
-  /// must not be repeated once the server may have acted on it (`idempotent`
-  /// false: an event, which pushes) is retried only when it surely did not arrive (no connection) or was turned away (408,
-  /// 429, 5xx), not after a timeout or a broken connection.
+  /// must not be repeated (`idempotent` false: an event, which pushes) is not
+  /// retried after a timeout or a broken connection: it may have arrived.
   public func decide(
     _ failure: RequestFailure, attempt: Int, idempotent: Bool = true, elapsed: Duration = .zero
   ) -> RetryDecision {

@@ -208,7 +208,7 @@ public enum MapPayload {
             shapeError = ShapeError(reason: "\(expected), found an element that is not an object")
           }
         }
-      } while try parser.nextElement()
+      } while try parser.next(close: "]")
     }
     try parser.end()
     return shapeError.map { .failure($0) } ?? .success(entries)
@@ -244,7 +244,7 @@ public enum MapPayload {
           let value = try parser.value(depth: 2)
           if others.index(forKey: key) == nil { others[key] = value }
         }
-      } while try parser.nextMember()
+      } while try parser.next(close: "}")
     }
     switch uid {
     case .string(let uid):

@@ -1,9 +1,8 @@
 /// A single pass over JSON bytes (RFC 8259), building ``JSONValue``s, with errors
 /// that name the offending byte.
 ///
-/// `JSONDecoder`'s generic `Decodable` path cost the emulator a fifth of a 10,000-UID
-/// `mapsync` and brings Foundation into every binary that links the protocol; this
-/// reader does what the `map` needs, strictly: strings are UTF-8 with every escape
+/// `JSONDecoder` would bring Foundation into every binary that links the protocol;
+/// this reader does what the `map` needs, strictly: strings are UTF-8 with every escape
 /// checked (a lone surrogate is refused), numbers have JSON's syntax (no leading zero,
 /// no `+`, no bare `.`), there is nothing after the value but whitespace, and no
 /// trailing comma. As `JSONDecoder`: a leading UTF-8 byte order mark is skipped, the
@@ -11,7 +10,7 @@
 /// ``maximumDepth`` deep.
 ///
 /// ``MapPayload`` walks an array element by element with the same calls
-/// ``JSONValue/init(parsing:)`` uses (`beginArray`, `nextElement`, …).
+/// ``JSONValue/init(parsing:)`` uses (`beginArray`, `next(close:)`, …).
 struct JSONParser {
   /// How deep arrays and objects may nest, as in `JSONDecoder`. The reader recurses
   /// once per level; a few thousand levels would end the stack.
@@ -56,7 +55,7 @@ struct JSONParser {
           let key = try key()
           let member = try value(depth: depth + 1)
           if members.index(forKey: key) == nil { members[key] = member }
-        } while try nextMember()
+        } while try next(close: "}")
       }
       return .object(members)
     case UInt8(ascii: "["):
@@ -64,7 +63,7 @@ struct JSONParser {
       if try beginArray(depth: depth) {
         repeat {
           elements.append(try value(depth: depth + 1))
-        } while try nextElement()
+        } while try next(close: "]")
       }
       return .array(elements)
     case UInt8(ascii: "\""):
@@ -94,17 +93,18 @@ struct JSONParser {
     return false
   }
 
-  /// After an element: whether another follows (`,`) or the array ended (`]`).
-  mutating func nextElement() throws(JSONSyntaxError) -> Bool {
+  /// After an element or a member: whether another follows (`,`) or its
+  /// array or object ended (`close`, `]` or `}`).
+  mutating func next(close: Unicode.Scalar) throws(JSONSyntaxError) -> Bool {
     switch peek() {
     case UInt8(ascii: ","):
       index += 1
       return true
-    case UInt8(ascii: "]"):
+    case UInt8(ascii: close):
       index += 1
       return false
     default:
-      throw expected("',' or ']'")
+      throw expected("',' or '\(close)'")
     }
   }
 
@@ -130,20 +130,6 @@ struct JSONParser {
     guard peek() == UInt8(ascii: ":") else { throw expected("':'") }
     index += 1
     return key
-  }
-
-  /// After a member: whether another follows (`,`) or the object ended (`}`).
-  mutating func nextMember() throws(JSONSyntaxError) -> Bool {
-    switch peek() {
-    case UInt8(ascii: ","):
-      index += 1
-      return true
-    case UInt8(ascii: "}"):
-      index += 1
-      return false
-    default:
-      throw expected("',' or '}'")
-    }
   }
 
   /// The string whose `"` is the current byte (after ``peek()``).
