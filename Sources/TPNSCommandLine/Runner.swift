@@ -70,9 +70,8 @@ struct Runner {
   }
 
   /// The live environment: the plist store, libcurl (made at the first
-  /// request), a serial queue for the pipeline. Fails if the `--cacert`
-  /// file cannot be used (``checkCACertificate()``), before anything is
-  /// stored or sent.
+  /// request), and where the pipeline runs. Fails if the `--cacert` file
+  /// cannot be used, before anything is stored or sent.
   func environment() throws -> PipelineEnvironment {
     try checkCACertificate()
     let options = options

@@ -3,12 +3,9 @@ import Posix
 import TPNSKit
 
 /// How tpns prints text for people. Each line is made safe for a terminal:
-/// its control characters escaped (`\u{1b}`), so that a server's body, a
-/// file's line or a store's string cannot retitle the window, clear the
-/// screen or forge a line, and, unless `--show-token`, runs of hex digits
-/// (tokens) masked. Lines are passed one by one, so that the newlines
-/// between them are the only ones printed. JSON goes to ``Console`` as it
-/// is: its encoder escapes.
+/// its control characters escaped (`\u{1b}`), so that no text from a server
+/// or a file can retitle the window or forge a line, and, unless
+/// `--show-token`, runs of hex digits (tokens) masked.
 ///
 ///     output.line("sent event: \(body)")
 ///     output.lines(rows)

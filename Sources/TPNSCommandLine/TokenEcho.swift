@@ -1,17 +1,13 @@
 /// Where a server's text echoes a secret (a token or a phone ID the command
-/// holds), whole or in part: each run of ``partLength`` or more characters
-/// that is a stretch of a secret, compared without regard to case, with
-/// percent-escapes (`%3A`) read as the characters they stand for and white
-/// space and control characters (a line break a server put in) skipped. A
-/// secret shorter than that counts only whole. Each such run, the white
-/// space inside it included, is replaced by the secret as output shows it
-/// (`…` and its last 6 characters).
+/// holds): each run of ``partLength`` or more characters that is a stretch
+/// of one, compared without regard to case, with percent-escapes read as
+/// what they stand for and white space and control characters skipped. Each
+/// such run is replaced by the secret as output shows it (`…` and its last 6).
 ///
 ///     TokenEcho.mask(["fcm:APA91bHun4MxP5egoKMwt2KZ"], in: "bad: FCM%3AAPA91BHUN4MXP5")
 ///     // "bad: …Mwt2KZ"
 ///
-/// Costs a pass over the text per secret, looking up each window of the
-/// text in a set of the secret's windows.
+/// Costs a pass over the text per secret.
 enum TokenEcho {
   /// The fewest characters of a secret that count as an echo of it: too
   /// many for a stretch of an unrelated word (a token is random), few

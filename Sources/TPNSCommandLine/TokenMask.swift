@@ -3,14 +3,9 @@ import TPNSKit
 import TPNSProtocol
 
 /// What output hides unless `--show-token`: each run of 24 or more hex
-/// digits (an iOS token, or a server's echo of part of one; a UID has 20
-/// characters) and each echo of a token or phone ID the command holds (an
-/// Android token is not hex): the whole, or 12 characters or more of it, in
-/// any case, percent-encoded or broken by a line (``TokenEcho``); shown as
-/// its last 6 characters, as tokens are.
-///
-/// The store is read for the known tokens only when text from a server is
-/// masked, once per command.
+/// digits (a UID has 20 characters) and each echo of a token or phone ID the
+/// command holds (``TokenEcho``), shown as its last 6 characters. The store
+/// is read for the known tokens only when text from a server is masked.
 ///
 ///     mask("error: token 0f1e…(64 hex)…e1f0 is not registered")
 ///     // "error: token …d2e1f0 is not registered"

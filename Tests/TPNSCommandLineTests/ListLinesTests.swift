@@ -18,7 +18,7 @@ import Testing
     ])
   func lines(uids: [String], width: Int, suffixes: [String: String], expected: String) {
     let lines = List.lines(of: uids, width: width, suffixes: suffixes)
-    #expect(lines == expected)
+    #expect(String(decoding: lines, as: UTF8.self) == expected)
   }
 
   @Test("with 10,000 UIDs the indexes take four columns: '   0' to '9999'")
@@ -26,7 +26,8 @@ import Testing
     let uids = (0..<10_000).map {
       "UID" + String(repeating: "0", count: 17 - String($0).count) + String($0)
     }
-    let lines = List.lines(of: uids, width: 4).split(separator: "\n")
+    let lines = String(decoding: List.lines(of: uids, width: 4), as: UTF8.self)
+      .split(separator: "\n")
     #expect(lines.count == 10_000)
     #expect(lines.first == "   0  UID00000000000000000")
     #expect(lines[99] == "  99  UID00000000000000099")

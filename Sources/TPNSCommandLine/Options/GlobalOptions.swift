@@ -6,9 +6,7 @@ import TPNSKit
 #endif
 
 /// The settings a `tpns` command runs with, resolved from the option groups it
-/// declares (``SendingOptions``, ``TokenSendingOptions``, ``ListingOptions``,
-/// ``ReportingOptions``): where the server and the store are, how to talk to
-/// the server, and how to print.
+/// declares: where the server and the store are, how to talk to it, how to print.
 struct GlobalOptions: Sendable {
   var server: String
   var storePath: String

@@ -32,11 +32,21 @@ extension PropertyListXML {
   /// An opening tag: its element's name, and whether it is empty (`<string/>`).
   fileprivate struct Tag {
     let name: String
+    /// Where its name is in the document.
+    let nameBytes: Range<Int>
     let isEmpty: Bool
   }
 
   /// A cursor over the bytes of one document.
   fileprivate struct Parser {
+    static let cdataOpen = Array("<![CDATA[".utf8)
+    static let cdataClose = Array("]]>".utf8)
+    static let commentOpen = Array("<!--".utf8)
+    static let commentClose = Array("-->".utf8)
+    static let declarationOpen = Array("<?".utf8)
+    static let declarationClose = Array("?>".utf8)
+    static let doctypeOpen = Array("<!DOCTYPE".utf8)
+
     let bytes: [UInt8]
     var index = 0
 
@@ -48,7 +58,7 @@ extension PropertyListXML {
       guard plist.name == "plist" else { throw error("expected <plist>, found <\(plist.name)>") }
       guard !plist.isEmpty else { throw error("<plist/> holds no value") }
       let value = try self.value(depth: 1)
-      try closeTag("plist")
+      try closeTag(plist)
       try skipMisc()
       guard index == bytes.count else { throw error("unexpected content after </plist>") }
       return value
@@ -66,7 +76,7 @@ extension PropertyListXML {
       switch tag.name {
       case "string": return .string(try text(closing: tag))
       case "true", "false":
-        if !tag.isEmpty { try closeTag(tag.name) }
+        if !tag.isEmpty { try closeTag(tag) }
         return .bool(tag.name == "true")
       case "integer":
         let text = try text(closing: tag).trimmingWhitespace()
@@ -91,15 +101,15 @@ extension PropertyListXML {
       case "array":
         var items: [PropertyListValue] = []
         guard !tag.isEmpty else { return .array(items) }
-        while try !atClosing("array") {
+        while try !atClosing(tag) {
           items.append(try value(depth: depth + 1))
         }
-        try closeTag("array")
+        try closeTag(tag)
         return .array(items)
       case "dict":
         var members: [String: PropertyListValue] = [:]
         guard !tag.isEmpty else { return .dictionary(members) }
-        while try !atClosing("dict") {
+        while try !atClosing(tag) {
           let key = try openTag()
           guard key.name == "key" else {
             throw error("expected <key> in <dict>, found <\(key.name)>")
@@ -108,7 +118,7 @@ extension PropertyListXML {
           guard members[name] == nil else { throw error("the key '\(name)' appears twice") }
           members[name] = try value(depth: depth + 1)
         }
-        try closeTag("dict")
+        try closeTag(tag)
         return .dictionary(members)
       default:
         throw error("<\(tag.name)> is not a property list element")
@@ -130,32 +140,45 @@ extension PropertyListXML {
         throw error("expected an opening tag")
       }
       index = end + 1
-      return Tag(name: String(decoding: name, as: UTF8.self), isEmpty: isEmpty)
+      return Tag(
+        name: String(decoding: name, as: UTF8.self), nameBytes: name.indices, isEmpty: isEmpty)
     }
 
-    /// `</name>`, after any comments and white space; XML allows white space
-    /// before its `>` (`</string >`).
-    mutating func closeTag(_ name: String) throws(ParseError) {
+    /// The end tag of `tag`, after any comments and white space; XML allows
+    /// white space before its `>` (`</string >`).
+    mutating func closeTag(_ tag: Tag) throws(ParseError) {
       try skipMisc()
-      var end = index + 2 + name.utf8.count
+      let nameEnd = index + 2 + tag.nameBytes.count
+      var end = nameEnd
       while end < bytes.count, Self.isSpace(bytes[end]) { end += 1 }
-      guard at(index, "</" + name), end < bytes.count, bytes[end] == UInt8(ascii: ">") else {
+      guard isClosing(at: index), end < bytes.count, bytes[end] == UInt8(ascii: ">"),
+        bytes[(index + 2)..<nameEnd].elementsEqual(bytes[tag.nameBytes])
+      else {
         throw error(
           index < bytes.count
-            ? "expected </\(name)>" : "unexpected end of file, expected </\(name)>")
+            ? "expected </\(tag.name)>" : "unexpected end of file, expected </\(tag.name)>")
       }
       index = end + 1
     }
 
-    mutating func atClosing(_ name: String) throws(ParseError) -> Bool {
+    /// Whether the end tag of `tag`, or another, comes next.
+    mutating func atClosing(_ tag: Tag) throws(ParseError) -> Bool {
       try skipMisc()
-      guard index < bytes.count else { throw error("unexpected end of file, expected </\(name)>") }
-      return at(index, "</")
+      guard index < bytes.count else {
+        throw error("unexpected end of file, expected </\(tag.name)>")
+      }
+      return isClosing(at: index)
+    }
+
+    /// Whether the bytes at `position` are `</`.
+    func isClosing(at position: Int) -> Bool {
+      position + 1 < bytes.count && bytes[position] == UInt8(ascii: "<")
+        && bytes[position + 1] == UInt8(ascii: "/")
     }
 
     /// Whether the bytes at `position` are `prefix`.
-    func at(_ position: Int, _ prefix: String) -> Bool {
-      position <= bytes.count && bytes[position...].starts(with: prefix.utf8)
+    func at(_ position: Int, _ prefix: [UInt8]) -> Bool {
+      position <= bytes.count && bytes[position...].starts(with: prefix)
     }
 
     /// Character data up to the closing tag of `tag`, entities and CDATA decoded.
@@ -164,23 +187,23 @@ extension PropertyListXML {
       // The common case, plain text up to the closing tag, read without a copy.
       let start = index
       let end = bytes[start...].firstIndex { $0 == UInt8(ascii: "<") || $0 == UInt8(ascii: "&") }
-      if let end, at(end, "</") {
+      if let end, isClosing(at: end) {
         index = end
-        try closeTag(tag.name)
+        try closeTag(tag)
         return String(decoding: bytes[start..<end], as: UTF8.self)
       }
       var output: [UInt8] = []
       while index < bytes.count {
-        if at(index, "<![CDATA[") {
-          guard let end = find("]]>", from: index + 9) else {
+        if at(index, Self.cdataOpen) {
+          guard let end = find(Self.cdataClose, from: index + 9) else {
             throw error("unexpected end of file in CDATA")
           }
           output += bytes[(index + 9)..<end]
           index = end + 3
-        } else if at(index, "<!--") {
+        } else if at(index, Self.commentOpen) {
           try skipComment()
         } else if bytes[index] == UInt8(ascii: "<") {
-          try closeTag(tag.name)
+          try closeTag(tag)
           return String(decoding: output, as: UTF8.self)
         } else if bytes[index] == UInt8(ascii: "&") {
           output += try entity()
@@ -223,15 +246,19 @@ extension PropertyListXML {
       while index < bytes.count {
         if Self.isSpace(bytes[index]) {
           index += 1
-        } else if at(index, "<!--") {
+        } else if bytes[index] != UInt8(ascii: "<") || index + 1 == bytes.count
+          || (bytes[index + 1] != UInt8(ascii: "!") && bytes[index + 1] != UInt8(ascii: "?"))
+        {
+          return  // Text, or a tag: no markup to skip.
+        } else if at(index, Self.commentOpen) {
           try skipComment()
-        } else if at(index, "<?") {
-          guard let end = find("?>", from: index) else {
+        } else if at(index, Self.declarationOpen) {
+          guard let end = find(Self.declarationClose, from: index) else {
             throw error("unexpected end of file in <?...?>")
           }
           try checkEncoding(String(decoding: bytes[index..<end], as: UTF8.self))
           index = end + 2
-        } else if at(index, "<!DOCTYPE") {
+        } else if at(index, Self.doctypeOpen) {
           guard let end = bytes[index...].firstIndex(of: UInt8(ascii: ">")) else {
             throw error("unexpected end of file in <!DOCTYPE>")
           }
@@ -254,13 +281,13 @@ extension PropertyListXML {
     }
 
     mutating func skipComment() throws(ParseError) {
-      guard let end = find("-->", from: index + 4) else {
+      guard let end = find(Self.commentClose, from: index + 4) else {
         throw error("unexpected end of file in a comment")
       }
       index = end + 3
     }
 
-    func find(_ needle: String, from start: Int) -> Int? {
+    func find(_ needle: [UInt8], from start: Int) -> Int? {
       (start..<max(start, bytes.count)).first { at($0, needle) }
     }
 

@@ -33,13 +33,18 @@ public struct DeviceUID: Hashable, Sendable, CustomStringConvertible {
   /// Whether `text` is exactly 20 of `0-9` and `A-Z`: a UID in the form this
   /// type stores.
   public static func isCanonical(_ text: String) -> Bool {
-    text.utf8.count == DeviceUIDSyntax.length
-      && text.utf8.allSatisfy { byte in
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "A")...UInt8(ascii: "Z"): true
-        default: false
+    // Over the string's bytes as one buffer: every UID of a store is checked
+    // each time it is read, and `String.UTF8View`'s iterator costs a call a byte.
+    var text = text
+    return text.withUTF8 { bytes in
+      bytes.count == DeviceUIDSyntax.length
+        && bytes.allSatisfy { byte in
+          switch byte {
+          case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "A")...UInt8(ascii: "Z"): true
+          default: false
+          }
         }
-      }
+    }
   }
 }
 
