@@ -199,10 +199,15 @@ final class StoreDirectory {
   }
 
   private static func linkDestination(_ path: String) throws(StoreError) -> String {
-    guard let destination = readLink({ readlink(path, $0, $1) }) else {
+    guard let destination = readLink(path) else {
       throw .io(operation: "read the link", path: path, errno: errno)
     }
     return destination
+  }
+
+  /// Where the link at `path` points; nil if it is no link or cannot be read.
+  static func readLink(_ path: String) -> String? {
+    readLink { readlink(path, $0, $1) }
   }
 
   /// What `read` (`readlink` or `readlinkat`) puts in a buffer; nil if it fails.

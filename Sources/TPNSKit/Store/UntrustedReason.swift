@@ -172,9 +172,9 @@ public enum UntrustedReason: Sendable, Equatable {
     return "\(String(cString: name)), uid \(uid)"
   }
 
-  /// `0777`, `1777`.
-  private static func octal(_ mode: mode_t) -> String {
-    let digits = String(mode, radix: 8)
+  /// `mode` as `chmod` takes it: `0400`, `1777`.
+  static func octal(_ mode: mode_t) -> String {
+    let digits = String(mode & 0o7777, radix: 8)
     return String(repeating: "0", count: max(0, 4 - digits.count)) + digits
   }
 }
