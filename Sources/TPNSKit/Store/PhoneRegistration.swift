@@ -4,11 +4,8 @@ import TPNSProtocol
 ///
 /// The store holds one as the desired registration, and one per server as
 /// what that server acknowledged; the two are compared whole, so a changed
-/// `lang` or `dev` is registered again like a changed token. `lang` and
-/// `dev` are always the effective values, sent on every `client` request:
-/// the service's defaults (`enUS`, production) unless given, so that a
-/// store written before they were always sent (no `Lang`, no `Dev`) reads
-/// as what the server registered then, and is not registered again.
+/// `lang` or `dev` is registered again like a changed token. A store without
+/// `Lang` or `Dev` reads as the service's defaults, as they were registered.
 public struct PhoneRegistration: Hashable, Sendable {
   /// The service's language when a client sends none (`lang=enUS`).
   public static let defaultLanguage = "enUS"

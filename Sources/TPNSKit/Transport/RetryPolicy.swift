@@ -1,16 +1,11 @@
 import FoundationEssentials
 import Reactive
 
-/// When to try a failed request again, and after how long.
-///
-/// At most `maxAttempts` attempts; only transient failures are retried (see
-/// ``RequestFailure/isTransient``). The wait before attempt n+1 is "full
-/// jitter": a random duration between zero and `min(cap, base × 2ⁿ⁻¹)`. A
-/// `Retry-After` header (seconds or an HTTP-date) replaces that wait; one that
-/// asks for more than `cap` ends the retries at once, saying so.
-///
-/// The random source and the wall clock (for HTTP-dates) are injected, so the
-/// delays are tested without waiting:
+/// When to try a failed request again, and after how long: at most
+/// `maxAttempts`, only transient failures (``RequestFailure/isTransient``),
+/// each after a "full jitter" wait between zero and `min(cap, base × 2ⁿ⁻¹)`,
+/// or what a `Retry-After` asks for (more than `cap` ends the retries).
+/// The random source and the wall clock are injected:
 ///
 ///     let policy = RetryPolicy(random: { 0.5 })
 ///     policy.decide(.transport(.timedOut(…)), attempt: 1)  // .retry(after: .milliseconds(250))

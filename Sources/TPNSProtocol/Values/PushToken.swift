@@ -4,8 +4,7 @@
 ///
 /// The only way to make one validates. White space around it is trimmed; an
 /// iOS token is lower-cased and may be given in the `<0123abcd 4567ef01 …>`
-/// form iOS before 13 printed. The iOS 13 `{length = 32, bytes = 0x… … …}`
-/// description is truncated and rejected as such.
+/// form; the iOS 13 `{length = 32, bytes = 0x… … …}` description is refused.
 ///
 ///     try PushToken("<0123ABCD …>", os: .ios).rawValue  // "0123abcd…"
 public struct PushToken: Hashable, Sendable, CustomStringConvertible {
