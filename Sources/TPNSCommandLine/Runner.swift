@@ -233,23 +233,21 @@ struct Runner {
   func fail(
     _ message: String, hint: String?, code: ExitCode, outcomes: [Outcome]? = nil
   ) -> CommandFailure {
+    // The store first: the mask learns its tokens before the message is masked.
     let state = options.json ? documentState() : nil
     let message = mask(message)
-    let document =
-      options.json ? failureDocument(message, hint: hint, code: code, outcomes, state: state) : nil
+    var json: String?
+    if options.json {
+      let formatting = OutcomeFormatting(options: options, mask: mask)
+      let events =
+        outcomes?.map(formatting.json)
+        ?? [.object([("event", .string("failed")), ("error", .string(message))])]
+      json =
+        document(events: events, errors: [message], code: code, hint: hint, state: state)
+        .rendered + "\n"
+    }
     return CommandFailure(
-      output.shown(message), hint: hint.map(output.shown), exitCode: code, output: document)
-  }
-
-  private func failureDocument(
-    _ message: String, hint: String?, code: ExitCode, _ outcomes: [Outcome]?, state: StoreContents?
-  ) -> String {
-    let formatting = OutcomeFormatting(options: options, mask: mask)
-    let events =
-      outcomes.map { $0.map(formatting.json) }
-      ?? [.object([("event", .string("failed")), ("error", .string(message))])]
-    return document(events: events, errors: [message], code: code, hint: hint, state: state)
-      .rendered + "\n"
+      output.shown(message), hint: hint.map(output.shown), exitCode: code, output: json)
   }
 
   /// The store for a `--json` document: as the command or the pipeline

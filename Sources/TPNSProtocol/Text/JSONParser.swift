@@ -136,19 +136,23 @@ struct JSONParser {
   mutating func string() throws(JSONSyntaxError) -> String {
     let start = index
     index += 1
-    let contentStart = index
+    // Copied only from the first escape on; escapes add whole, valid
+    // sequences, so an invalid byte is one that came as it was.
+    var escaped: [UInt8] = []
+    var runStart = index
     while index < bytes.count {
-      let byte = bytes[index]
-      switch byte {
+      switch bytes[index] {
       case UInt8(ascii: "\""):
-        let content = bytes[contentStart..<index]
+        let content = escaped.isEmpty ? bytes[runStart..<index] : escaped + bytes[runStart..<index]
         index += 1
         guard let text = String(validating: content, as: UTF8.self) else {
           throw JSONSyntaxError(offset: start, "the string at offset \(start) is not UTF-8")
         }
         return text
       case UInt8(ascii: "\\"):
-        return try escapedString(start: start, contentStart: contentStart)
+        escaped += bytes[runStart..<index]
+        try escape(into: &escaped)
+        runStart = index
       case 0..<0x20:
         throw controlCharacter()
       default:
@@ -251,34 +255,6 @@ struct JSONParser {
 
   private static func isDigit(_ byte: UInt8) -> Bool {
     byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")
-  }
-
-  /// The rest of a string from its first `\`, into a buffer.
-  private mutating func escapedString(start: Int, contentStart: Int) throws(JSONSyntaxError)
-    -> String
-  {
-    var buffer = Array(bytes[contentStart..<index])
-    buffer.reserveCapacity(buffer.count + 16)
-    while index < bytes.count {
-      let byte = bytes[index]
-      switch byte {
-      case UInt8(ascii: "\""):
-        index += 1
-        // Escapes add whole, valid sequences: any invalid byte came as it was.
-        guard let text = String(validating: buffer, as: UTF8.self) else {
-          throw JSONSyntaxError(offset: start, "the string at offset \(start) is not UTF-8")
-        }
-        return text
-      case UInt8(ascii: "\\"):
-        try escape(into: &buffer)
-      case 0..<0x20:
-        throw controlCharacter()
-      default:
-        buffer.append(byte)
-        index += 1
-      }
-    }
-    throw JSONSyntaxError(offset: start, "the string at offset \(start) has no closing '\"'")
   }
 
   /// The escape at the current `\`, appended to `buffer` as UTF-8.
