@@ -63,25 +63,23 @@ struct TokenMask: Sendable {
   /// every line of output goes through this).
   func hexRuns(_ text: String) -> String {
     guard !showsTokens, Self.hasLongHexRun(text) else { return text }
-    let bytes = Array(text.utf8)
-    var output: [UInt8] = []
-    var runStart: Int?
-    for index in 0...bytes.count {
-      if index < bytes.count, Self.isHexDigit(bytes[index]) {
-        if runStart == nil { runStart = index }
+    var output = String.UnicodeScalarView()
+    var run = String.UnicodeScalarView()
+    for scalar in text.unicodeScalars {
+      if scalar.isASCII, Self.isHexDigit(UInt8(scalar.value)) {
+        run.append(scalar)
         continue
       }
-      if let start = runStart {
-        if index - start >= Self.hexRunLength {
-          output += Array("…".utf8) + bytes[(index - 6)..<index]
-        } else {
-          output += bytes[start..<index]
-        }
-        runStart = nil
-      }
-      if index < bytes.count { output.append(bytes[index]) }
+      output += Self.masked(run)
+      run = String.UnicodeScalarView()
+      output.append(scalar)
     }
-    return String(decoding: output, as: UTF8.self)
+    return String(output + Self.masked(run))
+  }
+
+  /// A run of hex digits as output shows it: `…` and its last 6 when it is long.
+  private static func masked(_ run: String.UnicodeScalarView) -> String.UnicodeScalarView {
+    run.count >= hexRunLength ? "…".unicodeScalars + run.suffix(6) : run
   }
 
   /// The shortest run of hex digits masked: longer than a UID (20).
