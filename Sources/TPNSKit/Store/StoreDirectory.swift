@@ -30,9 +30,7 @@ final class StoreDirectory {
 
   /// The directory at `path` after checking the way to it; nil if it does
   /// not exist, unless `creating`, which makes each missing directory (mode
-  /// 0700) and checks it as any other. A refusal names the directory or
-  /// link as the kernel reaches it (links before it followed, `//` and `.`
-  /// gone): the one to fix.
+  /// 0700). A refusal names the directory or link to fix.
   static func open(_ path: String, creating: Bool) throws(StoreError) -> StoreDirectory? {
     // The way, resolved as the kernel would, but one name at a time.
     var pending = Array(try absolute(path).split(separator: "/").reversed())

@@ -1,9 +1,8 @@
 /// Reads an acknowledged list in the form earlier versions of tpns wrote it:
-/// `UIDRuns`, a list of items against the store's own `UIDs`, each a run
-/// (`{From: index, Count: n}`, the stored UIDs at `From..<From+Count`) or one
-/// UID written out, with `UIDsDigest` beside `UIDs` saying which list the
-/// runs were written against. tpns writes neither any more: the next change
-/// writes the list out (`UIDs`) and drops both keys.
+/// `UIDRuns`, items against the store's own `UIDs`, each a run (`{From:
+/// index, Count: n}`) or one UID written out, with `UIDsDigest` beside `UIDs`
+/// naming the list the runs were written against. The next change writes
+/// the list out (`UIDs`) and drops both keys.
 ///
 ///     UIDRuns.expand([{From: 0, Count: 2}, "X…"], against: ["A…", "B…", "C…"])
 ///     // ["A…", "B…", "X…"]

@@ -5,11 +5,8 @@
 /// Why a file or directory on the store's way is not trusted: what ssh's
 /// `StrictModes` refuses for `~/.ssh`. Anyone who can write a directory on
 /// the way, or who owns a link or file there, could hand tpns their own
-/// store (and so their own phone for this user's UIDs), a link to another
-/// file, a FIFO that never opens, or a lock they hold forever.
-///
-/// The rules, one per kind of path, are the static functions here: each
-/// takes what `lstat`/`fstat` said and returns nil for a path to trust.
+/// store, a FIFO that never opens, or a lock they hold forever. Each static
+/// function here is the rule for one kind of path: nil for a path to trust.
 ///
 ///     UntrustedReason.ofDirectory(status)  // nil: owned by me or root, not writable by others
 public enum UntrustedReason: Sendable, Equatable {
