@@ -2,7 +2,7 @@
 # Times a full, durable store write of 10,000 UIDs (encode, temp file, fsync,
 # rename, directory fsync) and a load, beside a baseline doing the same
 # durable write with Python's plistlib, on the same disk in the same run; and
-# the project's XML reader beside libplist's on the same 10,000-UID file.
+# the XML reader on the file written, and libplist on its binary form.
 # Usage: Scripts/bench-store.sh [UIDS] [RUNS]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -25,7 +25,7 @@ with open(path, "wb") as f:
 PY
 
 echo "== tpns (Store.update: plist encode + O_EXCL temp + fsync + rename + dir fsync;"
-echo "   then the two XML readers on the file it wrote, and libplist on the binary form)"
+echo "   then the XML reader on the file it wrote, and libplist on the binary form)"
 .build/release/StoreBenchmark "$work/tpns" "$uids" "$runs" "$work/state.bplist"
 
 echo "== baseline (python3 plistlib.dump + fsync + rename + dir fsync)"

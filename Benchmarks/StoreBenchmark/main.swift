@@ -1,9 +1,8 @@
 // Times a full store write of N UIDs: encode the XML property list, write a
 // temp file, fsync, rename, fsync the directory (Store.update), and a
-// load. Then times the two XML readers on the same file, parsing only (the
-// project's PropertyListXML and libplist's plist_from_memory, each to a
-// PropertyListValue), and libplist on BINARY (the same list in binary form)
-// if given. Prints the median and the worst of the runs in milliseconds.
+// load. Then times PropertyList.read on the same file, parsing only (the
+// project's XML reader, to a PropertyListValue), and on BINARY (the same
+// list in binary form, read by libplist) if given. Prints the median and the worst of the runs in milliseconds.
 // Usage: StoreBenchmark DIRECTORY [UIDS] [RUNS] [BINARY]
 import Glibc
 import TPNSKit
@@ -69,36 +68,19 @@ func summary(_ durations: [Duration]) -> String {
     "median=\(milliseconds(sorted[sorted.count / 2])) max=\(milliseconds(sorted[sorted.count - 1]))"
 }
 
-/// Each reader's times on `bytes`, the readers alternating run by run (so
-/// that neither gets the warmer caches), after one untimed read each; exits
-/// if a reader fails or the two disagree.
-func timeReaders(
-  _ readers: [PropertyList.Reader], on bytes: [UInt8]
-) -> [PropertyList.Reader: [Duration]] {
-  var times: [PropertyList.Reader: [Duration]] = [:]
-  var values: [PropertyListValue] = []
-  for reader in readers {
-    do {
-      values.append(try PropertyList.read(bytes, using: reader))
-    } catch {
-      print("error: \(reader.rawValue) cannot read the file: \(error)")
-      exit(1)
-    }
-  }
-  guard values.allSatisfy({ $0 == values[0] }) else {
-    print("error: the readers read different values")
+/// The times of `PropertyList.read` on `bytes`, after one untimed read;
+/// exits if it fails.
+func timeReads(on bytes: [UInt8]) -> [Duration] {
+  do {
+    _ = try PropertyList.read(bytes)
+  } catch {
+    print("error: cannot read the file: \(error)")
     exit(1)
   }
-  for _ in 0..<runs {
-    for reader in readers {
-      times[reader, default: []].append(
-        clock.measure { _ = try? PropertyList.read(bytes, using: reader) })
-    }
-  }
-  return times
+  return (0..<runs).map { _ in clock.measure { _ = try? PropertyList.read(bytes) } }
 }
 
-// The file the last update wrote: the same bytes for both XML readers.
+// The file the last update wrote.
 guard let file = fopen(store.path, "rb") else {
   print("error: cannot open \(store.path)")
   exit(1)
@@ -107,10 +89,9 @@ var xml: [UInt8] = []
 var chunk = [UInt8](repeating: 0, count: 65536)
 while case let read = fread(&chunk, 1, chunk.count, file), read > 0 { xml += chunk[..<read] }
 fclose(file)
-let xmlTimes = timeReaders([.tpns, .libplist], on: xml)
 print(
   "xml_read_ms (parse to PropertyListValue, same \(xml.count)-byte file) "
-    + "tpns: \(summary(xmlTimes[.tpns]!))  libplist: \(summary(xmlTimes[.libplist]!))")
+    + "tpns: \(summary(timeReads(on: xml)))")
 
 if let binaryPath {
   guard let file = fopen(binaryPath, "rb") else {
@@ -120,8 +101,7 @@ if let binaryPath {
   var binary: [UInt8] = []
   while case let read = fread(&chunk, 1, chunk.count, file), read > 0 { binary += chunk[..<read] }
   fclose(file)
-  let binaryTimes = timeReaders([.libplist], on: binary)
   print(
     "binary_read_ms (same list, \(binary.count)-byte bplist00) "
-      + "libplist: \(summary(binaryTimes[.libplist]!))")
+      + "libplist: \(summary(timeReads(on: binary)))")
 }

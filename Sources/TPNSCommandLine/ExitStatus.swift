@@ -60,14 +60,9 @@ enum ExitStatus {
       kind = .iosToken
     }
     switch kind {
-    case .token(.android):
-      return
-        "An Android (FCM) token is 1 to 4096 of A-Z a-z 0-9 _ : . - (for an iOS token, pass "
-        + "--os ios)."
     case .token(let os):
-      return
-        "\(kind.article) \(os.rawValue) token is 1 to 4096 of A-Z a-z 0-9 _ : . - (for an iOS token, pass "
-        + "--os ios)."
+      let name = os == .android ? "An Android (FCM)" : "\(kind.article) \(os.rawValue)"
+      return "\(name) token is 1 to 4096 of A-Z a-z 0-9 _ : . - (for an iOS token, pass --os ios)."
     case .iosToken, .uid:
       return
         "An iOS token is 64 hex characters, or <0123abcd 4567ef01 ...> (for an Android "

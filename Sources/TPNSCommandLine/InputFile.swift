@@ -8,9 +8,7 @@ import TPNSKit
 /// --token-file`.
 enum InputFile {
   /// The most bytes read from a list a command is given (`add --from`,
-  /// `import`): an app's preferences file is a few kilobytes, a store or a
-  /// list of 10,000 UIDs a few hundred; this stops a mistaken `/dev/zero`
-  /// before it fills the memory.
+  /// `import`): a mistaken `/dev/zero` stops here, not when memory is full.
   static let sizeLimit = 64 << 20
 
   /// Why a file was not read.
@@ -23,9 +21,7 @@ enum InputFile {
 
   /// The bytes of `path` ('-' is standard input), at most `limit` of them
   /// (the rest is not read). A `secret` (a token file) must pass
-  /// ``UntrustedReason/ofSecretFile(_:)``, checked on the open file: a
-  /// regular one, whatever its name (`/dev/stdin`, `-` redirected from a
-  /// file), is this user's and private; a pipe is this process's own.
+  /// ``UntrustedReason/ofSecretFile(_:)``, checked on the open file.
   static func read(
     _ path: String, limit: Int = .max, secret: Bool = false
   ) throws(Failure) -> [UInt8] {

@@ -77,75 +77,68 @@ struct OutcomeFormatting {
     namesServer ? " \(preposition) \(server)" : ""
   }
 
-  /// The JSON object for an outcome.
+  /// The JSON object for an outcome: its `event`, then its members.
   func json(_ outcome: Outcome) -> OrderedJSON {
+    let (event, members) = jsonMembers(outcome)
+    return .object([("event", .string(event))] + members)
+  }
+
+  private func jsonMembers(_ outcome: Outcome) -> (String, [(String, OrderedJSON)]) {
+    func uid(_ uid: DeviceUID) -> (String, OrderedJSON) { ("uid", .string(uid.rawValue)) }
+    func uids(_ uids: [DeviceUID]) -> (String, OrderedJSON) {
+      ("uids", .array(uids.map { .string($0.rawValue) }))
+    }
+    func response(_ text: String, masked: Bool = true) -> (String, OrderedJSON) {
+      ("response", .string(masked ? mask(Self.body(text)) : Self.body(text)))
+    }
+    let store: (String, OrderedJSON) = ("store", .string(options.storePath))
     switch outcome {
-    case .added(let uid, let settings):
-      return .object(
-        [("event", .string("added")), ("uid", .string(uid.rawValue))] + Self.fields(settings))
-    case .alreadyPresent(let uid):
-      return .object([("event", .string("already_present")), ("uid", .string(uid.rawValue))])
-    case .settingsChanged(let uid, let settings):
-      return .object(
-        [("event", .string("updated")), ("uid", .string(uid.rawValue))] + Self.fields(settings))
-    case .mapped(let uid, let settings, let response):
-      return .object(
-        [("event", .string("mapped")), ("uid", .string(uid.rawValue))] + Self.fields(settings)
-          + [("response", .string(Self.body(response)))])
-    case .unmapped(let uid, let command, let response):
-      return .object([
-        ("event", .string("unmapped")), ("uid", uid.map { .string($0.rawValue) } ?? .null),
-        ("cmd", .string(command.rawValue)), ("response", .string(Self.body(response))),
-      ])
-    case .removed(let uid, let index):
-      return .object([
-        ("event", .string("removed")), ("index", .number(index)), ("uid", .string(uid)),
-      ])
-    case .registered(let token, let response):
-      return .object([
-        ("event", .string("registered")), ("token", .string(options.show(token.rawValue))),
-        ("response", .string(mask(Self.body(response)))),
-      ])
-    case .synced(let uids, let response):
-      return .object([
-        ("event", .string("synced")), ("uids", .array(uids.map { .string($0.rawValue) })),
-        ("response", .string(mask(Self.body(response)))),
-      ])
-    case .sent(let command, let response):
-      return .object([
-        ("event", .string("sent")), ("cmd", .string(command.rawValue)),
-        ("response", .string(mask(Self.body(response)))),
-      ])
-    case .waitingForRegistration(let uids):
-      return .object([
-        ("event", .string("waiting_for_registration")),
-        ("uids", .array(uids.map { .string($0.rawValue) })),
-      ])
+    case .added(let id, let settings): return ("added", [uid(id)] + Self.fields(settings))
+    case .alreadyPresent(let id): return ("already_present", [uid(id)])
+    case .settingsChanged(let id, let settings):
+      return ("updated", [uid(id)] + Self.fields(settings))
+    case .mapped(let id, let settings, let text):
+      return ("mapped", [uid(id)] + Self.fields(settings) + [response(text, masked: false)])
+    case .unmapped(let id, let command, let text):
+      return (
+        "unmapped",
+        [
+          ("uid", id.map { .string($0.rawValue) } ?? .null), ("cmd", .string(command.rawValue)),
+          response(text, masked: false),
+        ]
+      )
+    case .removed(let text, let index):
+      return ("removed", [("index", .number(index)), ("uid", .string(text))])
+    case .registered(let token, let text):
+      return ("registered", [("token", .string(options.show(token.rawValue))), response(text)])
+    case .synced(let list, let text): return ("synced", [uids(list), response(text)])
+    case .sent(let command, let text):
+      return ("sent", [("cmd", .string(command.rawValue)), response(text)])
+    case .waitingForRegistration(let list): return ("waiting_for_registration", [uids(list)])
     case .retrying(let command, let attempt, let of, let delay, let reason):
-      return .object([
-        ("event", .string("retrying")), ("cmd", .string(command.rawValue)),
-        ("attempt", .number(attempt)), ("max_attempts", .number(of)),
-        ("delay_ms", .number(Int(delay.rounded(to: .milliseconds)))),
-        ("reason", .string(mask(reason))),
-      ])
-    case .storeDeleted:
-      return .object([("event", .string("store_deleted")), ("store", .string(options.storePath))])
-    case .storeAbsent:
-      return .object([("event", .string("store_absent")), ("store", .string(options.storePath))])
-    case .alreadyRemoved(let uid):
-      return .object([("event", .string("already_removed")), ("uid", .string(uid.rawValue))])
-    case .unregistered(let former, let response):
-      return .object([
-        ("event", .string("unregistered")), ("udid", .string(options.show(former.udid))),
-        ("os", .string(former.os.rawValue)), ("appid", .string(former.appID)),
-        ("response", .string(mask(Self.body(response)))),
-      ])
+      return (
+        "retrying",
+        [
+          ("cmd", .string(command.rawValue)), ("attempt", .number(attempt)),
+          ("max_attempts", .number(of)),
+          ("delay_ms", .number(Int(delay.rounded(to: .milliseconds)))),
+          ("reason", .string(mask(reason))),
+        ]
+      )
+    case .storeDeleted: return ("store_deleted", [store])
+    case .storeAbsent: return ("store_absent", [store])
+    case .alreadyRemoved(let id): return ("already_removed", [uid(id)])
+    case .unregistered(let former, let text):
+      return (
+        "unregistered",
+        [
+          ("udid", .string(options.show(former.udid))), ("os", .string(former.os.rawValue)),
+          ("appid", .string(former.appID)), response(text),
+        ]
+      )
     case .registrationLost(let server):
-      return .object([
-        ("event", .string("registration_lost")), ("server", .string(ServerURL(server).redacted)),
-      ])
-    case .failed(let failure):
-      return .object([("event", .string("failed")), ("error", .string(mask(failure.description)))])
+      return ("registration_lost", [("server", .string(ServerURL(server).redacted))])
+    case .failed(let failure): return ("failed", [("error", .string(mask(failure.description)))])
     }
   }
 

@@ -4,15 +4,9 @@ import Posix
 import TPNSKit
 
 /// How outcomes are printed as they come: the one place that decides which
-/// are printed, where and how, for both Views of the pipeline.
-///
-/// - A one-shot command (`.command`): a line per outcome on stdout, a
-///   retry on stderr; nothing with `--quiet`, and nothing with `--json`
-///   (its one document comes at the end). A failure is not printed here:
-///   the command ends with it.
-/// - `watch` (`.watch`): each line stamped with its time, on stdout; with
-///   `--json`, a stamped JSON line per outcome. A failure is printed even
-///   with `--quiet`: the service goes on.
+/// are printed, where and how, for a one-shot command (whose failure ends
+/// it, and is not printed here) and for `watch` (each line stamped with its
+/// time; a failure printed even with `--quiet`: the service goes on).
 ///
 ///     let printer = OutcomePrinter(.watch, options: options, mask: mask, output: output)
 ///     outcomes.subscribe(onNext: printer.print)

@@ -55,19 +55,12 @@ struct Palette: Sendable {
   /// (a message's own text is left as it is).
   func paintLabels(_ text: String) -> String {
     guard isEnabled else { return text }
-    var lines: [String] = []
-    for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
-      let rest: String
-      if line.hasPrefix("Error:") {
-        rest = String(line.dropFirst(6))
-        lines.append(paint("Error:", .failure) + rest)
-      } else if line.hasPrefix("Warning:") {
-        rest = String(line.dropFirst(8))
-        lines.append(paint("Warning:", .pending) + rest)
-      } else {
-        lines.append(String(line))
+    let labels: [(String, Style)] = [("Error:", .failure), ("Warning:", .pending)]
+    return text.split(separator: "\n", omittingEmptySubsequences: false).map { line in
+      guard let (label, style) = labels.first(where: { line.hasPrefix($0.0) }) else {
+        return String(line)
       }
-    }
-    return lines.joined(separator: "\n")
+      return paint(label, style) + line.dropFirst(label.count)
+    }.joined(separator: "\n")
   }
 }

@@ -8,14 +8,10 @@ import TPNSKit
 
 extension Runner {
   /// From now on, SIGINT (Ctrl-C) and SIGTERM end the command with its
-  /// result as it stands: what is stored and what of it is pending (with
-  /// `--json`, the document, `"interrupted": true`), and the next step;
-  /// then the process ends by the signal, as a shell expects. Blocks both
-  /// in this thread, and so in every thread started after it; call it
-  /// before any is. Blocked, they are taken even if the process inherited
-  /// them ignored (`nohup`, a shell's background job), as a blocked signal
-  /// is kept pending rather than discarded. `storesNothing`: the command
-  /// (`event`) stores nothing, so its report says so, not what is pending.
+  /// result as it stands (with `--json`, the document, `"interrupted": true`)
+  /// and the next step; then the process ends by the signal. Blocks both in
+  /// this thread and every one started after it: call it before any is.
+  /// `storesNothing`: the command (`event`) stores nothing, and says so.
   func takeInterrupts(storesNothing: Bool = false) {
     let signals = Signals(blocking: [SIGINT, SIGTERM])
     let runner = self

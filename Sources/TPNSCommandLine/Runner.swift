@@ -8,19 +8,15 @@ import TPNSProtocol
 /// Runs one command's inputs through the pipeline to the end, printing each
 /// outcome as it comes, then the result: the View of a one-shot command.
 struct Runner {
-  /// How long ``finish(_:)`` waits for the pipeline past the ``deadline``:
-  /// no lock wait, request or retry outlasts the deadline (the store and the
-  /// pipeline are given it), so this is only for the work no wait bounds (a
-  /// write's `fsync`, a transfer's cancellation) on a loaded machine.
+  /// How long ``finish(_:)`` waits for the pipeline past the ``deadline``,
+  /// for the work no wait bounds (a write's `fsync`, a transfer's cancellation).
   static let grace = Duration.seconds(30)
 
   let command: String
   let options: GlobalOptions
   /// When the command's time (`--timeout`) runs out, counted from when the
-  /// runner was made; nil for `watch`, whose every request has its own. The
-  /// one place every limit of a one-shot command comes from: the store's
-  /// lock waits, the pipeline's requests, retries and waits, and the wait
-  /// for the pipeline to finish.
+  /// runner was made; nil for `watch`, whose every request has its own. Every
+  /// limit of a one-shot command comes from it.
   let deadline: ContinuousClock.Instant?
   /// The store; for a one-shot command, no lock wait goes past the ``deadline``.
   let store: Store
@@ -35,9 +31,8 @@ struct Runner {
   /// The warnings so far: on stderr as they come, and in the `--json` document.
   let warnings: Warnings
   /// Where a one-shot command's pipeline runs: on the main thread, while
-  /// ``finish(_:)`` waits (libcurl too), so that no thread is started for
-  /// work that goes one step at a time. Nil for `watch`, whose pipeline runs
-  /// on a queue while the main thread waits for signals.
+  /// ``finish(_:)`` waits (libcurl too). Nil for `watch`, whose pipeline
+  /// runs on a queue while the main thread waits for signals.
   let runLoop: RunLoopScheduler?
   /// The outcomes printed so far: what an interrupted command reports.
   let outcomesSoFar = LockedState<[Outcome]>([])
@@ -75,9 +70,8 @@ struct Runner {
   }
 
   /// The live environment: the plist store, libcurl (made at the first
-  /// request), a serial queue for the pipeline. Fails if the `--cacert`
-  /// file cannot be used (``checkCACertificate()``), before anything is
-  /// stored or sent.
+  /// request), and where the pipeline runs. Fails if the `--cacert` file
+  /// cannot be used, before anything is stored or sent.
   func environment() throws -> PipelineEnvironment {
     try checkCACertificate()
     let options = options
@@ -206,11 +200,9 @@ struct Runner {
     if options.json { Console.line(document(all, state: state).rendered) }
   }
 
-  /// The failure `outcomes` come to, or nil if none failed; it prints
-  /// nothing. Its message is the first failure's (whose exit status and
-  /// next step it takes), after the later ones' lines: on stderr, each is
-  /// an `Error:` line, the first last, next to its next step. With
-  /// `--json`, it carries the document (`state`: the store for it).
+  /// The failure `outcomes` come to, or nil if none failed: the first
+  /// failure's exit status and next step, its line last after the later
+  /// ones'. With `--json`, it carries the document (`state`: the store for it).
   func failure(of outcomes: [Outcome], state: StoreContents?) -> CommandFailure? {
     let failures = outcomes.compactMap { outcome -> PipelineFailure? in
       if case .failed(let failure) = outcome { return failure }
@@ -241,29 +233,26 @@ struct Runner {
   func fail(
     _ message: String, hint: String?, code: ExitCode, outcomes: [Outcome]? = nil
   ) -> CommandFailure {
+    // The store first: the mask learns its tokens before the message is masked.
     let state = options.json ? documentState() : nil
     let message = mask(message)
-    let document =
-      options.json ? failureDocument(message, hint: hint, code: code, outcomes, state: state) : nil
+    var json: String?
+    if options.json {
+      let formatting = OutcomeFormatting(options: options, mask: mask)
+      let events =
+        outcomes?.map(formatting.json)
+        ?? [.object([("event", .string("failed")), ("error", .string(message))])]
+      json =
+        document(events: events, errors: [message], code: code, hint: hint, state: state)
+        .rendered + "\n"
+    }
     return CommandFailure(
-      output.shown(message), hint: hint.map(output.shown), exitCode: code, output: document)
-  }
-
-  private func failureDocument(
-    _ message: String, hint: String?, code: ExitCode, _ outcomes: [Outcome]?, state: StoreContents?
-  ) -> String {
-    let formatting = OutcomeFormatting(options: options, mask: mask)
-    let events =
-      outcomes.map { $0.map(formatting.json) }
-      ?? [.object([("event", .string("failed")), ("error", .string(message))])]
-    return document(events: events, errors: [message], code: code, hint: hint, state: state)
-      .rendered + "\n"
+      output.shown(message), hint: hint.map(output.shown), exitCode: code, output: json)
   }
 
   /// The store for a `--json` document: as the command or the pipeline
-  /// last read it, else (nothing read it yet: a failure before the store
-  /// was needed, an `event`) as it is now, nil if it cannot be read. The
-  /// mask learns the tokens in it.
+  /// last read it, else as it is now (nil if it cannot be read). The mask
+  /// learns the tokens in it.
   private func documentState() -> StoreContents? {
     let state = lastRead.value ?? (try? store.load())
     if let state { mask.learn(from: state) }

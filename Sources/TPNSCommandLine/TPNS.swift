@@ -15,8 +15,6 @@ public struct TPNS: ParsableCommand {
       re-running the command or 'tpns sync' sends it.
       """,
     // The libcurl it runs on, as curl --version says: a bug report needs both.
-    // Asked only for --version: it loads libcurl, which other commands that
-    // do not send never do.
     version: TPNSVersion.current,
     versionDetail: { "(libcurl \(CurlTransport.libraryVersion))" },
     examples: [
@@ -46,9 +44,7 @@ public struct TPNS: ParsableCommand {
 
   /// The one place that decides how `tpns` ends with an error: the message
   /// and exit status (``ErrorReport``), and with `--json`, a document for
-  /// every failure: the command's own (with the store's state), or else one
-  /// that reports the error and what to do next (a usage error, a failure
-  /// before the command could say more).
+  /// every failure (the command's own, or one reporting the error).
   public static func report(
     _ error: any Error, command: (any ParsableCommand)?, arguments: [String]
   ) -> ErrorReport {

@@ -1,23 +1,18 @@
 /// Where a server's text echoes a secret (a token or a phone ID the command
-/// holds), whole or in part: each run of ``partLength`` or more characters
-/// that is a stretch of a secret, compared without regard to case, with
-/// percent-escapes (`%3A`) read as the characters they stand for and white
-/// space and control characters (a line break a server put in) skipped. A
-/// secret shorter than that counts only whole. Each such run, the white
-/// space inside it included, is replaced by the secret as output shows it
-/// (`…` and its last 6 characters).
+/// holds): each run of ``partLength`` or more characters that is a stretch
+/// of one, compared without regard to case, with percent-escapes read as
+/// what they stand for and white space and control characters skipped. Each
+/// such run is replaced by the secret as output shows it (`…` and its last 6).
 ///
 ///     TokenEcho.mask(["fcm:APA91bHun4MxP5egoKMwt2KZ"], in: "bad: FCM%3AAPA91BHUN4MXP5")
 ///     // "bad: …Mwt2KZ"
 ///
-/// Costs a pass over the text per secret, looking up each window of the
-/// text in a set of the secret's windows: a 1 MiB body and a 4,096-character
-/// token take some milliseconds.
+/// Costs a pass over the text per secret.
 enum TokenEcho {
   /// The fewest characters of a secret that count as an echo of it: too
   /// many for a stretch of an unrelated word (a token is random), few
   /// enough that what is left of a 152-character FCM token outside them
-  /// registers nothing. At most 16 (a ``Window``).
+  /// registers nothing.
   static let partLength = 12
 
   /// `text` with every echo of `secrets` (longest first) masked.
@@ -31,9 +26,9 @@ enum TokenEcho {
       let needle = Array(secret.utf8).map(Self.lowercased)
       let length = min(partLength, needle.count)
       guard length > 0, folded.bytes.count >= length else { continue }
-      let windows = Set((0...(needle.count - length)).map { Window(needle[$0..<($0 + length)]) })
+      let windows = Set((0...(needle.count - length)).map { needle[$0..<($0 + length)] })
       for start in 0...(folded.bytes.count - length)
-      where windows.contains(Window(folded.bytes[start..<(start + length)])) {
+      where windows.contains(folded.bytes[start..<(start + length)]) {
         for position in start..<(start + length) where cover[position] == nil {
           cover[position] = index
         }
@@ -91,22 +86,6 @@ enum TokenEcho {
       bytes.append(byte)
       starts.append(start)
       ends.append(end)
-    }
-  }
-
-  /// Up to 16 bytes, packed for a set: no hash collisions to check for.
-  private struct Window: Hashable {
-    var low: UInt64 = 0
-    var high: UInt64 = 0
-
-    init(_ bytes: ArraySlice<UInt8>) {
-      for (offset, byte) in bytes.enumerated() {
-        if offset < 8 {
-          low |= UInt64(byte) << (offset * 8)
-        } else {
-          high |= UInt64(byte) << ((offset - 8) * 8)
-        }
-      }
     }
   }
 

@@ -3,14 +3,9 @@ import TPNSKit
 import TPNSProtocol
 
 /// What output hides unless `--show-token`: each run of 24 or more hex
-/// digits (an iOS token, or a server's echo of part of one; a UID has 20
-/// characters) and each echo of a token or phone ID the command holds (an
-/// Android token is not hex): the whole, or 12 characters or more of it, in
-/// any case, percent-encoded or broken by a line (``TokenEcho``); shown as
-/// its last 6 characters, as tokens are.
-///
-/// The store is read for the known tokens only when text from a server is
-/// masked, once per command.
+/// digits (a UID has 20 characters) and each echo of a token or phone ID the
+/// command holds (``TokenEcho``), shown as its last 6 characters. The store
+/// is read for the known tokens only when text from a server is masked.
 ///
 ///     mask("error: token 0f1e…(64 hex)…e1f0 is not registered")
 ///     // "error: token …d2e1f0 is not registered"
@@ -68,25 +63,23 @@ struct TokenMask: Sendable {
   /// every line of output goes through this).
   func hexRuns(_ text: String) -> String {
     guard !showsTokens, Self.hasLongHexRun(text) else { return text }
-    let bytes = Array(text.utf8)
-    var output: [UInt8] = []
-    var runStart: Int?
-    for index in 0...bytes.count {
-      if index < bytes.count, Self.isHexDigit(bytes[index]) {
-        if runStart == nil { runStart = index }
+    var output = String.UnicodeScalarView()
+    var run = String.UnicodeScalarView()
+    for scalar in text.unicodeScalars {
+      if scalar.isASCII, Self.isHexDigit(UInt8(scalar.value)) {
+        run.append(scalar)
         continue
       }
-      if let start = runStart {
-        if index - start >= Self.hexRunLength {
-          output += Array("…".utf8) + bytes[(index - 6)..<index]
-        } else {
-          output += bytes[start..<index]
-        }
-        runStart = nil
-      }
-      if index < bytes.count { output.append(bytes[index]) }
+      output += Self.masked(run)
+      run = String.UnicodeScalarView()
+      output.append(scalar)
     }
-    return String(decoding: output, as: UTF8.self)
+    return String(output + Self.masked(run))
+  }
+
+  /// A run of hex digits as output shows it: `…` and its last 6 when it is long.
+  private static func masked(_ run: String.UnicodeScalarView) -> String.UnicodeScalarView {
+    run.count >= hexRunLength ? "…".unicodeScalars + run.suffix(6) : run
   }
 
   /// The shortest run of hex digits masked: longer than a UID (20).

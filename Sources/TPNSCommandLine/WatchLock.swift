@@ -6,11 +6,9 @@ import TPNSKit
 #endif
 
 /// The one `tpns watch` of a store: an exclusive ``FileLock`` on
-/// `state.plist.watch.lock` (beside a link's target, as the store's other
-/// locks), which holds the watcher's pid so that a second
-/// one can say who is watching. The kernel drops the lock when the process
-/// ends, however it ends. When the store's directory is replaced, the lock
-/// file goes with the old one: ``follow(_:)`` takes it again at the new place.
+/// `state.plist.watch.lock`, which holds the watcher's pid so that a second
+/// one can say who is watching. When the store's directory is replaced,
+/// ``follow(_:)`` takes it again at the new place.
 struct WatchLock {
   private static let suffix = ".watch.lock"
   private let lock: FileLock
@@ -49,10 +47,8 @@ struct WatchLock {
   }
 
   /// Takes the lock again if the file it holds is no longer the one beside
-  /// the store (its directory was replaced, or a link re-pointed), and lets
-  /// the old one go; fails as `init` does if another watch holds the new
-  /// one. Does nothing while the store's directory is missing: it is taken
-  /// when the directory is back.
+  /// the store, and lets the old one go; fails as `init` does if another
+  /// watch holds the new one. Does nothing while the directory is missing.
   mutating func follow(_ store: Store) throws {
     let opened: Int32?
     do {

@@ -95,6 +95,6 @@ import Testing
       ("http://me:pw@127.0.0.1:99999/tpns", false),
     ])
   func serverURL(text: String, valid: Bool) {
-    #expect(GlobalOptions.isServerURL(text) == valid)
+    #expect(ServerURL.isAcceptable(text) == valid)
   }
 }

@@ -21,15 +21,6 @@ import Testing
     #expect(String(decoding: lines, as: UTF8.self) == expected)
   }
 
-  @Test(
-    "an index counts up in decimal, carrying into a new digit",
-    arguments: [("0", "1"), ("8", "9"), ("9", "10"), ("199", "200"), ("9999", "10000")])
-  func increment(number: String, next: String) {
-    var digits = Array(number.utf8)
-    List.increment(&digits)
-    #expect(String(decoding: digits, as: UTF8.self) == next)
-  }
-
   @Test("with 10,000 UIDs the indexes take four columns: '   0' to '9999'")
   func width() {
     let uids = (0..<10_000).map {

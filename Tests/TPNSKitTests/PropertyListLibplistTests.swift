@@ -183,11 +183,4 @@ import Testing
       try PropertyList.read(Array("<plist>\n<foo/></plist>".utf8))
     }
   }
-
-  @Test("the libplist reader reads XML too (the benchmark compares them); the values agree")
-  func libplistReadsXML() throws {
-    let bytes = PropertyListXML.serialize(PropertyListXMLTests.sample)
-    #expect(
-      try PropertyList.read(bytes, using: .libplist) == PropertyList.read(bytes, using: .tpns))
-  }
 }

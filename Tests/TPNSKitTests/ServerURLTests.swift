@@ -22,14 +22,14 @@ import Testing
   }
 
   @Test(
-    "withoutUserinfo: what the store keys a server by",
+    "storeKey drops the credentials: a password never reaches the store",
     arguments: [
       ("http://me:pw@push.example/tpns?key=k", "http://push.example/tpns?key=k"),
       ("http://push.example/tpns", "http://push.example/tpns"),
       ("http://me@[::1]:7380/tpns", "http://[::1]:7380/tpns"),
     ])
-  func withoutUserinfo(url: String, key: String) {
-    #expect(ServerURL(url).withoutUserinfo == key)
+  func storeKeyWithoutUserinfo(url: String, key: String) {
+    #expect(ServerURL(url).storeKey == key)
   }
 
   @Test(

@@ -32,7 +32,7 @@ import Testing
       ),
     ])
   func maskedURL(url: String, masked: String) {
-    #expect(Self.exchange(url).maskedURL == masked)
+    #expect(Self.exchange(url).shownURL() == masked)
   }
 
   @Test("the log hears of every attempt: its status, or why no answer came")

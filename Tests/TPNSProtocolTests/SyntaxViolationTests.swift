@@ -7,27 +7,17 @@ import Testing
       || scalar == "." || scalar == "-" || scalar == "é"
   }
 
-  @Test("an ASCIISet holds the ASCII characters its test accepts, and nothing past ASCII")
-  func set() {
-    let set = ASCIISet(Self.isIdentifier)
-    for byte in UInt8(0)...UInt8(255) {
-      #expect(set.contains(byte) == (byte < 0x80 && Self.isIdentifier(Unicode.Scalar(byte))))
-    }
-  }
-
   @Test(
-    "checked with a set, a text has the violation its scalar test finds",
+    "a refused character is reported before a bad length, positions counting scalars",
     arguments: [
-      "abc", "", "a.b-c", "a b", "abcdefghijklmnopqrstu", "é", "aé b", "a bé", "日本", "ab日",
-      "a\u{0}b", "ab\u{7F}", "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef",
-    ])
-  func sameAsScalarTest(text: String) {
-    let set = ASCIISet(Self.isIdentifier)
-    for length in [1...20, 3...3, 0...4096] {
-      #expect(
-        SyntaxViolation.first(in: text, length: length, ascii: set, allows: Self.isIdentifier)
-          == SyntaxViolation.first(in: text, length: length, allows: Self.isIdentifier))
-    }
+      ("abc", nil), ("", .length(actual: 0, expected: 1...20)), ("a.b-c", nil),
+      ("a b", .character(" ", position: 2)),
+      ("abcdefghijklmnopqrstu", .length(actual: 21, expected: 1...20)), ("é", nil),
+      ("aé b", .character(" ", position: 3)), ("日本", .character("日", position: 1)),
+      ("a\u{0}b", .character("\u{0}", position: 2)),
+    ] as [(String, SyntaxViolation?)])
+  func first(text: String, expected: SyntaxViolation?) {
+    #expect(SyntaxViolation.first(in: text, length: 1...20, allows: Self.isIdentifier) == expected)
   }
 
   @Test("the syntaxes report the position of the first character they refuse")

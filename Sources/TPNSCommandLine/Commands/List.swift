@@ -70,38 +70,21 @@ struct List: ParsableCommand {
 
   /// The `index  uid` lines of `uids` as UTF-8, the index right-aligned in
   /// `width` columns, each UID followed by its text in `suffixes`, if any.
-  /// Built as bytes in one buffer, written at once: no `String` per line,
-  /// which for a long list costs more than all the rest of the command.
+  /// Built in one buffer from each string's bytes (`withUTF8`): a `String`
+  /// appended to piece by piece costs several times more for a long list.
   static func lines(of uids: [String], width: Int, suffixes: [String: String] = [:]) -> [UInt8] {
     var text: [UInt8] = []
     text.reserveCapacity(uids.count * (width + 24))
-    // The index's decimal digits, counted up line by line.
-    var number: [UInt8] = [UInt8(ascii: "0")]
-    for uid in uids {
-      text += repeatElement(UInt8(ascii: " "), count: max(width - number.count, 0))
-      text += number
-      text.append(UInt8(ascii: " "))
-      text.append(UInt8(ascii: " "))
+    for (index, uid) in uids.enumerated() {
+      var number = String(index)
+      text += repeatElement(UInt8(ascii: " "), count: max(width - number.utf8.count, 0))
+      number.withUTF8 { text += $0 }
+      text += repeatElement(UInt8(ascii: " "), count: 2)
       var uid = uid
       uid.withUTF8 { text += $0 }
-      if !suffixes.isEmpty, let suffix = suffixes[uid] { text += suffix.utf8 }
+      if !suffixes.isEmpty, var suffix = suffixes[uid] { suffix.withUTF8 { text += $0 } }
       text.append(UInt8(ascii: "\n"))
-      increment(&number)
     }
     return text
-  }
-
-  /// Adds one to the decimal number in `digits` (ASCII, most significant first).
-  static func increment(_ digits: inout [UInt8]) {
-    var position = digits.count - 1
-    while position >= 0, digits[position] == UInt8(ascii: "9") {
-      digits[position] = UInt8(ascii: "0")
-      position -= 1
-    }
-    if position < 0 {
-      digits.insert(UInt8(ascii: "1"), at: 0)
-    } else {
-      digits[position] += 1
-    }
   }
 }

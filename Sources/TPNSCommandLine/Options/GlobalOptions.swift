@@ -6,9 +6,7 @@ import TPNSKit
 #endif
 
 /// The settings a `tpns` command runs with, resolved from the option groups it
-/// declares (``SendingOptions``, ``TokenSendingOptions``, ``ListingOptions``,
-/// ``ReportingOptions``): where the server and the store are, how to talk to
-/// the server, and how to print.
+/// declares: where the server and the store are, how to talk to it, how to print.
 struct GlobalOptions: Sendable {
   var server: String
   var storePath: String
@@ -48,18 +46,13 @@ struct GlobalOptions: Sendable {
     self.color = color
   }
 
-  /// Whether `text` can be a server URL (``ServerURL/isAcceptable(_:)``).
-  static func isServerURL(_ text: String) -> Bool { ServerURL.isAcceptable(text) }
-
   /// The server URL taken apart (``ServerURL``).
   var serverURL: ServerURL { ServerURL(server) }
 
   /// The server as output shows it: credentials as `***@`, query values as `***`.
   var shownServer: String { serverURL.redacted }
 
-  /// What the store records the server under (``ServerURL/storeKey``): the
-  /// URL without its credentials, so that a password never reaches the store
-  /// file, and one key for every spelling of the same server.
+  /// What the store records the server under (``ServerURL/storeKey``).
   var serverKey: String { serverURL.storeKey }
 
   /// A token as output shows it: masked unless `--show-token`.
@@ -67,10 +60,8 @@ struct GlobalOptions: Sendable {
     showToken ? token : TokenMask.shown(token)
   }
 
-  /// Why the `--cacert` file cannot be used, or nil: a file that cannot be
-  /// read (`unreadable`), or one that holds no PEM certificate, is a bad
-  /// argument, found before anything is stored or sent (libcurl would only
-  /// say later that TLS failed, or nothing for an http:// server).
+  /// Why the `--cacert` file cannot be used (`unreadable`, or no PEM
+  /// certificate in it), or nil: found before anything is stored or sent.
   func caCertificateProblem() -> (message: String, unreadable: Bool)? {
     guard let path = caCertificate else { return nil }
     let descriptor = open(path, O_RDONLY | O_CLOEXEC)

@@ -114,11 +114,8 @@ struct SendingOptions: ParsableArguments {
   @OptionGroup var store: StoreLocation
   @OptionGroup var output: JSONOutput
   @OptionGroup var quietness: QuietOutput
-  /// `-v, --verbose`: declared here, the one group of the commands that
-  /// print lines (the one-shot commands and `watch`; `ui` draws a screen,
-  /// which the lines would break into). Not a group of its own: each group
-  /// type on a command's path costs the runtime a lookup of its `CodingKeys`
-  /// among all the binary's conformance records.
+  /// `-v, --verbose`: here, the one group of the commands that print lines
+  /// (not `ui`, whose screen the lines would break into).
   @Flag(
     name: .shortAndLong,
     help: "Print each HTTP request and its answer (status, time) on stderr, as curl -v does.")

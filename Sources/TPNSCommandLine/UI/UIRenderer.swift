@@ -150,11 +150,8 @@ struct UIRenderer: Sendable {
     let text =
       " \(marker) " + String(repeating: " ", count: max(3 - number.count, 0)) + number + "  "
       + shown(uid)
-    let isPending = state.pending.contains(uid)
-    var line = Self.fit(text + (isPending ? "  pending" : ""), columns)
-    if isPending {
-      line = Self.fit(text, columns) + palette.paint("  pending", .pending)
-    }
+    var line = Self.fit(text, columns)
+    if state.pending.contains(uid) { line += palette.paint("  pending", .pending) }
     return selected && state.focus == .list ? ANSI.reverse + line + ANSI.resetAttributes : line
   }
 

@@ -4,13 +4,10 @@ import TPNSKit
 import Terminal
 
 /// The View of `tpns ui` bound to the pipeline, without a terminal: keys in,
-/// states out. Each key goes through ``UIState/reduce(_:context:)``, and the
-/// commands it gives feed the ``SyncViewModel``'s inputs (`token`,
-/// `uidText`, `addTaps`, `removals`, `syncRequests`); the pipeline's outputs
-/// (`canAdd`, `list`, `state`, `outcomes`) come back as events of the same
-/// reducer. Events are handled one at a time, in order, on whatever thread
-/// they come from: an output a command causes (synchronously, in a test on
-/// the `TestScheduler`) is handled right after that command, never inside it.
+/// states out. Keys and the pipeline's outputs are events of
+/// ``UIState/reduce(_:context:)``, whose actions feed the ``SyncViewModel``'s
+/// inputs. Events are handled one at a time, in order: an output an action
+/// causes is handled right after that action, never inside it.
 ///
 ///     let states = UISession(viewModel: viewModel, context: context, initial: state)
 ///       .states(keys: keys, storeChanges: events)

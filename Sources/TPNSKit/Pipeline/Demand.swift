@@ -1,9 +1,7 @@
 import TPNSProtocol
 
 /// What the commands so far asked of the next reconciliation beyond "make
-/// the server match the store". Demands made while one reconciliation runs
-/// add up, and the next one takes them all (the fetch limiter coalesces
-/// the triggers, never what they asked for).
+/// the server match the store"; demands made while one runs add up.
 struct Demand: Sendable, Equatable {
   /// Send `cmd=client` even if the server acknowledged the registration (`register`).
   var forcesRegistration = false
@@ -50,8 +48,7 @@ struct Demand: Sendable, Equatable {
 
   /// The first request that still agrees with the desired list `uids`, and
   /// how many requests it takes off the queue (those before it no longer
-  /// agree: the list changed since they were asked for, and the list
-  /// itself is sent instead).
+  /// agree: the list itself is sent instead).
   func nextMappingRequest(for uids: Set<String>) -> (request: MappingRequest, taking: Int)? {
     for (index, request) in mappingRequests.enumerated() where request.agrees(with: uids) {
       return (request, index + 1)

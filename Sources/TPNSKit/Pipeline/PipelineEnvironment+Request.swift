@@ -6,16 +6,12 @@ extension PipelineEnvironment {
   /// Sends `request` with the retry policy, waiting on the scheduler: a
   /// `retrying` outcome before each new attempt, then what `onSuccess` makes of
   /// the response; the last failure ends the sequence as a ``RequestFailure``.
-  /// The policy's time limit is counted on the scheduler's clock from the
-  /// subscription, cut to what is left before the ``deadline``, and each
-  /// attempt is given only the time left.
+  /// The policy's time limit is counted on the scheduler's clock, cut to
+  /// what is left before the ``deadline``.
   ///
-  /// Once `abandon` sends, no further attempt is made: a wait for the next
-  /// one ends at once and the sequence completes. An attempt already sent
-  /// is let finish, since the server may be acting on it: a success is
-  /// still handled (so the store records what the server did, and the
-  /// server sees requests in the order the store made them); after a
-  /// failure, the sequence completes.
+  /// Once `abandon` sends, no further attempt is made. An attempt already
+  /// sent is let finish, since the server may be acting on it: a success is
+  /// still handled, so that the store records what the server did.
   ///
   ///     environment.request(.event(uid: uid, type: 1)) { .sent(.event, response: $0.body) }
   public func request(

@@ -26,13 +26,9 @@ public struct ServerClient: Sendable {
 
   /// Sends through the client `makeClient` makes on a worker queue (libcurl
   /// blocks), delivering the result on `scheduler`; disposing cancels the
-  /// request in flight. With `inline`, the request is made on the thread
-  /// that subscribes instead (a one-shot command's run loop, which has
-  /// nothing else to do meanwhile: no thread is started, and the
-  /// transfer's own time limit bounds it). The client (and so libcurl and
-  /// its TLS library) is only made for the first request: a command that
-  /// sends nothing (`--no-sync`, a list waiting for registration) never pays
-  /// for it.
+  /// request in flight. With `inline`, on the thread that subscribes instead
+  /// (a one-shot command's run loop). The client, and so libcurl, is made at
+  /// the first request: a command that sends nothing never loads it.
   public static func live(
     url: String, scheduler: some ImmediateSchedulerType, inline: Bool = false,
     makeClient: @escaping @Sendable () throws -> TPNSClient

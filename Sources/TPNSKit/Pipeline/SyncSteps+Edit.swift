@@ -25,8 +25,7 @@ extension SyncSteps {
           state.removeUIDs(at: gone)
         }
         // A few UIDs (a `tpns add`) are looked up in the list; many (an
-        // import) in a set of it, which for 10,000 stored UIDs costs more
-        // than all the rest of adding one.
+        // import) in a set of it, which costs more than adding a few.
         var present = uids.count > 8 ? Set(state.uids) : []
         func isNew(_ uid: String) -> Bool {
           uids.count > 8 ? present.insert(uid).inserted : !state.uids.contains(uid)

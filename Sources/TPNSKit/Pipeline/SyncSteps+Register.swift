@@ -65,11 +65,9 @@ extension SyncSteps {
     .catch { error in
       guard case .request(_, let failure) = error as? PipelineFailure, failure.isTokenRejection
       else { throw error }
-      // Not adopted: back to the registration `register` replaced; or, for a
-      // token no server has accepted (one stored by a `register` that failed
-      // with a 5xx, say), back to the one this server accepted, if any. A
-      // token another server accepted stays: this server's answer alone does
-      // not undo it there.
+      // Not adopted: back to the registration `register` replaced, or, for a
+      // token no server has accepted, to the one this server accepted. A
+      // token another server accepted stays: this answer does not undo it there.
       var kept: PhoneRegistration?
       var rejected = true
       try update { state in

@@ -7,14 +7,6 @@ import TPNSProtocol
 /// a reconciliation of the server in use, which runs under the store's
 /// send lock and moves the acknowledged state only with what the server
 /// acknowledged. Every failure becomes an outcome.
-///
-/// The steps, by what they do:
-/// - register (`SyncSteps+Register.swift`): a token stored as the desired
-///   registration; `cmd=client`, and a rejected token taken back.
-/// - edit (`SyncSteps+Edit.swift`): UIDs added, removed or unmapped, all
-///   or nothing; a store changed by anyone.
-/// - send (`SyncSteps+Send.swift`): the reconciliation, one
-///   ``ReconcileStep`` at a time, each request recorded as acknowledged.
 struct SyncSteps: Sendable {
   /// Reconciliation steps in one run at most: each acknowledged step moves
   /// the server closer, so more means the store keeps changing under it

@@ -2,23 +2,11 @@ import Reactive
 import TPNSProtocol
 
 /// The quickstart's ViewModel, as the heart of tpns: inputs from a View (the
-/// command line, `watch`, a test), outputs it binds to.
-///
-/// - The store holds the desired state. Every input changes it first
-///   (a valid token with its `lang`, `dev`, `udid` and `appid`; UIDs added
-///   or removed), durably, then asks for the server in use to be reconciled.
-/// - A reconciliation (``ReconcileStep``) unmaps a former phone, registers
-///   the desired registration, and sends the list, each only if the server
-///   has not acknowledged it; only what the server acknowledged is recorded.
-///   So re-running any command finishes whatever an earlier one left pending.
-/// - One reconciliation at a time (`concatMapLatest`, the fetch limiter, and
-///   the store's send lock across processes); triggers meanwhile coalesce
-///   into one more run, which reads the newest desired state.
-/// - Retries wait on the environment's scheduler; every failure is an
-///   ``Outcome/failed(_:)`` value, and the pipeline goes on.
-///
-/// When every input has completed and no work is left, `outcomes` completes:
-/// a one-shot command feeds finite inputs and reads the outcomes to the end.
+/// command line, `watch`, a test), outputs it binds to. Every input changes
+/// the desired state in the store first, then asks for the server in use to
+/// be reconciled (``ReconcileStep``), one reconciliation at a time; every
+/// failure is an ``Outcome/failed(_:)`` value, and the pipeline goes on.
+/// When every input has completed and no work is left, `outcomes` completes.
 ///
 ///     let output = SyncViewModel(environment: env).transform(.init(addBatches: .just(["…"])))
 ///     let outcomes = try output.outcomes.toBlocking(timeout: .seconds(120)).toArray()

@@ -30,9 +30,6 @@ public struct UIDInput: Sendable, Equatable {
   /// Every one of `inputs` parsed, in order, or the failure of the first
   /// that is not a UID: checked before anything is stored (all or nothing).
   static func parsed(_ inputs: [UIDInput]) throws(PipelineFailure) -> [DeviceUID] {
-    var uids: [DeviceUID] = []
-    uids.reserveCapacity(inputs.count)
-    for input in inputs { uids.append(try input.parsed()) }
-    return uids
+    try inputs.map { (input) throws(PipelineFailure) in try input.parsed() }
   }
 }

@@ -57,8 +57,7 @@ public struct Acknowledgement: Sendable, Equatable {
   mutating func accept(
     list uids: [String], sent: [String: MappingSettings], notActivated: [String] = []
   ) {
-    // Most lists have no settings, here or sent: nothing to merge, and no
-    // set of 10,000 UIDs to build to find none.
+    // Most lists have no settings, here or sent: nothing to merge.
     listIsUnknown = false
     self.notActivated = notActivated
     guard !self.settings.isEmpty || !sent.isEmpty else {
@@ -137,10 +136,9 @@ public struct Acknowledgement: Sendable, Equatable {
 
 extension Acknowledgement {
   /// What one server acknowledged, from the `records` a store kept for it
-  /// under several spellings of its URL (written before spellings were one
-  /// key): what they all say. Where they disagree, nothing is concluded:
-  /// no registration (it is sent again), no list (it is sent whole), and
-  /// every phone any of them held is a former phone to unmap.
+  /// under several spellings of its URL: what they all say. Where they
+  /// disagree, nothing is concluded (no registration, no list), and every
+  /// phone any of them held is a former phone to unmap.
   static func merged(_ records: [Acknowledgement]) -> Acknowledgement {
     guard var merged = records.first else { return Acknowledgement() }
     for other in records.dropFirst() {
@@ -187,11 +185,9 @@ extension Acknowledgement {
   }
 
   /// The acknowledgement stored at `Servers › <server>`. `storedUIDs`, the
-  /// store's list (already validated), is taken as it is when the
-  /// acknowledged list equals it, the common case of a store in sync. Runs
-  /// (`UIDRuns`, an earlier version's) are of `storedUIDs` if
-  /// `runsAreOfStoredUIDs` (the list has the digest it was written with);
-  /// if not, the list is unknown.
+  /// store's validated list, is taken as it is when the acknowledged list
+  /// equals it. Runs (``UIDRuns``) are of `storedUIDs` if
+  /// `runsAreOfStoredUIDs`; if not, the list is unknown.
   static func read(
     _ value: PropertyListValue, server: String, storedUIDs: [String] = [],
     runsAreOfStoredUIDs: Bool = true

@@ -10,9 +10,8 @@ import FoundationEssentials
 /// Writes a temp file in the same directory (`O_CREAT|O_EXCL|O_NOFOLLOW`,
 /// mode 0600), `fsync`s it, `renameat`s it over the target and `fsync`s the
 /// directory so the rename itself is on disk, all relative to the open
-/// ``StoreDirectory``. (Foundation's `.atomic` on Linux neither keeps the mode
-/// nor syncs the directory.) On any failure the temp file is removed and the
-/// old file is left as it was.
+/// ``StoreDirectory``. On any failure the temp file is removed and the old
+/// file is left as it was.
 enum AtomicFile {
   /// Writes `data` to the file `name` in `directory` with mode `mode`. Without
   /// `syncingDirectory` the new file is still whole on disk before it is

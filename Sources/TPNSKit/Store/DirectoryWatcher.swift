@@ -91,12 +91,9 @@ public enum DirectoryWatcher {
 }
 
 /// The directories to watch for one file, and the names in each that matter:
-/// for each link on the way to the real file, the link's directory and name
-/// (a change there re-points the way); for the real file, its directory and
-/// name; for each of those directories, its parent and its name (to see it
-/// replaced or deleted). Where a directory on the way is missing, its
-/// nearest existing ancestor and the name of the next directory down, to see
-/// it come back.
+/// each link on the way and the real file in their directories, each such
+/// directory in its parent (to see it replaced), and for a missing directory
+/// its nearest existing ancestor (to see it come back).
 struct WatchPlan: Equatable {
   /// What a name in a watched directory stands for.
   enum Role: Equatable {
@@ -135,7 +132,7 @@ struct WatchPlan: Equatable {
         entries.append(
           Entry(directory: parent, name: AtomicFile.fileName(of: directory), role: .way))
       }
-      guard depth < 8, let destination = Self.linkDestination(path) else {
+      guard depth < 8, let destination = StoreDirectory.readLink(path) else {
         entries.append(Entry(directory: directory, name: name, role: .file))
         return
       }
@@ -160,15 +157,6 @@ struct WatchPlan: Equatable {
   private static func isDirectory(_ path: String) -> Bool {
     var status = stat()
     return stat(path, &status) == 0 && status.st_mode & S_IFMT == S_IFDIR
-  }
-
-  /// Where the link at `path` points, or nil if it is not a link.
-  private static func linkDestination(_ path: String) -> String? {
-    var buffer = [UInt8](repeating: 0, count: Int(PATH_MAX) + 1)
-    let count = buffer.withUnsafeMutableBytes {
-      readlink(path, $0.baseAddress!.assumingMemoryBound(to: CChar.self), $0.count - 1)
-    }
-    return count > 0 ? String(decoding: buffer[..<count], as: UTF8.self) : nil
   }
 }
 

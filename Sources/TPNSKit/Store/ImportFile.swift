@@ -5,13 +5,12 @@ import TPNSProtocol
 /// quickstart app's preferences file (`UserDefaults`, binary on a device
 /// and in a backup) and a tpns store alike; nothing else in it is read.
 ///
-///     let inputs = try ImportFile.uids(in: bytes, name: "prefs.plist")
+///     try ImportFile.contents(of: bytes, name: "prefs.plist").uids
 ///     // [UIDInput("ABCDEFGHJKLMNPRSTUVW", location: "prefs.plist › UIDs item 0")]
 ///
 /// Whether each string is a UID is the pipeline's decision (``UIDInput``):
 /// each keeps its place in the file, which a failure names. A tpns store's
-/// settings of its UIDs (`UIDSettings`: `interval`, `format`) come along
-/// (``settings(in:name:)``).
+/// settings of its UIDs (`UIDSettings`: `interval`, `format`) come along.
 public enum ImportFile {
   /// The key the list is under, in the app's preferences and in a store.
   public static let key = StoreContents.Key.uids
@@ -25,13 +24,7 @@ public enum ImportFile {
   }
 
   /// The strings of the `UIDs` array of the property list in `bytes`, each
-  /// with its place (`name › UIDs item 3`).
-  public static func uids(in bytes: [UInt8], name: String) throws(Failure) -> [UIDInput] {
-    try contents(of: bytes, name: name).uids
-  }
-
-  /// The UIDs of the property list in `bytes` (as ``uids(in:name:)``), and
-  /// the settings of its UIDs by UID (its `UIDSettings`, as a store holds
+  /// with its place (`name › UIDs item 3`), and the settings of its UIDs by UID (its `UIDSettings`, as a store holds
   /// them and checked as a store's are). Settings of a UID not in its list
   /// are no matter: only listed UIDs are imported.
   public static func contents(of bytes: [UInt8], name: String) throws(Failure) -> Contents {
@@ -48,13 +41,11 @@ public enum ImportFile {
     guard case .array(let items) = list else {
       throw Failure(file: name, reason: .notAnArray(found: list.typeName))
     }
-    var inputs: [UIDInput] = []
-    inputs.reserveCapacity(items.count)
-    for (index, item) in items.enumerated() {
-      guard case .string(let text) = item else {
-        throw Failure(file: name, reason: .notAString(index: index, found: item.typeName))
+    let inputs = try items.indices.map { (index) throws(Failure) in
+      guard case .string(let text) = items[index] else {
+        throw Failure(file: name, reason: .notAString(index: index, found: items[index].typeName))
       }
-      inputs.append(UIDInput(text, location: "\(name) › \(key) item \(index)"))
+      return UIDInput(text, location: "\(name) › \(key) item \(index)")
     }
     guard let entries = members[StoreContents.Key.settings] else {
       return Contents(uids: inputs, settings: nil)

@@ -4,11 +4,8 @@ import TPNSProtocol
 ///
 /// The store holds one as the desired registration, and one per server as
 /// what that server acknowledged; the two are compared whole, so a changed
-/// `lang` or `dev` is registered again like a changed token. `lang` and
-/// `dev` are always the effective values, sent on every `client` request:
-/// the service's defaults (`enUS`, production) unless given, so that a
-/// store written before they were always sent (no `Lang`, no `Dev`) reads
-/// as what the server registered then, and is not registered again.
+/// `lang` or `dev` is registered again like a changed token. A store without
+/// `Lang` or `Dev` reads as the service's defaults, as they were registered.
 public struct PhoneRegistration: Hashable, Sendable {
   /// The service's language when a client sends none (`lang=enUS`).
   public static let defaultLanguage = "enUS"
@@ -89,11 +86,6 @@ extension PhoneRegistration {
     list[Key.sandbox] = .bool(sandbox)
     return list
   }
-
-  /// The texts it holds, for the check that a property list can hold them.
-  var texts: [String] {
-    [token.rawValue, phone.appID, phone.udid, language]
-  }
 }
 
 extension Phone {
@@ -157,15 +149,12 @@ extension Dictionary where Key == String, Value == PropertyListValue {
     switch self[key] {
     case nil: return nil
     case .array(let items):
-      var texts: [String] = []
-      texts.reserveCapacity(items.count)
-      for (index, item) in items.enumerated() {
-        guard case .string(let text) = item else {
-          throw .wrongElementType(key: context + key, index: index, found: item)
+      return try items.indices.map { (index) throws(StoreFormatError) in
+        guard case .string(let text) = items[index] else {
+          throw .wrongElementType(key: context + key, index: index, found: items[index])
         }
-        texts.append(text)
+        return text
       }
-      return texts
     case let other?:
       throw .wrongType(key: context + key, expected: "array of strings", found: other)
     }

@@ -15,19 +15,10 @@ public enum PropertyList {
     case binary
   }
 
-  /// A reader of property lists; ``read(_:)`` picks the one for the bytes.
-  /// Both are public so that the benchmark can time them on the same file.
-  public enum Reader: String, Sendable, CaseIterable {
-    /// The project's XML reader (``PropertyListXML``): XML only.
-    case tpns
-    /// libplist's `plist_from_memory`: XML or binary.
-    case libplist
-  }
-
   /// How deep values may nest (the top value is at 1, `<plist>` not
   /// counted): a store nests 6 deep. Both readers recurse once per level,
-  /// and a stack ends a few thousand levels down (200,000 `<array>`s were a
-  /// SIGSEGV); past this, the file is refused instead.
+  /// and a stack ends a few thousand levels down; past this, the file is
+  /// refused instead.
   public static let maximumDepth = 64
 
   /// The form of `bytes`: binary if they start with `bplist`, else XML.
@@ -40,18 +31,8 @@ public enum PropertyList {
   /// dictionary may not hold a key twice; values nest at most
   /// ``maximumDepth`` deep.
   public static func read(_ bytes: [UInt8]) throws(PropertyListParseError) -> PropertyListValue {
-    try read(bytes, using: format(of: bytes) == .binary ? .libplist : .tpns)
-  }
-
-  /// The value at the top of the property list in `bytes`, read by `reader`
-  /// (``Reader/tpns`` reads only XML).
-  public static func read(
-    _ bytes: [UInt8], using reader: Reader
-  ) throws(PropertyListParseError) -> PropertyListValue {
-    switch reader {
-    case .tpns: try PropertyListXML.parse(bytes)
-    case .libplist: try PropertyListLibplist.read(bytes)
-    }
+    format(of: bytes) == .binary
+      ? try PropertyListLibplist.read(bytes) : try PropertyListXML.parse(bytes)
   }
 }
 

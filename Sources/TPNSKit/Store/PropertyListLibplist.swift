@@ -5,18 +5,16 @@ import FoundationEssentials
   import Glibc
 #endif
 
-/// Reads a property list with libplist (Debian `libplist-dev`), the library
-/// made for Apple's binary format: `plist_from_memory`, then its tree as a
+/// Reads a binary property list with libplist (Debian `libplist-dev`), the
+/// library made for Apple's format: `plist_from_memory`, then its tree as a
 /// ``PropertyListValue``. What libplist does not check is checked here, so
 /// that a binary store is held to the rules an XML one is: a dictionary
 /// holding a key twice, a string that is not valid Unicode, values nested
 /// deeper than ``PropertyList/maximumDepth`` (checked on the bytes before
 /// libplist reads them, with `tpns_plist_binary_shape`), and a small file
 /// describing a huge tree (libplist copies a shared container for each
-/// reference to it).
-///
-/// Costs one allocation per value in libplist and one per string here; a
-/// 10,000-UID binary store reads in a few milliseconds.
+/// reference to it). Costs one allocation per value in libplist and one per
+/// string here.
 enum PropertyListLibplist {
   /// The most values a binary file may describe: one per byte of it, or a
   /// million, whichever is more. A file that shares nothing describes
@@ -25,37 +23,34 @@ enum PropertyListLibplist {
     UInt64(max(length, 1_000_000))
   }
 
-  /// The value at the top of the property list (XML or binary) in `bytes`.
+  /// The value at the top of the binary property list in `bytes`.
   static func read(_ bytes: [UInt8]) throws(PropertyListParseError) -> PropertyListValue {
-    let binary = PropertyList.format(of: bytes) == .binary
-    // A binary file has no lines; an XML one read by libplist gives none.
+    // A binary file has no lines.
     func failure(_ message: String, isTooDeep: Bool = false) -> PropertyListParseError {
       PropertyListParseError(line: nil, message: message, isTooDeep: isTooDeep)
     }
     guard !bytes.isEmpty, bytes.count <= Int(UInt32.max) else {
       throw failure(bytes.isEmpty ? "the file is empty" : "the file is larger than 4 GiB")
     }
-    if binary {
-      var nul = tpns_plist_nul()
-      let shape = bytes.withUnsafeBufferPointer { buffer in
-        tpns_plist_binary_shape(
-          buffer.baseAddress!, buffer.count, UInt32(PropertyList.maximumDepth),
-          valueLimit(forLength: buffer.count), &nul)
-      }
-      switch shape {
-      case TPNS_PLIST_SHAPE_TOO_DEEP:
-        throw failure(
-          "values nest deeper than \(PropertyList.maximumDepth) levels", isTooDeep: true)
-      case TPNS_PLIST_SHAPE_TOO_LARGE:
-        throw failure(
-          "it describes more than \(valueLimit(forLength: bytes.count)) values "
-            + "(its containers are shared)")
-      case TPNS_PLIST_SHAPE_MALFORMED:
-        throw failure("it is not a valid binary property list (bplist00)")
-      case TPNS_PLIST_SHAPE_NUL:
-        throw failure(nulMessage(nul, in: bytes))
-      default: break
-      }
+    var nul = tpns_plist_nul()
+    let shape = bytes.withUnsafeBufferPointer { buffer in
+      tpns_plist_binary_shape(
+        buffer.baseAddress!, buffer.count, UInt32(PropertyList.maximumDepth),
+        valueLimit(forLength: buffer.count), &nul)
+    }
+    switch shape {
+    case TPNS_PLIST_SHAPE_TOO_DEEP:
+      throw failure(
+        "values nest deeper than \(PropertyList.maximumDepth) levels", isTooDeep: true)
+    case TPNS_PLIST_SHAPE_TOO_LARGE:
+      throw failure(
+        "it describes more than \(valueLimit(forLength: bytes.count)) values "
+          + "(its containers are shared)")
+    case TPNS_PLIST_SHAPE_MALFORMED:
+      throw failure("it is not a valid binary property list (bplist00)")
+    case TPNS_PLIST_SHAPE_NUL:
+      throw failure(nulMessage(nul, in: bytes))
+    default: break
     }
     var root: plist_t?
     bytes.withUnsafeBufferPointer { buffer in
@@ -63,12 +58,7 @@ enum PropertyListLibplist {
         plist_from_memory($0.baseAddress, UInt32($0.count), &root)
       }
     }
-    guard let root else {
-      throw failure(
-        binary
-          ? "it is not a valid binary property list (bplist00)"
-          : "libplist cannot read it as an XML property list")
-    }
+    guard let root else { throw failure("it is not a valid binary property list (bplist00)") }
     defer { plist_free(root) }
     return try value(of: root, depth: 1)
   }
@@ -100,7 +90,7 @@ enum PropertyListLibplist {
     func failure(_ message: String, isTooDeep: Bool = false) -> PropertyListParseError {
       PropertyListParseError(line: nil, message: message, isTooDeep: isTooDeep)
     }
-    // Checked on a binary file's bytes already; XML read by libplist is not.
+    // Checked on the file's bytes already: kept as the recursion's own bound.
     guard depth <= PropertyList.maximumDepth else {
       throw failure("values nest deeper than \(PropertyList.maximumDepth) levels", isTooDeep: true)
     }

@@ -7,22 +7,15 @@ extension PropertyListXML {
   /// other than tab, line feed and carriage return, nor U+FFFE and U+FFFF.
   static func isWritable(_ text: String) -> Bool {
     var text = text
-    return text.withUTF8 { isWritable(utf8: $0) }
-  }
-
-  /// ``isWritable(_:)`` on a string's UTF-8.
-  static func isWritable(utf8 bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-    !bytes.indices.contains { isUnwritable(at: $0, in: bytes) }
-  }
-
-  /// Whether the character at `index` of `bytes` (UTF-8) is one XML cannot
-  /// hold: a C0 control character is one byte below 0x20, U+FFFE and U+FFFF
-  /// are `EF BF BE` and `EF BF BF`.
-  static func isUnwritable(at index: Int, in bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-    let byte = bytes[index]
-    if byte < 0x20 { return byte != 0x09 && byte != 0x0A && byte != 0x0D }
-    return byte == 0xEF && index + 2 < bytes.count && bytes[index + 1] == 0xBF
-      && bytes[index + 2] >= 0xBE
+    return text.withUTF8 { bytes in
+      bytes.indices.allSatisfy { index in
+        let byte = bytes[index]
+        if byte < 0x20 { return byte == 0x09 || byte == 0x0A || byte == 0x0D }
+        // U+FFFE and U+FFFF are EF BF BE and EF BF BF.
+        return byte != 0xEF || index + 2 >= bytes.count || bytes[index + 1] != 0xBF
+          || bytes[index + 2] < 0xBE
+      }
+    }
   }
 
   /// `value` as an XML property list, in Apple's layout (tabs, sorted keys).
@@ -111,13 +104,13 @@ extension PropertyListXML {
     }
 
     /// Appends `text` with `&`, `<` and `>` escaped, and notes it if XML
-    /// cannot hold it: one pass over its bytes as one buffer (through
-    /// `String.UTF8View`, each byte costs a call, and a store writes 20,000
-    /// strings).
+    /// cannot hold it.
     mutating func escape(_ text: String) {
-      var bytes = text
-      let writable = bytes.withUTF8 { (utf8) -> Bool in
-        var writable = true
+      if unwritable == nil, !PropertyListXML.isWritable(text) { unwritable = text }
+      // Over the string's bytes as one buffer, copied run by run between
+      // the entities: a store writes 20,000 strings.
+      var text = text
+      text.withUTF8 { utf8 in
         var start = 0
         for (index, byte) in utf8.enumerated() {
           let entity: StaticString
@@ -125,18 +118,14 @@ extension PropertyListXML {
           case UInt8(ascii: "&"): entity = "&amp;"
           case UInt8(ascii: "<"): entity = "&lt;"
           case UInt8(ascii: ">"): entity = "&gt;"
-          default:
-            if writable, PropertyListXML.isUnwritable(at: index, in: utf8) { writable = false }
-            continue
+          default: continue
           }
-          output += UnsafeBufferPointer(rebasing: utf8[start..<index])
+          output += utf8[start..<index]
           append(entity)
           start = index + 1
         }
-        output += UnsafeBufferPointer(rebasing: utf8[start...])
-        return writable
+        output += utf8[start...]
       }
-      if unwritable == nil, !writable { unwritable = text }
     }
   }
 }

@@ -1,20 +1,15 @@
 import FoundationEssentials
 
-/// Reads and writes XML property lists directly on bytes, in one pass.
+/// Reads and writes XML property lists.
 ///
 /// Why not libplist's XML reader: it lets a key given twice pass and names
 /// no line; this one refuses it, and a declared encoding other than UTF-8,
-/// and says where the file is wrong. The writer prints Apple's layout,
-/// which `plutil` and Python's `plistlib` read. The reader accepts what Apple's parser
+/// and says where the file is wrong. The reader accepts what Apple's parser
 /// accepts in practice: the XML declaration, a DOCTYPE, comments, CDATA, the
 /// five entities and character references, and empty elements (`<string/>`).
 enum PropertyListXML {
   /// Why bytes are not an XML property list; its `line` is 1-based.
   typealias ParseError = PropertyListParseError
-
-  /// How deep elements may nest (`<plist>` not counted): see
-  /// ``PropertyList/maximumDepth``.
-  static var maximumDepth: Int { PropertyList.maximumDepth }
 
   /// The value at the top of the property list in `bytes`, which must be
   /// UTF-8 (a file in another encoding is refused, never rewritten garbled).
@@ -28,74 +23,42 @@ enum PropertyListXML {
       let line = 1 + bytes[..<offset].count(where: { $0 == 0x0A })
       throw ParseError(line: line, message: "the file is not UTF-8")
     }
-    return try bytes.withUnsafeBufferPointer { (buffer) throws(ParseError) in
-      var parser = Parser(bytes: buffer)
-      return try parser.document()
-    }
+    var parser = Parser(bytes: bytes)
+    return try parser.document()
   }
 }
 
 extension PropertyListXML {
-  /// The elements a property list is made of, matched on bytes: a tag's name
-  /// becomes a `String` only for an error message.
-  fileprivate enum Element {
-    case string, key, dict, array, integer, `true`, `false`, real, date, data, plist
-    case other
-
-    init(name: UnsafeBufferPointer<UInt8>) {
-      // The length first: most names are told apart by it alone.
-      func named(_ text: StaticString) -> Bool {
-        guard text.utf8CodeUnitCount == name.count else { return false }
-        let start = text.utf8Start
-        return (0..<name.count).allSatisfy { start[$0] == name[$0] }
-      }
-      self = Self.names.first { named($0.name) }?.element ?? .other
-    }
-
-    static let names: [(name: StaticString, element: Element)] = [
-      ("string", .string), ("key", .key), ("dict", .dict), ("array", .array),
-      ("integer", .integer), ("true", .true), ("false", .false), ("real", .real),
-      ("date", .date), ("data", .data), ("plist", .plist),
-    ]
-  }
-
-  /// An opening tag: its element, its name's bytes, and whether it is empty
-  /// (`<string/>`).
+  /// An opening tag: its element's name, and whether it is empty (`<string/>`).
   fileprivate struct Tag {
-    let element: Element
-    let name: Range<Int>
+    let name: String
+    /// Where its name is in the document.
+    let nameBytes: Range<Int>
     let isEmpty: Bool
   }
 
-  /// A cursor over the bytes of one document (the caller's array, alive for
-  /// the whole parse).
+  /// A cursor over the bytes of one document.
   fileprivate struct Parser {
-    static let cdataOpen: StaticString = "<![CDATA["
-    static let cdataClose: StaticString = "]]>"
-    static let commentOpen: StaticString = "<!--"
-    static let commentClose: StaticString = "-->"
-    static let declarationOpen: StaticString = "<?"
-    static let declarationClose: StaticString = "?>"
-    static let doctypeOpen: StaticString = "<!DOCTYPE"
+    static let cdataOpen = Array("<![CDATA[".utf8)
+    static let cdataClose = Array("]]>".utf8)
+    static let commentOpen = Array("<!--".utf8)
+    static let commentClose = Array("-->".utf8)
+    static let declarationOpen = Array("<?".utf8)
+    static let declarationClose = Array("?>".utf8)
+    static let doctypeOpen = Array("<!DOCTYPE".utf8)
 
-    let bytes: UnsafeBufferPointer<UInt8>
+    let bytes: [UInt8]
     var index = 0
-
-    init(bytes: UnsafeBufferPointer<UInt8>) {
-      self.bytes = bytes
-    }
 
     mutating func document() throws(ParseError) -> PropertyListValue {
       // A UTF-8 byte order mark is allowed before the declaration.
       if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { index = 3 }
       try skipMisc()
       let plist = try openTag()
-      guard plist.element == .plist else {
-        throw error("expected <plist>, found <\(name(of: plist))>")
-      }
+      guard plist.name == "plist" else { throw error("expected <plist>, found <\(plist.name)>") }
       guard !plist.isEmpty else { throw error("<plist/> holds no value") }
       let value = try self.value(depth: 1)
-      try closeTag("plist")
+      try closeTag(plist)
       try skipMisc()
       guard index == bytes.count else { throw error("unexpected content after </plist>") }
       return value
@@ -104,178 +67,152 @@ extension PropertyListXML {
     /// One value element, `depth` levels down (the top value is at 1).
     mutating func value(depth: Int) throws(ParseError) -> PropertyListValue {
       try skipMisc()
-      guard depth <= PropertyListXML.maximumDepth else {
-        var failure = error("elements nest deeper than \(PropertyListXML.maximumDepth) levels")
+      guard depth <= PropertyList.maximumDepth else {
+        var failure = error("elements nest deeper than \(PropertyList.maximumDepth) levels")
         failure.isTooDeep = true
         throw failure
       }
       let tag = try openTag()
-      switch tag.element {
-      case .string: return .string(try text(closing: "string", empty: tag.isEmpty))
-      case .true, .false:
-        if !tag.isEmpty { try closeTag(tag.element == .true ? "true" : "false") }
-        return .bool(tag.element == .true)
-      case .integer:
-        let text = try text(closing: "integer", empty: tag.isEmpty).trimmingWhitespace()
+      switch tag.name {
+      case "string": return .string(try text(closing: tag))
+      case "true", "false":
+        if !tag.isEmpty { try closeTag(tag) }
+        return .bool(tag.name == "true")
+      case "integer":
+        let text = try text(closing: tag).trimmingWhitespace()
         guard let number = Int(text) ?? Self.hexadecimal(text) else {
           throw error("'\(text)' is not an integer")
         }
         return .integer(number)
-      case .real:
-        let text = try text(closing: "real", empty: tag.isEmpty).trimmingWhitespace()
+      case "real":
+        let text = try text(closing: tag).trimmingWhitespace()
         guard let number = Double(text) else { throw error("'\(text)' is not a real number") }
         return .real(number)
-      case .date:
-        let text = try text(closing: "date", empty: tag.isEmpty).trimmingWhitespace()
+      case "date":
+        let text = try text(closing: tag).trimmingWhitespace()
         guard let date = ISO8601.parse(text) else { throw error("'\(text)' is not a date") }
         return .date(date)
-      case .data:
-        let text = try text(closing: "data", empty: tag.isEmpty)
+      case "data":
+        let text = try text(closing: tag)
         guard let data = Data(base64Encoded: text, options: .ignoreUnknownCharacters) else {
           throw error("the <data> is not base64")
         }
         return .data(data)
-      case .array:
+      case "array":
         var items: [PropertyListValue] = []
         guard !tag.isEmpty else { return .array(items) }
-        while try !atClosing("array") {
+        while try !atClosing(tag) {
           items.append(try value(depth: depth + 1))
         }
-        try closeTag("array")
+        try closeTag(tag)
         return .array(items)
-      case .dict:
+      case "dict":
         var members: [String: PropertyListValue] = [:]
         guard !tag.isEmpty else { return .dictionary(members) }
-        while try !atClosing("dict") {
+        while try !atClosing(tag) {
           let key = try openTag()
-          guard key.element == .key else {
-            throw error("expected <key> in <dict>, found <\(name(of: key))>")
+          guard key.name == "key" else {
+            throw error("expected <key> in <dict>, found <\(key.name)>")
           }
-          let name = try text(closing: "key", empty: key.isEmpty)
+          let name = try text(closing: key)
           guard members[name] == nil else { throw error("the key '\(name)' appears twice") }
           members[name] = try value(depth: depth + 1)
         }
-        try closeTag("dict")
+        try closeTag(tag)
         return .dictionary(members)
-      case .plist, .key, .other:
-        throw error("<\(name(of: tag))> is not a property list element")
+      default:
+        throw error("<\(tag.name)> is not a property list element")
       }
     }
 
-    /// The name of `tag`, for a message.
-    func name(of tag: Tag) -> String {
-      String(decoding: UnsafeBufferPointer(rebasing: bytes[tag.name]), as: UTF8.self)
-    }
-
-    /// An opening tag: its element, and whether it is empty (`<string/>`).
+    /// An opening tag; its name ends at white space (attributes such as
+    /// version="1.0" follow).
     mutating func openTag() throws(ParseError) -> Tag {
       guard index < bytes.count else { throw error("unexpected end of file") }
       guard bytes[index] == UInt8(ascii: "<") else { throw error("expected a tag") }
-      var end = index + 1
-      while end < bytes.count, bytes[end] != UInt8(ascii: ">") { end += 1 }
-      guard end < bytes.count else { throw error("unexpected end of file in a tag") }
-      var innerEnd = end
-      let isEmpty = innerEnd > index + 1 && bytes[innerEnd - 1] == UInt8(ascii: "/")
-      if isEmpty { innerEnd -= 1 }
-      // The name ends at white space (attributes such as version="1.0" follow).
-      var nameEnd = index + 1
-      while nameEnd < innerEnd, !Self.isSpace(bytes[nameEnd]) { nameEnd += 1 }
-      let name = (index + 1)..<nameEnd
-      guard !name.isEmpty, bytes[name.lowerBound] != UInt8(ascii: "/") else {
+      guard let end = bytes[index...].firstIndex(of: UInt8(ascii: ">")) else {
+        throw error("unexpected end of file in a tag")
+      }
+      let isEmpty = end > index + 1 && bytes[end - 1] == UInt8(ascii: "/")
+      let inner = bytes[(index + 1)..<(isEmpty ? end - 1 : end)]
+      let name = inner.prefix { !Self.isSpace($0) }
+      guard !name.isEmpty, name.first != UInt8(ascii: "/") else {
         throw error("expected an opening tag")
       }
       index = end + 1
       return Tag(
-        element: Element(name: UnsafeBufferPointer(rebasing: bytes[name])), name: name,
-        isEmpty: isEmpty)
+        name: String(decoding: name, as: UTF8.self), nameBytes: name.indices, isEmpty: isEmpty)
     }
 
-    mutating func closeTag(_ name: StaticString) throws(ParseError) {
+    /// The end tag of `tag`, after any comments and white space; XML allows
+    /// white space before its `>` (`</string >`).
+    mutating func closeTag(_ tag: Tag) throws(ParseError) {
       try skipMisc()
-      let length = name.utf8CodeUnitCount
-      let position = index + 2
-      // XML allows white space before the `>` of an end tag (`</string >`).
-      var end = position + length
+      let nameEnd = index + 2 + tag.nameBytes.count
+      var end = nameEnd
       while end < bytes.count, Self.isSpace(bytes[end]) { end += 1 }
-      guard at(index, UInt8(ascii: "<")), at(index + 1, UInt8(ascii: "/")),
-        end < bytes.count,
-        at(position, name),
-        bytes[end] == UInt8(ascii: ">")
+      guard isClosing(at: index), end < bytes.count, bytes[end] == UInt8(ascii: ">"),
+        bytes[(index + 2)..<nameEnd].elementsEqual(bytes[tag.nameBytes])
       else {
         throw error(
           index < bytes.count
-            ? "expected </\(name)>" : "unexpected end of file, expected </\(name)>")
+            ? "expected </\(tag.name)>" : "unexpected end of file, expected </\(tag.name)>")
       }
       index = end + 1
     }
 
-    mutating func atClosing(_ name: StaticString) throws(ParseError) -> Bool {
+    /// Whether the end tag of `tag`, or another, comes next.
+    mutating func atClosing(_ tag: Tag) throws(ParseError) -> Bool {
       try skipMisc()
-      guard index < bytes.count else { throw error("unexpected end of file, expected </\(name)>") }
-      return at(index, UInt8(ascii: "<")) && at(index + 1, UInt8(ascii: "/"))
+      guard index < bytes.count else {
+        throw error("unexpected end of file, expected </\(tag.name)>")
+      }
+      return isClosing(at: index)
     }
 
-    /// Whether the byte at `position` is `byte`.
-    func at(_ position: Int, _ byte: UInt8) -> Bool {
-      position < bytes.count && bytes[position] == byte
+    /// Whether the bytes at `position` are `</`.
+    func isClosing(at position: Int) -> Bool {
+      position + 1 < bytes.count && bytes[position] == UInt8(ascii: "<")
+        && bytes[position + 1] == UInt8(ascii: "/")
     }
 
     /// Whether the bytes at `position` are `prefix`.
-    func at(_ position: Int, _ prefix: StaticString) -> Bool {
-      let count = prefix.utf8CodeUnitCount
-      guard position + count <= bytes.count else { return false }
-      // `utf8Start` checks the string's representation on each access: read once.
-      let start = prefix.utf8Start
-      for offset in 0..<count where bytes[position + offset] != start[offset] {
-        return false
-      }
-      return true
+    func at(_ position: Int, _ prefix: [UInt8]) -> Bool {
+      position <= bytes.count && bytes[position...].starts(with: prefix)
     }
 
-    /// Character data up to the closing tag, entities and CDATA decoded.
-    mutating func text(closing name: StaticString, empty: Bool = false) throws(ParseError)
-      -> String
-    {
-      if empty { return "" }
-      // The common case, plain text up to the closing tag, without a copy.
+    /// Character data up to the closing tag of `tag`, entities and CDATA decoded.
+    mutating func text(closing tag: Tag) throws(ParseError) -> String {
+      if tag.isEmpty { return "" }
+      // The common case, plain text up to the closing tag, read without a copy.
       let start = index
-      var end = start
-      while end < bytes.count, bytes[end] != UInt8(ascii: "<"), bytes[end] != UInt8(ascii: "&") {
-        end += 1
-      }
-      if at(end, UInt8(ascii: "<")), at(end + 1, UInt8(ascii: "/")) {
+      let end = bytes[start...].firstIndex { $0 == UInt8(ascii: "<") || $0 == UInt8(ascii: "&") }
+      if let end, isClosing(at: end) {
         index = end
-        try closeTag(name)
-        return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)
+        try closeTag(tag)
+        return String(decoding: bytes[start..<end], as: UTF8.self)
       }
       var output: [UInt8] = []
       while index < bytes.count {
-        let byte = bytes[index]
-        if byte == UInt8(ascii: "<") {
-          if at(index, Self.cdataOpen) {
-            let start = index + 9
-            guard let end = find(Self.cdataClose, from: start) else {
-              throw error("unexpected end of file in CDATA")
-            }
-            output += bytes[start..<end]
-            index = end + 3
-            continue
+        if at(index, Self.cdataOpen) {
+          guard let end = find(Self.cdataClose, from: index + 9) else {
+            throw error("unexpected end of file in CDATA")
           }
-          if at(index, Self.commentOpen) {
-            try skipComment()
-            continue
-          }
-          try closeTag(name)
+          output += bytes[(index + 9)..<end]
+          index = end + 3
+        } else if at(index, Self.commentOpen) {
+          try skipComment()
+        } else if bytes[index] == UInt8(ascii: "<") {
+          try closeTag(tag)
           return String(decoding: output, as: UTF8.self)
-        }
-        if byte == UInt8(ascii: "&") {
+        } else if bytes[index] == UInt8(ascii: "&") {
           output += try entity()
-          continue
+        } else {
+          output.append(bytes[index])
+          index += 1
         }
-        output.append(byte)
-        index += 1
       }
-      throw error("unexpected end of file, expected </\(name)>")
+      throw error("unexpected end of file, expected </\(tag.name)>")
     }
 
     /// An entity or character reference, as UTF-8.
@@ -284,15 +221,14 @@ extension PropertyListXML {
       else {
         throw error("an '&' that starts no entity")
       }
-      let name = String(
-        decoding: UnsafeBufferPointer(rebasing: bytes[(index + 1)..<end]), as: UTF8.self)
+      let name = String(decoding: bytes[(index + 1)..<end], as: UTF8.self)
       index = end + 1
       switch name {
-      case "amp": return [UInt8(ascii: "&")]
-      case "lt": return [UInt8(ascii: "<")]
-      case "gt": return [UInt8(ascii: ">")]
-      case "quot": return [UInt8(ascii: "\"")]
-      case "apos": return [UInt8(ascii: "'")]
+      case "amp": return Array("&".utf8)
+      case "lt": return Array("<".utf8)
+      case "gt": return Array(">".utf8)
+      case "quot": return Array("\"".utf8)
+      case "apos": return Array("'".utf8)
       default:
         let value: UInt32? =
           name.hasPrefix("#x")
@@ -308,44 +244,39 @@ extension PropertyListXML {
     /// Skips white space, comments, the XML declaration and a DOCTYPE.
     mutating func skipMisc() throws(ParseError) {
       while index < bytes.count {
-        let byte = bytes[index]
-        if Self.isSpace(byte) {
+        if Self.isSpace(bytes[index]) {
           index += 1
-        } else if byte != UInt8(ascii: "<")
-          || !(at(index + 1, UInt8(ascii: "!")) || at(index + 1, UInt8(ascii: "?")))
+        } else if bytes[index] != UInt8(ascii: "<") || index + 1 == bytes.count
+          || (bytes[index + 1] != UInt8(ascii: "!") && bytes[index + 1] != UInt8(ascii: "?"))
         {
-          // Text, or a tag: no markup to skip.
-          return
+          return  // Text, or a tag: no markup to skip.
         } else if at(index, Self.commentOpen) {
           try skipComment()
         } else if at(index, Self.declarationOpen) {
           guard let end = find(Self.declarationClose, from: index) else {
             throw error("unexpected end of file in <?...?>")
           }
-          // Only UTF-8 (the default) is read: another encoding is refused.
-          // Looked for in ASCII-lowercased bytes: XML spells it in any case.
-          let declaration = bytes[index..<end].map { $0 | (0x41...0x5A ~= $0 ? 0x20 : 0) }
-          let key = Array("encoding=".utf8)
-          if let at = stride(from: 0, through: declaration.count - key.count, by: 1).first(where: {
-            declaration[$0..<$0 + key.count].elementsEqual(key)
-          }) {
-            let value = String(
-              decoding: declaration[(at + key.count)...].dropFirst()
-                .prefix { $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "'") },
-              as: UTF8.self)
-            guard value == "utf-8" || value == "utf8" else {
-              throw error("the file declares the encoding '\(value)'; only UTF-8 is read")
-            }
-          }
+          try checkEncoding(String(decoding: bytes[index..<end], as: UTF8.self))
           index = end + 2
         } else if at(index, Self.doctypeOpen) {
-          var end = index
-          while end < bytes.count, bytes[end] != UInt8(ascii: ">") { end += 1 }
-          guard end < bytes.count else { throw error("unexpected end of file in <!DOCTYPE>") }
+          guard let end = bytes[index...].firstIndex(of: UInt8(ascii: ">")) else {
+            throw error("unexpected end of file in <!DOCTYPE>")
+          }
           index = end + 1
         } else {
           return
         }
+      }
+    }
+
+    /// Refuses a `declaration` (`<?xml …`) of an encoding other than UTF-8,
+    /// the only one read; XML spells it in any case.
+    func checkEncoding(_ declaration: String) throws(ParseError) {
+      let declaration = declaration.lowercased()
+      guard let key = declaration.firstRange(of: "encoding=") else { return }
+      let value = declaration[key.upperBound...].dropFirst().prefix { $0 != "\"" && $0 != "'" }
+      guard value == "utf-8" || value == "utf8" else {
+        throw error("the file declares the encoding '\(value)'; only UTF-8 is read")
       }
     }
 
@@ -356,13 +287,8 @@ extension PropertyListXML {
       index = end + 3
     }
 
-    func find(_ needle: StaticString, from start: Int) -> Int? {
-      var position = start
-      while position + needle.utf8CodeUnitCount <= bytes.count {
-        if at(position, needle) { return position }
-        position += 1
-      }
-      return nil
+    func find(_ needle: [UInt8], from start: Int) -> Int? {
+      (start..<max(start, bytes.count)).first { at($0, needle) }
     }
 
     /// Whether `byte` is XML white space (space, tab, line feed, carriage return).
@@ -371,8 +297,8 @@ extension PropertyListXML {
     }
 
     func error(_ message: String) -> ParseError {
-      let line = bytes[..<min(index, bytes.count)].reduce(1) { $1 == 0x0A ? $0 + 1 : $0 }
-      return ParseError(line: line, message: message)
+      ParseError(
+        line: 1 + bytes[..<min(index, bytes.count)].count(where: { $0 == 0x0A }), message: message)
     }
 
     static func hexadecimal(_ text: String) -> Int? {

@@ -5,18 +5,12 @@ import DurationFormatting
 #endif
 
 extension Store {
-  /// Waits for an exclusive ``FileLock`` on the lock file beside the store
-  /// at `location` whose name ends in `suffix` (`.lock` gives
-  /// `state.plist.lock`; it is created, mode 0600, if missing), held while a
-  /// read-modify-write (or a reconciliation) runs: the lock is on a separate
-  /// file because the store file itself is replaced by rename on every write.
-  ///
-  /// Waits at most `timeout`, polling with a growing pause. Each attempt
-  /// opens the lock file anew, so threads of one process exclude each other
-  /// as processes do. A lock file that another user owns is refused at once,
-  /// not waited on (see ``StoreDirectory/openLock(_:)``). A lock won on a
-  /// file that was meanwhile removed or replaced (someone deleted it) is no
-  /// lock: the file is opened again, so that every holder locks the same file.
+  /// Waits at most `timeout`, polling with a growing pause, for an exclusive
+  /// ``FileLock`` on the file beside the store whose name ends in `suffix`
+  /// (`.lock`: `state.plist.lock`): a separate file, because the store is
+  /// replaced by rename on every write. Each attempt opens the file anew, so
+  /// threads of one process exclude each other as processes do; a lock won
+  /// on a file since removed or replaced is no lock, and is taken again.
   ///
   ///     let lock = try Self.lock(".lock", beside: location, timeout: .seconds(10))
   ///     defer { lock.release() }

@@ -20,13 +20,9 @@ public struct Store: Sendable {
   /// When the command's whole time budget (`--timeout`) runs out: no lock
   /// is waited for past it.
   public let deadline: ContinuousClock.Instant?
-  /// The bytes last read or written and the state they hold, for the whole
-  /// process: a file whose bytes are the same is not parsed and validated
-  /// again (a command reads the store at each step, and a 10,000-UID store
-  /// takes milliseconds to parse but microseconds to compare). The state is
-  /// a function of the bytes alone, so one entry serves any store. Held
-  /// until the process exits, so that a command ending does not spend its
-  /// last milliseconds freeing 10,000 strings one by one.
+  /// The bytes last read or written and the state they hold: a command
+  /// reads the store at each step, and the same bytes are not parsed again.
+  /// The state is a function of the bytes alone, so one entry serves any store.
   private static let lastSeen = LockedState<(bytes: [UInt8], state: StoreContents)?>(nil)
 
   /// A store at `path` (which need not exist yet).
@@ -52,11 +48,10 @@ public struct Store: Sendable {
   }
 
   /// The store's real file: its directory, checked and open (see
-  /// ``StoreDirectory``), and its name there. Follows a symbolic link at
-  /// `path` that this user owns (8 at most), so that writes land in its
-  /// target and the link stays a link; a link owned by anyone else could
-  /// point the store anywhere and is refused. nil if the directory does not
-  /// exist, unless `creating`.
+  /// ``StoreDirectory``), and its name there. Follows a link at `path` that
+  /// this user owns (8 at most), so that writes land in its target; one
+  /// owned by anyone else is refused. nil if the directory does not exist,
+  /// unless `creating`.
   func locate(creating: Bool) throws(StoreError) -> Location? {
     var path = self.path
     for _ in 0...8 {
@@ -117,8 +112,6 @@ public struct Store: Sendable {
 
   /// The warning for a store file the group or others may read (it holds
   /// the token), or nil: see ``UntrustedReason/exposedStoreWarning(_:path:)``.
-  /// One `lstat`: a link, or a file of another user's, is for the read to
-  /// judge (and refuse), not to be warned about.
   public func exposureWarning() -> String? {
     var status = stat()
     guard lstat(path, &status) == 0 else { return nil }
@@ -158,10 +151,9 @@ public struct Store: Sendable {
       let bytes = try encode(after)
       // A writer killed mid-write leaves its temp file; the lock says none is live.
       AtomicFile.removeStaleTemporaries(of: location.name, in: location.directory)
-      // What a server acknowledged may be lost to a crash (the store then
-      // says the change is pending, and the next sync sends it again, which
-      // the service takes as the same request): its rename is not waited for
-      // on disk. What the user asked for always is.
+      // What a server acknowledged may be lost to a crash (it is then sent
+      // again): its rename is not waited for on disk. What the user asked
+      // for always is (docs/ARCHITECTURE.md, "The store file").
       try AtomicFile.write(
         bytes, named: location.name, in: location.directory,
         syncingDirectory: !after.desiresTheSame(as: before))
@@ -171,10 +163,8 @@ public struct Store: Sendable {
   }
 
   /// Holds the store's send lock (`state.plist.sync.lock`) until the result is
-  /// disposed: one reconciliation at a time per store across processes, so
-  /// that two processes can never leave a server holding an older
-  /// registration or list than the one recorded as acknowledged. Waits as
-  /// long as a store lock (``lockWait``).
+  /// disposed: one reconciliation at a time per store across processes.
+  /// Waits as long as a store lock (``lockWait``).
   public func lockForSending() throws(StoreError) -> any Disposable {
     let lock = try Self.lock(".sync.lock", beside: located(), timeout: lockWait)
     return Disposables.create { lock.release() }
@@ -188,9 +178,8 @@ public struct Store: Sendable {
     return location
   }
 
-  /// The bytes `state` is stored as: an XML property list (a store read in
-  /// binary form is written so on its next change); a string XML cannot hold
-  /// is refused, naming this store.
+  /// The bytes `state` is stored as, an XML property list; a string XML
+  /// cannot hold is refused, naming this store.
   func encode(_ state: StoreContents) throws(StoreError) -> [UInt8] {
     switch PropertyListXML.serialize(checking: .dictionary(state.propertyList)) {
     case .success(let bytes): return bytes
@@ -198,8 +187,7 @@ public struct Store: Sendable {
     }
   }
 
-  /// The state `data` holds: the one remembered if the bytes are the same,
-  /// else parsed (and then remembered).
+  /// The state `data` holds, parsed unless the bytes are those last seen.
   private func decodeRemembering(_ data: [UInt8]) throws(StoreError) -> StoreContents {
     if let seen = Self.lastSeen.withLock({ $0 }), seen.bytes == data {
       return seen.state
@@ -211,8 +199,6 @@ public struct Store: Sendable {
 
   private func decode(_ data: [UInt8]) throws(StoreError) -> StoreContents {
     if data.isEmpty { throw .corrupt(path: path, reason: .empty) }
-    // XML or binary (a store converted by hand, or copied from a device);
-    // written back as XML on its next change.
     let value: PropertyListValue
     do {
       value = try PropertyList.read(data)
@@ -235,24 +221,8 @@ public struct Store: Sendable {
   /// The file's bytes, or `nil` if it does not exist. A symbolic link is
   /// followed only if this user owns it.
   private func read() throws(StoreError) -> [UInt8]? {
-    // As ``locate(creating:)``, but the file is opened first: a link is the
-    // rare case, and only then is it looked at.
-    var path = self.path
-    for _ in 0...8 {
-      let directoryPath = AtomicFile.parentDirectory(of: path)
-      guard let directory = try StoreDirectory.open(directoryPath, creating: false) else {
-        return nil
-      }
-      let name = AtomicFile.fileName(of: path)
-      switch try directory.openForReading(name) {
-      case nil: return nil
-      case .file(let descriptor): return try readAll(descriptor)
-      case .link:
-        guard let status = try directory.status(of: name) else { return nil }
-        path = try destination(ofLink: path, status: status, in: directory)
-      }
-    }
-    throw .io(operation: "follow", path: self.path, errno: ELOOP)
+    guard let location = try locate(creating: false) else { return nil }
+    return try read(location)
   }
 
   /// The bytes of the file at `location` (see ``StoreDirectory/openForReading(_:)``);

@@ -2,14 +2,8 @@ import TPNSProtocol
 
 /// The contents of the store: the **desired state** (the UID list and the
 /// registration) and, per server URL, what that server has **acknowledged**.
-/// The store is the single source of truth; each server is a replica that
-/// every sending command reconciles with the desired state.
-///
-/// Kept as the XML property list of docs/ARCHITECTURE.md ("The store file"; a
-/// binary one is read too, and written as XML); keys it does not know are kept
-/// in `otherKeys` and written back unchanged. A store of the earlier format
-/// (`Server`, `Registered`, `SyncedUIDs`) is read as the same facts and
-/// written in this format on its next change.
+/// Kept as the property list of docs/ARCHITECTURE.md ("The store file");
+/// keys it does not know are kept in `otherKeys` and written back unchanged.
 public struct StoreContents: Sendable, Equatable {
   /// The desired device UIDs, in the user's order, without duplicates (`UIDs`).
   public var uids: [String] = []
@@ -132,9 +126,8 @@ extension StoreContents {
     if !acknowledgement.isEmpty { servers[server] = acknowledgement }
   }
 
-  /// `uids` in their canonical form (as `tpns add` stores them: trimmed,
-  /// upper-case), if every one is a valid UID and none is repeated. A
-  /// hand-edited `abcd…` is read as `ABCD…`, and written so on the next change.
+  /// `uids` in their canonical form (trimmed, upper-case: a hand-edited
+  /// `abcd…` is read as `ABCD…`), if every one is a valid UID and none is repeated.
   static func validated(_ uids: [String], key: String) throws(StoreFormatError) -> [String] {
     var first: [String: Int] = [:]
     first.reserveCapacity(uids.count)
@@ -155,12 +148,10 @@ extension StoreContents {
     return canonical
   }
 
-  /// The settings in `value`, stored at `key` (`UIDSettings`, a dictionary
-  /// UID → {`interval`, `format`}), each for a UID of `uids` (the list at
-  /// `listKey`; nil when that list is not known), in its canonical form;
-  /// empty if absent. Settings of a UID that is not in the list are
-  /// refused, not dropped: a hand edit that names the wrong UID must not
-  /// pass unnoticed.
+  /// The settings in `value`, stored at `key` (`UIDSettings`: UID →
+  /// {`interval`, `format`}), by canonical UID; each must be of a UID of
+  /// `uids` (the list at `listKey`; nil: not known), so that a hand edit
+  /// naming the wrong UID does not pass unnoticed.
   static func settings(
     _ value: PropertyListValue?, key: String, listKey: String, of uids: [String]?
   ) throws(StoreFormatError) -> [String: MappingSettings] {

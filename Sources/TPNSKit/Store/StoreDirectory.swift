@@ -10,10 +10,7 @@
 /// path keeps meaning the directory that was checked; and every operation on
 /// the files in it goes through the open descriptor (`openat`, `renameat`,
 /// `unlinkat`), with `O_NOFOLLOW`, so that nothing is looked up by path twice.
-///
-/// Costs an `lstat` per directory above the store's, an `open` and an
-/// `fstat` (five system calls for `~/.config/tpns`), and a descriptor until
-/// it is dropped.
+/// Costs an `lstat` per directory above the store's, an `open` and an `fstat`.
 ///
 ///     let directory = try StoreDirectory.open("/home/me/.config/tpns", creating: true)
 final class StoreDirectory {
@@ -33,9 +30,7 @@ final class StoreDirectory {
 
   /// The directory at `path` after checking the way to it; nil if it does
   /// not exist, unless `creating`, which makes each missing directory (mode
-  /// 0700) and checks it as any other. A refusal names the directory or
-  /// link as the kernel reaches it (links before it followed, `//` and `.`
-  /// gone): the one to fix.
+  /// 0700). A refusal names the directory or link to fix.
   static func open(_ path: String, creating: Bool) throws(StoreError) -> StoreDirectory? {
     // The way, resolved as the kernel would, but one name at a time.
     var pending = Array(try absolute(path).split(separator: "/").reversed())
@@ -202,10 +197,15 @@ final class StoreDirectory {
   }
 
   private static func linkDestination(_ path: String) throws(StoreError) -> String {
-    guard let destination = readLink({ readlink(path, $0, $1) }) else {
+    guard let destination = readLink(path) else {
       throw .io(operation: "read the link", path: path, errno: errno)
     }
     return destination
+  }
+
+  /// Where the link at `path` points; nil if it is no link or cannot be read.
+  static func readLink(_ path: String) -> String? {
+    readLink { readlink(path, $0, $1) }
   }
 
   /// What `read` (`readlink` or `readlinkat`) puts in a buffer; nil if it fails.

@@ -36,15 +36,9 @@ public enum StoreError: Error, Equatable, CustomStringConvertible {
     case .unwritable(let path, let text):
       "cannot store \(text.debugDescription) in \(path): a property list cannot hold control characters"
     case .readOnly(let path, let mode):
-      "the store \(path) is read-only (mode \(Self.octal(mode))): tpns does not replace a "
+      "the store \(path) is read-only (mode \(UntrustedReason.octal(mode))): tpns does not replace a "
         + "file you made read-only"
     }
-  }
-
-  /// `mode` as `chmod` takes it: `0400`.
-  private static func octal(_ mode: mode_t) -> String {
-    let digits = String(mode & 0o7777, radix: 8)
-    return String(repeating: "0", count: max(0, 4 - digits.count)) + digits
   }
 
   /// One line on what the user can do about it.

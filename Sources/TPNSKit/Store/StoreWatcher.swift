@@ -1,10 +1,9 @@
 import Reactive
 
 /// The store as it changes: the current contents first, then after each
-/// burst of changes (debounced on the scheduler's clock, but never held back
-/// longer than `maxDelay`), the parsed file, or why it cannot be read, or
-/// that it is gone. Consecutive equal events are reported once. Nothing here
-/// ever writes the file.
+/// burst of changes (debounced, but never held back longer than `maxDelay`),
+/// the parsed file, why it cannot be read, or that it is gone; consecutive
+/// equal events once.
 ///
 ///     StoreWatcher.events(of: store, debounce: .milliseconds(200), scheduler: scheduler)
 public enum StoreWatcher {

@@ -1,9 +1,8 @@
 /// Reads an acknowledged list in the form earlier versions of tpns wrote it:
-/// `UIDRuns`, a list of items against the store's own `UIDs`, each a run
-/// (`{From: index, Count: n}`, the stored UIDs at `From..<From+Count`) or one
-/// UID written out, with `UIDsDigest` beside `UIDs` saying which list the
-/// runs were written against. tpns writes neither any more: the next change
-/// writes the list out (`UIDs`) and drops both keys.
+/// `UIDRuns`, items against the store's own `UIDs`, each a run (`{From:
+/// index, Count: n}`) or one UID written out, with `UIDsDigest` beside `UIDs`
+/// naming the list the runs were written against. The next change writes
+/// the list out (`UIDs`) and drops both keys.
 ///
 ///     UIDRuns.expand([{From: 0, Count: 2}, "X…"], against: ["A…", "B…", "C…"])
 ///     // ["A…", "B…", "X…"]
@@ -48,11 +47,9 @@ enum UIDRuns {
     return uids
   }
 
-  /// The `UIDsDigest` earlier versions wrote of `uids`: 16 hex digits of a
-  /// 64-bit hash of each UID's bytes, 8 at a time (little-endian), and its
-  /// length. Runs are read only while the stored list still has the digest
-  /// they were written with: after a hand edit of `UIDs` they would name
-  /// other UIDs.
+  /// The `UIDsDigest` earlier versions wrote of `uids`: a 64-bit hash, in
+  /// 16 hex digits, of each UID's bytes taken 8 at a time (little-endian)
+  /// and its length. Runs are read only against the list they were written for.
   static func digest(of uids: [String]) -> String {
     func mix(_ hash: UInt64, _ word: UInt64) -> UInt64 {
       let product = (hash ^ word) &* 0x9e37_79b9_7f4a_7c15

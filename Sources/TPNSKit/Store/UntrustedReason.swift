@@ -5,11 +5,8 @@
 /// Why a file or directory on the store's way is not trusted: what ssh's
 /// `StrictModes` refuses for `~/.ssh`. Anyone who can write a directory on
 /// the way, or who owns a link or file there, could hand tpns their own
-/// store (and so their own phone for this user's UIDs), a link to another
-/// file, a FIFO that never opens, or a lock they hold forever.
-///
-/// The rules, one per kind of path, are the static functions here: each
-/// takes what `lstat`/`fstat` said and returns nil for a path to trust.
+/// store, a FIFO that never opens, or a lock they hold forever. Each static
+/// function here is the rule for one kind of path: nil for a path to trust.
 ///
 ///     UntrustedReason.ofDirectory(status)  // nil: owned by me or root, not writable by others
 public enum UntrustedReason: Sendable, Equatable {
@@ -172,9 +169,9 @@ public enum UntrustedReason: Sendable, Equatable {
     return "\(String(cString: name)), uid \(uid)"
   }
 
-  /// `0777`, `1777`.
-  private static func octal(_ mode: mode_t) -> String {
-    let digits = String(mode, radix: 8)
+  /// `mode` as `chmod` takes it: `0400`, `1777`.
+  static func octal(_ mode: mode_t) -> String {
+    let digits = String(mode & 0o7777, radix: 8)
     return String(repeating: "0", count: max(0, 4 - digits.count)) + digits
   }
 }

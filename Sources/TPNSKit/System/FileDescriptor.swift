@@ -11,30 +11,12 @@ public enum FileDescriptor {
   ///
   ///     let bytes = try FileDescriptor.readAll(STDIN_FILENO, limit: 4097)
   public static func readAll(_ descriptor: Int32, limit: Int = .max) throws(ErrnoError) -> [UInt8] {
-    // A regular file is read into one allocation of its size and a byte more
-    // (to see its end), uninitialised; a pipe, or a file that grew, goes on
-    // in chunks.
+    // A regular file's size is known: one allocation holds it all.
     var status = stat()
-    let size =
-      fstat(descriptor, &status) == 0 && (status.st_mode & S_IFMT) == S_IFREG
-      ? Int(status.st_size) : 0
-    var failure: Int32?
-    var reachedEnd = false
-    let first = min(limit, size + 1)
-    var bytes = [UInt8](unsafeUninitializedCapacity: first) { buffer, initialized in
-      while initialized < first {
-        let count = Glibc.read(descriptor, buffer.baseAddress! + initialized, first - initialized)
-        if count < 0 && errno == EINTR { continue }
-        if count < 0 { failure = errno }
-        if count <= 0 {
-          reachedEnd = count == 0
-          return
-        }
-        initialized += count
-      }
+    var bytes: [UInt8] = []
+    if fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG {
+      bytes.reserveCapacity(min(limit, Int(status.st_size) + 1))
     }
-    if let failure { throw ErrnoError(failure) }
-    if reachedEnd { return bytes }
     var chunk = [UInt8](repeating: 0, count: 65_536)
     while bytes.count < limit {
       let wanted = min(chunk.count, limit - bytes.count)

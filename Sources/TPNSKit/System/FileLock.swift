@@ -6,10 +6,9 @@
 /// the store's lock files (``Store/update(_:)``, the send lock) and the
 /// CLI's one `tpns watch` per store.
 ///
-/// It owns the file's descriptor: ``release()``, or the lock's end, closes it,
-/// which releases the lock, and the kernel drops it when the process ends,
-/// however it ends. A `flock` belongs to the open file, so two opens of one
-/// file exclude each other as two processes do, even within one process.
+/// It owns the file's descriptor: ``release()``, or the lock's end, closes it.
+/// A `flock` belongs to the open file, so two opens of one file exclude each
+/// other as two processes do.
 ///
 ///     guard let lock = try FileLock(trying: descriptor) else { /* held by another */ }
 ///     defer { lock.release() }

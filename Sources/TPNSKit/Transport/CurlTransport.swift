@@ -6,14 +6,9 @@ import Reactive
 /// Sends HTTP requests through libcurl, one at a time, over one reused easy
 /// handle (so keep-alive connections are reused between requests).
 ///
-/// `CURLOPT_NOSIGNAL` is set (timeouts must not use signals in a threaded
-/// program), the connect and total timeouts come from ``TransportOptions``,
-/// TLS peer and host verification are always on, redirects are not followed,
-/// and only http and https are allowed. A loopback server (``ServerURL/isLoopback``)
-/// is reached directly, whatever the proxy variables say; any other goes
-/// through the proxy libcurl takes from the environment (`http_proxy`,
-/// `https_proxy`, `all_proxy`, `no_proxy`). Success is for the caller to decide
-/// from the status code: any HTTP answer is a response, not an error.
+/// TLS verification is always on, redirects are not followed, only http and
+/// https are allowed, and a loopback server is reached directly, whatever the
+/// proxy variables say. Any HTTP answer is a response, not an error.
 ///
 ///     let transport = try CurlTransport(options: TransportOptions(timeout: .seconds(10)))
 ///     let response = try transport.perform(HTTPRequest(method: .get, url: url))

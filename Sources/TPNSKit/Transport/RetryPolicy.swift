@@ -1,16 +1,11 @@
 import FoundationEssentials
 import Reactive
 
-/// When to try a failed request again, and after how long.
-///
-/// At most `maxAttempts` attempts; only transient failures are retried (see
-/// ``RequestFailure/isTransient``). The wait before attempt n+1 is "full
-/// jitter": a random duration between zero and `min(cap, base × 2ⁿ⁻¹)`. A
-/// `Retry-After` header (seconds or an HTTP-date) replaces that wait; one that
-/// asks for more than `cap` ends the retries at once, saying so.
-///
-/// The random source and the wall clock (for HTTP-dates) are injected, so the
-/// delays are tested without waiting:
+/// When to try a failed request again, and after how long: at most
+/// `maxAttempts`, only transient failures (``RequestFailure/isTransient``),
+/// each after a "full jitter" wait between zero and `min(cap, base × 2ⁿ⁻¹)`,
+/// or what a `Retry-After` asks for (more than `cap` ends the retries).
+/// The random source and the wall clock are injected:
 ///
 ///     let policy = RetryPolicy(random: { 0.5 })
 ///     policy.decide(.transport(.timedOut(…)), attempt: 1)  // .retry(after: .milliseconds(250))
@@ -49,9 +44,8 @@ public struct RetryPolicy: Sendable {
 
   /// What to do after attempt number `attempt` (1 for the first) failed with
   /// `failure`, `elapsed` after the first attempt started. A request that
-  /// must not be repeated once the server may have acted on it (`idempotent`
-  /// false: an event, which pushes) is retried only when it surely did not arrive (no connection) or was turned away (408,
-  /// 429, 5xx), not after a timeout or a broken connection.
+  /// must not be repeated (`idempotent` false: an event, which pushes) is not
+  /// retried after a timeout or a broken connection: it may have arrived.
   public func decide(
     _ failure: RequestFailure, attempt: Int, idempotent: Bool = true, elapsed: Duration = .zero
   ) -> RetryDecision {

@@ -20,9 +20,7 @@ public struct ServerURL: Sendable, Hashable, CustomStringConvertible {
   }
 
   /// A URL's parts: `scheme://userinfo@hostport` then the rest (path,
-  /// query, fragment). A struct, not a tuple: the runtime builds a tuple's
-  /// type from its mangled name where it is copied, a measurable cost for a
-  /// short command.
+  /// query, fragment).
   private struct Parts {
     var scheme: Substring
     var userinfo: Substring?
@@ -57,14 +55,6 @@ public struct ServerURL: Sendable, Hashable, CustomStringConvertible {
     return String(hostPort.prefix { $0 != ":" }).lowercased()
   }
 
-  /// The URL without its credentials: what the store records a server
-  /// under, so that a password never reaches the store file. (The same
-  /// server with other credentials is the same server there.)
-  public var withoutUserinfo: String {
-    guard let parts, parts.userinfo != nil else { return text }
-    return "\(parts.scheme)://\(parts.hostPort)\(parts.rest)"
-  }
-
   /// The service's legacy path on the same server, where firmware sends the
   /// older commands: the path's last `/tpns` (or the whole path, if it has
   /// none) becomes `/apns/apns.php`; credentials and query are kept.
@@ -82,12 +72,9 @@ public struct ServerURL: Sendable, Hashable, CustomStringConvertible {
 
   /// What identifies the server in the store (its key in `Servers`): the URL
   /// without credentials or fragment, the scheme and host in lower case (a
-  /// host's final dot dropped), the scheme's default port (80, 443) dropped,
-  /// `localhost` as `127.0.0.1`, and an empty path as `/`. Spellings of one
-  /// server are one key, so that what it acknowledged under one is what it
-  /// holds under the other; the path and the query are kept as given (`/tpns/`
-  /// is another resource; a query may select a tenant), and other loopback
-  /// addresses (`127.0.0.2`, `::1`) are other sockets.
+  /// host's final dot dropped), the scheme's default port dropped,
+  /// `localhost` as `127.0.0.1`, and an empty path as `/`; the path and the
+  /// query as given (`/tpns/` is another resource).
   ///
   ///     ServerURL("HTTP://LocalHost:80/tpns").storeKey  // "http://127.0.0.1/tpns"
   public var storeKey: String {
@@ -107,8 +94,8 @@ public struct ServerURL: Sendable, Hashable, CustomStringConvertible {
     }
     if host.count > 1, host.hasSuffix(".") { host = host.dropLast() }
     let bare = host.hasPrefix("[") ? host.dropFirst().dropLast() : host
-    // `localhost` is 127.0.0.1, as libcurl and /etc/hosts resolve it first;
-    // any other loopback address (127.0.0.2, `::1`) may be another socket.
+    // `localhost` is 127.0.0.1, as libcurl resolves it first; any other
+    // loopback address may be another socket.
     let name = bare.lowercased() == "localhost" ? "127.0.0.1" : host.lowercased()
     var portText = port.map(String.init) ?? ""
     if let number = Int(portText), number >= 0 { portText = String(number) }
@@ -117,7 +104,6 @@ public struct ServerURL: Sendable, Hashable, CustomStringConvertible {
     let hash = parts.rest.firstIndex(of: "#") ?? parts.rest.endIndex
     let beforeFragment = parts.rest[..<hash]
     let queryStart = beforeFragment.firstIndex(of: "?") ?? beforeFragment.endIndex
-    // The path as given: `/tpns/` is another resource (the emulator answers it 404).
     let given = beforeFragment[..<queryStart]
     let path = given.isEmpty ? "/" : given
     return "\(scheme)://\(name)\(shownPort)\(path)\(beforeFragment[queryStart...])"

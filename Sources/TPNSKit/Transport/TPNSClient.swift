@@ -42,9 +42,6 @@ public struct TPNSClient: Sendable {
     private static let names = Set(
       ["cmd"] + CommandName.allCases.flatMap { $0.parameters.map(\.name) })
 
-    /// ``shownURL(showingTokens:)`` with the tokens masked.
-    public var maskedURL: String { shownURL() }
-
     /// The `cmd` value sent: the command's older name if sent in the older form.
     public var sentName: String {
       isLegacy ? command.legacyName ?? command.rawValue : command.rawValue

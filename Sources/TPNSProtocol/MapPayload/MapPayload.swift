@@ -35,14 +35,10 @@ public enum MapPayload {
     return json + "]".utf8
   }
 
-  /// The UIDs of a payload, in order and as sent (duplicates kept, syntax unchecked),
-  /// from a payload as a canonical client sends it: entries of `uid` and, when set,
-  /// `interval` and `format`.
-  ///
-  /// Lenient where the quickstart was: a space in the base64 is read as the `+` a lax
-  /// form encoder turned into one, and the JSON may hold any JSON whitespace (the
-  /// quickstart sent it pretty-printed). Anything ``decode(entries:)`` reports as an
-  /// irregularity is refused.
+  /// The UIDs of a payload as a canonical client sends it, in order and as sent
+  /// (duplicates kept, syntax unchecked). Lenient where the quickstart was: a space in
+  /// the base64 is read as the `+` a lax form encoder made of it, and the JSON may hold
+  /// any whitespace. Anything ``decode(entries:)`` reports as irregular is refused.
   public static func decode(_ text: String) throws(MapPayloadError) -> [String] {
     let decoded = try decode(entries: text)
     switch decoded.irregularities.first {
@@ -59,17 +55,11 @@ public enum MapPayload {
   }
 
   /// The entries of a payload, in order and as sent (duplicates kept, UIDs unchecked),
-  /// with what a canonical client would not have sent, read past rather than refused:
-  ///
-  /// - base64 broken into lines (Android's `Base64.DEFAULT`): the line breaks are skipped;
-  /// - keys besides `uid`, `interval` and `format`: kept in ``DecodedMapPayload/otherKeys``;
-  /// - an `interval` that is a string of digits or out of range: taken as that integer;
-  ///   any other that is not an integer: ignored; a `format` that is not a string:
-  ///   ignored.
-  ///
-  /// As ``decode(_:)``, a space is read as `+` and any JSON whitespace is accepted.
-  /// Throws for anything that is not base64 of a JSON array of objects each with a
-  /// string `uid`.
+  /// with what a canonical client would not have sent read past rather than refused
+  /// (each a ``MapPayloadIrregularity``; other keys kept in
+  /// ``DecodedMapPayload/otherKeys``). As ``decode(_:)``, a space is read as `+` and
+  /// any JSON whitespace is accepted. Throws for anything that is not base64 of a JSON
+  /// array of objects each with a string `uid`.
   ///
   ///     try MapPayload.decode(entries: text).entries  // [MapEntry(uid: "…", interval: 3)]
   public static func decode(entries text: String) throws(MapPayloadError) -> DecodedMapPayload {
@@ -208,7 +198,7 @@ public enum MapPayload {
             shapeError = ShapeError(reason: "\(expected), found an element that is not an object")
           }
         }
-      } while try parser.nextElement()
+      } while try parser.next(close: "]")
     }
     try parser.end()
     return shapeError.map { .failure($0) } ?? .success(entries)
@@ -244,7 +234,7 @@ public enum MapPayload {
           let value = try parser.value(depth: 2)
           if others.index(forKey: key) == nil { others[key] = value }
         }
-      } while try parser.nextMember()
+      } while try parser.next(close: "}")
     }
     switch uid {
     case .string(let uid):

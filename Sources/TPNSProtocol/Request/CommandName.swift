@@ -41,44 +41,27 @@ public enum CommandName: String, CaseIterable, Sendable, Hashable {
   /// (``legacyName``); nil for one that names none.
   public init?(wireName: String) {
     guard
-      let command = CommandName(rawValue: wireName)
-        ?? Self.allCases.first(where: {
-          $0.legacyName == wireName
-        })
-    else { return nil }
+      let command = Self(rawValue: wireName)
+        ?? Self.allCases.first(where: { $0.legacyName == wireName })
+    else {
+      return nil
+    }
     self = command
   }
 
   /// The command's parameters, in the order a client sends them after `cmd`.
   public var parameters: [CommandParameter] {
     switch self {
-    case .client: return Self.clientParameters
-    case .mapsync: return Self.mapsyncParameters
-    case .mapping: return Self.mappingParameters
-    case .rmMapping: return Self.rmMappingParameters
-    case .unregMapping: return Self.unregMappingParameters
-    case .device: return Self.deviceParameters
-    case .event: return Self.eventParameters
-    case .hello: return []
+    case .client: [.os, .appid, .udid, .token, .lang.optional, .dev.optional, .bgfetch.optional]
+    case .mapsync: [.os, .appid, .udid, .map]
+    case .mapping: [.os, .appid, .udid, .uid, .interval.optional, .format.optional]
+    case .rmMapping: [.os, .appid, .udid, .uid]
+    case .unregMapping: [.os, .appid, .udid, .uid.optional]
+    case .device: [.uid]
+    case .event: [.uid, .eventType, .msg.optional, .eventTime.optional]
+    case .hello: []
     }
   }
-
-  // Built once: the emulator looks them up on every request.
-  private static let clientParameters: [CommandParameter] = [
-    .os, .appid, .udid, .token, .lang.optional, .dev.optional, .bgfetch.optional,
-  ]
-  private static let mapsyncParameters: [CommandParameter] = [.os, .appid, .udid, .map]
-  private static let mappingParameters: [CommandParameter] = [
-    .os, .appid, .udid, .uid, .interval.optional, .format.optional,
-  ]
-  private static let rmMappingParameters: [CommandParameter] = [.os, .appid, .udid, .uid]
-  private static let unregMappingParameters: [CommandParameter] = [
-    .os, .appid, .udid, .uid.optional,
-  ]
-  private static let deviceParameters: [CommandParameter] = [.uid]
-  private static let eventParameters: [CommandParameter] = [
-    .uid, .eventType, .msg.optional, .eventTime.optional,
-  ]
 
   /// The parameter named `name` in this command, if it has one.
   public func parameter(named name: String) -> CommandParameter? {

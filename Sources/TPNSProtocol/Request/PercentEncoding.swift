@@ -1,7 +1,6 @@
 /// Percent-encoding of form values: every byte but the RFC 3986 unreserved
 /// characters (`A-Z a-z 0-9 - . _ ~`) becomes `%XX`, so base64's `+ / =` are
-/// encoded too. (The same set `curl_easy_escape` keeps, done here so that the
-/// wire format needs no curl handle and is tested byte for byte.)
+/// encoded too: the set `curl_easy_escape` keeps.
 enum PercentEncoding {
   private static let hex = Array("0123456789ABCDEF".utf8)
 

@@ -1,8 +1,7 @@
 extension TPNSRequest {
   /// Whether the request carries a push token: `client` always; a phone's
-  /// request when the phone is an iOS one whose udid is a token (an iOS
-  /// phone's udid is its token unless `--udid` gave it another). What
-  /// decides the cleartext warning and the `--method get` refusal.
+  /// request when it is an iOS phone whose udid is a token. What decides the
+  /// cleartext warning and the `--method get` refusal.
   ///
   ///     TPNSRequest.mapsync(iosPhone, uids: []).carriesToken  // true
   public var carriesToken: Bool {

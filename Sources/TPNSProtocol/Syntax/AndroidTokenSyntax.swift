@@ -4,22 +4,15 @@ public enum AndroidTokenSyntax {
   public static let lengths = 1...4096
 
   /// Whether `text` is a valid Android token.
-  @inlinable
   public static func isValid(_ text: String) -> Bool { violation(in: text) == nil }
 
   /// What is wrong with `text`, or nil when it is a valid Android token.
-  @inlinable
   public static func violation(in text: String) -> SyntaxViolation? {
-    SyntaxViolation.first(in: text, length: lengths, ascii: allowed, allows: isAllowed)
+    SyntaxViolation.first(in: text, length: lengths, allows: isAllowed)
   }
 
-  /// ``isAllowed(_:)`` as a set of bytes (see ``ASCIISet``).
-  @usableFromInline
-  static let allowed = ASCIISet(isAllowed)
-
   /// Whether `scalar` may appear in an Android token (`[A-Za-z0-9_:.-]`).
-  @usableFromInline
-  static func isAllowed(_ scalar: Unicode.Scalar) -> Bool {
+  private static func isAllowed(_ scalar: Unicode.Scalar) -> Bool {
     ("A"..."Z").contains(scalar) || ("a"..."z").contains(scalar) || ("0"..."9").contains(scalar)
       || scalar == "_" || scalar == ":" || scalar == "." || scalar == "-"
   }

@@ -7,23 +7,16 @@ public enum DeviceUIDSyntax {
   public static let length = 20
 
   /// Whether `text` is a valid UID.
-  @inlinable
   public static func isValid(_ text: String) -> Bool { violation(in: text) == nil }
 
   /// What is wrong with `text`, or nil when it is a valid UID. A bad character is
   /// reported before a bad length.
-  @inlinable
   public static func violation(in text: String) -> SyntaxViolation? {
     SyntaxViolation.first(
-      in: text, length: length...length, ascii: allowed, allows: isAllowed)
+      in: text, length: length...length, allows: isAllowed)
   }
 
-  /// ``isAllowed(_:)`` as a set of bytes (see ``ASCIISet``).
-  @usableFromInline
-  static let allowed = ASCIISet(isAllowed)
-
-  @usableFromInline
-  static func isAllowed(_ scalar: Unicode.Scalar) -> Bool {
+  private static func isAllowed(_ scalar: Unicode.Scalar) -> Bool {
     ("A"..."Z").contains(scalar) || ("0"..."9").contains(scalar)
   }
 }

@@ -7,21 +7,14 @@ public enum IOSTokenSyntax {
   public static let length = 64
 
   /// Whether `text` is a valid iOS token.
-  @inlinable
   public static func isValid(_ text: String) -> Bool { violation(in: text) == nil }
 
   /// What is wrong with `text`, or nil when it is a valid iOS token.
-  @inlinable
   public static func violation(in text: String) -> SyntaxViolation? {
-    SyntaxViolation.first(in: text, length: length...length, ascii: hexDigits, allows: isHexDigit)
+    SyntaxViolation.first(in: text, length: length...length, allows: isHexDigit)
   }
 
-  /// ``isHexDigit(_:)`` as a set of bytes (see ``ASCIISet``).
-  @usableFromInline
-  static let hexDigits = ASCIISet(isHexDigit)
-
-  @usableFromInline
-  static func isHexDigit(_ scalar: Unicode.Scalar) -> Bool {
+  private static func isHexDigit(_ scalar: Unicode.Scalar) -> Bool {
     ("0"..."9").contains(scalar) || ("a"..."f").contains(scalar) || ("A"..."F").contains(scalar)
   }
 }

@@ -4,23 +4,18 @@
 public enum PhoneFieldSyntax {
   /// What is wrong with an application ID (1 to 255 of `[A-Za-z0-9._-]`), or nil.
   public static func appIDViolation(in text: String) -> SyntaxViolation? {
-    SyntaxViolation.first(in: text, length: 1...255, ascii: identifiers) { isIdentifier($0) }
+    SyntaxViolation.first(in: text, length: 1...255, allows: isIdentifier)
   }
 
   /// What is wrong with a phone ID (1 to 4096 of `[A-Za-z0-9._:-]`), or nil.
   public static func udidViolation(in text: String) -> SyntaxViolation? {
-    SyntaxViolation.first(in: text, length: 1...4096, ascii: phoneIDs) { isPhoneID($0) }
+    SyntaxViolation.first(in: text, length: 1...4096, allows: isPhoneID)
   }
 
   /// What is wrong with a language tag (1 to 35 of `[A-Za-z0-9_-]`), or nil.
   public static func languageViolation(in text: String) -> SyntaxViolation? {
-    SyntaxViolation.first(in: text, length: 1...35, ascii: languageTags) { isLanguageTag($0) }
+    SyntaxViolation.first(in: text, length: 1...35, allows: isLanguageTag)
   }
-
-  // Each test as a set of bytes, made once (see ``ASCIISet``).
-  private static let identifiers = ASCIISet(isIdentifier)
-  private static let phoneIDs = ASCIISet(isPhoneID)
-  private static let languageTags = ASCIISet(isLanguageTag)
 
   private static func isPhoneID(_ scalar: Unicode.Scalar) -> Bool {
     isIdentifier(scalar) || scalar == ":"

@@ -1,9 +1,8 @@
 /// A single pass over JSON bytes (RFC 8259), building ``JSONValue``s, with errors
 /// that name the offending byte.
 ///
-/// `JSONDecoder`'s generic `Decodable` path cost the emulator a fifth of a 10,000-UID
-/// `mapsync` and brings Foundation into every binary that links the protocol; this
-/// reader does what the `map` needs, strictly: strings are UTF-8 with every escape
+/// `JSONDecoder` would bring Foundation into every binary that links the protocol;
+/// this reader does what the `map` needs, strictly: strings are UTF-8 with every escape
 /// checked (a lone surrogate is refused), numbers have JSON's syntax (no leading zero,
 /// no `+`, no bare `.`), there is nothing after the value but whitespace, and no
 /// trailing comma. As `JSONDecoder`: a leading UTF-8 byte order mark is skipped, the
@@ -11,7 +10,7 @@
 /// ``maximumDepth`` deep.
 ///
 /// ``MapPayload`` walks an array element by element with the same calls
-/// ``JSONValue/init(parsing:)`` uses (`beginArray`, `nextElement`, …).
+/// ``JSONValue/init(parsing:)`` uses (`beginArray`, `next(close:)`, …).
 struct JSONParser {
   /// How deep arrays and objects may nest, as in `JSONDecoder`. The reader recurses
   /// once per level; a few thousand levels would end the stack.
@@ -56,7 +55,7 @@ struct JSONParser {
           let key = try key()
           let member = try value(depth: depth + 1)
           if members.index(forKey: key) == nil { members[key] = member }
-        } while try nextMember()
+        } while try next(close: "}")
       }
       return .object(members)
     case UInt8(ascii: "["):
@@ -64,7 +63,7 @@ struct JSONParser {
       if try beginArray(depth: depth) {
         repeat {
           elements.append(try value(depth: depth + 1))
-        } while try nextElement()
+        } while try next(close: "]")
       }
       return .array(elements)
     case UInt8(ascii: "\""):
@@ -94,17 +93,18 @@ struct JSONParser {
     return false
   }
 
-  /// After an element: whether another follows (`,`) or the array ended (`]`).
-  mutating func nextElement() throws(JSONSyntaxError) -> Bool {
+  /// After an element or a member: whether another follows (`,`) or its
+  /// array or object ended (`close`, `]` or `}`).
+  mutating func next(close: Unicode.Scalar) throws(JSONSyntaxError) -> Bool {
     switch peek() {
     case UInt8(ascii: ","):
       index += 1
       return true
-    case UInt8(ascii: "]"):
+    case UInt8(ascii: close):
       index += 1
       return false
     default:
-      throw expected("',' or ']'")
+      throw expected("',' or '\(close)'")
     }
   }
 
@@ -132,37 +132,27 @@ struct JSONParser {
     return key
   }
 
-  /// After a member: whether another follows (`,`) or the object ended (`}`).
-  mutating func nextMember() throws(JSONSyntaxError) -> Bool {
-    switch peek() {
-    case UInt8(ascii: ","):
-      index += 1
-      return true
-    case UInt8(ascii: "}"):
-      index += 1
-      return false
-    default:
-      throw expected("',' or '}'")
-    }
-  }
-
   /// The string whose `"` is the current byte (after ``peek()``).
   mutating func string() throws(JSONSyntaxError) -> String {
     let start = index
     index += 1
-    let contentStart = index
+    // Copied only from the first escape on; escapes add whole, valid
+    // sequences, so an invalid byte is one that came as it was.
+    var escaped: [UInt8] = []
+    var runStart = index
     while index < bytes.count {
-      let byte = bytes[index]
-      switch byte {
+      switch bytes[index] {
       case UInt8(ascii: "\""):
-        let content = bytes[contentStart..<index]
+        let content = escaped.isEmpty ? bytes[runStart..<index] : escaped + bytes[runStart..<index]
         index += 1
         guard let text = String(validating: content, as: UTF8.self) else {
           throw JSONSyntaxError(offset: start, "the string at offset \(start) is not UTF-8")
         }
         return text
       case UInt8(ascii: "\\"):
-        return try escapedString(start: start, contentStart: contentStart)
+        escaped += bytes[runStart..<index]
+        try escape(into: &escaped)
+        runStart = index
       case 0..<0x20:
         throw controlCharacter()
       default:
@@ -265,34 +255,6 @@ struct JSONParser {
 
   private static func isDigit(_ byte: UInt8) -> Bool {
     byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")
-  }
-
-  /// The rest of a string from its first `\`, into a buffer.
-  private mutating func escapedString(start: Int, contentStart: Int) throws(JSONSyntaxError)
-    -> String
-  {
-    var buffer = Array(bytes[contentStart..<index])
-    buffer.reserveCapacity(buffer.count + 16)
-    while index < bytes.count {
-      let byte = bytes[index]
-      switch byte {
-      case UInt8(ascii: "\""):
-        index += 1
-        // Escapes add whole, valid sequences: any invalid byte came as it was.
-        guard let text = String(validating: buffer, as: UTF8.self) else {
-          throw JSONSyntaxError(offset: start, "the string at offset \(start) is not UTF-8")
-        }
-        return text
-      case UInt8(ascii: "\\"):
-        try escape(into: &buffer)
-      case 0..<0x20:
-        throw controlCharacter()
-      default:
-        buffer.append(byte)
-        index += 1
-      }
-    }
-    throw JSONSyntaxError(offset: start, "the string at offset \(start) has no closing '\"'")
   }
 
   /// The escape at the current `\`, appended to `buffer` as UTF-8.

@@ -6,7 +6,8 @@ public enum JSONString {
   ///
   ///     JSONString.quoted("a\"b")  // "\"a\\\"b\""
   public static func quoted(_ text: String) -> String {
-    // Most texts (UIDs, keys) have nothing to escape.
+    // Most texts (UIDs, keys) have nothing to escape: a `mapsync` quotes
+    // every UID, and appending them scalar by scalar costs it a third more.
     if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F && $0 != 0x22 && $0 != 0x5C }) {
       return "\"" + text + "\""
     }

@@ -3,8 +3,6 @@
 /// fewer, enough to tell two apart and nothing to register with.
 ///
 ///     "udid '\(MaskedSecret(udid))'"  // "udid '…d2e1f0'"
-///
-/// The form `tpns` prints tokens in (`PushToken.masked`, `--verbose`'s URLs).
 public struct MaskedSecret: Sendable, CustomStringConvertible {
   /// Characters shown.
   public static let shownCount = 6

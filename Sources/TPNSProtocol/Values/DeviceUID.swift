@@ -12,8 +12,7 @@ public struct DeviceUID: Hashable, Sendable, CustomStringConvertible {
 
   /// Validates and normalises `text`.
   public init(_ text: String) throws(IdentifierError) {
-    // Most UIDs met are already canonical (every one read from the store):
-    // kept as they are.
+    // Every UID read from the store is canonical already: kept as it is.
     if Self.isCanonical(text) {
       rawValue = text
       return
@@ -34,9 +33,8 @@ public struct DeviceUID: Hashable, Sendable, CustomStringConvertible {
   /// Whether `text` is exactly 20 of `0-9` and `A-Z`: a UID in the form this
   /// type stores.
   public static func isCanonical(_ text: String) -> Bool {
-    // Through `withUTF8`, the string's bytes as one buffer: a loop over
-    // `String.UTF8View` is much slower, and every UID of a store is checked
-    // each time the store is read.
+    // Over the string's bytes as one buffer: every UID of a store is checked
+    // each time it is read, and `String.UTF8View`'s iterator costs a call a byte.
     var text = text
     return text.withUTF8 { bytes in
       bytes.count == DeviceUIDSyntax.length

@@ -1,10 +1,7 @@
 /// The value of the `os` parameter: which push service a token belongs to.
 ///
-/// The vendor's documented values: `ios` (APNs), `android` (FCM), and the
-/// push services of Chinese Android phones and apps: `qqxg` (Tencent XG),
-/// `baidu`, `jiguang` (JPush), `oppo`, `huawei`, `mi` (Xiaomi), `wechat`.
-/// Only an iOS token has a syntax of its own (64 hex characters); every other
-/// service's is the generic one (see ``AndroidTokenSyntax``).
+/// The vendor's documented values. Only an iOS token has a syntax of its own
+/// (64 hex characters); every other service's is ``AndroidTokenSyntax``.
 ///
 ///     OperatingSystem(rawValue: "huawei")?.usesAPNsTokens  // false
 public enum OperatingSystem: String, CaseIterable, Sendable, Hashable {
