@@ -1,7 +1,6 @@
 import Dispatch
 import FoundationEssentials
 import Locking
-import Synchronization
 
 /// The live events of `GET /_emulator/stream` (Server-Sent Events): what the dashboard
 /// and `curl -N` scripts watch.
@@ -60,13 +59,7 @@ final class EventHub: @unchecked Sendable {
   static let maximumStreamsPerPeer = 16
 
   fileprivate let lock = Lock()
-  private var streams: [ObjectIdentifier: EventStream] = [:] {
-    didSet { isWatched.store(!streams.isEmpty, ordering: .releasing) }
-  }
-  /// Whether a stream is open (`streams` is not empty), read without the lock: with
-  /// none, a request's events cost one atomic load, not a lock both serving threads
-  /// take. An event published while a stream opens is its first or was before it.
-  private let isWatched = Atomic<Bool>(false)
+  private var streams: [ObjectIdentifier: EventStream] = [:]
   /// Recent events, oldest first; `firstSequence` is the number of `ring[0]`.
   private var ring: [Event] = []
   private var ringStart = 0
@@ -214,7 +207,6 @@ final class EventHub: @unchecked Sendable {
   /// Appends the event `make` returns to the ring (only made when a stream is open)
   /// and schedules a wake of the streams.
   private func append(_ make: () -> Event) {
-    guard isWatched.load(ordering: .acquiring) else { return }  // no one to tell
     lock.withLock {
       guard !streams.isEmpty else { return }  // no one to tell
       ring.append(make())

@@ -151,76 +151,20 @@ final class HTTPServer: @unchecked Sendable {
   }
 }
 
-/// One open connection, its socket context from opening to closing: its deadlines,
-/// and the last answer it was sent. Only touched on the connection's own thread.
-private final class ServedConnection {
-  let deadlines: RequestDeadlines.Connection
-  /// The last small fixed answer, sent again as is when the next one is the same.
-  var lastAnswer: ReusableAnswer?
-
-  init(deadlines: RequestDeadlines.Connection) {
-    self.deadlines = deadlines
-  }
-}
-
-/// A libmicrohttpd response kept to be queued again: a keep-alive client sends the
-/// same command over and over (a phone refreshing its registration) and gets the same
-/// few bytes back. Creating a response costs five allocations and a mutex, and adding
-/// its `Content-Type` three more; queuing a kept one costs a reference.
-private final class ReusableAnswer {
-  /// Largest body kept, so that a connection holds at most this much.
-  static let maximumBody = 256
-
-  let status: Int
-  let contentType: String
-  let body: [UInt8]
-  let response: OpaquePointer
-
-  /// A response for `status`, `contentType` and `body`; nil when libmicrohttpd cannot
-  /// make one.
-  init?(status: Int, contentType: String, body: [UInt8]) {
-    let made = body.withUnsafeBytes { bytes in
-      MHD_create_response_from_buffer(
-        bytes.count, UnsafeMutableRawPointer(mutating: bytes.baseAddress), .RESPMEM_MUST_COPY)
-    }
-    guard let made else { return nil }
-    guard MHD_add_response_header(made, "Content-Type", contentType).rawValue == 1,
-      MHD_add_response_header(made, "X-Content-Type-Options", "nosniff").rawValue == 1
-    else {
-      MHD_destroy_response(made)
-      return nil
-    }
-    self.status = status
-    self.contentType = contentType
-    self.body = body
-    response = made
-  }
-
-  /// Drops this reference; libmicrohttpd keeps its own while it sends it.
-  deinit { MHD_destroy_response(response) }
-
-  func answers(_ answer: OutgoingResponse) -> Bool {
-    answer.status == status && answer.body == body && answer.contentType == contentType
-  }
-}
-
 /// The state of one request between libmicrohttpd's callbacks: created by the URI
 /// callback, owned through `*con_cls`, released when the request completes.
 private final class PendingRequest {
   let target: String
-  /// The connection (nil if libmicrohttpd did not say which connection).
-  let served: ServedConnection?
+  /// The connection's deadlines (nil if libmicrohttpd did not say which connection).
+  let connection: RequestDeadlines.Connection?
   var body: [UInt8] = []
   var isBodyTooLarge = false
   var hasStarted = false
 
-  /// The connection's deadlines.
-  var connection: RequestDeadlines.Connection? { served?.deadlines }
-
   init(target: String, connection: OpaquePointer?) {
     self.target = target
-    served = connection.flatMap(tpns_mhd_connection_context).map {
-      Unmanaged<ServedConnection>.fromOpaque($0).takeUnretainedValue()
+    self.connection = connection.flatMap(tpns_mhd_connection_context).map {
+      Unmanaged<RequestDeadlines.Connection>.fromOpaque($0).takeUnretainedValue()
     }
   }
 }
@@ -241,13 +185,12 @@ private let connectionCallback: MHD_NotifyConnectionCallback = {
   switch event {
   case .CONNECTION_NOTIFY_STARTED:
     let tracked = server.deadlines.opened(socket: tpns_mhd_connection_socket(connection))
-    socketContext.pointee = Unmanaged.passRetained(ServedConnection(deadlines: tracked))
-      .toOpaque()
+    socketContext.pointee = Unmanaged.passRetained(tracked).toOpaque()
   case .CONNECTION_NOTIFY_CLOSED:
     guard let stored = socketContext.pointee else { return }
     socketContext.pointee = nil
-    let served = Unmanaged<ServedConnection>.fromOpaque(stored).takeRetainedValue()
-    server.deadlines.closed(served.deadlines)
+    server.deadlines.closed(
+      Unmanaged<RequestDeadlines.Connection>.fromOpaque(stored).takeRetainedValue())
   }
 }
 
@@ -348,11 +291,6 @@ private func respond(
       Unmanaged.passRetained(StreamedBody(stream, connection: connection)).toOpaque(),
       streamRelease)
   }
-  if response.header == nil, response.body.count <= ReusableAnswer.maximumBody,
-    let served = pending.served
-  {
-    return respondReusing(served, response, connection)
-  }
   return response.body.withUnsafeBytes { body in
     tpns_mhd_respond(
       connection, UInt32(response.status), response.contentType, response.header?.name,
@@ -383,22 +321,6 @@ private func peer(_ connection: OpaquePointer) -> String {
     }
     return String(cString: buffer.baseAddress!)
   }
-}
-
-/// Queues a small answer with no extra header: the connection's last one again when
-/// it is the same, else a new one it keeps.
-private func respondReusing(
-  _ served: ServedConnection, _ response: OutgoingResponse, _ connection: OpaquePointer
-) -> MHD_Result {
-  if let last = served.lastAnswer, last.answers(response) {
-    return MHD_queue_response(connection, UInt32(response.status), last.response)
-  }
-  guard
-    let answer = ReusableAnswer(
-      status: response.status, contentType: response.contentType, body: response.body)
-  else { return MHD_Result(rawValue: 0)! }
-  served.lastAnswer = answer
-  return MHD_queue_response(connection, UInt32(response.status), answer.response)
 }
 
 /// Why the headers of `connection`'s request do not frame its body one clear way; nil

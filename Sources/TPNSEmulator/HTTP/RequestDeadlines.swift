@@ -1,7 +1,6 @@
 import CMicroHTTPD
 import Dispatch
 import Locking
-import Synchronization
 
 #if canImport(Glibc)
   import Glibc
@@ -23,9 +22,8 @@ import Synchronization
 /// which ``closed(_:)`` also takes, and libmicrohttpd reports a connection closed
 /// before it closes the socket), so a reused descriptor is never hit.
 ///
-/// Costs one lock per connection opened or closed and two per request; while
-/// running, a timer checks the deadlines every quarter of ``headTimeout`` (at most
-/// every second).
+/// While running, a timer checks the deadlines every quarter of ``headTimeout`` (at
+/// most every second).
 ///
 /// ```swift
 /// let deadlines = RequestDeadlines(headTimeout: 10, maximumIncomplete: 500)
@@ -44,9 +42,8 @@ final class RequestDeadlines: @unchecked Sendable {
     /// opened, or its previous answer was sent); nil while one is being answered, or
     /// once the connection is being closed.
     fileprivate var requestStarted: UInt64?
-    /// Whether the head of the request being sent has arrived: atomic, so that
-    /// ``RequestDeadlines/headReceived(_:)`` takes no lock (one of three a request).
-    fileprivate let hasHead = Atomic<Bool>(false)
+    /// Whether the head of the request being sent has arrived.
+    fileprivate var hasHead = false
     /// Whether its socket was shut down here.
     fileprivate var isClosing = false
 
@@ -120,7 +117,7 @@ final class RequestDeadlines: @unchecked Sendable {
 
   /// The request line and headers of `connection`'s request have arrived.
   func headReceived(_ connection: Connection) {
-    connection.hasHead.store(true, ordering: .releasing)
+    lock.withLock { connection.hasHead = true }
   }
 
   /// `connection`'s request has arrived whole (its body too) and is being answered.
@@ -138,7 +135,7 @@ final class RequestDeadlines: @unchecked Sendable {
     lock.withLock {
       guard connection.requestStarted == nil, !connection.isClosing else { return }
       connection.requestStarted = now
-      connection.hasHead.store(false, ordering: .releasing)
+      connection.hasHead = false
       incomplete += 1
     }
   }
@@ -192,7 +189,7 @@ final class RequestDeadlines: @unchecked Sendable {
       // later than this (a later one, read before, wrapped around and closed a busy
       // keep-alive connection).
       let now = clock()
-      for connection in connections.values where !connection.hasHead.load(ordering: .acquiring) {
+      for connection in connections.values where !connection.hasHead {
         if let started = connection.requestStarted, now > started, now - started > timeout {
           close(connection)
         }

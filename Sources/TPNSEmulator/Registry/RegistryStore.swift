@@ -44,8 +44,7 @@ final class RegistryStore {
       FOREIGN KEY (appid, udid) REFERENCES clients (appid, udid) ON DELETE CASCADE
     );
     CREATE INDEX IF NOT EXISTS mappings_by_uid ON mappings (uid);
-    -- A phone's list in its order, read at every mapsync: walked in place,
-    -- not sorted (5-6 ms of a 10,000-UID mapsync, 3 ms with it).
+    -- A phone's list in its order, read at every mapsync.
     CREATE INDEX IF NOT EXISTS mappings_in_order ON mappings (appid, udid, position);
     CREATE TABLE IF NOT EXISTS devices (
       uid TEXT PRIMARY KEY,
@@ -212,27 +211,15 @@ final class RegistryStore {
   /// held by another udid moves to this one: the other phone keeps its registration
   /// and mappings but has no token left, so nothing is pushed to it.
   ///
-  /// Atomic on its own; call it outside a transaction. The common
-  /// case is one statement (the emulator's hottest path); only when the insert hits
-  /// the token's UNIQUE constraint (which changes nothing) are the move and the insert
-  /// run together in a transaction.
+  /// Atomic on its own; call it outside a transaction. Only when the insert hits the
+  /// token's UNIQUE constraint (which changes nothing) are the move and the insert run
+  /// together in a transaction.
   func upsert(_ record: ClientRecord, tokenKey: String) throws -> Bool {
     let values: [SQLiteStatement.Value] = [
       .text(record.os), .text(record.appid), .text(record.udid), optional(record.token),
       optional(record.lang), optional(record.dev), optional(record.bgfetch),
       .integer(record.lastSeen), .text(tokenKey), optional(record.extra),
     ]
-    // A phone refreshing its registration with the same token (the usual case) is
-    // one update that leaves the token index alone.
-    try database.statement(
-      """
-      UPDATE clients
-      SET os = ?1, token = ?4, lang = ?5, dev = ?6, bgfetch = ?7, last_seen = ?8, extra = ?10
-      WHERE appid = ?2 AND udid = ?3 AND token_key = ?9
-      """
-    ).run(values)
-    if database.changes > 0 { return false }
-
     let insert = try database.statement(
       """
       INSERT INTO clients
@@ -260,8 +247,7 @@ final class RegistryStore {
   }
 
   /// Runs the upsert; true when it inserted. An upsert that updates leaves the last
-  /// inserted rowid alone, so it is cleared first (rowids start at 1); cheaper than
-  /// `RETURNING`, which buffers its rows in a temporary table.
+  /// inserted rowid alone, so it is cleared first (rowids start at 1).
   private func upsert(with insert: SQLiteStatement, _ values: [SQLiteStatement.Value])
     throws(SQLiteError)
     -> Bool
