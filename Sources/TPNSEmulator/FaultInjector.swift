@@ -1,4 +1,5 @@
 import Locking
+import Synchronization
 
 /// Fault injection: the next `count` `/tpns` requests are answered with `status`
 /// (and `Retry-After` when set) instead of being run, to test clients' retries.
@@ -17,7 +18,13 @@ final class FaultInjector: @unchecked Sendable {
   }
 
   private let lock = Lock()
-  private var fault: Fault?
+  private var fault: Fault? {
+    didSet { isArmed.store(fault != nil, ordering: .releasing) }
+  }
+  /// Whether `fault` is set, read without the lock: every `/tpns` request asks
+  /// (``take()``), and while none is armed it costs one atomic load. A request racing
+  /// an arming may run unfaulted.
+  private let isArmed = Atomic<Bool>(false)
 
   /// The armed fault, if any.
   var current: Fault? { lock.withLock { fault } }
@@ -34,7 +41,8 @@ final class FaultInjector: @unchecked Sendable {
 
   /// Consumes one failure; the fault to answer with, or nil to run the request.
   func take() -> Fault? {
-    lock.withLock {
+    guard isArmed.load(ordering: .acquiring) else { return nil }
+    return lock.withLock {
       guard var armed = fault else { return nil }
       armed.remaining -= 1
       fault = armed.remaining > 0 ? armed : nil

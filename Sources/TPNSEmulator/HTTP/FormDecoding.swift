@@ -38,10 +38,13 @@ enum FormDecoding {
   }
 
   /// Whether a `Content-Type` names the form media type (any case, parameters such
-  /// as `charset` allowed).
+  /// as `charset` allowed). Read as bytes, not characters: it runs for every POST.
   static func isForm(_ contentType: String) -> Bool {
-    let isBlank = { (character: Character) in character == " " || character == "\t" }
-    let name = contentType.prefix { $0 != ";" }.drop(while: isBlank).reversed().drop(while: isBlank)
-    return String(name.reversed()).lowercased() == formMediaType
+    let isBlank = { (byte: UInt8) in byte == 0x20 || byte == 0x09 }
+    let name = contentType.utf8.prefix { $0 != UInt8(ascii: ";") }
+    guard let first = name.firstIndex(where: { !isBlank($0) }),
+      let last = name.lastIndex(where: { !isBlank($0) })
+    else { return false }
+    return Substring(name[first...last]).lowercased() == formMediaType
   }
 }

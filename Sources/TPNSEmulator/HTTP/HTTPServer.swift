@@ -8,22 +8,16 @@ import Locking
 #endif
 
 /// An HTTP/1.1 server over GNU libmicrohttpd that hands each complete request to a
-/// handler and sends back what it returns.
+/// handler, on libmicrohttpd's poll threads (concurrently: it must be thread-safe), and
+/// sends back what it returns (a ``OutgoingResponse/stream`` as the client reads it).
 ///
-/// libmicrohttpd runs one poll thread (or one per worker of a pool); `handler` is
-/// called on those threads, concurrently, so it must be thread-safe. Request bodies are
-/// accumulated up to ``maximumBodySize``; for a larger one the handler sees
-/// ``IncomingRequest/isBodyTooLarge`` and an empty body: at once, body unread, when the
-/// `Content-Length` declares it, else (chunked) once it has been read and dropped.
-/// A request libmicrohttpd answers by itself (a request line or header that does not
-/// fit in ``connectionMemoryLimit``) never reaches `handler`; `refused` is told its
-/// status instead. Nor does a request whose headers frame its body ambiguously (two
-/// `Content-Length`s, one with `Transfer-Encoding`) or that a proxy could read as other
-/// headers (a space before a colon, a line folded onto the next): it is answered 400
-/// and its connection closed, as a request smuggled past a proxy would be. Slow clients are
-/// held to deadlines (see ``RequestDeadlines``): each request head within
-/// ``headTimeout``, and at most ``maximumIncompleteRequests`` connections sending one.
-/// A response with a ``OutgoingResponse/stream`` is sent as the client reads it.
+/// A body over ``maximumBodySize`` reaches the handler empty, with
+/// ``IncomingRequest/isBodyTooLarge``: unread when `Content-Length` declares it, else
+/// read and dropped. A request libmicrohttpd answers by itself (a line or header over
+/// ``connectionMemoryLimit``) only tells `refused` its status. A request whose headers
+/// frame its body ambiguously or that a proxy could read as other headers is answered
+/// 400 and its connection closed, as a smuggled request would be. Slow clients are held
+/// to ``RequestDeadlines``.
 ///
 /// ```swift
 /// let server = HTTPServer { request in .text(200, "ok\n") }
@@ -71,8 +65,8 @@ final class HTTPServer: @unchecked Sendable {
   /// Receives the status of a request libmicrohttpd answered by itself.
   typealias RefusalHandler = @Sendable (Int) -> Void
 
-  private let handler: Handler
-  private let refused: RefusalHandler
+  fileprivate let handler: Handler
+  fileprivate let refused: RefusalHandler
   /// What the C logger calls back (`refusalCallback` with `self`): allocated here,
   /// freed in `deinit`, after the daemon that uses it is stopped.
   private let refusalSink: UnsafeMutablePointer<tpns_mhd_refusal_sink>
@@ -139,15 +133,58 @@ final class HTTPServer: @unchecked Sendable {
     if let running { MHD_stop_daemon(running) }
     deadlines.stop()
   }
+}
 
-  /// Answers one complete request.
-  fileprivate func respond(to request: IncomingRequest) -> OutgoingResponse {
-    handler(request)
+/// One open connection, its socket context from opening to closing: its deadlines,
+/// and the last answer it was sent. Only touched on the connection's own thread.
+private final class ServedConnection {
+  let deadlines: RequestDeadlines.Connection
+  /// The last small fixed answer, sent again as is when the next one is the same.
+  var lastAnswer: ReusableAnswer?
+
+  init(deadlines: RequestDeadlines.Connection) {
+    self.deadlines = deadlines
+  }
+}
+
+/// A libmicrohttpd response kept to be queued again: a keep-alive client sends the
+/// same command over and over (a phone refreshing its registration) and gets the same
+/// few bytes back, and queuing a kept response costs a reference, not a new one's
+/// allocations.
+private final class ReusableAnswer {
+  /// Largest body kept, so that a connection holds at most this much.
+  static let maximumBody = 256
+
+  let status: Int
+  let contentType: String
+  let body: [UInt8]
+  let response: OpaquePointer
+
+  /// A response for `status`, `contentType` and `body`; nil when libmicrohttpd cannot
+  /// make one.
+  init?(status: Int, contentType: String, body: [UInt8]) {
+    let made = body.withUnsafeBytes { bytes in
+      MHD_create_response_from_buffer(
+        bytes.count, UnsafeMutableRawPointer(mutating: bytes.baseAddress), .RESPMEM_MUST_COPY)
+    }
+    guard let made else { return nil }
+    guard MHD_add_response_header(made, "Content-Type", contentType).rawValue == 1,
+      MHD_add_response_header(made, "X-Content-Type-Options", "nosniff").rawValue == 1
+    else {
+      MHD_destroy_response(made)
+      return nil
+    }
+    self.status = status
+    self.contentType = contentType
+    self.body = body
+    response = made
   }
 
-  /// Reports a request libmicrohttpd answered with `status` by itself.
-  fileprivate func reportRefusal(_ status: Int) {
-    refused(status)
+  /// Drops this reference; libmicrohttpd keeps its own while it sends it.
+  deinit { MHD_destroy_response(response) }
+
+  func answers(_ answer: OutgoingResponse) -> Bool {
+    answer.status == status && answer.body == body && answer.contentType == contentType
   }
 }
 
@@ -155,16 +192,19 @@ final class HTTPServer: @unchecked Sendable {
 /// callback, owned through `*con_cls`, released when the request completes.
 private final class PendingRequest {
   let target: String
-  /// The connection's deadlines (nil if libmicrohttpd did not say which connection).
-  let connection: RequestDeadlines.Connection?
+  /// The connection (nil if libmicrohttpd did not say which connection).
+  let served: ServedConnection?
   var body: [UInt8] = []
   var isBodyTooLarge = false
   var hasStarted = false
 
+  /// The connection's deadlines.
+  var connection: RequestDeadlines.Connection? { served?.deadlines }
+
   init(target: String, connection: OpaquePointer?) {
     self.target = target
-    self.connection = connection.flatMap(tpns_mhd_connection_context).map {
-      Unmanaged<RequestDeadlines.Connection>.fromOpaque($0).takeUnretainedValue()
+    served = connection.flatMap(tpns_mhd_connection_context).map {
+      Unmanaged<ServedConnection>.fromOpaque($0).takeUnretainedValue()
     }
   }
 }
@@ -185,18 +225,19 @@ private let connectionCallback: MHD_NotifyConnectionCallback = {
   switch event {
   case .CONNECTION_NOTIFY_STARTED:
     let tracked = server.deadlines.opened(socket: tpns_mhd_connection_socket(connection))
-    socketContext.pointee = Unmanaged.passRetained(tracked).toOpaque()
+    socketContext.pointee = Unmanaged.passRetained(ServedConnection(deadlines: tracked))
+      .toOpaque()
   case .CONNECTION_NOTIFY_CLOSED:
     guard let stored = socketContext.pointee else { return }
     socketContext.pointee = nil
-    server.deadlines.closed(
-      Unmanaged<RequestDeadlines.Connection>.fromOpaque(stored).takeRetainedValue())
+    let served = Unmanaged<ServedConnection>.fromOpaque(stored).takeRetainedValue()
+    server.deadlines.closed(served.deadlines)
   }
 }
 
 private let refusalCallback: tpns_mhd_refusal_callback = { context, status in
   guard let context else { return }
-  Unmanaged<HTTPServer>.fromOpaque(context).takeUnretainedValue().reportRefusal(Int(status))
+  Unmanaged<HTTPServer>.fromOpaque(context).takeUnretainedValue().refused(Int(status))
 }
 
 private let completedCallback: MHD_RequestCompletedCallback = { context, _, state, _ in
@@ -280,7 +321,7 @@ private func respond(
     origin: header(connection, "Origin"), fetchSite: header(connection, "Sec-Fetch-Site"),
     fetchMode: header(connection, "Sec-Fetch-Mode"))
   pending.body = []
-  let response = server.respond(to: request)
+  let response = server.handler(request)
   if let stream = response.stream {
     if let live = stream as? any LiveBodyStream {
       live.attach(liveConnection(server, pending, connection))
@@ -290,6 +331,11 @@ private func respond(
       response.header?.value, streamReader,
       Unmanaged.passRetained(StreamedBody(stream, connection: connection)).toOpaque(),
       streamRelease)
+  }
+  if response.header == nil, response.body.count <= ReusableAnswer.maximumBody,
+    let served = pending.served
+  {
+    return respondReusing(served, response, connection)
   }
   return response.body.withUnsafeBytes { body in
     tpns_mhd_respond(
@@ -321,6 +367,22 @@ private func peer(_ connection: OpaquePointer) -> String {
     }
     return String(cString: buffer.baseAddress!)
   }
+}
+
+/// Queues a small answer with no extra header: the connection's last one again when
+/// it is the same, else a new one it keeps.
+private func respondReusing(
+  _ served: ServedConnection, _ response: OutgoingResponse, _ connection: OpaquePointer
+) -> MHD_Result {
+  if let last = served.lastAnswer, last.answers(response) {
+    return MHD_queue_response(connection, UInt32(response.status), last.response)
+  }
+  guard
+    let answer = ReusableAnswer(
+      status: response.status, contentType: response.contentType, body: response.body)
+  else { return MHD_Result(rawValue: 0)! }
+  served.lastAnswer = answer
+  return MHD_queue_response(connection, UInt32(response.status), answer.response)
 }
 
 /// Why the headers of `connection`'s request do not frame its body one clear way; nil

@@ -1,6 +1,7 @@
 import CMicroHTTPD
 import Dispatch
 import Locking
+import Synchronization
 
 #if canImport(Glibc)
   import Glibc
@@ -12,18 +13,13 @@ import Locking
 /// each request head (request line and headers) within ``headTimeout`` of opening or of
 /// its previous answer, else it is closed; and when more than ``maximumIncomplete``
 /// connections are in the middle of sending a request, a new one closes the one that
-/// has been at it longest.
+/// has been at it longest. (libmicrohttpd's own timeout counts idleness, which a client
+/// sending a header line every few seconds never reaches.)
 ///
-/// libmicrohttpd's own timeout counts idleness, so a client that sends a header line
-/// every few seconds (slowloris) kept its connection for ever, and a thousand of them
-/// kept everyone else out. A connection is closed by shutting its socket down:
-/// libmicrohttpd then reads the end of the stream and cleans up on its own thread. The
-/// socket is shut down only while the connection is known to be open (under `lock`,
-/// which ``closed(_:)`` also takes, and libmicrohttpd reports a connection closed
-/// before it closes the socket), so a reused descriptor is never hit.
-///
-/// While running, a timer checks the deadlines every quarter of ``headTimeout`` (at
-/// most every second).
+/// A connection is closed by shutting its socket down, for libmicrohttpd to clean up on
+/// its own thread; only while it is known to be open (under `lock`, which ``closed(_:)``
+/// also takes), so a reused descriptor is never hit. While running, a timer checks the
+/// deadlines every quarter of ``headTimeout`` (at most every second).
 ///
 /// ```swift
 /// let deadlines = RequestDeadlines(headTimeout: 10, maximumIncomplete: 500)
@@ -42,8 +38,9 @@ final class RequestDeadlines: @unchecked Sendable {
     /// opened, or its previous answer was sent); nil while one is being answered, or
     /// once the connection is being closed.
     fileprivate var requestStarted: UInt64?
-    /// Whether the head of the request being sent has arrived.
-    fileprivate var hasHead = false
+    /// Whether the head of the request being sent has arrived: atomic, so that
+    /// ``RequestDeadlines/headReceived(_:)`` takes no lock.
+    fileprivate let hasHead = Atomic<Bool>(false)
     /// Whether its socket was shut down here.
     fileprivate var isClosing = false
 
@@ -117,7 +114,7 @@ final class RequestDeadlines: @unchecked Sendable {
 
   /// The request line and headers of `connection`'s request have arrived.
   func headReceived(_ connection: Connection) {
-    lock.withLock { connection.hasHead = true }
+    connection.hasHead.store(true, ordering: .releasing)
   }
 
   /// `connection`'s request has arrived whole (its body too) and is being answered.
@@ -135,7 +132,7 @@ final class RequestDeadlines: @unchecked Sendable {
     lock.withLock {
       guard connection.requestStarted == nil, !connection.isClosing else { return }
       connection.requestStarted = now
-      connection.hasHead = false
+      connection.hasHead.store(false, ordering: .releasing)
       incomplete += 1
     }
   }
@@ -189,7 +186,7 @@ final class RequestDeadlines: @unchecked Sendable {
       // later than this (a later one, read before, wrapped around and closed a busy
       // keep-alive connection).
       let now = clock()
-      for connection in connections.values where !connection.hasHead {
+      for connection in connections.values where !connection.hasHead.load(ordering: .acquiring) {
         if let started = connection.requestStarted, now > started, now - started > timeout {
           close(connection)
         }

@@ -211,15 +211,27 @@ final class RegistryStore {
   /// held by another udid moves to this one: the other phone keeps its registration
   /// and mappings but has no token left, so nothing is pushed to it.
   ///
-  /// Atomic on its own; call it outside a transaction. Only when the insert hits the
-  /// token's UNIQUE constraint (which changes nothing) are the move and the insert run
-  /// together in a transaction.
+  /// Atomic on its own; call it outside a transaction. The common
+  /// case is one statement (the emulator's hottest path); only when the insert hits
+  /// the token's UNIQUE constraint (which changes nothing) are the move and the insert
+  /// run together in a transaction.
   func upsert(_ record: ClientRecord, tokenKey: String) throws -> Bool {
     let values: [SQLiteStatement.Value] = [
       .text(record.os), .text(record.appid), .text(record.udid), optional(record.token),
       optional(record.lang), optional(record.dev), optional(record.bgfetch),
       .integer(record.lastSeen), .text(tokenKey), optional(record.extra),
     ]
+    // A phone refreshing its registration with the same token (the usual case) is
+    // one update that leaves the token index alone.
+    try database.statement(
+      """
+      UPDATE clients
+      SET os = ?1, token = ?4, lang = ?5, dev = ?6, bgfetch = ?7, last_seen = ?8, extra = ?10
+      WHERE appid = ?2 AND udid = ?3 AND token_key = ?9
+      """
+    ).run(values)
+    if database.changes > 0 { return false }
+
     let insert = try database.statement(
       """
       INSERT INTO clients
@@ -247,7 +259,8 @@ final class RegistryStore {
   }
 
   /// Runs the upsert; true when it inserted. An upsert that updates leaves the last
-  /// inserted rowid alone, so it is cleared first (rowids start at 1).
+  /// inserted rowid alone, so it is cleared first (rowids start at 1); cheaper than
+  /// `RETURNING`, which buffers its rows in a temporary table.
   private func upsert(with insert: SQLiteStatement, _ values: [SQLiteStatement.Value])
     throws(SQLiteError)
     -> Bool

@@ -8,6 +8,10 @@ final class SQLiteStatement {
   private let connection: OpaquePointer
   /// The number of `?` parameters.
   private let parameterCount: Int
+  /// The bytes of the texts bound, which SQLite reads in place (`SQLITE_STATIC`)
+  /// until they are bound again, rather than copying each (`SQLITE_TRANSIENT`). Grown
+  /// as needed, never shrunk.
+  private var boundText = UnsafeMutableRawBufferPointer(start: nil, count: 0)
 
   init(sql: StaticString, connection: OpaquePointer) throws(SQLiteError) {
     var statement: OpaquePointer?
@@ -26,6 +30,7 @@ final class SQLiteStatement {
 
   deinit {
     sqlite3_finalize(handle)
+    boundText.deallocate()
   }
 
   /// A value to bind to a `?` parameter.
@@ -40,13 +45,31 @@ final class SQLiteStatement {
     sqlite3_reset(handle)
     // Bindings persist across resets: cleared only when some are not bound again.
     if values.count < parameterCount { sqlite3_clear_bindings(handle) }
+    var textBytes = 0
+    for case .text(let text) in values { textBytes += text.utf8.count }
+    if textBytes > boundText.count {
+      sqlite3_clear_bindings(handle)  // nothing may point into the buffer it replaces
+      boundText.deallocate()
+      boundText = .allocate(byteCount: max(textBytes, 2 * boundText.count, 256), alignment: 1)
+    }
+    var textOffset = 0
     for (offset, value) in values.enumerated() {
       let index = Int32(offset + 1)
       let code: Int32
       switch value {
       case .text(let text):
-        // Copied by SQLite (`SQLITE_TRANSIENT`), so `text` need not outlive the call.
-        code = tpns_sqlite3_bind_text(handle, index, text, Int32(text.utf8.count))
+        var text = text
+        let count = text.utf8.count
+        if let buffer = boundText.baseAddress, count > 0 {
+          let start = buffer + textOffset
+          text.withUTF8 { start.copyMemory(from: $0.baseAddress!, byteCount: count) }
+          textOffset += count
+          // A nil destructor is SQLITE_STATIC: the bytes stay where they are.
+          code = sqlite3_bind_text(
+            handle, index, start.assumingMemoryBound(to: CChar.self), Int32(count), nil)
+        } else {
+          code = tpns_sqlite3_bind_text(handle, index, "", 0)
+        }
       case .integer(let number):
         code = sqlite3_bind_int64(handle, index, number)
       case .null:

@@ -3,8 +3,9 @@ import Testing
 
 @testable import TPNSEmulator
 
-/// Many requests on one keep-alive connection: every answer is the one its request
-/// deserves.
+/// A keep-alive connection is sent its last small answer again when the next one is
+/// the same (the response object libmicrohttpd built is kept and queued again): every
+/// answer must still be the one its request deserves.
 extension HTTPServerTests {
   @Test("one keep-alive connection: repeated, changed and refused answers each as sent")
   func reusedAnswers() throws {
