@@ -64,15 +64,6 @@ public struct ServerCommand: ParsableCommand {
 
   public init() {}
 
-  /// `--db`'s path, or nil.
-  public var database: String? { storage.database?.string }
-  /// `--strict`: refuse what a canonical client would not send.
-  public var strict: Bool { behaviour.strict }
-  /// `--quiet`: no line per request.
-  public var quiet: Bool { behaviour.quiet }
-  /// `--allow-browser`: serve a browser's own requests to `/tpns`.
-  public var allowBrowser: Bool { behaviour.allowBrowser }
-
   /// `--db`, which `tpns-server` and `exec` share.
   public struct DatabaseOption: ParsableArguments {
     @Option(
@@ -112,11 +103,12 @@ public struct ServerCommand: ParsableCommand {
     }
     let identity = try tls.identity()
     let signals = Signals(blocking: [SIGHUP, SIGINT, SIGTERM])
-    let logger: Emulator.Logger? = quiet ? nil : { @Sendable line in Console.line(line) }
+    let logger: Emulator.Logger? =
+      behaviour.quiet ? nil : { @Sendable line in Console.line(line) }
     let emulator = Emulator(logger: logger, warning: Self.warning)
     try Self.start(
-      emulator, host: host, port: port, database: database, threads: threads, strict: strict,
-      allowBrowser: allowBrowser, tls: identity)
+      emulator, host: host, port: port, database: storage.database?.string, threads: threads,
+      strict: behaviour.strict, allowBrowser: behaviour.allowBrowser, tls: identity)
     if let exposure = Self.exposureWarning(host: host) { Self.warning(exposure) }
     let written: PortFile?
     do {
@@ -129,7 +121,7 @@ public struct ServerCommand: ParsableCommand {
     _ = signals.wait()
     emulator.stop()
     written?.remove()
-    if !quiet { Console.line("stopped") }
+    if !behaviour.quiet { Console.line("stopped") }
   }
 
   /// Where the emulator reports a problem with itself: stderr, even with `--quiet`.
