@@ -171,7 +171,9 @@ struct FaultJSON: Encodable {
 
   func encode(to encoder: any Encoder) throws {
     let fault = self.fault.map {
-      JSONObject([("status", $0.status), ("remaining", $0.remaining), ("retry_after", $0.retryAfter)])
+      JSONObject([
+        ("status", $0.status), ("remaining", $0.remaining), ("retry_after", $0.retryAfter),
+      ])
     }
     try JSONObject([("fault", fault)]).encode(to: encoder)
   }
