@@ -128,10 +128,11 @@ let package = Package(
       dependencies: [
         "CMicroHTTPD", "CGnuTLS", "CSQLite", "Locking", "TPNSProtocol", "DurationFormatting",
       ],
-      // The dashboard's page, style sheet and script: real files, embedded as bytes.
+      // The dashboard's page, style sheet and script, and the OpenAPI description of the
+      // HTTP API: real files, embedded as bytes.
       resources: [
         .embedInCode("Dashboard/dashboard.html"), .embedInCode("Dashboard/dashboard.css"),
-        .embedInCode("Dashboard/dashboard.js"),
+        .embedInCode("Dashboard/dashboard.js"), .embedInCode("Inspection/openapi.json"),
       ],
       swiftSettings: swift6
     ),

@@ -3,8 +3,9 @@
 # on purpose. Each case puts a shim `tpns` first on PATH (through --bin) that
 # runs the real one and spoils one thing, runs the smoke script, and expects
 # exit 1, exactly one `not ok` line (the check named below) and
-# `15 passed, 1 failed`. Also: --server against a separate emulator (the
-# emulator-only checks skipped, exit 0), and the usage errors. Each check
+# `# 15 passed, 1 failed`. Also: --server against a separate emulator (the
+# emulator-only checks skipped, exit 0), the usage errors, every run's output
+# read by `prove` (TAP) and its --junit file read back as JUnit XML. Each check
 # prints `PASS name: figure` or `FAIL name: what happened`, then
 # `N passed, M failed`; exit 1 if any failed. About 5 s (the cases run at once).
 # Usage: Scripts/smoke-selftest.sh [--bin DIR]   (default: a debug build)
@@ -27,6 +28,8 @@ if [[ -z $bin ]]; then
 fi
 bin=$(cd "$bin" && pwd)
 
+# prove (TAP) is Perl's; Python reads the JUnit files back.
+Scripts/setup.sh perl python3 >&2
 make_work smoke-selftest
 
 passed=0
@@ -86,16 +89,32 @@ declare -A expected=(
   [status-prints-nothing]="status: registered, the list acknowledged, nothing pending: the output is not one JSON document: ''$"
 )
 
+# What each case's --junit file says of its failure: the test case's name, and
+# its message (<n> stands for any number).
+declare -A junit_case=(
+  [exit-0-on-bad-uid]='a bad UID is refused with exit 65'
+  [status-says-pending]='status: registered, the list acknowledged, nothing pending'
+  [bad-uid-sent]='nothing was sent for the bad UID (/_emulator/requests)'
+  [status-prints-nothing]='status: registered, the list acknowledged, nothing pending'
+)
+declare -A junit_message=(
+  [exit-0-on-bad-uid]='exit 0 (expected 65): Error: invalid UID'
+  [status-says-pending]='expected .pending == false, got true'
+  [bad-uid-sent]='expected .total == <n>, got <n>'
+  [status-prints-nothing]="the output is not one JSON document: ''"
+)
+
 start=$SECONDS
 # Every run at once (each has its own emulator and store): the outage's two
 # seconds of Retry-After are spent once, not once per run.
 pids=()
 for name in "${names[@]}"; do
-  Scripts/smoke.sh --bin "$work/$name" >"$work/$name.out" 2>"$work/$name.err" &
+  Scripts/smoke.sh --bin "$work/$name" --junit "$work/$name.xml" >"$work/$name.out" \
+    2>"$work/$name.err" &
   pids+=($!)
 done
 start_server --quiet --strict
-Scripts/smoke.sh --bin "$bin" --server "${server_base:-}/tpns" \
+Scripts/smoke.sh --bin "$bin" --server "${server_base:-}/tpns" --junit "$work/server.xml" \
   >"$work/server.out" 2>"$work/server.err"
 server_status=$?
 statuses=()
@@ -110,7 +129,7 @@ for i in "${!names[@]}"; do
   not_ok=$(grep '^not ok ' "$out")
   count=$(grep -c '^not ok ' "$out")
   if ((status == 1 && count == 1)) && grep -Eq "^not ok [0-9]+ - ${expected[$name]}" <<<"$not_ok" &&
-    grep -qx '15 passed, 1 failed' "$out"; then
+    grep -qx '# 15 passed, 1 failed' "$out"; then
     pass "$name" "exit 1, $not_ok"
   else
     fail "$name" "exit $status, $count 'not ok' lines (expected 1 matching '${expected[$name]}'): $(tr '\n' '|' <"$out") $(tr '\n' ' ' <"$work/$name.err")"
@@ -118,13 +137,69 @@ for i in "${!names[@]}"; do
 done
 
 skips=$(grep -c '^ok [0-9]* - .* # skip ' "$work/server.out")
-if ((server_status == 0 && skips == 5)) && grep -qx '11 passed, 0 failed, 5 skipped' "$work/server.out"; then
+if ((server_status == 0 && skips == 5)) && grep -qx '# 11 passed, 0 failed, 5 skipped' "$work/server.out"; then
   pass "--server" "exit 0, $skips emulator-only checks skipped: $(tail -n 1 "$work/server.out")"
 else
   fail "--server" "exit $server_status, $skips skipped: $(tr '\n' '|' <"$work/server.out") $(tr '\n' ' ' <"$work/server.err")"
 fi
 
-for arguments in "--bogus" "--server" "--bin $work/nowhere"; do
+# TAP, as prove (Perl's, in Debian) reads it: each failing run fails there with
+# one failed test, the --server run passes with its skips.
+for name in "${names[@]}" server; do
+  report=$(prove -e cat "$work/$name.out" 2>&1)
+  status=$?
+  if [[ $name == server ]]; then
+    ((status == 0)) && grep -q '^Result: PASS' <<<"$report" && grep -q 'Tests=16,' <<<"$report"
+  else
+    ((status != 0)) && grep -q '^Result: FAIL' <<<"$report" &&
+      grep -Eq 'Failed 1/16 subtests' <<<"$report"
+  fi
+  if (($? == 0)); then
+    pass "TAP: $name" "prove: $(grep '^Result' <<<"$report")"
+  else
+    fail "TAP: $name" "prove exited $status: $(tr '\n' '|' <<<"$report")"
+  fi
+done
+
+# The --junit files, read back as XML: counts, the failure's message and output.
+for name in "${names[@]}" server; do
+  if [[ $name == server ]]; then
+    expect=(16 0 5 '' '')
+  else
+    expect=(16 1 0 "${junit_case[$name]}" "${junit_message[$name]}")
+  fi
+  verdict=$(python3 - "$work/$name.xml" "${expect[@]}" <<'PYTHON'
+import re, sys
+import xml.etree.ElementTree as ET
+path, tests, failures, skipped, failed_name, message = sys.argv[1:]
+suite = ET.parse(path).getroot().find("testsuite")
+cases = suite.findall("testcase")
+got = (len(cases), int(suite.get("failures")), int(suite.get("skipped")), suite.get("tests"))
+if got != (int(tests), int(failures), int(skipped), tests):
+    sys.exit(f"counts {got}, expected {tests} cases, {failures} failed, {skipped} skipped")
+if len([c for c in cases if c.find("skipped") is not None]) != int(skipped):
+    sys.exit("the skipped elements do not match the count")
+failed = [c for c in cases if c.find("failure") is not None]
+if failed_name:
+    failure = failed[0].find("failure")
+    if failed[0].get("name") != failed_name:
+        sys.exit(f"the failed case is {failed[0].get('name')!r}, expected {failed_name!r}")
+    pattern = re.escape(message).replace(re.escape("<n>"), "[0-9]+")
+    if not re.search(pattern, failure.get("message") or ""):
+        sys.exit(f"its message is {failure.get('message')!r}, expected {message!r}")
+    if not failure.text:
+        sys.exit("its failure holds no output")
+print(f"{len(cases)} cases, {len(failed)} failed" + (f": {failed_name}" if failed_name else ""))
+PYTHON
+  )
+  if (($? == 0)); then
+    pass "JUnit: $name" "$verdict"
+  else
+    fail "JUnit: $name" "$verdict"
+  fi
+done
+
+for arguments in "--bogus" "--server" "--bin $work/nowhere" "--junit /nonexistent/dir/x.xml"; do
   # shellcheck disable=SC2086 # split into arguments on purpose
   Scripts/smoke.sh $arguments >/dev/null 2>"$work/usage.err"
   status=$?

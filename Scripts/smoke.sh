@@ -6,23 +6,25 @@
 # reads the notification back from the emulator; then a bad UID (exit 65,
 # nothing sent), an outage (503 twice with Retry-After: 1, then success) and
 # an import of the app's list (--replace).
-# Each check asserts the exit status and the --json fields with jq and prints
-# `ok N - what` or `not ok N - what: what happened`; the last line is
-# `N passed, M failed`. About 3 s.
-# Usage: Scripts/smoke.sh [--server URL | --tls] [--bin DIR]
+# Each check asserts the exit status and the --json fields with jq. The output
+# is TAP: `ok N - what` or `not ok N - what: what happened` (then the output it
+# looked at, as `#` lines), the plan `1..N`, and `# N passed, M failed`. About 3 s.
+# Usage: Scripts/smoke.sh [--server URL | --tls] [--bin DIR] [--junit FILE]
 #   --server URL  run the same checks against another TPNS; those that need the
 #                 emulator's /_emulator/ endpoints print `ok N - what # skip why`
 #   --tls         run them over https: `tpns-server exec --tls`, tpns and curl
 #                 verifying its throwaway certificate (TPNS_CACERT)
 #   --bin DIR     take tpns and tpns-server from DIR (default: PATH, else a
 #                 release build of this checkout)
+#   --junit FILE  also write the results as JUnit XML (one test case a check,
+#                 a failure with its message and output), for a CI system to show
 #   SMOKE_TOKEN   the push token to register (default: a made-up one; with
 #                 --server, a test phone's, from a CI secret)
 # Exit status: 0 every check passed, 1 one failed, 64 usage, 69 jq, curl, tpns
 # or tpns-server missing.
 set -uo pipefail
 
-usage() { echo "Usage: Scripts/smoke.sh [--server URL | --tls] [--bin DIR]" >&2; }
+usage() { echo "Usage: Scripts/smoke.sh [--server URL | --tls] [--bin DIR] [--junit FILE]" >&2; }
 
 # The UIDs the checks map (made up: 20 characters of A-Z and 0-9), and a bad one.
 uid_a=SMOKE0TEST0UID0AAAA1
@@ -40,17 +42,74 @@ passed=0
 failed=0
 skipped=0
 number=0
+# Each check's result, for --junit: pass, fail or skip; its name; the reason;
+# the output it looked at; the seconds since the previous check ended.
+results=() names=() reasons=() outputs=() seconds=()
+last_end=$EPOCHREALTIME
+record() {
+  local now=$EPOCHREALTIME
+  results+=("$1") names+=("$2") reasons+=("${3:-}") outputs+=("${4:-}")
+  seconds+=("$(awk -v a="$last_end" -v b="$now" 'BEGIN { printf "%.3f", b - a }')")
+  last_end=$now
+}
 ok() {
   number=$((number + 1)) passed=$((passed + 1))
   printf 'ok %d - %s\n' "$number" "$1"
+  record pass "$1"
 }
+# not_ok NAME REASON: the output the check looked at ($out, and the command's
+# stderr) follows as TAP comment lines, at most 20 of each.
 not_ok() {
   number=$((number + 1)) failed=$((failed + 1))
   printf 'not ok %d - %s: %s\n' "$number" "$1" "$2"
+  local output
+  output=$(
+    printf '%s\n' "${out:-}" | head -n 20
+    [[ ! -s ${scratch:-}/stderr ]] || head -n 20 "$scratch/stderr"
+  )
+  [[ -z ${output//[$'\n' ]/} ]] || printf '%s\n' "$output" | sed 's/^/#   /'
+  record fail "$1" "$2" "$output"
 }
 skip() {
   number=$((number + 1)) skipped=$((skipped + 1))
   printf 'ok %d - %s # skip %s\n' "$number" "$1" "$2"
+  record skip "$1" "$2"
+}
+
+# Text for XML: the five markup characters escaped, control characters but tab
+# and line feed dropped (XML 1.0 cannot hold them).
+xml_text() {
+  local text=$1
+  # Quoted replacements: in bash 5.2 an unquoted & there stands for the match.
+  text=${text//&/"&amp;"} text=${text//</"&lt;"} text=${text//>/"&gt;"}
+  text=${text//\"/"&quot;"} text=${text//\'/"&apos;"}
+  printf '%s' "$text" | tr -d '\000-\010\013\014\016-\037'
+}
+
+# Writes the results as JUnit XML to FILE (through a temporary file, renamed).
+write_junit() {
+  local file=$1 i total=0
+  for i in "${!seconds[@]}"; do total=$(awk -v a="$total" -v b="${seconds[$i]}" 'BEGIN { print a + b }'); done
+  {
+    echo '<?xml version="1.0" encoding="UTF-8"?>'
+    printf '<testsuites name="tpns smoke" tests="%d" failures="%d" errors="0" skipped="%d" time="%s">\n' \
+      "$number" "$failed" "$skipped" "$total"
+    printf '  <testsuite name="tpns smoke" tests="%d" failures="%d" errors="0" skipped="%d" time="%s" timestamp="%s">\n' \
+      "$number" "$failed" "$skipped" "$total" "$(date -u +%Y-%m-%dT%H:%M:%S)"
+    for i in "${!results[@]}"; do
+      printf '    <testcase classname="smoke" name="%s" time="%s"' "$(xml_text "${names[$i]}")" "${seconds[$i]}"
+      case ${results[$i]} in
+        pass) echo '/>' ;;
+        skip) printf '>\n      <skipped message="%s"/>\n    </testcase>\n' "$(xml_text "${reasons[$i]}")" ;;
+        fail)
+          printf '>\n      <failure message="%s">%s</failure>\n    </testcase>\n' \
+            "$(xml_text "${reasons[$i]}")" "$(xml_text "${outputs[$i]}")"
+          ;;
+      esac
+    done
+    echo '  </testsuite>'
+    echo '</testsuites>'
+  } >"$file.tmp.$$" && mv -f "$file.tmp.$$" "$file"
 }
 
 # Runs `tpns COMMAND --json ARGS...` (stdin as given), setting `status`, `out`
@@ -236,10 +295,11 @@ run_checks() {
 
   printf '1..%d\n' "$number"
   if ((skipped)); then
-    echo "$passed passed, $failed failed, $skipped skipped"
+    echo "# $passed passed, $failed failed, $skipped skipped"
   else
-    echo "$passed passed, $failed failed"
+    echo "# $passed passed, $failed failed"
   fi
+  [[ -z ${SMOKE_JUNIT:-} ]] || write_junit "$SMOKE_JUNIT"
   ((failed == 0))
 }
 
@@ -254,6 +314,7 @@ fi
 
 server=
 bin=
+junit=
 tls=()
 while (($#)); do
   case "$1" in
@@ -261,27 +322,27 @@ while (($#)); do
       tls=(--tls)
       shift
       ;;
-    --server | --bin)
-      if (($# < 2)) || [[ -z $2 ]]; then
-        echo "Error: Missing value for '$1'" >&2
-        usage
-        exit 64
+    --server | --bin | --junit | --server=* | --bin=* | --junit=*)
+      if [[ $1 == *=* ]]; then
+        option=${1%%=*} value=${1#*=}
+        shift
+      else
+        option=$1 value=${2:-}
+        shift $(($# < 2 ? 1 : 2))
       fi
-      if [[ $1 == --server ]]; then server=$2; else bin=$2; fi
-      shift 2
-      ;;
-    --server=* | --bin=*)
-      value=${1#*=}
       if [[ -z $value ]]; then
-        echo "Error: Missing value for '${1%%=*}'" >&2
+        echo "Error: Missing value for '$option'" >&2
         usage
         exit 64
       fi
-      if [[ $1 == --server=* ]]; then server=$value; else bin=$value; fi
-      shift
+      case $option in
+        --server) server=$value ;;
+        --bin) bin=$value ;;
+        --junit) junit=$value ;;
+      esac
       ;;
     -h | --help)
-      sed -n '2,21p' "$0" | sed 's/^# \{0,1\}//'
+      sed -n '2,23p' "$0" | sed 's/^# \{0,1\}//'
       exit 0
       ;;
     *)
@@ -296,6 +357,15 @@ if [[ -n $server && ${#tls[@]} -gt 0 ]]; then
   echo "Error: --tls runs the emulator over https; --server names another TPNS" >&2
   usage
   exit 64
+fi
+
+if [[ -n $junit ]]; then
+  # An absolute path: the checks run in another process, from another directory.
+  junit_directory=$(cd "$(dirname "$junit")" 2>/dev/null && pwd) || {
+    echo "Error: --junit '$junit': no directory $(dirname "$junit")" >&2
+    exit 64
+  }
+  export SMOKE_JUNIT=$junit_directory/$(basename "$junit")
 fi
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -367,6 +437,11 @@ _SMOKE_UNDER_EXEC=1 tpns-server exec --quiet --strict "${tls[@]}" -- bash "$scri
 status=$?
 if ((status > 1)); then
   echo "Error: the checks did not finish: tpns-server exec exited $status" >&2
+  if [[ -n ${SMOKE_JUNIT:-} ]]; then
+    number=1 failed=1 scratch=
+    record fail "the checks finished" "tpns-server exec exited $status"
+    write_junit "$SMOKE_JUNIT"
+  fi
   exit 1
 fi
 exit "$status"

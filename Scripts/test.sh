@@ -3,7 +3,8 @@
 # lints the formatting, runs every suite, the CI smoke script
 # (Scripts/smoke.sh) and its test, a package depending on this one by version
 # (Scripts/dependency-test.sh), tpns ui in tmux (Scripts/ui-test.sh), the
-# dashboard in Chromium (Scripts/browser-test.sh), the
+# dashboard in Chromium (Scripts/browser-test.sh), the emulator against its
+# OpenAPI description (Scripts/openapi-test.sh), the
 # stress suite (Scripts/stress.sh) against the real binaries, the Reactive
 # suites under ThreadSanitizer, then every target as a portable release build
 # (--static-swift-stdlib), whose instruction counts are held to their ceilings
@@ -70,6 +71,8 @@ step "tpns ui in a real terminal: Scripts/ui-test.sh (tmux)"
 Scripts/ui-test.sh --bin "$bin"
 step "dashboard: Scripts/browser-test.sh (curl, then Chromium through Playwright)"
 Scripts/browser-test.sh --bin "$bin"
+step "the HTTP API against its OpenAPI description: Scripts/openapi-test.sh"
+Scripts/openapi-test.sh --bin "$bin"
 
 step "completion scripts in bash, zsh and fish; manual pages linted"
 Scripts/completion-test.sh --bin "$bin"

@@ -41,6 +41,9 @@ enum ExitStatus {
       )
     case .store(let error):
       return (of(error), error.suggestion)
+    case .notActivated(let uids, _):
+      let which = uids.count == 1 ? "UID \(uids[0])" : "these UIDs"
+      return (rejected, "Activate \(which) in your TPNS console, then run 'tpns sync'.")
     case .request(let command, let request):
       return of(request, command: command)
     }

@@ -301,6 +301,9 @@ struct Runner {
       ("registered", difference.map { .bool($0.isRegistered) } ?? .null),
       ("pending", difference.map { .bool($0.isPending) } ?? .null),
       (
+        "not_activated", difference.map { .array($0.notActivated.map(OrderedJSON.string)) } ?? .null
+      ),
+      (
         "needs_registration",
         difference.map { .bool($0.desired == nil || $0.needsRegistration) } ?? .null
       ),

@@ -1,4 +1,5 @@
 import Locking
+import TPNSProtocol
 
 #if canImport(Glibc)
   import Glibc
@@ -58,10 +59,12 @@ public final class Emulator: @unchecked Sendable {
   /// `strict` refuses that with 400 instead (for authors testing their own encoder).
   /// `allowBrowser` serves what a browser sends to `/tpns` by itself (a navigation typed
   /// in the address bar, a link, a form), refused by default (see ``AccessPolicy``).
-  /// With `tls` it serves https instead of http.
+  /// With `tls` it serves https instead of http. With `whitelist`, only those UIDs
+  /// are activated (see ``Whitelist``); without, every one is.
   public func start(
     host: String = "127.0.0.1", port: UInt16 = 0, database: String? = nil, threads: Int = 1,
-    strict: Bool = false, allowBrowser: Bool = false, tls: TLSIdentity? = nil
+    strict: Bool = false, allowBrowser: Bool = false, tls: TLSIdentity? = nil,
+    whitelist: [DeviceUID]? = nil
   ) throws(EmulatorError) {
     try lock.withLock { () throws(EmulatorError) in
       guard running == nil else { throw EmulatorError.alreadyRunning }
@@ -75,6 +78,7 @@ public final class Emulator: @unchecked Sendable {
       } catch {
         throw Self.databaseError(error, path: database)
       }
+      registry.whitelist.replace(with: whitelist)
       let log = RequestLog()
       let faults = FaultInjector()
       let events = EventHub()

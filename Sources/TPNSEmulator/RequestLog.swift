@@ -146,7 +146,7 @@ final class RequestLog: @unchecked Sendable {
   struct Page: Sendable, Equatable {
     /// The sequence numbers of the page, oldest first (some may be dropped while it
     /// is read).
-    var sequences: Range<Int>
+    var sequences: [Int]
     /// Requests received since start or reset.
     var total: Int
     /// Requests no longer kept.
@@ -201,9 +201,11 @@ final class RequestLog: @unchecked Sendable {
   }
 
   /// The page of up to `limit` entries after sequence number `since` (the oldest
-  /// kept when `since` is older), or without `since`, the newest `limit`.
-  func page(since: Int?, limit: Int) -> Page {
-    lock.withLock {
+  /// kept when `since` is older), or without `since`, the newest `limit`; with a
+  /// `filter`, of the entries it matches only.
+  func page(since: Int?, limit: Int, matching filter: RequestFilter = RequestFilter()) -> Page {
+    if !filter.isEmpty { return filteredPage(since: since, limit: limit, filter) }
+    return lock.withLock {
       let kept = entries.count - head
       let oldest = total - kept + 1
       let first: Int
@@ -214,23 +216,46 @@ final class RequestLog: @unchecked Sendable {
       }
       let end = max(first, min(first + limit, total + 1))
       return Page(
-        sequences: first..<end, total: total, dropped: total - kept,
+        sequences: Array(first..<end), total: total, dropped: total - kept,
         next: end <= total ? end - 1 : nil, generation: generation)
     }
   }
 
-  /// The kept entry with the lowest sequence number in `sequences`; nil when there is
-  /// none, or the log was reset since `generation`. O(1): the ring holds consecutive
-  /// sequence numbers.
-  func firstEntry(in sequences: Range<Int>, generation: Int) -> RequestLogEntry? {
+  /// ``page(since:limit:matching:)`` with a filter: the entries are matched outside
+  /// the lock (a match may decode a form and its map), on a copy of the ring that
+  /// shares their storage.
+  private func filteredPage(since: Int?, limit: Int, _ filter: RequestFilter) -> Page {
+    var kept: ArraySlice<RequestLogEntry> = []
+    var total = 0
+    var generation = 0
+    lock.withLock {
+      kept = entries[head...]
+      total = self.total
+      generation = self.generation
+    }
+    let after = since ?? 0
+    let matching = kept.filter { entry in entry.sequence > after && filter.matches(entry) }
+    let chosen = since == nil ? matching.suffix(limit) : matching.prefix(limit)
+    let next = since != nil && matching.count > limit ? chosen.last?.sequence : nil
+    return Page(
+      sequences: chosen.map { entry in entry.sequence }, total: total,
+      dropped: total - kept.count, next: next, generation: generation)
+  }
+
+  /// How many of the kept entries `filter` matches.
+  func count(matching filter: RequestFilter) -> Int {
+    let kept = lock.withLock { entries[head...] }
+    return kept.reduce(0) { $0 + (filter.matches($1) ? 1 : 0) }
+  }
+
+  /// The kept entry numbered `sequence`; nil when it is no longer kept, or the log was
+  /// reset since `generation`. O(1): the ring holds consecutive sequence numbers.
+  func entry(_ sequence: Int, generation: Int) -> RequestLogEntry? {
     lock.withLock {
       guard generation == self.generation, head < entries.count else { return nil }
-      let oldest = entries[head].sequence
-      let wanted = max(sequences.lowerBound, oldest)
-      guard wanted < sequences.upperBound, head + (wanted - oldest) < entries.count else {
-        return nil
-      }
-      return entries[head + (wanted - oldest)]
+      let index = head + (sequence - entries[head].sequence)
+      guard index >= head, index < entries.count else { return nil }
+      return entries[index]
     }
   }
 

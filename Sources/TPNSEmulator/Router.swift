@@ -175,9 +175,10 @@ struct Router: Sendable {
     }
     let validated = try ValidatedRequest(try decoded.get(), conformance: &conformance)
     let text = try run(validated.command.handler, validated, conformance: &conformance, now: now)
+    // A whitelist's refusal carries its own `422`; any other answer starts with `200`.
+    let line = NotActivatedAnswer.isRefusal(text) ? "\(text)\n" : "200 \(text)\n"
     return OutgoingResponse(
-      status: 200, contentType: OutgoingResponse.plainText, header: nil,
-      body: Array("200 \(text)\n".utf8))
+      status: 200, contentType: OutgoingResponse.plainText, header: nil, body: Array(line.utf8))
   }
 
   /// Makes the handler of type `Handler` for `validated` and applies it; the text of

@@ -34,10 +34,15 @@ extension ServerCommand {
         .init(
           "tpns-server exec --tls -- Scripts/smoke.sh",
           "Run a script over https, verified with the throwaway certificate."),
+        .init(
+          "tpns-server exec --whitelist activated.txt -- Scripts/smoke.sh",
+          "Activate only the file's UIDs, as the vendor's console does."),
       ],
       exitStatuses: [
         .init(0, "The command exited 0."),
         .init(64, "Usage: no command, or an unknown option or bad value before it."),
+        .init(65, "A --whitelist line is not a UID."),
+        .init(66, "The --whitelist file cannot be read."),
         .init(69, "The emulator cannot listen."),
         .init(
           73, "The --db file cannot be opened, or --tls's temporary directory cannot be made."),
@@ -50,6 +55,8 @@ extension ServerCommand {
     @OptionGroup public var storage: DatabaseOption
     /// `--strict`, `--quiet` (request lines go to stderr) and `--allow-browser`.
     @OptionGroup public var behaviour: BehaviourOptions
+    /// `--whitelist`.
+    @OptionGroup public var whitelist: WhitelistOption
     /// `--tls`: serve https with a throwaway certificate.
     @Flag(
       help: ArgumentHelp(
@@ -101,12 +108,13 @@ extension ServerCommand {
       let logger: Emulator.Logger? =
         behaviour.quiet ? nil : { @Sendable line in Console.error(line) }
       let emulator = Emulator(logger: logger, warning: ServerCommand.warning)
+      let activated = try whitelist.uids()
       let certificate = tls ? try ThrowawayCertificate() : nil
       defer { certificate?.remove() }
       try ServerCommand.start(
         emulator, host: "127.0.0.1", port: 0, database: storage.database?.string,
         strict: behaviour.strict, allowBrowser: behaviour.allowBrowser,
-        tls: certificate?.identity)
+        tls: certificate?.identity, whitelist: activated)
       defer { emulator.stop() }
       if !behaviour.quiet { Console.error("listening on \(emulator.baseURL ?? "")") }
 

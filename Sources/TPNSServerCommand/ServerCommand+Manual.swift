@@ -25,7 +25,12 @@ extension ServerCommand {
           "Usage: an unknown option or a bad option value; a --tls-cert or --tls-key file that "
             + "cannot be read, holds no PEM, or a key that is not the certificate's."
         ),
-        (65, "--db names a file that is not a registry tpns-server created; it is left as it is."),
+        (
+          65,
+          "--db names a file that is not a registry tpns-server created (it is left as it "
+            + "is); a --whitelist line is not a UID."
+        ),
+        (66, "The --whitelist file cannot be read."),
         (69, "The address cannot be listened on (the port is taken, say)."),
         (
           73,

@@ -19,11 +19,14 @@ public struct ServerCommand: ParsableCommand {
       https with --tls-cert and --tls-key), \
       keeps its registry in SQLite, and answers inspection requests under \
       /_emulator/ (health, overview, registry, notifications, requests, reset, \
-      faults, and stream: live Server-Sent Events). A dashboard at \
+      faults, whitelist, and stream: live Server-Sent Events). A dashboard at \
       http://HOST:PORT/ shows phones, mappings, notifications and requests live. \
       It accepts what real clients send, as the real service does, and records \
       what a canonical client would not send as warnings in /_emulator/requests; \
-      --strict refuses that with 400. SIGHUP, SIGINT or SIGTERM stops it.
+      --strict refuses that with 400. With --whitelist only the file's UIDs are \
+      activated, as in the vendor's console: mapping, rm_mapping and mapsync answer \
+      the others 200 with a body starting 422 that names them (mapsync maps the \
+      activated ones: the emulator's model). SIGHUP, SIGINT or SIGTERM stops it.
       """,
     examples: [
       .init(
@@ -59,6 +62,8 @@ public struct ServerCommand: ParsableCommand {
   @OptionGroup public var behaviour: BehaviourOptions
   /// `--tls-cert` and `--tls-key`.
   @OptionGroup public var tls: TLSOptions
+  /// `--whitelist`.
+  @OptionGroup public var whitelist: WhitelistOption
   /// `--version`: print the version instead of serving.
   @Flag(help: "Show the version.") public var version = false
 
@@ -102,13 +107,15 @@ public struct ServerCommand: ParsableCommand {
       return
     }
     let identity = try tls.identity()
+    let activated = try whitelist.uids()
     let signals = Signals(blocking: [SIGHUP, SIGINT, SIGTERM])
     let logger: Emulator.Logger? =
       behaviour.quiet ? nil : { @Sendable line in Console.line(line) }
     let emulator = Emulator(logger: logger, warning: Self.warning)
     try Self.start(
       emulator, host: host, port: port, database: storage.database?.string, threads: threads,
-      strict: behaviour.strict, allowBrowser: behaviour.allowBrowser, tls: identity)
+      strict: behaviour.strict, allowBrowser: behaviour.allowBrowser, tls: identity,
+      whitelist: activated)
     if let exposure = Self.exposureWarning(host: host) { Self.warning(exposure) }
     let written: PortFile?
     do {
@@ -130,12 +137,13 @@ public struct ServerCommand: ParsableCommand {
   /// Starts `emulator`, turning a failure into a reported error.
   static func start(
     _ emulator: Emulator, host: String, port: UInt16, database: String?, threads: Int = 1,
-    strict: Bool = false, allowBrowser: Bool = false, tls: TLSIdentity? = nil
+    strict: Bool = false, allowBrowser: Bool = false, tls: TLSIdentity? = nil,
+    whitelist: [DeviceUID]? = nil
   ) throws {
     do throws(EmulatorError) {
       try emulator.start(
         host: host, port: port, database: database, threads: threads, strict: strict,
-        allowBrowser: allowBrowser, tls: tls)
+        allowBrowser: allowBrowser, tls: tls, whitelist: whitelist)
     } catch {
       switch error {
       case .cannotListen:

@@ -281,6 +281,25 @@ def test_dark(page):
     page.emulate_media(color_scheme="light")
 
 
+def test_whitelist_from_the_page(page):
+    tab(page, "Overview")
+    expect(page.locator("#o-whitelist")).to_have_text("off", timeout=2000)
+    page.get_by_label("UID to activate").fill(UIDS[0])
+    page.get_by_role("button", name="Activate UID").click()
+    expect(page.locator("#o-whitelist")).to_have_text("1 UID activated", timeout=2000)
+    expect(page.locator("#whitelist-uids")).to_have_text(UIDS[0])
+    assert emulator.get("/_emulator/whitelist") == {"enabled": True, "uids": [UIDS[0]]}
+    # The UID left out is refused: tpns names it, with the fix, and exits 76.
+    result = tpns("sync")
+    assert result.returncode == 76, result.stderr
+    assert f"Activate UID {UIDS[1]} in your TPNS console" in result.stderr, result.stderr
+    shot(page, "04b-whitelist")
+    page.get_by_role("button", name="Activate every UID").click()
+    expect(page.locator("#o-whitelist")).to_have_text("off", timeout=2000)
+    result = tpns("sync")
+    assert result.returncode == 0, result.stderr
+
+
 def main():
     shutil.rmtree(SHOTS, ignore_errors=True)
     SHOTS.mkdir(parents=True)
@@ -294,6 +313,7 @@ def main():
             watch_for_script_errors(page)
             steps = [test_opens_live, test_register_and_add_appear_without_reload,
                      test_event_from_the_page_matches_notifications, test_fault_from_the_page_shows_retries,
+                     test_whitelist_from_the_page,
                      test_reset, test_reconnects_after_restart, test_keyboard_tabs,
                      test_monitor_shows_a_legacy_request_with_its_path,
                      test_another_origin_can_neither_read_nor_act, test_dark, test_no_script_errors]

@@ -138,7 +138,7 @@ struct InspectorTests {
     "each endpoint refuses other methods with 405 and Allow",
     arguments: [
       ("health", "POST", "GET, HEAD"), ("registry", "DELETE", "GET, HEAD"),
-      ("requests", "POST", "GET, HEAD"), ("notifications", "PUT", "GET, HEAD"),
+      ("requests", "POST", "GET, HEAD, DELETE"), ("notifications", "PUT", "GET, HEAD"),
       ("reset", "GET", "POST"), ("reset", "HEAD", "POST"),
       ("faults", "PUT", "GET, HEAD, POST, DELETE"),
     ])

@@ -80,7 +80,7 @@ struct ServerCommandTests {
       result.stdout.contains(
         "USAGE: tpns-server [--host <host>] [--port <port>] [--db <path>] [--port-file <file>] "
           + "[--threads <n>] [--strict] [--quiet] [--allow-browser] [--tls-cert <file>] "
-          + "[--tls-key <file>] [--version]\n"))
+          + "[--tls-key <file>] [--whitelist <file>] [--version]\n"))
     #expect(
       result.stdout.contains("\n  --allow-browser         Run /tpns commands a browser sends"))
     #expect(result.stdout.contains("\n  --port <port>           The port to listen on;"))
@@ -358,12 +358,12 @@ struct ServerCommandTests {
   }
 
   /// Starts the binary on `database` and returns it with its port, read from its port file.
-  static func start(database: String, in directory: TemporaryDirectory, _ name: String) throws
-    -> (ChildProcess, String)
-  {
+  static func start(
+    database: String, in directory: TemporaryDirectory, _ name: String, _ more: [String] = []
+  ) throws -> (ChildProcess, String) {
     let portFile = directory.file("\(name).port")
     let child = try spawn(
-      ["--port", "0", "--port-file", portFile, "--db", database, "--quiet"],
+      ["--port", "0", "--port-file", portFile, "--db", database, "--quiet"] + more,
       output: directory.file("\(name).out"))
     let deadline = Date().addingTimeInterval(10)
     while Date() < deadline {

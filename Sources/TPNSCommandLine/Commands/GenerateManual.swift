@@ -45,7 +45,11 @@ struct GenerateManual: ParsableCommand {
         "Temporary: a lock was not acquired in time, or the server kept answering 5xx or 429; "
           + "try again."
       ),
-      (76, "The server rejected the request (4xx); its answer is shown."),
+      (
+        76,
+        "The server rejected the request (4xx; its answer is shown), or refused UIDs as not "
+          + "activated in the TPNS console (a 2xx whose body starts with 422; each is named)."
+      ),
       (78, "tpns sync without a stored token: nothing was sent ('tpns register' first)."),
       (
         130,

@@ -55,6 +55,7 @@ struct Status: ParsableCommand {
               ? .null : .array(difference.acknowledgedUIDs.map(OrderedJSON.string))
           ),
           ("pending", .bool(difference.isPending)),
+          ("not_activated", .array(difference.notActivated.map(OrderedJSON.string))),
           ("needs_registration", .bool(difference.desired == nil || difference.needsRegistration)),
           (
             "former_phones",
@@ -107,13 +108,24 @@ struct Status: ParsableCommand {
       rows.append(
         ("former", "\(options.show(phone.udid)) (\(phone.os.rawValue), \(phone.appID)) to unmap"))
     }
+    // Neither in line nor pending: refused by the server until activated.
+    for uid in difference.notActivated {
+      rows.append(
+        (
+          "refused",
+          "\(uid), not activated at this server: activate it in your TPNS console, then "
+            + "tpns sync"
+        ))
+    }
     for (label, value) in rows {
       // What is in line is green, what is pending or missing yellow.
       let style: Palette.Style?
       switch label {
       case "registered": style = difference.isRegistered ? .success : .pending
-      case "former", "note": style = .pending
-      case "pending": style = difference.nextCommand == nil ? .success : .pending
+      case "former", "note", "refused": style = .pending
+      case "pending":
+        style =
+          difference.nextCommand == nil && difference.notActivated.isEmpty ? .success : .pending
       default: style = nil
       }
       runner.output.line(label.padding(to: 12) + value, style: style)
@@ -134,6 +146,11 @@ struct Status: ParsableCommand {
   /// The pending line: what the server in use lacks, and the command that sends it.
   static func pending(_ difference: StoreDifference) -> String {
     guard let next = difference.nextCommand else {
+      let refused = difference.notActivated.count
+      if refused > 0 {
+        return
+          "no, but the server refused \(refused) UID\(refused == 1 ? "" : "s") as not activated"
+      }
       return difference.desired == nil
         ? "no: no token and no UIDs are stored" : "no, the server has the list"
     }

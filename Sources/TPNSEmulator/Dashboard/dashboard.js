@@ -1,7 +1,7 @@
 "use strict";
 // State: what the page shows, refreshed from /_emulator/ and kept live by the stream.
 const state = { overview: null, registry: { clients: [], mappings: [], devices: [] },
-  notifications: [], requests: [], selected: null };
+  notifications: [], requests: [], selected: null, whitelist: null };
 const $ = (id) => document.getElementById(id);
 
 // An element with text (never HTML) and an optional class.
@@ -51,8 +51,9 @@ async function getJSON(path) {
 
 // Loads everything (on opening and on every reconnection).
 async function loadAll() {
-  await Promise.all([loadOverview(), loadRegistry(), loadNotifications(), loadRequests()]);
+  await Promise.all([loadOverview(), loadRegistry(), loadNotifications(), loadRequests(), loadWhitelist()]);
 }
+async function loadWhitelist() { state.whitelist = await getJSON("/_emulator/whitelist"); renderWhitelist(); }
 async function loadOverview() { state.overview = await getJSON("/_emulator/overview"); renderOverview(); }
 async function loadRegistry() { state.registry = await getJSON("/_emulator/registry"); renderPhones(); renderDevices(); }
 async function loadNotifications() {
@@ -92,7 +93,7 @@ function reload(kind) {
     const kinds = Array.from(pending);
     pending.clear();
     for (const k of kinds) ({ overview: loadOverview, registry: loadRegistry,
-      notifications: loadNotifications, requests: loadRequests })[k]().catch(() => {});
+      notifications: loadNotifications, requests: loadRequests, whitelist: loadWhitelist })[k]().catch(() => {});
   }, 100);
 }
 
@@ -116,6 +117,14 @@ function renderOverview() {
   $("o-fault").className = o.fault.fault ? "warn" : "";
   startedAt = Date.now() - o.uptime_seconds * 1000;
   tick();
+}
+// Off: every UID activated (the default); on: only those listed.
+function renderWhitelist() {
+  const w = state.whitelist;
+  if (!w) return;
+  $("o-whitelist").textContent = w.enabled ? w.uids.length + " UID" + (w.uids.length === 1 ? "" : "s") + " activated" : "off";
+  $("o-whitelist").className = w.enabled ? "warn" : "";
+  $("whitelist-uids").textContent = w.enabled ? w.uids.join(", ") || "none" : "every UID (whitelist off)";
 }
 function tick() { if (startedAt !== null) $("o-uptime").textContent = uptimeText(Math.floor((Date.now() - startedAt) / 1000)); }
 setInterval(tick, 1000);
@@ -253,6 +262,15 @@ $("fault-form").addEventListener("submit", (e) => {
   if (form.get("retry_after")) query.set("retry_after", form.get("retry_after"));
   act("fault", "/_emulator/faults?" + query, { method: "POST" });
 });
+// Adding is a PUT of the list shown with the new UID: the endpoint takes the whole text.
+$("whitelist-form").addEventListener("submit", (e) => {
+  e.preventDefault();
+  const uid = new FormData(e.target).get("uid").trim();
+  const listed = state.whitelist && state.whitelist.enabled ? state.whitelist.uids : [];
+  act("activate", "/_emulator/whitelist", { method: "PUT", headers: { "Content-Type": "text/plain" },
+    body: listed.concat([uid]).join("\n") + "\n" });
+});
+$("whitelist-off").addEventListener("click", () => act("whitelist off", "/_emulator/whitelist", { method: "DELETE" }));
 $("disarm").addEventListener("click", () => act("disarm", "/_emulator/faults", { method: "DELETE" }));
 $("reset").addEventListener("click", () => act("reset", "/_emulator/reset", { method: "POST" }));
 
@@ -287,9 +305,12 @@ function connect() {
   source.addEventListener("registry", () => { reload("registry"); reload("overview"); });
   source.addEventListener("notification", () => { reload("notifications"); reload("registry"); reload("overview"); });
   source.addEventListener("fault", () => reload("overview"));
+  source.addEventListener("whitelist", () => reload("whitelist"));
   // Events were dropped (this page fell behind a flood): reload what they would have told.
   source.addEventListener("overflow", () => { loadAll().catch(() => {}); });
   source.addEventListener("reset", () => { state.requests = []; for (const k of ["overview", "registry", "notifications", "requests"]) reload(k); });
+  // DELETE /_emulator/requests: the log only.
+  source.addEventListener("requests_cleared", () => { state.requests = []; reload("requests"); reload("overview"); });
   // The emulator ended this stream (too many open): reconnecting would end another.
   source.addEventListener("closed", (e) => {
     source.close();

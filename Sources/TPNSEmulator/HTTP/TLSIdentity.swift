@@ -74,7 +74,7 @@ public struct TLSIdentity: Sendable, Equatable {
   static let maximumFileSize = 1 << 20
 
   /// The text of the file at `path`, at most ``maximumFileSize`` bytes.
-  private static func readText(_ path: String) throws(TLSIdentityError) -> String {
+  static func readText(_ path: String) throws(TLSIdentityError) -> String {
     let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
     guard descriptor >= 0 else {
       throw .unreadable(path: path, reason: String(cString: strerror(errno)))

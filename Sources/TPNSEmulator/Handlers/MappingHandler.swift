@@ -18,6 +18,9 @@ struct MappingHandler: TransactionalHandler {
     to store: RegistryStore, now: Int64, conformance: inout Conformance
   ) throws -> String {
     try phone.requireRegistered(in: store, now: now, conformance: &conformance)
+    guard store.whitelist.isActivated(change.uid) else {
+      return NotActivatedAnswer.text(naming: [change.uid])
+    }
     let isNew = try store.addMapping(appid: phone.appid, udid: phone.udid, change, now: now)
     return isNew ? "ok: \(change.uid) mapped" : "ok: \(change.uid) already mapped"
   }

@@ -8,6 +8,7 @@ import TPNSProtocol
 /// keys, a lower-case UID) is a warning, or a 400 in strict mode. Every UID must be 20
 /// letters and digits, duplicates are dropped (first occurrence kept), more than
 /// ``maximumUIDs`` entries is a 413, and a phone that never registered is refused.
+/// UIDs not on the ``Whitelist`` are left out of the set and named in a `422` answer.
 struct MapsyncHandler: TransactionalHandler {
   /// Most entries a `map` may hold.
   static let maximumUIDs = 10_000
@@ -60,7 +61,15 @@ struct MapsyncHandler: TransactionalHandler {
     to store: RegistryStore, now: Int64, conformance: inout Conformance
   ) throws -> String {
     try phone.requireRegistered(in: store, now: now, conformance: &conformance)
-    try store.replaceMappings(appid: phone.appid, udid: phone.udid, mappings, now: now)
-    return "ok: \(mappings.count) UID\(mappings.count == 1 ? "" : "s") mapped"
+    // The emulator's model (the service's answer is not public): the activated
+    // UIDs are mapped, the others named in a `422` answer. Off (the default),
+    // nothing is looked up.
+    let whitelist = store.whitelist
+    let refused = whitelist.isOn ? mappings.map(\.uid).filter { !whitelist.isActivated($0) } : []
+    let mapped = refused.isEmpty ? mappings : mappings.filter { whitelist.isActivated($0.uid) }
+    try store.replaceMappings(appid: phone.appid, udid: phone.udid, mapped, now: now)
+    let count = "\(mapped.count) UID\(mapped.count == 1 ? "" : "s") mapped"
+    return refused.isEmpty
+      ? "ok: \(count)" : NotActivatedAnswer.text(naming: refused) + " (\(count))"
   }
 }

@@ -14,6 +14,7 @@ struct RemoveMappingHandler: TransactionalHandler {
     to store: RegistryStore, now: Int64, conformance: inout Conformance
   ) throws -> String {
     try phone.requireRegistered(in: store, now: now, conformance: &conformance)
+    guard store.whitelist.isActivated(uid) else { return NotActivatedAnswer.text(naming: [uid]) }
     let removed = try store.removeMapping(appid: phone.appid, udid: phone.udid, uid: uid)
     return removed ? "ok: \(uid) unmapped" : "ok: \(uid) was not mapped"
   }

@@ -182,3 +182,13 @@ struct FaultJSON: Encodable {
 struct ResetJSON: Encodable {
   var reset = true
 }
+
+/// `DELETE /_emulator/requests`'s answer.
+struct RequestsClearedJSON: Encodable {
+  var cleared = true
+}
+
+/// `GET /_emulator/requests/count`'s answer.
+struct RequestCountJSON: Encodable {
+  var count: Int
+}

@@ -6,11 +6,14 @@
 /// | `health` | GET | `{"status": "ok", ...}`; 503 when the database file is gone |
 /// | `registry` | GET | clients, mappings, devices |
 /// | `notifications?udid=&appid=` | GET | recorded notifications (all without a filter) |
-/// | `requests?since=&limit=` | GET | a page of the log of `/tpns` requests (streamed) |
+/// | `requests?since=&limit=&cmd=&udid=&uid=&status=&path=` | GET (DELETE empties) | a page of the log of `/tpns` requests, filtered (streamed) |
+/// | `requests/count?cmd=&udid=&uid=&status=&path=` | GET | how many logged requests match |
 /// | `reset` | POST | empties the registry, the log and the faults |
 /// | `faults?status=&count=&retry_after=` | POST (GET shows, DELETE disarms) | arms a fault |
+/// | `whitelist` | GET (PUT sets, DELETE turns off) | the activated UIDs (``Whitelist``) |
 /// | `overview` | GET | status, uptime, database, counts, the armed fault |
 /// | `stream` | GET | Server-Sent Events of requests and changes (see ``EventHub``) |
+/// | `openapi.json` | GET | the OpenAPI 3.1 description of all of these and of `/tpns` |
 ///
 /// HEAD is answered wherever GET is, with the same status and headers and no body.
 struct Inspector: Sendable {
@@ -52,6 +55,14 @@ struct Inspector: Sendable {
         header: HTTPHeader(name: "Cache-Control", value: "no-store"), body: [])
       if request.method == "GET" { response.stream = events.open() }
       return response
+    case "openapi.json":
+      // A file beside this one, embedded at build time; Scripts/openapi-test.sh holds
+      // every endpoint to what it says.
+      try only(["GET"], request)
+      _ = try form(request, allowed: [])
+      return OutgoingResponse(
+        status: 200, contentType: "application/json", header: nil,
+        body: request.method == "HEAD" ? [] : PackageResources.openapi_json)
     case "registry":
       try only(["GET"], request)
       _ = try form(request, allowed: [])
@@ -72,16 +83,28 @@ struct Inspector: Sendable {
       }
       return .json(NotificationsJSON(notifications: records.map(NotificationJSON.init)))
     case "requests":
-      try only(["GET"], request)
-      let query = try form(request, allowed: ["since", "limit"])
+      try only(["GET", "DELETE"], request)
+      if request.method == "DELETE" {
+        // The journal only: the registry, the faults and the whitelist stay.
+        _ = try form(request, allowed: [])
+        log.reset()
+        events.publish("requests_cleared", ResetJSON())
+        return .json(RequestsClearedJSON())
+      }
+      let query = try form(request, allowed: RequestFilter.names.union(["since", "limit"]))
       let since = try integer(query, "since", 0...Int.max)
       let limit =
         try integer(query, "limit", 1...RequestLogStream.maximumLimit)
         ?? RequestLogStream.defaultLimit
       var response = OutgoingResponse(
         status: 200, contentType: "application/json", header: nil, body: [])
-      response.stream = RequestLogStream(log: log, since: since, limit: limit)
+      response.stream = RequestLogStream(
+        log: log, since: since, limit: limit, filter: try RequestFilter(query))
       return response
+    case "requests/count":
+      try only(["GET"], request)
+      let filter = try RequestFilter(try form(request, allowed: RequestFilter.names))
+      return .json(RequestCountJSON(count: log.count(matching: filter)))
     case "reset":
       try only(["POST"], request)
       _ = try form(request, allowed: [])
@@ -122,11 +145,14 @@ struct Inspector: Sendable {
         events.publish("fault", FaultJSON(fault: faults.current))
       }
       return .json(FaultJSON(fault: faults.current))
+    case "whitelist":
+      return try whitelist(request)
     default:
       throw RequestError(
         404,
         "no such path '\(Printable(request.path))' (try \(Self.prefix)health, registry, "
-          + "notifications, requests, reset, faults, overview, stream)")
+          + "notifications, requests, requests/count, reset, faults, whitelist, overview, stream, "
+          + "openapi.json)")
     }
   }
 
@@ -152,7 +178,7 @@ struct Inspector: Sendable {
   }
 
   /// Refuses a method not in `methods`; HEAD goes wherever GET does.
-  private func only(_ methods: [String], _ request: IncomingRequest) throws(RequestError) {
+  func only(_ methods: [String], _ request: IncomingRequest) throws(RequestError) {
     var allowed = methods
     if let get = allowed.firstIndex(of: "GET") { allowed.insert("HEAD", at: get + 1) }
     guard allowed.contains(request.method) else {
@@ -161,7 +187,7 @@ struct Inspector: Sendable {
   }
 
   /// The query (and a form body) of an inspection request, refusing unknown names.
-  private func form(_ request: IncomingRequest, allowed: Set<String>) throws(RequestError)
+  func form(_ request: IncomingRequest, allowed: Set<String>) throws(RequestError)
     -> FormParameters
   {
     let form = try FormDecoding.parameters(of: request)

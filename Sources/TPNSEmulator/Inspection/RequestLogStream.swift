@@ -30,14 +30,15 @@ final class RequestLogStream: HTTPBodyStream, @unchecked Sendable {
   private let encoder: JSONEncoder
   private var part = Part.opening
   /// The sequence numbers still to send.
-  private var remaining: Range<Int>
+  private var remaining: ArraySlice<Int>
   private var hasSentEntry = false
 
-  /// The page of `log` after `since` (the newest when nil), at most `limit` entries.
-  init(log: RequestLog, since: Int?, limit: Int) {
+  /// The page of `log` after `since` (the newest when nil), at most `limit` entries
+  /// that `filter` matches.
+  init(log: RequestLog, since: Int?, limit: Int, filter: RequestFilter = RequestFilter()) {
     self.log = log
-    page = log.page(since: since, limit: limit)
-    remaining = page.sequences
+    page = log.page(since: since, limit: limit, matching: filter)
+    remaining = page.sequences[...]
     encoder = JSONEncoder()
     encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
   }
@@ -50,13 +51,15 @@ final class RequestLogStream: HTTPBodyStream, @unchecked Sendable {
       return Array(
         "{\n  \"dropped\" : \(page.dropped),\n  \"next\" : \(next),\n  \"requests\" : [".utf8)
     case .entries:
-      guard let entry = log.firstEntry(in: remaining, generation: page.generation),
-        let json = try? encoder.encode(RequestJSON(entry: entry))
-      else {
+      // An entry dropped (or a reset) since the page was taken is left out.
+      var entry: RequestLogEntry?
+      while entry == nil, let sequence = remaining.popFirst() {
+        entry = log.entry(sequence, generation: page.generation)
+      }
+      guard let entry, let json = try? encoder.encode(RequestJSON(entry: entry)) else {
         part = .closing
         return nextPiece()
       }
-      remaining = (entry.sequence + 1)..<max(entry.sequence + 1, remaining.upperBound)
       // The entry's own lines, indented to its place in the array.
       var piece = Array((hasSentEntry ? ",\n    " : "\n    ").utf8)
       piece.reserveCapacity(json.count + json.count / 8)

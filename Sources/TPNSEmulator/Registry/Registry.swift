@@ -21,6 +21,9 @@ final class Registry: @unchecked Sendable {
     self.warning = warning
   }
 
+  /// The UIDs the service maps (thread-safe by itself: no lock of this one).
+  var whitelist: Whitelist { store.whitelist }
+
   /// Registers the phone `record` describes (see ``RegistryStore/upsert(_:tokenKey:)``);
   /// true when it is new.
   func register(_ record: ClientRecord, tokenKey: String) throws -> Bool {

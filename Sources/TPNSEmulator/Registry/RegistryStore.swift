@@ -14,6 +14,8 @@ final class RegistryStore {
   let database: SQLiteConnection
   /// The files opened (the database and its log); nil in memory.
   private let file: DatabaseFile?
+  /// The UIDs the service maps; kept in memory, beside the database.
+  let whitelist = Whitelist()
 
   /// The schema, created on first open of a file and at every in-memory start.
   private static let schema = """

@@ -9,6 +9,10 @@ struct Demand: Sendable, Equatable {
   var forcesRegistration = false
   /// Send the list even if the server acknowledged it (`sync`).
   var forcesList = false
+  /// Send the list if the server refused stored UIDs as not activated
+  /// (`watch --interval`): they may be activated since, and only asking
+  /// again tells.
+  var retriesNotActivated = false
   /// The registration a `register` just stored, and the one it replaced:
   /// if the server rejects the new one, the previous one is put back.
   var attempt: RegistrationAttempt?
@@ -27,7 +31,9 @@ struct Demand: Sendable, Equatable {
   func merged(with other: Demand) -> Demand {
     Demand(
       forcesRegistration: forcesRegistration || other.forcesRegistration,
-      forcesList: forcesList || other.forcesList, attempt: other.attempt ?? attempt,
+      forcesList: forcesList || other.forcesList,
+      retriesNotActivated: retriesNotActivated || other.retriesNotActivated,
+      attempt: other.attempt ?? attempt,
       registrationLost: registrationLost || other.registrationLost,
       mappingRequests: mappingRequests
         + other.mappingRequests.filter { !mappingRequests.contains($0) },

@@ -67,6 +67,10 @@ public enum PipelineFailure: Error, Equatable, CustomStringConvertible {
   /// The server refused to unmap a former phone; it is given up, and its
   /// mappings may remain there.
   case formerPhoneNotUnmapped(Phone, RequestFailure)
+  /// The server answered `command` with a refusal of these UIDs as not
+  /// activated in the vendor's console (``NotActivatedAnswer``): it holds
+  /// none of them; they stay stored.
+  case notActivated([DeviceUID], CommandName)
 
   public var description: String {
     switch self {
@@ -92,6 +96,9 @@ public enum PipelineFailure: Error, Equatable, CustomStringConvertible {
       "the server refused to unmap the former phone "
         + "\(MaskedSecret(phone.udid)) "
         + "(\(phone.os.rawValue), \(phone.appID)): \(failure); its mappings may remain there"
+    case .notActivated(let uids, let command):
+      "\(command.rawValue): the server refused \(uids.count == 1 ? "UID" : "UIDs") "
+        + "\(uids.map(\.rawValue).joined(separator: ", ")) as not activated"
     }
   }
 }

@@ -13,8 +13,10 @@ import TPNSProtocol
 /// single-UID requests a command asked for (`mapping`, `rm_mapping`,
 /// `unreg_mapping`) while they agree with the desired list, then send the
 /// list if the server's (or a UID's settings) still differs (or `sync`
-/// asks). `nil` when the server is in line. Registering first means a new token the server rejects
-/// leaves the working phone and its mappings as they were.
+/// asks, or `watch`'s interval asks again for UIDs refused as not
+/// activated). `nil` when the server is in line. Registering first means a
+/// new token the server rejects leaves the working phone and its mappings
+/// as they were.
 enum ReconcileStep: Equatable, Sendable {
   /// `cmd=unreg_mapping` for a former phone: its mappings go before the new one is mapped.
   case unmapFormerPhone(Phone)
@@ -60,7 +62,9 @@ enum ReconcileStep: Equatable, Sendable {
       if case .map(let uid) = next.request { sent = state.settings(of: uid.rawValue) }
       return .sendMappingRequest(desired, next.request, sent, taking: next.taking)
     }
-    if difference.listDiffers || demand.forcesList {
+    if difference.listDiffers || demand.forcesList
+      || (demand.retriesNotActivated && !difference.notActivated.isEmpty)
+    {
       return .sendList(desired, uids, settings)
     }
     return nil

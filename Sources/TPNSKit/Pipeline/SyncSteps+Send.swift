@@ -50,7 +50,10 @@ extension SyncSteps {
         next.withLock { $0.forcesRegistration = false }
         request = register(desired, demand: demand)
       case .sendList(let desired, let uids, let settings):
-        next.withLock { $0.forcesList = false }
+        next.withLock {
+          $0.forcesList = false
+          $0.retriesNotActivated = false
+        }
         request = sendList(uids, settings: settings, for: desired, next: next)
       case .sendMappingRequest(let desired, let mappingRequest, let settings, let taking):
         request = send(
@@ -93,24 +96,33 @@ extension SyncSteps {
   }
 
   /// Sends the list and records it as acknowledged, if the server still
-  /// holds `desired`'s phone. A server that answers "not registered" forgot
-  /// the phone: it loses its acknowledged state, and the next step
-  /// registers again (once).
+  /// holds `desired`'s phone, but the UIDs it refused as not activated
+  /// (recorded as such, and reported as a failure). A server that answers
+  /// "not registered" forgot the phone: it loses its acknowledged state, and
+  /// the next step registers again (once).
   private func sendList(
     _ uids: [DeviceUID], settings: [DeviceUID: MappingSettings], for desired: PhoneRegistration,
     next: LockedState<Demand>
   ) -> Observable<Outcome> {
     let server = server
     return request(.mapsync(desired.phone, uids: uids, settings: settings)) { response in
+      let refused = NotActivatedAnswer.refused(in: response.body, of: uids) ?? []
+      let refusedSet = Set(refused)
       try update { state in
         guard state.holds(desired.phone, at: server) else { return }
         var sent: [String: MappingSettings] = [:]
         for (uid, value) in settings { sent[uid.rawValue] = value }
-        state.servers[server]?.accept(list: uids.map(\.rawValue), sent: sent)
+        let held = refused.isEmpty ? uids : uids.filter { !refusedSet.contains($0) }
+        state.servers[server]?.accept(
+          list: held.map(\.rawValue), sent: sent, notActivated: refused.map(\.rawValue))
       }
       // A `sync` asked for meanwhile is satisfied: a list that changed since differs, and goes anyway.
-      pendingDemand.withLock { $0.forcesList = false }
-      return .synced(uids, response: response.body)
+      pendingDemand.withLock {
+        $0.forcesList = false
+        $0.retriesNotActivated = false
+      }
+      return refused.isEmpty
+        ? .synced(uids, response: response.body) : .failed(.notActivated(refused, .mapsync))
     }
     .catch { error in
       try forgetRegistration(after: error, next: next)
@@ -125,7 +137,9 @@ extension SyncSteps {
   /// `unreg_mapping` with `uid`), or all of them (`unreg_mapping`). It
   /// leaves the demand once acknowledged; a server that answers "not
   /// registered" forgot the phone, which is registered again (once) before
-  /// the request is sent again.
+  /// the request is sent again. A `mapping` or `rm_mapping` refused as
+  /// not activated leaves the demand too: the UID is recorded as such, and
+  /// reported as a failure.
   private func send(
     _ mappingRequest: MappingRequest, settings: MappingSettings, taking: Int,
     for desired: PhoneRegistration, next: LockedState<Demand>
@@ -142,6 +156,13 @@ extension SyncSteps {
       command = .unregisterMapping(phone, uid: uid)
     }
     return request(command) { response in
+      switch mappingRequest {
+      case .map(let uid), .removeMapping(let uid):
+        if NotActivatedAnswer.isRefusal(response.body) {
+          return try refuse(uid, command.name, phone: phone, taking: taking, next: next)
+        }
+      case .unregister: break
+      }
       try update { state in
         guard state.holds(phone, at: server) else { return }
         switch mappingRequest {
@@ -167,6 +188,21 @@ extension SyncSteps {
       try forgetRegistration(after: error, next: next)
       return .just(.registrationLost(server: server))
     }
+  }
+
+  /// Records that the server refused `uid` as not activated (it holds no
+  /// mapping of it), if it still holds `phone`, and takes the request off the demand.
+  private func refuse(
+    _ uid: DeviceUID, _ command: CommandName, phone: Phone, taking: Int,
+    next: LockedState<Demand>
+  ) throws -> Outcome {
+    let server = server
+    try update { state in
+      guard state.holds(phone, at: server) else { return }
+      state.servers[server]?.refuse(notActivated: uid.rawValue)
+    }
+    next.withLock { $0.mappingRequests.removeFirst(min(taking, $0.mappingRequests.count)) }
+    return .failed(.notActivated([uid], command))
   }
 
   /// After `error` from a request for the desired phone: if the server

@@ -203,7 +203,9 @@ public struct SyncViewModel: Sendable {
         input.unmappings.flatMap { steps.unmap($0, triggers: triggers) },
         input.syncRequests.flatMap { _ in steps.trigger(Demand(forcesList: true), on: triggers) },
         input.storeChanges.flatMap { steps.storeChanged($0, triggers: triggers) },
-        input.periodicChecks.flatMap { _ in steps.trigger(Demand(), on: triggers) },
+        input.periodicChecks.flatMap { _ in
+          steps.trigger(Demand(retriesNotActivated: true), on: triggers)
+        },
       ])
       .do(onCompleted: { triggers.onCompleted() })
       let reconciliations = triggers.concatMapLatest { steps.reconcile() }

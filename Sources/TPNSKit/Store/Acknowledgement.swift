@@ -16,6 +16,11 @@ public struct Acknowledgement: Sendable, Equatable {
   /// Phones this store registered there before the current one (another
   /// udid or appid) whose mappings are still to be removed.
   public var formerPhones: [Phone]
+  /// UIDs the server refused as not activated in the vendor's console (a 2xx
+  /// whose body starts with `422`, ``NotActivatedAnswer``), in the order sent:
+  /// it does not hold them, and holding the rest of the list is not sync.
+  /// Written as `NotActivated`.
+  public var notActivated: [String] = []
   /// Whether the list the server holds is unknown: `UIDs` was edited by hand
   /// since the server's list was recorded as runs of it (``UIDRuns``), so what the
   /// server holds cannot be said until a `mapsync` sends the whole list.
@@ -41,18 +46,21 @@ public struct Acknowledgement: Sendable, Equatable {
   /// Whether the server acknowledged nothing at all.
   public var isEmpty: Bool {
     registration == nil && uids == nil && settings.isEmpty && formerPhones.isEmpty
-      && !listIsUnknown
+      && !listIsUnknown && notActivated.isEmpty
   }
 
   /// Records that the server accepted `uids` with the `sent` settings
-  /// (`mapsync`): its whole list. A UID it held before keeps a setting its
-  /// entry left out (the service keeps a mapping's settings unless told
-  /// otherwise: only removing the mapping clears one); a UID new to it has
-  /// what was sent.
-  mutating func accept(list uids: [String], sent: [String: MappingSettings]) {
+  /// (`mapsync`): its whole list, but the UIDs it refused as `notActivated`.
+  /// A UID it held before keeps a setting its entry left out (the service
+  /// keeps a mapping's settings unless told otherwise: only removing the
+  /// mapping clears one); a UID new to it has what was sent.
+  mutating func accept(
+    list uids: [String], sent: [String: MappingSettings], notActivated: [String] = []
+  ) {
     // Most lists have no settings, here or sent: nothing to merge, and no
     // set of 10,000 UIDs to build to find none.
     listIsUnknown = false
+    self.notActivated = notActivated
     guard !self.settings.isEmpty || !sent.isEmpty else {
       self.uids = uids
       return
@@ -74,6 +82,7 @@ public struct Acknowledgement: Sendable, Equatable {
   /// value the server had (a `mapping` cannot clear one).
   mutating func accept(mapping uid: String, sent: MappingSettings) {
     var list = uids ?? []
+    notActivated.removeAll { $0 == uid }
     let held = list.contains(uid)
     if !held { list.append(uid) }
     uids = list
@@ -82,12 +91,21 @@ public struct Acknowledgement: Sendable, Equatable {
     settings[uid] = merged.isEmpty ? nil : merged
   }
 
+  /// Records that the server refused `uid` as not activated (`mapping`,
+  /// `rm_mapping`): it holds no mapping of it.
+  mutating func refuse(notActivated uid: String) {
+    uids?.removeAll { $0 == uid }
+    settings[uid] = nil
+    if !notActivated.contains(uid) { notActivated.append(uid) }
+  }
+
   /// Records that the server removed the mapping of `uid`, or every
   /// mapping of the phone when `uid` is nil (`rm_mapping`, `unreg_mapping`).
   mutating func accept(unmapping uid: String?) {
     guard let uid else {
       uids = []
       settings = [:]
+      notActivated = []
       listIsUnknown = false
       return
     }
@@ -109,6 +127,7 @@ public struct Acknowledgement: Sendable, Equatable {
       }
       uids = nil
       settings = [:]
+      notActivated = []
       listIsUnknown = false
     }
     formerPhones.removeAll { $0.isSamePhone(as: registration.phone) }
@@ -133,9 +152,12 @@ extension Acknowledgement {
         }
         merged.registration = nil
       }
-      if !sameRegistration || merged.uids != other.uids || merged.settings != other.settings {
+      if !sameRegistration || merged.uids != other.uids || merged.settings != other.settings
+        || merged.notActivated != other.notActivated
+      {
         merged.uids = nil
         merged.settings = [:]
+        merged.notActivated = []
       }
       for phone in other.formerPhones where !merged.formerPhones.contains(phone) {
         merged.formerPhones.append(phone)
@@ -157,8 +179,10 @@ extension Acknowledgement {
     static let formerPhones = "FormerPhones"
     /// True when the list is unknown (``Acknowledgement/listIsUnknown``).
     static let uidsUnknown = "UIDsUnknown"
+    /// The UIDs refused as not activated (``Acknowledgement/notActivated``).
+    static let notActivated = "NotActivated"
     static let all: Set<String> = [
-      registration, uids, uidRuns, settings, formerPhones, uidsUnknown,
+      registration, uids, uidRuns, settings, formerPhones, uidsUnknown, notActivated,
     ]
   }
 
@@ -217,6 +241,10 @@ extension Acknowledgement {
       }
     }
     acknowledgement.listIsUnknown = listUnknown
+    if let refused = try list.strings(Key.notActivated, context: context) {
+      acknowledgement.notActivated = try StoreContents.validated(
+        refused, key: context + Key.notActivated)
+    }
     acknowledgement.settings = try StoreContents.settings(
       list[Key.settings], key: context + Key.settings,
       listKey: context + (list[Key.uidRuns] != nil ? Key.uidRuns : Key.uids),
@@ -251,6 +279,9 @@ extension Acknowledgement {
       list[Key.uids] = .array(uids.map(PropertyListValue.string))
     }
     list[Key.settings] = settings
+    if !notActivated.isEmpty {
+      list[Key.notActivated] = .array(notActivated.map(PropertyListValue.string))
+    }
     if !formerPhones.isEmpty {
       list[Key.formerPhones] = .array(formerPhones.map { .dictionary($0.propertyList) })
     }

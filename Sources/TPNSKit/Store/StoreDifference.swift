@@ -70,10 +70,28 @@ public struct StoreDifference: Sendable, Equatable {
     acknowledged.listIsUnknown && state.holds(desired?.phone, at: server)
   }
 
+  /// Stored UIDs the server refused as not activated in the vendor's console
+  /// (``Acknowledgement/notActivated``) and does not hold: neither in line
+  /// nor pending, until they are activated and sent again (`tpns sync`,
+  /// `watch --interval`).
+  public var notActivated: [String] {
+    guard !acknowledged.notActivated.isEmpty, state.holds(desired?.phone, at: server) else {
+      return []
+    }
+    let refused = Set(acknowledged.notActivated)
+    let held = Set(acknowledgedUIDs)
+    return uids.filter { refused.contains($0) && !held.contains($0) }
+  }
+
   /// Whether the desired list, or a listed UID's settings, differs from
-  /// what the server acknowledged (or what the server holds is unknown).
+  /// what the server acknowledged (or what the server holds is unknown),
+  /// leaving out the UIDs it refused as not activated: sending them again
+  /// at once would only be refused again.
   public var listDiffers: Bool {
-    listIsUnknown || acknowledgedUIDs != uids || !toUpdate.isEmpty
+    if listIsUnknown || !toUpdate.isEmpty { return true }
+    guard acknowledgedUIDs != uids else { return false }
+    let refused = Set(notActivated)
+    return refused.isEmpty || acknowledgedUIDs != uids.filter { !refused.contains($0) }
   }
 
   /// Stored UIDs the server holds with a setting the desired settings do
@@ -99,9 +117,10 @@ public struct StoreDifference: Sendable, Equatable {
     }
   }
 
-  /// Stored UIDs that the server does not hold yet.
+  /// Stored UIDs that the server does not hold yet, but those it refused
+  /// as not activated (``notActivated``).
   public var toAdd: [String] {
-    let held = Set(acknowledgedUIDs)
+    let held = Set(acknowledgedUIDs).union(notActivated)
     return uids.filter { !held.contains($0) }
   }
 

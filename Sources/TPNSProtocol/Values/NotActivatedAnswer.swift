@@ -1,0 +1,36 @@
+/// The service's answer for UIDs that are not activated in the vendor's
+/// console (its whitelist): HTTP 200 with a body that starts with `422`.
+/// Shipping clients (public apps and samples) treat it apart from success on
+/// `mapping` and `rm_mapping`; what `mapsync` answers is not public, and the
+/// emulator's model is the same body naming the UIDs it did not map.
+///
+/// The emulator writes `422 not activated: UID1, UID2`; a client reads any
+/// body whose first word is `422` as a refusal, of every 20-character UID it
+/// names in any case and between any separators. One that names none of
+/// the UIDs sent refuses them all: nothing in it says which were taken.
+///
+///     NotActivatedAnswer.text(naming: ["ABCDEFGHJKLMNPRSTUVW"])
+///     // "422 not activated: ABCDEFGHJKLMNPRSTUVW"
+public enum NotActivatedAnswer {
+  /// The text that refuses `uids`, as the emulator answers it.
+  public static func text(naming uids: [String]) -> String {
+    "422 not activated: " + uids.joined(separator: ", ")
+  }
+
+  /// Whether `body` is a refusal: its first word is `422`.
+  public static func isRefusal(_ body: String) -> Bool {
+    let start = body.drop { $0.isWhitespace }
+    guard start.hasPrefix("422") else { return false }
+    return start.dropFirst(3).first.map { !$0.isLetter && !$0.isNumber } ?? true
+  }
+
+  /// The UIDs of `sent` that `body` refuses, in the order sent; nil when
+  /// `body` is not a refusal (a success, as any 2xx before).
+  public static func refused(in body: String, of sent: [DeviceUID]) -> [DeviceUID]? {
+    guard isRefusal(body) else { return nil }
+    let words = body.split { !($0.isASCII && ($0.isLetter || $0.isNumber)) }
+    let named = Set(words.map { $0.uppercased() })
+    let refused = sent.filter { named.contains($0.rawValue) }
+    return refused.isEmpty ? sent : refused
+  }
+}
