@@ -20,8 +20,6 @@ public struct Argument<Value: Sendable>: Decodable, Sendable, ArgumentDeclaratio
     storage = try decoder.wrapperStorage(Value.self, wrapper: "@Argument")
   }
 
-  func definitions(key: [String]) -> [ArgumentDefinition] { Self.definitions(storage, key: key) }
-
   init<Element: ExpressibleByArgument>(
     strategy: ArgumentArrayParsingStrategy?, help: ArgumentHelp, completion: CompletionKind?,
     validate: (@Sendable (Element) -> Bool)?, absent: Absence,

@@ -1,8 +1,7 @@
-/// A property wrapper's state: before parsing, its declaration (what
-/// ``DeclarationCollector`` records to build ``ArgumentDefinition``s); after, its value.
+/// A property wrapper's state: before parsing, declared (its declaration recorded by
+/// ``DeclarationCollector``); after, its value.
 enum WrapperStorage<Value: Sendable>: Sendable {
-  /// The definitions for a property at a key path (its name is the last element).
-  case definition(@Sendable (_ key: [String]) -> [ArgumentDefinition])
+  case declared
   case value(Value)
 
   /// The value; reading a declaration is a programming error, as in
@@ -17,9 +16,7 @@ enum WrapperStorage<Value: Sendable>: Sendable {
 }
 
 /// What every property wrapper is: a source of definitions.
-protocol ArgumentDeclaration {
-  func definitions(key: [String]) -> [ArgumentDefinition]
-}
+protocol ArgumentDeclaration {}
 
 extension ArgumentDeclaration {
   /// The storage of a wrapper declared with `build`, which is recorded for
@@ -28,15 +25,7 @@ extension ArgumentDeclaration {
     _ build: @escaping @Sendable (_ key: [String]) -> [ArgumentDefinition]
   ) -> WrapperStorage<Value> {
     DeclarationCollector.record(build)
-    return .definition(build)
-  }
-
-  /// The definitions a wrapper's storage declares (none once it holds a value).
-  static func definitions<Value>(_ storage: WrapperStorage<Value>, key: [String])
-    -> [ArgumentDefinition]
-  {
-    guard case .definition(let build) = storage else { return [] }
-    return build(key)
+    return .declared
   }
 }
 
@@ -46,7 +35,7 @@ extension Decoder {
   func wrapperStorage<Value>(_ type: Value.Type, wrapper: String) throws -> WrapperStorage<Value> {
     if let decoder = self as? ArgumentDecoder, let names = decoder.names {
       names.record(codingPath.last?.stringValue ?? "")
-      return .definition { _ in [] }
+      return .declared
     }
     return .value(try parsedValue(type, wrapper: wrapper))
   }

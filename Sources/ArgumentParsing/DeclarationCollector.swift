@@ -8,10 +8,10 @@ import Locking
 
 /// Collects the declarations the property wrappers make while a type's
 /// `init()` runs, in order, so that reading a type's declarations needs no
-/// dynamic cast of each property to a protocol: every such cast makes the
-/// Swift runtime scan the binary's conformance records once per wrapper type,
-/// a measured fifth of a short command's parsing. Collection is per thread:
-/// wrappers made by another thread, or outside ``collect(_:)``, record nothing.
+/// dynamic cast of each property to a protocol (each makes the Swift runtime
+/// scan the binary's conformance records; see docs/PERFORMANCE.md). Collection
+/// is per thread: wrappers made by another thread, or outside ``collect(_:)``,
+/// record nothing.
 enum DeclarationCollector {
   typealias Build = @Sendable (_ key: [String]) -> [ArgumentDefinition]
 
@@ -22,9 +22,8 @@ enum DeclarationCollector {
   }
 
   /// The declarations being collected: a stack; a thread records into its
-  /// newest entry. (An array, not a dictionary by thread: a dictionary's type
-  /// costs the runtime a conformance scan. Of a struct, not a tuple, whose
-  /// type the runtime builds from a longer mangled name.)
+  /// newest entry. (An array of structs, not a dictionary or tuples, whose
+  /// types cost the runtime a conformance scan or a longer mangled name.)
   private static let collecting = LockedState<[ThreadDeclarations]>([])
 
   private static var currentThread: UInt { UInt(bitPattern: Int(bitPattern: pthread_self())) }

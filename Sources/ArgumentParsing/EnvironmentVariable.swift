@@ -14,7 +14,6 @@ public struct EnvironmentVariable<Value: Sendable>: Decodable, Sendable, Argumen
     storage = try decoder.wrapperStorage(Value.self, wrapper: "@EnvironmentVariable")
   }
 
-  func definitions(key: [String]) -> [ArgumentDefinition] { Self.definitions(storage, key: key) }
 }
 
 extension EnvironmentVariable {

@@ -22,7 +22,6 @@ public struct Flag<Value: Sendable>: Decodable, Sendable, ArgumentDeclaration {
     storage = try decoder.wrapperStorage(Value.self, wrapper: "@Flag")
   }
 
-  func definitions(key: [String]) -> [ArgumentDefinition] { Self.definitions(storage, key: key) }
 }
 
 /// How a flag's opposite is spelled.

@@ -24,8 +24,6 @@ public struct Option<Value: Sendable>: Decodable, Sendable, ArgumentDeclaration 
     storage = try decoder.wrapperStorage(Value.self, wrapper: "@Option")
   }
 
-  func definitions(key: [String]) -> [ArgumentDefinition] { Self.definitions(storage, key: key) }
-
   init<Element: ExpressibleByArgument>(
     name: NameSpecification, parsing: SingleValueParsingStrategy, help: ArgumentHelp,
     environment: String?, isRepeating: Bool, defaultDescription: String?,

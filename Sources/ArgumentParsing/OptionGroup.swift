@@ -24,8 +24,6 @@ public struct OptionGroup<Value: Sendable>: Sendable, ArgumentDeclaration {
   public init() {
     storage = Self.declaring { _ in [] }
   }
-
-  func definitions(key: [String]) -> [ArgumentDefinition] { Self.definitions(storage, key: key) }
 }
 
 extension OptionGroup: Decodable where Value: ParsableArguments {
@@ -35,7 +33,7 @@ extension OptionGroup: Decodable where Value: ParsableArguments {
       names.record(decoder.codingPath.last?.stringValue ?? "") { key in
         Value.definitions(prefix: key)
       }
-      storage = .definition { _ in [] }
+      storage = .declared
       return
     }
     var value = try Value(from: decoder)

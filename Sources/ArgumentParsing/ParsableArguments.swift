@@ -2,10 +2,9 @@
 /// (``Option``, ``Flag``, ``Argument``, ``OptionGroup``, ``EnvironmentVariable``),
 /// as in swift-argument-parser: `init()` builds the declarations, which the
 /// wrappers record as they are made, and a decode names them (see
-/// ``definitions(prefix:)``; swift-argument-parser reads them with `Mirror`,
-/// which costs a short command measurably); the parsed values are then
-/// decoded into a new instance (`Decodable`, synthesized), and
-/// `validate()` checks what the declarations cannot say alone.
+/// ``definitions(prefix:)``); the parsed values are then decoded into a new
+/// instance (`Decodable`, synthesized), and `validate()` checks what the
+/// declarations cannot say alone.
 public protocol ParsableArguments: Decodable, Sendable {
   /// The declarations (every property's wrapper holds its declaration, not a value).
   init()
@@ -22,10 +21,9 @@ extension ParsableArguments {
   /// from `prefix`: the wrappers record their declarations as `Self()` makes
   /// them (``DeclarationCollector``), and a naming decode lists the
   /// properties' names in the same order, with each group's declarations
-  /// (``NameRecorder``). Neither casts a
-  /// property to a protocol nor reflects on the type: both would make the
-  /// runtime instantiate each wrapper type and scan the binary's conformance
-  /// records for it, measured as most of a short command's parsing.
+  /// (``NameRecorder``). Neither casts a property to a protocol nor reflects
+  /// on the type, which would make the runtime scan the binary's conformance
+  /// records for each wrapper type.
   static func definitions(prefix: [String] = []) -> [ArgumentDefinition] {
     let builds = DeclarationCollector.collect { _ = Self() }
     let recorder = NameRecorder()

@@ -18,9 +18,8 @@ import TPNSProtocol
 /// ```
 ///
 /// Requests are served on libmicrohttpd's poll thread (one by default: it is
-/// event-driven, so a slow client never holds it, and on a two-core machine a second
-/// one lost a fifth of the throughput to lock hand-offs), concurrently with the
-/// caller. `stop()` waits for requests in progress, then closes the database.
+/// event-driven, so a slow client never holds it), concurrently with the caller.
+/// `stop()` waits for requests in progress, then closes the database.
 public final class Emulator: @unchecked Sendable {
   // @unchecked: `running` is only touched with `lock` held; the rest is immutable.
 

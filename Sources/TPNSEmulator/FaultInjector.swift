@@ -22,8 +22,8 @@ final class FaultInjector: @unchecked Sendable {
     didSet { isArmed.store(fault != nil, ordering: .releasing) }
   }
   /// Whether `fault` is set, read without the lock: every `/tpns` request asks
-  /// (``take()``), and while none is armed it costs one atomic load, not a lock both
-  /// serving threads take. A request racing an arming may run unfaulted.
+  /// (``take()``), and while none is armed it costs one atomic load. A request racing
+  /// an arming may run unfaulted.
   private let isArmed = Atomic<Bool>(false)
 
   /// The armed fault, if any.

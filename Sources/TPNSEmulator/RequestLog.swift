@@ -159,10 +159,6 @@ final class RequestLog: @unchecked Sendable {
 
   private let lock = Lock()
   private var entries: [RequestLogEntry] = []
-  /// The ``RequestLogEntry/cost`` of each of `entries`, at the same index: a dropped
-  /// entry's is read from here, as reading it from the entry copied the whole entry
-  /// out of the array (3% of the emulator's samples under `wrk`, with the log full).
-  private var costs: [Int] = []
   /// Index of the oldest live entry in `entries` (the ring's head).
   private var head = 0
   private var bytes = 0
@@ -173,37 +169,26 @@ final class RequestLog: @unchecked Sendable {
   /// Records `entry` (bounded to a few KiB), numbering it; returns it as recorded.
   @discardableResult
   func append(_ entry: RequestLogEntry) -> RequestLogEntry {
-    var entry = entry
-    record(&entry)
-    return entry
-  }
-
-  /// Records `entry`, bounded to a few KiB and numbered, and leaves it as recorded:
-  /// what ``append(_:)`` does, without copying the entry in and out (every `/tpns`
-  /// request is recorded).
-  func record(_ entry: inout RequestLogEntry) {
-    if entry.form.count > RequestLogEntry.keptFormBytes { entry = entry.bounded() }
-    lock.withLock {
+    var entry = entry.bounded()
+    return lock.withLock {
       total += 1
       entry.sequence = total
       entries.append(entry)
-      let cost = entry.cost
-      costs.append(cost)
-      bytes += cost
+      bytes += entry.cost
       while entries.count - head > Self.capacity
         || (bytes > Self.byteBudget && entries.count - head > 1)
       {
-        bytes -= costs[head]
+        bytes -= entries[head].cost
         // The slot stays in `entries` until the next compaction (up to capacity / 2
-        // of them): free its payload now, in one write.
+        // of them): free its payload now.
         entries[head] = Self.droppedSlot
         head += 1
       }
       if head >= Self.capacity / 2 {
         entries.removeFirst(head)
-        costs.removeFirst(head)
         head = 0
       }
+      return entry
     }
   }
 
@@ -289,7 +274,6 @@ final class RequestLog: @unchecked Sendable {
   func reset() {
     lock.withLock {
       entries = []
-      costs = []
       head = 0
       bytes = 0
       total = 0

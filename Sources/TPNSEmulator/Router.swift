@@ -130,7 +130,7 @@ struct Router: Sendable {
     entry.status = response.status
     entry.warnings = conformance.allWarnings
     entry.durationMilliseconds = Self.milliseconds(since: started)
-    log.record(&entry)
+    entry = log.append(entry)
     let command = try? decoded.get()[CommandParameter.cmd.name]
     inspector.counters.record(
       command: command, status: response.status,
@@ -186,33 +186,14 @@ struct Router: Sendable {
     }
     let validated = try ValidatedRequest(try decoded.get(), conformance: &conformance)
     let text = try run(validated.command.handler, validated, conformance: &conformance, now: now)
+    // A whitelist's refusal carries its own `422`; any other answer starts with `200`.
+    let line = NotActivatedAnswer.isRefusal(text) ? "\(text)\n" : "200 \(text)\n"
     return OutgoingResponse(
-      status: 200, contentType: OutgoingResponse.plainText, header: nil, body: Self.body(text))
-  }
-
-  /// The answers of a phone refreshing its registration, the commonest by far, as
-  /// bytes made once: one array shared, not one built a request.
-  private static let clientAnswers = ["ok: client updated", "ok: client registered"].map {
-    (text: $0, body: Array("200 \($0)\n".utf8))
-  }
-
-  /// The body of a 200 answering `text`: `200 `, the text and a newline (a
-  /// whitelist's refusal carries its own `422`).
-  private static func body(_ text: String) -> [UInt8] {
-    if NotActivatedAnswer.isRefusal(text) { return Array("\(text)\n".utf8) }
-    for answer in clientAnswers where answer.text == text { return answer.body }
-    // Built in one buffer: an interpolated string, then its bytes, cost two.
-    var body: [UInt8] = []
-    body.reserveCapacity(text.utf8.count + 5)
-    body += "200 ".utf8
-    body += text.utf8
-    body.append(UInt8(ascii: "\n"))
-    return body
+      status: 200, contentType: OutgoingResponse.plainText, header: nil, body: Array(line.utf8))
   }
 
   /// Makes the handler of type `Handler` for `validated` and applies it; the text of
-  /// its answer. Generic rather than `any RequestHandler`, whose box cost an
-  /// allocation a request.
+  /// its answer.
   private func run<Handler: RequestHandler>(
     _: Handler.Type, _ validated: ValidatedRequest, conformance: inout Conformance, now: Int64
   ) throws(RequestError) -> String {

@@ -70,15 +70,6 @@ extension ServerCommand {
 
     public init() {}
 
-    /// `--db`'s path: the registry's SQLite file; nil keeps it in memory.
-    public var database: String? { storage.database?.string }
-    /// `--strict`: refuse what a canonical client would not send.
-    public var strict: Bool { behaviour.strict }
-    /// `--quiet`: no line per request (on stderr).
-    public var quiet: Bool { behaviour.quiet }
-    /// `--allow-browser`: serve a browser's own requests to `/tpns`.
-    public var allowBrowser: Bool { behaviour.allowBrowser }
-
     /// `arguments` (without the program's name) with a `--` put before `exec`'s
     /// COMMAND when there is none, so that everything from COMMAND's name on is
     /// COMMAND's, options included, as with `env` or `xargs`: `exec sh -c 'id'` reads
@@ -98,20 +89,14 @@ extension ServerCommand {
           return Array(arguments[..<index]) + ["--"] + arguments[index...]
         }
         index += 1
-        // The option's value, when it takes one given apart (as the parser reads it).
-        if takesSeparateValue(argument), index < arguments.endIndex,
+        // The option's value, when it takes one given apart (`--db x`, not `--db=x`).
+        if optionTakesValue(named: argument), index < arguments.endIndex,
           !arguments[index].hasPrefix("-")
         {
           index += 1
         }
       }
       return arguments
-    }
-
-    /// Whether `argument` names one of `exec`'s options that takes a value and has
-    /// none inline (`--db`, not `--db=x` nor `--quiet`).
-    private static func takesSeparateValue(_ argument: String) -> Bool {
-      optionTakesValue(named: argument)
     }
 
     /// The environment variable that carries the emulator's URL to the command.
@@ -123,21 +108,21 @@ extension ServerCommand {
     public func run() throws {
       let signals = Signals(blocking: [SIGHUP, SIGINT, SIGTERM, SIGCHLD])
       let logger: Emulator.Logger? =
-        quiet ? nil : { @Sendable line in Console.error(line) }
+        behaviour.quiet ? nil : { @Sendable line in Console.error(line) }
       let emulator = Emulator(logger: logger, warning: ServerCommand.warning)
       let activated = try whitelist.uids()
       let imported = try snapshots.snapshot()
       let certificate = tls ? try ThrowawayCertificate() : nil
       defer { certificate?.remove() }
       try ServerCommand.start(
-        emulator, host: "127.0.0.1", port: 0, database: database, strict: strict,
-        allowBrowser: allowBrowser, tls: certificate?.identity, whitelist: activated,
-        snapshot: imported)
+        emulator, host: "127.0.0.1", port: 0, database: storage.database?.string,
+        strict: behaviour.strict, allowBrowser: behaviour.allowBrowser,
+        tls: certificate?.identity, whitelist: activated, snapshot: imported)
       // The state is written whatever the command's status; a failure to write it
       // is exec's own (73), even when the command succeeded.
       var stopped = false
       defer { if !stopped { emulator.stop() } }
-      if !quiet { Console.error("listening on \(emulator.baseURL ?? "")") }
+      if !behaviour.quiet { Console.error("listening on \(emulator.baseURL ?? "")") }
 
       var environment = [Self.environmentVariable: emulator.baseURL ?? ""]
       if let certificate { environment[Self.certificateVariable] = certificate.path }

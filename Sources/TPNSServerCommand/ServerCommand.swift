@@ -71,15 +71,6 @@ public struct ServerCommand: ParsableCommand {
 
   public init() {}
 
-  /// `--db`'s path, or nil.
-  public var database: String? { storage.database?.string }
-  /// `--strict`: refuse what a canonical client would not send.
-  public var strict: Bool { behaviour.strict }
-  /// `--quiet`: no line per request.
-  public var quiet: Bool { behaviour.quiet }
-  /// `--allow-browser`: serve a browser's own requests to `/tpns`.
-  public var allowBrowser: Bool { behaviour.allowBrowser }
-
   /// `--db`, which `tpns-server` and `exec` share.
   public struct DatabaseOption: ParsableArguments {
     @Option(
@@ -121,11 +112,13 @@ public struct ServerCommand: ParsableCommand {
     let activated = try whitelist.uids()
     let imported = try snapshots.snapshot()
     let signals = Signals(blocking: [SIGHUP, SIGINT, SIGTERM])
-    let logger: Emulator.Logger? = quiet ? nil : { @Sendable line in Console.line(line) }
+    let logger: Emulator.Logger? =
+      behaviour.quiet ? nil : { @Sendable line in Console.line(line) }
     let emulator = Emulator(logger: logger, warning: Self.warning)
     try Self.start(
-      emulator, host: host, port: port, database: database, threads: threads, strict: strict,
-      allowBrowser: allowBrowser, tls: identity, whitelist: activated, snapshot: imported)
+      emulator, host: host, port: port, database: storage.database?.string, threads: threads,
+      strict: behaviour.strict, allowBrowser: behaviour.allowBrowser, tls: identity,
+      whitelist: activated, snapshot: imported)
     if let exposure = Self.exposureWarning(host: host) { Self.warning(exposure) }
     let written: PortFile?
     do {
@@ -138,7 +131,7 @@ public struct ServerCommand: ParsableCommand {
     _ = signals.wait()
     defer { written?.remove() }
     try snapshots.stop(emulator)
-    if !quiet { Console.line("stopped") }
+    if !behaviour.quiet { Console.line("stopped") }
   }
 
   /// Where the emulator reports a problem with itself: stderr, even with `--quiet`.

@@ -76,6 +76,8 @@ struct FormParametersTests {
       ("application/x-www-form-urlencoded", true),
       ("Application/X-WWW-Form-URLEncoded; charset=UTF-8", true),
       ("  application/x-www-form-urlencoded ;charset=utf-8", true),
+      ("\tapplication/x-www-form-urlencoded\t", true),
+      ("application/x-www-form-urlencode", false),
       ("application/json", false),
       ("multipart/form-data; boundary=x", false),
       ("", false),

@@ -4,40 +4,17 @@ import Locking
 import Synchronization
 
 /// The live events of `GET /_emulator/stream` (Server-Sent Events): what the dashboard
-/// and `curl -N` scripts watch.
+/// and `curl -N` scripts watch. The events, the limits and what a client sees are in
+/// docs/EMULATOR.md (the dashboard).
 ///
-/// | event | data |
-/// |---|---|
-/// | `hello` | `{"streams": N}` on opening |
-/// | `request` | a `/tpns` request as logged (the shape of `/_emulator/requests`' entries) |
-/// | `registry` | `{"cmd": "client"}`: a command changed the registry |
-/// | `notification` | `{"cmd": "event"}`: an event recorded notifications |
-/// | `fault` | `{"fault": {...} or null}`: a fault armed, used up or disarmed |
-/// | `whitelist` | `{"enabled": …, "uids": […]}`: the whitelist set or turned off |
-/// | `reset` | `{}`: everything emptied |
-/// | `overflow` | `{}`: events were dropped for this reader (it fell behind): reload |
-/// | `closed` | `{"reason": "..."}`: the emulator ended this stream (the last event) |
-///
-/// What it costs `/tpns`: an event is appended, unencoded, to one shared ring
-/// (``ringLimit`` events) and encoded once, when a stream first reads it (under a
-/// flood, most events drop out of the ring unread and are never encoded); each stream
-/// only keeps its place in the ring. A stream with nothing
-/// to send keeps its connection suspended (out of libmicrohttpd's poll set), and is
-/// resumed at most once per ``flushInterval`` to send, in one piece of at most
-/// ``pieceLimit`` bytes, what arrived meanwhile: under a flood of requests the streams
-/// cost the serving thread a bounded number of writes a second, and a stream that falls
-/// behind the ring gets an `overflow` event instead of what it missed.
-///
-/// A comment (`: heartbeat`) is sent every ``heartbeatInterval`` so that idle
-/// connections stay open and gone clients are noticed; `retry:` tells `EventSource`
-/// how soon to reconnect after the emulator restarts.
-///
-/// Every stream holds a connection for as long as it is open, and the server has
-/// ``HTTPServer/connectionLimit`` of them: so at most ``maximumStreams`` are open, at
-/// most ``maximumStreamsPerPeer`` from one client address. A stream beyond either
-/// ends the oldest one (of that address, or of the address with the most), with a
-/// `closed` event; and a stream whose client does not read (its socket still holds
-/// unsent bytes at two heartbeats in a row) is ended, its connection shut down.
+/// An event is appended, unencoded, to one shared ring (``ringLimit`` events) and
+/// encoded once, when a stream first reads it; each stream keeps only its place in the
+/// ring. A stream with nothing to send keeps its connection suspended, and is resumed
+/// at most once per ``flushInterval`` to send what arrived meanwhile in one piece of at
+/// most ``pieceLimit`` bytes, so a flood of requests costs the serving thread a bounded
+/// number of writes. Every stream holds one of the server's connections: at most
+/// ``maximumStreams`` are open, ``maximumStreamsPerPeer`` from one address (one more
+/// ends the oldest with a `closed` event), and one whose client does not read is ended.
 ///
 ///     hub.publish("reset", ResetJSON())
 final class EventHub: @unchecked Sendable {
@@ -64,9 +41,9 @@ final class EventHub: @unchecked Sendable {
   private var streams: [ObjectIdentifier: EventStream] = [:] {
     didSet { isWatched.store(!streams.isEmpty, ordering: .releasing) }
   }
-  /// Whether a stream is open (`streams` is not empty), read without the lock: with
-  /// none, a request's events cost one atomic load, not a lock both serving threads
-  /// take. An event published while a stream opens is its first or was before it.
+  /// Whether a stream is open, read without the lock: with none, a request's events
+  /// cost one atomic load. An event published while a stream opens is its first or
+  /// was before it.
   private let isWatched = Atomic<Bool>(false)
   /// Recent events, oldest first; `firstSequence` is the number of `ring[0]`.
   private var ring: [Event] = []

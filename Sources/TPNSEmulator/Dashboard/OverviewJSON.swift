@@ -23,22 +23,12 @@ struct OverviewJSON: Encodable {
   var fault: FaultJSON
   var streams: Int
 
-  private enum Keys: String, CodingKey {
-    case status, database, error, counts, fault, streams
-    case startedAt = "started_at"
-    case uptimeSeconds = "uptime_seconds"
-  }
-
   func encode(to encoder: any Encoder) throws {
-    var container = encoder.container(keyedBy: Keys.self)
-    try container.encode(status, forKey: .status)
-    try container.encode(database, forKey: .database)
-    try container.encode(error, forKey: .error)
-    try container.encode(startedAt, forKey: .startedAt)
-    try container.encode(uptimeSeconds, forKey: .uptimeSeconds)
-    try container.encode(counts, forKey: .counts)
-    try container.encode(fault, forKey: .fault)
-    try container.encode(streams, forKey: .streams)
+    try JSONObject([
+      ("status", status), ("database", database), ("error", error), ("started_at", startedAt),
+      ("uptime_seconds", uptimeSeconds), ("counts", counts), ("fault", fault),
+      ("streams", streams),
+    ]).encode(to: encoder)
   }
 }
 

@@ -1,13 +1,7 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#endif
-
 /// Where a request's form parameters come from.
 enum FormDecoding {
   /// The media type a form body must have.
-  static let formMediaType: StaticString = "application/x-www-form-urlencoded"
+  static let formMediaType = "application/x-www-form-urlencoded"
 
   /// The parameters of `request`: its query, then (for a body) its form body.
   ///
@@ -44,28 +38,13 @@ enum FormDecoding {
   }
 
   /// Whether a `Content-Type` names the form media type (any case, parameters such
-  /// as `charset` allowed). Works on bytes: it runs for every POST.
+  /// as `charset` allowed). Read as bytes, not characters: it runs for every POST.
   static func isForm(_ contentType: String) -> Bool {
-    // The name compared by strncasecmp (ASCII case folding: Swift never sets a
-    // locale).
-    let expected = formMediaType
-    var text = contentType
-    return text.withUTF8 { bytes in
-      guard let base = bytes.baseAddress else { return false }
-      var start = 0
-      var end = bytes.count
-      if let semicolon = memchr(base, Int32(UInt8(ascii: ";")), bytes.count) {
-        end = UnsafeRawPointer(semicolon) - UnsafeRawPointer(base)
-      }
-      while start < end && (bytes[start] == 0x20 || bytes[start] == 0x09) { start += 1 }
-      while end > start && (bytes[end - 1] == 0x20 || bytes[end - 1] == 0x09) { end -= 1 }
-      guard end - start == expected.utf8CodeUnitCount else { return false }
-      return expected.utf8Start.withMemoryRebound(to: CChar.self, capacity: end - start) {
-        name in
-        base.withMemoryRebound(to: CChar.self, capacity: bytes.count) {
-          strncasecmp($0 + start, name, end - start) == 0
-        }
-      }
-    }
+    let isBlank = { (byte: UInt8) in byte == 0x20 || byte == 0x09 }
+    let name = contentType.utf8.prefix { $0 != UInt8(ascii: ";") }
+    guard let first = name.firstIndex(where: { !isBlank($0) }),
+      let last = name.lastIndex(where: { !isBlank($0) })
+    else { return false }
+    return Substring(name[first...last]).lowercased() == formMediaType
   }
 }

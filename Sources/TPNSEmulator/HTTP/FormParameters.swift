@@ -16,9 +16,8 @@ struct FormParameters: Sendable, Equatable {
     var value: String
   }
 
-  /// Most pairs a form may hold. No command takes more than ten parameters; without a
-  /// bound, a 1 MiB body of `a=1&b=1&…` (100,000 pairs) held the serving thread for a
-  /// quarter of a second per request decoding names it then refused one by one.
+  /// Most pairs a form may hold: no command takes more than ten parameters, and a
+  /// large body of `a=1&b=1&…` must not hold the serving thread.
   static let maximumCount = 100
 
   /// Every pair in order, duplicates included.

@@ -8,22 +8,16 @@ import Locking
 #endif
 
 /// An HTTP/1.1 server over GNU libmicrohttpd that hands each complete request to a
-/// handler and sends back what it returns.
+/// handler, on libmicrohttpd's poll threads (concurrently: it must be thread-safe), and
+/// sends back what it returns (a ``OutgoingResponse/stream`` as the client reads it).
 ///
-/// libmicrohttpd runs one poll thread (or one per worker of a pool); `handler` is
-/// called on those threads, concurrently, so it must be thread-safe. Request bodies are
-/// accumulated up to ``maximumBodySize``; for a larger one the handler sees
-/// ``IncomingRequest/isBodyTooLarge`` and an empty body: at once, body unread, when the
-/// `Content-Length` declares it, else (chunked) once it has been read and dropped.
-/// A request libmicrohttpd answers by itself (a request line or header that does not
-/// fit in ``connectionMemoryLimit``) never reaches `handler`; `refused` is told its
-/// status instead. Nor does a request whose headers frame its body ambiguously (two
-/// `Content-Length`s, one with `Transfer-Encoding`) or that a proxy could read as other
-/// headers (a space before a colon, a line folded onto the next): it is answered 400
-/// and its connection closed, as a request smuggled past a proxy would be. Slow clients are
-/// held to deadlines (see ``RequestDeadlines``): each request head within
-/// ``headTimeout``, and at most ``maximumIncompleteRequests`` connections sending one.
-/// A response with a ``OutgoingResponse/stream`` is sent as the client reads it.
+/// A body over ``maximumBodySize`` reaches the handler empty, with
+/// ``IncomingRequest/isBodyTooLarge``: unread when `Content-Length` declares it, else
+/// read and dropped. A request libmicrohttpd answers by itself (a line or header over
+/// ``connectionMemoryLimit``) only tells `refused` its status. A request whose headers
+/// frame its body ambiguously or that a proxy could read as other headers is answered
+/// 400 and its connection closed, as a smuggled request would be. Slow clients are held
+/// to ``RequestDeadlines``.
 ///
 /// ```swift
 /// let server = HTTPServer { request in .text(200, "ok\n") }
@@ -71,8 +65,8 @@ final class HTTPServer: @unchecked Sendable {
   /// Receives the status of a request libmicrohttpd answered by itself.
   typealias RefusalHandler = @Sendable (Int) -> Void
 
-  private let handler: Handler
-  private let refused: RefusalHandler
+  fileprivate let handler: Handler
+  fileprivate let refused: RefusalHandler
   /// What the C logger calls back (`refusalCallback` with `self`): allocated here,
   /// freed in `deinit`, after the daemon that uses it is stopped.
   private let refusalSink: UnsafeMutablePointer<tpns_mhd_refusal_sink>
@@ -139,16 +133,6 @@ final class HTTPServer: @unchecked Sendable {
     if let running { MHD_stop_daemon(running) }
     deadlines.stop()
   }
-
-  /// Answers one complete request.
-  fileprivate func respond(to request: IncomingRequest) -> OutgoingResponse {
-    handler(request)
-  }
-
-  /// Reports a request libmicrohttpd answered with `status` by itself.
-  fileprivate func reportRefusal(_ status: Int) {
-    refused(status)
-  }
 }
 
 /// One open connection, its socket context from opening to closing: its deadlines,
@@ -165,8 +149,8 @@ private final class ServedConnection {
 
 /// A libmicrohttpd response kept to be queued again: a keep-alive client sends the
 /// same command over and over (a phone refreshing its registration) and gets the same
-/// few bytes back. Creating a response costs five allocations and a mutex, and adding
-/// its `Content-Type` three more; queuing a kept one costs a reference.
+/// few bytes back, and queuing a kept response costs a reference, not a new one's
+/// allocations.
 private final class ReusableAnswer {
   /// Largest body kept, so that a connection holds at most this much.
   static let maximumBody = 256
@@ -253,7 +237,7 @@ private let connectionCallback: MHD_NotifyConnectionCallback = {
 
 private let refusalCallback: tpns_mhd_refusal_callback = { context, status in
   guard let context else { return }
-  Unmanaged<HTTPServer>.fromOpaque(context).takeUnretainedValue().reportRefusal(Int(status))
+  Unmanaged<HTTPServer>.fromOpaque(context).takeUnretainedValue().refused(Int(status))
 }
 
 private let completedCallback: MHD_RequestCompletedCallback = { context, _, state, _ in
@@ -337,7 +321,7 @@ private func respond(
     origin: header(connection, "Origin"), fetchSite: header(connection, "Sec-Fetch-Site"),
     fetchMode: header(connection, "Sec-Fetch-Mode"))
   pending.body = []
-  let response = server.respond(to: request)
+  let response = server.handler(request)
   if let stream = response.stream {
     if let live = stream as? any LiveBodyStream {
       live.attach(liveConnection(server, pending, connection))

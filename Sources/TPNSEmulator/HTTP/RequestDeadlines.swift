@@ -13,19 +13,13 @@ import Synchronization
 /// each request head (request line and headers) within ``headTimeout`` of opening or of
 /// its previous answer, else it is closed; and when more than ``maximumIncomplete``
 /// connections are in the middle of sending a request, a new one closes the one that
-/// has been at it longest.
+/// has been at it longest. (libmicrohttpd's own timeout counts idleness, which a client
+/// sending a header line every few seconds never reaches.)
 ///
-/// libmicrohttpd's own timeout counts idleness, so a client that sends a header line
-/// every few seconds (slowloris) kept its connection for ever, and a thousand of them
-/// kept everyone else out. A connection is closed by shutting its socket down:
-/// libmicrohttpd then reads the end of the stream and cleans up on its own thread. The
-/// socket is shut down only while the connection is known to be open (under `lock`,
-/// which ``closed(_:)`` also takes, and libmicrohttpd reports a connection closed
-/// before it closes the socket), so a reused descriptor is never hit.
-///
-/// Costs one lock per connection opened or closed and two per request; while
-/// running, a timer checks the deadlines every quarter of ``headTimeout`` (at most
-/// every second).
+/// A connection is closed by shutting its socket down, for libmicrohttpd to clean up on
+/// its own thread; only while it is known to be open (under `lock`, which ``closed(_:)``
+/// also takes), so a reused descriptor is never hit. While running, a timer checks the
+/// deadlines every quarter of ``headTimeout`` (at most every second).
 ///
 /// ```swift
 /// let deadlines = RequestDeadlines(headTimeout: 10, maximumIncomplete: 500)
@@ -45,7 +39,7 @@ final class RequestDeadlines: @unchecked Sendable {
     /// once the connection is being closed.
     fileprivate var requestStarted: UInt64?
     /// Whether the head of the request being sent has arrived: atomic, so that
-    /// ``RequestDeadlines/headReceived(_:)`` takes no lock (one of three a request).
+    /// ``RequestDeadlines/headReceived(_:)`` takes no lock.
     fileprivate let hasHead = Atomic<Bool>(false)
     /// Whether its socket was shut down here.
     fileprivate var isClosing = false

@@ -25,23 +25,7 @@ struct ClientHandler: RequestHandler {
       os: os, appid: request.required(.appid), udid: request.required(.udid),
       token: token, lang: request[.lang], dev: request.integer(.dev),
       bgfetch: request.integer(.bgfetch), extra: request.extra, registeredAt: 0, lastSeen: 0)
-    tokenKey = os == OperatingSystem.ios.rawValue ? Self.lowercasedHex(token) : token
-  }
-
-  /// `token` lower-cased; the same string (no copy) when it has no upper case, as
-  /// tokens are usually sent.
-  private static func lowercasedHex(_ token: String) -> String {
-    // A plain loop over the bytes, run on every registration.
-    let hasUpperCase =
-      token.utf8.withContiguousStorageIfAvailable { bytes in
-        var offset = 0
-        while offset < bytes.count {
-          if bytes[offset] &- UInt8(ascii: "A") < 26 { return true }
-          offset += 1
-        }
-        return false
-      } ?? token.utf8.contains { (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) }
-    return hasUpperCase ? token.lowercased() : token
+    tokenKey = os == OperatingSystem.ios.rawValue ? token.lowercased() : token
   }
 
   func apply(

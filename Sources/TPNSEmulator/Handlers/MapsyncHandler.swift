@@ -32,10 +32,8 @@ struct MapsyncHandler: TransactionalHandler {
       // Quotes the client's keys: made printable for the one-line reason.
       try conformance.tolerate("\(Printable(irregularity.description, limit: 400))")
     }
-    // Sized once: a 10,000-entry set grown from empty rehashes a dozen times.
-    var seen = Set<String>(minimumCapacity: decoded.entries.count)
+    var seen = Set<String>()
     var mappings: [MappingChange] = []
-    mappings.reserveCapacity(decoded.entries.count)
     for (index, entry) in decoded.entries.enumerated() {
       let uid = entry.uid
       let reason = { (violation: String) in

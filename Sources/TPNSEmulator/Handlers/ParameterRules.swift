@@ -20,40 +20,38 @@ enum ParameterRules {
     case refused(String)
   }
 
-  /// The judgement of `value` for the parameter `key`; the reasons follow `parameter 'name' `.
+  /// The judgement of `value` for `parameter`; the reasons follow `parameter 'name' `.
   /// `token` is judged against `os` by ``judge(token:os:)``, and a `uid` in a `map`
   /// by ``judge(uid:)``.
-  static func judge(_ key: ParameterKey, value: String) -> Judgement {
-    switch key {
-    case .os:
+  static func judge(_ parameter: CommandParameter, value: String) -> Judgement {
+    switch parameter.name {
+    case "os":
       return judgeOperatingSystem(value)
-    case .appid:
+    case "appid":
       return judgeText(value, canonical: PhoneFieldSyntax.appIDViolation(in: value))
-    case .udid:
+    case "udid":
       return judgeText(value, canonical: PhoneFieldSyntax.udidViolation(in: value))
-    case .lang:
+    case "lang":
       return judgeText(value, canonical: PhoneFieldSyntax.languageViolation(in: value))
-    case .token, .map:
-      return .canonical
-    case .dev, .bgfetch:
+    case "dev", "bgfetch":
       guard value != "0" && value != "1" else { return .canonical }
       let reason = "must be 0 or 1, not '\(Printable(value))'"
       return integer(value) == nil ? .ignored(reason) : .tolerated(reason)
-    case .uid:
+    case "uid":
       return judge(uid: value).map { "must be \(uidRule): '\(Printable(value))' \($0)" }
-    case .interval:
+    case "interval":
       return judgeInteger(
         value, in: Int64(MapEntry.intervals.lowerBound)...Int64(MapEntry.intervals.upperBound))
-    case .eventType:
+    case "event_type":
       return judgeInteger(value, in: Int64(Int32.min)...Int64(Int32.max), isRequired: true)
-    case .eventTime:
+    case "event_time":
       // Up to the end of year 9999, as seconds since 1970.
       return judgeInteger(value, in: 0...253_402_300_799)
-    case .format:
+    case "format":
       return formatViolation(value).map { .tolerated($0) } ?? .canonical
-    case .msg:
+    case "msg":
       return EventMessageSyntax.violation(in: value).map { .tolerated("\($0)") } ?? .canonical
-    case .cmd:
+    default:  // cmd, token (judged against os), map (decoded by its handler)
       return .canonical
     }
   }

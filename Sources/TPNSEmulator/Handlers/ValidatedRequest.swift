@@ -15,45 +15,18 @@ import TPNSProtocol
 /// ```
 struct ValidatedRequest: Sendable {
   let command: CommandName
-  /// The keys of the command's parameters (``CommandName/parameterKeys``), and the
-  /// value kept of each at the same index: a handful, so an array beats hashing names.
-  private let keys: [ParameterKey]
-  private let values: [String?]
+  /// The value kept of each of the command's parameters, by name.
+  private let values: [String: String]
   /// The parameters the command does not take, in the order sent.
   let others: [FormParameters.Pair]
 
   init(_ form: FormParameters, conformance: inout Conformance) throws(RequestError) {
-    let pairs = form.pairs
-    // Each name's key, found once: duplicates, `cmd` and the command's parameters are
-    // then told apart as integers, not compared as strings. Many pairs are checked
-    // through a set instead, first (the first duplicate in order is the one named).
-    if pairs.count > 16, let duplicate = form.firstDuplicateName {
-      throw Self.duplicate(duplicate)
+    if let duplicate = form.firstDuplicateName {
+      throw .badRequest("parameter '\(Printable(duplicate))' is given more than once")
     }
-    var pairKeys: [ParameterKey?] = []
-    pairKeys.reserveCapacity(pairs.count)
-    var seenKeys: UInt32 = 0
-    var cmdIndex: Int?
-    for index in pairs.indices {
-      let key = ParameterKey(name: pairs[index].name)
-      if let key {
-        guard seenKeys & (1 << key.rawValue) == 0 else {
-          throw Self.duplicate(pairs[index].name)
-        }
-        seenKeys |= 1 << key.rawValue
-        if key == .cmd { cmdIndex = index }
-      } else if pairs.count <= 16 {
-        // Another name can only be the same as another name.
-        for earlier in 0..<index where pairKeys[earlier] == nil {
-          if pairs[earlier].name == pairs[index].name { throw Self.duplicate(pairs[index].name) }
-        }
-      }
-      pairKeys.append(key)
-    }
-    guard let cmdIndex else {
+    guard let name = form[CommandParameter.cmd.name] else {
       throw .badRequest("missing parameter 'cmd'")
     }
-    let name = pairs[cmdIndex].value
     guard let command = CommandName(wireName: name) else {
       let known = CommandName.allCases.map(\.rawValue).joined(separator: ", ")
       let older = CommandName.allCases.compactMap(\.legacyName).joined(separator: ", ")
@@ -65,16 +38,14 @@ struct ValidatedRequest: Sendable {
         "answered as cmd=\(command.rawValue)")
     }
     let parameters = command.parameters
-    let keys = command.parameterKeys
-    // One pass sorts the pairs: each of the command's parameters (no name is given
-    // twice, checked above), or another.
-    var sent = [String?](repeating: nil, count: parameters.count)
+    let taken = Set(parameters.map(\.name))
+    var sent: [String: String] = [:]
     var others: [FormParameters.Pair] = []
-    for index in pairs.indices where index != cmdIndex {
-      if let key = pairKeys[index], let parameter = keys.firstIndex(of: key) {
-        sent[parameter] = pairs[index].value
+    for pair in form.pairs where pair.name != CommandParameter.cmd.name {
+      if taken.contains(pair.name) {
+        sent[pair.name] = pair.value
       } else {
-        others.append(pairs[index])
+        others.append(pair)
       }
     }
     if !others.isEmpty {
@@ -85,8 +56,8 @@ struct ValidatedRequest: Sendable {
           + "(known: \(known))", "recorded")
     }
     // What is not kept (an empty or unusable optional value) is taken as not sent.
-    for (index, parameter) in parameters.enumerated() {
-      guard let value = sent[index] else {
+    for parameter in parameters {
+      guard let value = sent[parameter.name] else {
         if parameter.isRequired {
           throw .badRequest("missing parameter '\(parameter.name)' for cmd=\(name)")
         }
@@ -95,44 +66,37 @@ struct ValidatedRequest: Sendable {
       guard !value.isEmpty else {
         if parameter.isRequired { throw .badRequest("parameter '\(parameter.name)' is empty") }
         try conformance.tolerate("parameter '\(parameter.name)' is empty", "taken as not sent")
-        sent[index] = nil
+        sent[parameter.name] = nil
         continue
       }
-      switch ParameterRules.judge(keys[index], value: value) {
+      switch ParameterRules.judge(parameter, value: value) {
       case .canonical:
         break
       case .tolerated(let reason):
         try conformance.tolerate("parameter '\(parameter.name)' \(reason)")
       case .ignored(let reason) where !parameter.isRequired:
         try conformance.tolerate("parameter '\(parameter.name)' \(reason)", "ignored")
-        sent[index] = nil
+        sent[parameter.name] = nil
       case .ignored(let reason), .refused(let reason):
         throw .badRequest("parameter '\(parameter.name)' \(reason)")
       }
     }
     self.command = command
-    self.keys = keys
     self.values = sent
     self.others = others
   }
 
-  private static func duplicate(_ name: String) -> RequestError {
-    .badRequest("parameter '\(Printable(name))' is given more than once")
-  }
-
-  /// The value of the parameter `key`; nil only for an optional one not sent (or not
-  /// kept). By key, not by name: no name is looked up again.
-  subscript(key: ParameterKey) -> String? {
-    keys.firstIndex(of: key).flatMap { values[$0] }
+  /// The value of `parameter`; nil only for an optional one not sent (or not kept).
+  subscript(parameter: CommandParameter) -> String? {
+    values[parameter.name]
   }
 
   /// The value of a required parameter (checked present by `init`).
-  func required(_ key: ParameterKey) -> String { self[key] ?? "" }
+  func required(_ parameter: CommandParameter) -> String { self[parameter] ?? "" }
 
-  /// The integer value of the parameter `key`, if kept (its syntax was checked by
-  /// `init`).
-  func integer(_ key: ParameterKey) -> Int64? {
-    self[key].flatMap(ParameterRules.integer)
+  /// The integer value of `parameter`, if kept (its syntax was checked by `init`).
+  func integer(_ parameter: CommandParameter) -> Int64? {
+    self[parameter].flatMap(ParameterRules.integer)
   }
 
   /// The parameters the command does not take, as the compact JSON object stored in

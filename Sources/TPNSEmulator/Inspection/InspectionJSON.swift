@@ -6,6 +6,33 @@ import TPNSProtocol
 /// ISO 8601 UTC strings; `extra` (what a client sent beyond the protocol) is an
 /// object, `{}` when there was nothing.
 
+/// An object written member by member, in order, a nil value as `null`.
+struct JSONObject: Encodable, Sendable {
+  var members: [(key: String, value: (any Encodable & Sendable)?)]
+
+  init(_ members: [(key: String, value: (any Encodable & Sendable)?)]) {
+    self.members = members
+  }
+
+  struct Key: CodingKey {
+    let stringValue: String
+    var intValue: Int? { nil }
+    init(stringValue: String) { self.stringValue = stringValue }
+    init?(intValue: Int) { nil }
+  }
+
+  func encode(to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: Key.self)
+    for (key, value) in members {
+      if let value {
+        try container.encode(value, forKey: Key(stringValue: key))
+      } else {
+        try container.encodeNil(forKey: Key(stringValue: key))
+      }
+    }
+  }
+}
+
 struct HealthJSON: Encodable {
   /// `ok`, or `database missing` when the file was deleted or replaced.
   var status: String
@@ -20,15 +47,9 @@ struct HealthJSON: Encodable {
     error = fileError?.description
   }
 
-  private enum Keys: String, CodingKey {
-    case status, database, error
-  }
-
   func encode(to encoder: any Encoder) throws {
-    var container = encoder.container(keyedBy: Keys.self)
-    try container.encode(status, forKey: .status)
-    try container.encode(database, forKey: .database)
-    try container.encode(error, forKey: .error)
+    try JSONObject([("status", status), ("database", database), ("error", error)])
+      .encode(to: encoder)
   }
 }
 
@@ -41,63 +62,40 @@ struct RegistryJSON: Encodable {
 struct ClientJSON: Encodable {
   let record: ClientRecord
 
-  private enum Keys: String, CodingKey {
-    case os, appid, udid, token, lang, dev, bgfetch, extra
-    case registeredAt = "registered_at"
-    case lastSeen = "last_seen"
-  }
-
   func encode(to encoder: any Encoder) throws {
-    var container = encoder.container(keyedBy: Keys.self)
-    try container.encode(record.os, forKey: .os)
-    try container.encode(record.appid, forKey: .appid)
-    try container.encode(record.udid, forKey: .udid)
-    try container.encode(record.token, forKey: .token)
-    try container.encode(record.lang, forKey: .lang)
-    try container.encode(record.dev, forKey: .dev)
-    try container.encode(record.bgfetch, forKey: .bgfetch)
-    try container.encode(ExtraJSON(record.extra), forKey: .extra)
-    try container.encode(Clock.iso8601(milliseconds: record.registeredAt), forKey: .registeredAt)
-    try container.encode(Clock.iso8601(milliseconds: record.lastSeen), forKey: .lastSeen)
+    try JSONObject([
+      ("os", record.os), ("appid", record.appid), ("udid", record.udid),
+      ("token", record.token), ("lang", record.lang), ("dev", record.dev),
+      ("bgfetch", record.bgfetch), ("extra", ExtraJSON(record.extra)),
+      ("registered_at", Clock.iso8601(milliseconds: record.registeredAt)),
+      ("last_seen", Clock.iso8601(milliseconds: record.lastSeen)),
+    ]).encode(to: encoder)
   }
 }
 
 struct MappingJSON: Encodable {
   let record: MappingRecord
 
-  private enum Keys: String, CodingKey {
-    case appid, udid, uid, interval, format, extra
-    case createdAt = "created_at"
-  }
-
   func encode(to encoder: any Encoder) throws {
-    var container = encoder.container(keyedBy: Keys.self)
-    try container.encode(record.appid, forKey: .appid)
-    try container.encode(record.udid, forKey: .udid)
-    try container.encode(record.uid, forKey: .uid)
-    try container.encode(record.interval, forKey: .interval)
-    try container.encode(record.format, forKey: .format)
-    try container.encode(ExtraJSON(record.extra), forKey: .extra)
-    try container.encode(Clock.iso8601(milliseconds: record.createdAt), forKey: .createdAt)
+    try JSONObject([
+      ("appid", record.appid), ("udid", record.udid), ("uid", record.uid),
+      ("interval", record.interval), ("format", record.format),
+      ("extra", ExtraJSON(record.extra)),
+      ("created_at", Clock.iso8601(milliseconds: record.createdAt)),
+    ]).encode(to: encoder)
   }
 }
 
 struct DeviceJSON: Encodable {
   let record: DeviceRecord
 
-  private enum Keys: String, CodingKey {
-    case uid, announcements, extra
-    case firstSeen = "first_seen"
-    case lastSeen = "last_seen"
-  }
-
   func encode(to encoder: any Encoder) throws {
-    var container = encoder.container(keyedBy: Keys.self)
-    try container.encode(record.uid, forKey: .uid)
-    try container.encode(record.announcements, forKey: .announcements)
-    try container.encode(ExtraJSON(record.extra), forKey: .extra)
-    try container.encode(Clock.iso8601(milliseconds: record.firstSeen), forKey: .firstSeen)
-    try container.encode(Clock.iso8601(milliseconds: record.lastSeen), forKey: .lastSeen)
+    try JSONObject([
+      ("uid", record.uid), ("announcements", record.announcements),
+      ("extra", ExtraJSON(record.extra)),
+      ("first_seen", Clock.iso8601(milliseconds: record.firstSeen)),
+      ("last_seen", Clock.iso8601(milliseconds: record.lastSeen)),
+    ]).encode(to: encoder)
   }
 }
 
@@ -108,92 +106,48 @@ struct NotificationsJSON: Encodable {
 struct NotificationJSON: Encodable {
   let record: NotificationRecord
 
-  private enum Keys: String, CodingKey {
-    case id, appid, udid, os, token, uid, msg, extra
-    case eventType = "event_type"
-    case eventTime = "event_time"
-    case createdAt = "created_at"
-  }
-
   func encode(to encoder: any Encoder) throws {
-    var container = encoder.container(keyedBy: Keys.self)
-    try container.encode(record.id, forKey: .id)
-    try container.encode(record.appid, forKey: .appid)
-    try container.encode(record.udid, forKey: .udid)
-    try container.encode(record.os, forKey: .os)
-    try container.encode(record.token, forKey: .token)
-    try container.encode(record.uid, forKey: .uid)
-    try container.encode(record.eventType, forKey: .eventType)
-    try container.encode(record.msg, forKey: .msg)
-    try container.encode(record.eventTime, forKey: .eventTime)
-    try container.encode(ExtraJSON(record.extra), forKey: .extra)
-    try container.encode(Clock.iso8601(milliseconds: record.createdAt), forKey: .createdAt)
+    try JSONObject([
+      ("id", record.id), ("appid", record.appid), ("udid", record.udid), ("os", record.os),
+      ("token", record.token), ("uid", record.uid), ("event_type", record.eventType),
+      ("msg", record.msg), ("event_time", record.eventTime), ("extra", ExtraJSON(record.extra)),
+      ("created_at", Clock.iso8601(milliseconds: record.createdAt)),
+    ]).encode(to: encoder)
   }
 }
 
 /// One entry of `GET /_emulator/requests` (the page around them is written by
 /// ``RequestLogStream``).
-struct RequestJSON: Encodable {
+struct RequestJSON: Encodable, Sendable {
   let entry: RequestLogEntry
 
-  private enum Keys: String, CodingKey {
-    case seq, time, method, path, params, raw, status, error, warnings, truncated
-    case durationMilliseconds = "duration_ms"
+  func encode(to encoder: any Encoder) throws {
+    var members: [(key: String, value: (any Encodable & Sendable)?)] = [
+      ("seq", entry.sequence), ("time", Clock.iso8601(milliseconds: entry.time)),
+      ("method", entry.method), ("path", entry.path),
+      ("params", entry.parameters.map(Self.parameters)), ("raw", entry.raw),
+      ("status", entry.status), ("error", entry.error), ("warnings", entry.warnings),
+      ("truncated", entry.truncation.map(Self.truncation)),
+    ]
+    if let duration = entry.durationMilliseconds { members.append(("duration_ms", duration)) }
+    try JSONObject(members).encode(to: encoder)
+  }
+
+  /// The decoded parameters as an object (the first value of a duplicated name).
+  private static func parameters(_ pairs: [FormParameters.Pair]) -> JSONObject {
+    var seen: Set<String> = []
+    return JSONObject(
+      pairs.filter { seen.insert($0.name).inserted }.map { ($0.name, $0.value) })
   }
 
   /// What was cut: `{"bytes": form bytes as received, "values": {name: bytes},
   /// "left_out": parameters not shown}`.
-  private struct Truncation: Encodable {
-    let truncation: RequestLogEntry.Truncation
-
-    private enum Keys: String, CodingKey {
-      case bytes, values
-      case leftOut = "left_out"
-    }
-
-    func encode(to encoder: any Encoder) throws {
-      var container = encoder.container(keyedBy: Keys.self)
-      try container.encode(truncation.formBytes, forKey: .bytes)
-      let values = Dictionary(
-        truncation.cutValues.map { ($0.name, $0.bytes) }, uniquingKeysWith: { first, _ in first })
-      try container.encode(values, forKey: .values)
-      try container.encode(truncation.leftOut, forKey: .leftOut)
-    }
-  }
-
-  /// The decoded parameters as an object (the first value of a duplicated name).
-  private struct Parameters: Encodable {
-    let pairs: [FormParameters.Pair]
-
-    private struct Key: CodingKey {
-      let stringValue: String
-      var intValue: Int? { nil }
-      init(stringValue: String) { self.stringValue = stringValue }
-      init?(intValue: Int) { nil }
-    }
-
-    func encode(to encoder: any Encoder) throws {
-      var container = encoder.container(keyedBy: Key.self)
-      var seen: Set<String> = []
-      for pair in pairs where seen.insert(pair.name).inserted {
-        try container.encode(pair.value, forKey: Key(stringValue: pair.name))
-      }
-    }
-  }
-
-  func encode(to encoder: any Encoder) throws {
-    var container = encoder.container(keyedBy: Keys.self)
-    try container.encode(entry.sequence, forKey: .seq)
-    try container.encode(Clock.iso8601(milliseconds: entry.time), forKey: .time)
-    try container.encode(entry.method, forKey: .method)
-    try container.encode(entry.path, forKey: .path)
-    try container.encode(entry.parameters.map(Parameters.init), forKey: .params)
-    try container.encode(entry.raw, forKey: .raw)
-    try container.encode(entry.status, forKey: .status)
-    try container.encode(entry.error, forKey: .error)
-    try container.encode(entry.warnings, forKey: .warnings)
-    try container.encode(entry.truncation.map(Truncation.init), forKey: .truncated)
-    try container.encodeIfPresent(entry.durationMilliseconds, forKey: .durationMilliseconds)
+  private static func truncation(_ truncation: RequestLogEntry.Truncation) -> JSONObject {
+    let values = Dictionary(
+      truncation.cutValues.map { ($0.name, $0.bytes) }, uniquingKeysWith: { first, _ in first })
+    return JSONObject([
+      ("bytes", truncation.formBytes), ("values", values), ("left_out", truncation.leftOut),
+    ])
   }
 }
 
@@ -215,25 +169,13 @@ struct ExtraJSON: Encodable {
 struct FaultJSON: Encodable {
   let fault: FaultInjector.Fault?
 
-  private enum Keys: String, CodingKey {
-    case fault
-  }
-
-  private enum FaultKeys: String, CodingKey {
-    case status, remaining
-    case retryAfter = "retry_after"
-  }
-
   func encode(to encoder: any Encoder) throws {
-    var container = encoder.container(keyedBy: Keys.self)
-    guard let fault else {
-      try container.encodeNil(forKey: .fault)
-      return
+    let fault = self.fault.map {
+      JSONObject([
+        ("status", $0.status), ("remaining", $0.remaining), ("retry_after", $0.retryAfter),
+      ])
     }
-    var nested = container.nestedContainer(keyedBy: FaultKeys.self, forKey: .fault)
-    try nested.encode(fault.status, forKey: .status)
-    try nested.encode(fault.remaining, forKey: .remaining)
-    try nested.encode(fault.retryAfter, forKey: .retryAfter)
+    try JSONObject([("fault", fault)]).encode(to: encoder)
   }
 }
 

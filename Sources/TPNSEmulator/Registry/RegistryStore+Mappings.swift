@@ -82,54 +82,29 @@ extension RegistryStore {
   }
 
   /// The common mapsync, a list that only lost UIDs and gained some at its end,
-  /// written as its difference: the UIDs gone deleted, the new ones inserted
-  /// after the last position, the settings an entry changes updated, and every
-  /// other row left alone. Rewriting the whole list made a 10,000-UID mapsync
-  /// spend half its time in SQLite. `position` only orders the list, so the gaps
-  /// left behind are harmless. False (nothing written) when the kept UIDs
-  /// changed order or a new UID comes before a kept one.
+  /// written as its difference: the UIDs gone deleted, the new ones inserted after
+  /// the last position, the settings an entry changes updated, and every other row
+  /// left alone (rewriting a long list whole is slow). `position` only orders the
+  /// list, so the gaps left behind are harmless. False (nothing written) when the
+  /// kept UIDs changed order or a new UID comes before a kept one.
   private func replaceInPlace(
     appid: String, udid: String, stored: [StoredMapping], with mappings: [MappingChange],
     now: Int64
   ) throws -> Bool {
-    // One walk of both lists in step, no table of either: each new entry is
-    // the next stored row still there (kept), after skipping the rows gone;
-    // past the last stored row, the entries left are new. A 10,000-UID list
-    // one UID longer or shorter is a single pass of string comparisons.
-    var keptIndexes: [Int] = []
-    keptIndexes.reserveCapacity(min(stored.count, mappings.count))
-    var gone: [Int] = []
-    var next = 0
-    var keptCount = 0
-    for mapping in mappings {
-      while next < stored.count, stored[next].uid != mapping.uid {
-        gone.append(next)
-        next += 1
-      }
-      guard next < stored.count else { break }
-      keptIndexes.append(next)
-      keptCount += 1
-      next += 1
-    }
-    // A new UID must not be one of the rows skipped as gone (that would be a
-    // kept UID out of order); the rows after the last kept one are gone too.
-    if keptCount < mappings.count {
-      let skipped = Set(gone.map { stored[$0].uid })
-      for mapping in mappings[keptCount...] where skipped.contains(mapping.uid) { return false }
-    }
-    gone += next..<stored.count
+    let wanted = Set(mappings.map(\.uid))
+    let kept = stored.filter { wanted.contains($0.uid) }
+    guard zip(kept, mappings).allSatisfy({ $0.uid == $1.uid }) else { return false }
     let delete = try database.statement(
       "DELETE FROM mappings WHERE appid = ?1 AND udid = ?2 AND uid = ?3")
-    for index in gone {
-      try delete.run([.text(appid), .text(udid), .text(stored[index].uid)])
+    for old in stored where !wanted.contains(old.uid) {
+      try delete.run([.text(appid), .text(udid), .text(old.uid)])
     }
     let update = try database.statement(
       """
       UPDATE mappings SET push_interval = ?4, format = ?5, extra = ?6
       WHERE appid = ?1 AND udid = ?2 AND uid = ?3
       """)
-    for (mapping, index) in zip(mappings[..<keptCount], keptIndexes) {
-      let old = stored[index]
+    for (mapping, old) in zip(mappings, kept) {
       let interval = mapping.interval ?? old.interval
       let format = mapping.format ?? old.format
       let extra = mapping.extra ?? old.extra
@@ -146,7 +121,7 @@ extension RegistryStore {
       VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)
       """)
     var position = (stored.last?.position ?? -1) + 1
-    for mapping in mappings[keptCount...] {
+    for mapping in mappings[kept.count...] {
       try insert.run([
         .text(appid), .text(udid), .text(mapping.uid), .integer(position),
         optional(mapping.interval), optional(mapping.format), .integer(now),

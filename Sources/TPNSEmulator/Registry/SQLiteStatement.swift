@@ -9,8 +9,8 @@ final class SQLiteStatement {
   /// The number of `?` parameters.
   private let parameterCount: Int
   /// The bytes of the texts bound, which SQLite reads in place (`SQLITE_STATIC`)
-  /// until they are bound again: copying each into SQLite's own memory
-  /// (`SQLITE_TRANSIENT`) cost an allocation per text. Grown as needed, never shrunk.
+  /// until they are bound again, rather than copying each (`SQLITE_TRANSIENT`). Grown
+  /// as needed, never shrunk.
   private var boundText = UnsafeMutableRawBufferPointer(start: nil, count: 0)
 
   init(sql: StaticString, connection: OpaquePointer) throws(SQLiteError) {

@@ -3,25 +3,8 @@ import Testing
 
 @testable import TPNSEmulator
 
-@Suite("ParameterKey: the protocol's parameter names as integers")
-struct ParameterKeyTests {
-  @Test("every command's parameters have keys of their own names, in their order")
-  func commandsKeys() {
-    for command in CommandName.allCases {
-      #expect(command.parameterKeys.map(\.parameter.name) == command.parameters.map(\.name))
-    }
-  }
-
-  @Test("each key is found by its name, and by nothing else")
-  func names() {
-    for key in ParameterKey.allCases {
-      #expect(ParameterKey(name: key.parameter.name) == key)
-    }
-    for name in ["", "o", "OS", "Cmd", "udiD", "appie", "tokens", "event_typo", "eventtype", "x"] {
-      #expect(ParameterKey(name: name) == nil, "\(name)")
-    }
-  }
-
+@Suite("ValidatedRequest: a /tpns request's parameters, judged")
+struct ValidatedRequestTests {
   @Test("a request's values are found by their parameters")
   func lookUp() throws {
     let form = try FormParameters(
