@@ -41,11 +41,13 @@ extension ServerCommand {
       exitStatuses: [
         .init(0, "The command exited 0."),
         .init(64, "Usage: no command, or an unknown option or bad value before it."),
-        .init(65, "A --whitelist line is not a UID."),
-        .init(66, "The --whitelist file cannot be read."),
+        .init(65, "A --whitelist line is not a UID, or the --import file is not a snapshot."),
+        .init(66, "The --whitelist or --import file cannot be read."),
         .init(69, "The emulator cannot listen."),
         .init(
-          73, "The --db file cannot be opened, or --tls's temporary directory cannot be made."),
+          73,
+          "The --db file cannot be opened, --tls's temporary directory cannot be made, or "
+            + "--export-on-exit cannot be written (whatever the command's status)."),
         .init(126, "The command cannot be run (not executable, a directory)."),
         .init(127, "The command is not found."),
         .init(128, "128+N: signal N killed the command; otherwise its own exit status."),

@@ -28,14 +28,15 @@ extension ServerCommand {
         (
           65,
           "--db names a file that is not a registry tpns-server created (it is left as it "
-            + "is); a --whitelist line is not a UID."
+            + "is); a --whitelist line is not a UID; an --import file that is not a snapshot."
         ),
-        (66, "The --whitelist file cannot be read."),
+        (66, "The --whitelist or --import file cannot be read."),
         (69, "The address cannot be listened on (the port is taken, say)."),
         (
           73,
           "The database cannot be created or opened, or it, its -wal, -shm or -journal, or its "
-            + "directory belongs to another user or is writable by others."
+            + "directory belongs to another user or is writable by others; --export-on-exit "
+            + "cannot be written."
         ),
       ],
       files: [

@@ -18,20 +18,27 @@ public struct ServerCommand: ParsableCommand {
       Serves the TPNS protocol at http://HOST:PORT/tpns (GET query or POST form; \
       https with --tls-cert and --tls-key), \
       keeps its registry in SQLite, and answers inspection requests under \
-      /_emulator/ (health, overview, registry, notifications, requests, reset, \
-      faults, whitelist, and stream: live Server-Sent Events). A dashboard at \
-      http://HOST:PORT/ shows phones, mappings, notifications and requests live. \
+      /_emulator/ (health, overview, registry, notifications, requests and \
+      requests/count with filters, reset, faults, whitelist, snapshot, openapi.json, and \
+      stream: live Server-Sent Events), with Prometheus metrics at /metrics. A \
+      dashboard at http://HOST:PORT/ shows phones, mappings, notifications and \
+      requests live. \
       It accepts what real clients send, as the real service does, and records \
       what a canonical client would not send as warnings in /_emulator/requests; \
       --strict refuses that with 400. With --whitelist only the file's UIDs are \
       activated, as in the vendor's console: mapping, rm_mapping and mapsync answer \
       the others 200 with a body starting 422 that names them (mapsync maps the \
-      activated ones: the emulator's model). SIGHUP, SIGINT or SIGTERM stops it.
+      activated ones: the emulator's model). --import starts from a snapshot \
+      (GET /_emulator/snapshot's document); --export-on-exit writes one as it stops. \
+      SIGHUP, SIGINT or SIGTERM stops it.
       """,
     examples: [
       .init(
         "tpns-server --port 0 --port-file run/port --db registry.sqlite",
         "Listen on a free port (written to run/port once listening), keeping the registry."),
+      .init(
+        "tpns-server --import seed.json --export-on-exit after.json",
+        "Start from a known state; keep what the run left, however it is stopped."),
       .init(
         "tpns-server exec -- Scripts/smoke.sh",
         "Run a script with TPNS_SERVER set to a fresh emulator, then stop it."),

@@ -285,8 +285,10 @@ def test_whitelist_from_the_page(page):
     tab(page, "Overview")
     expect(page.locator("#o-whitelist")).to_have_text("off", timeout=2000)
     page.get_by_label("UID to activate").fill(UIDS[0])
-    page.get_by_role("button", name="Activate UID").click()
+    # Off, activating one UID turns the whitelist on: the button says so.
+    page.get_by_role("button", name="Turn on with only this UID").click()
     expect(page.locator("#o-whitelist")).to_have_text("1 UID activated", timeout=2000)
+    expect(page.locator("#whitelist-activate")).to_have_text("Activate UID")
     expect(page.locator("#whitelist-uids")).to_have_text(UIDS[0])
     assert emulator.get("/_emulator/whitelist") == {"enabled": True, "uids": [UIDS[0]]}
     # The UID left out is refused: tpns names it, with the fix, and exits 76.
@@ -298,6 +300,24 @@ def test_whitelist_from_the_page(page):
     expect(page.locator("#o-whitelist")).to_have_text("off", timeout=2000)
     result = tpns("sync")
     assert result.returncode == 0, result.stderr
+
+
+def test_snapshot_from_the_page(page):
+    tab(page, "Overview")
+    before = emulator.get("/_emulator/snapshot")
+    assert before["clients"], before
+    with page.expect_download() as download:
+        page.get_by_role("link", name="Download snapshot").click()
+    path = download.value.path()
+    saved = json.loads(Path(path).read_text())
+    assert saved == before, saved
+    request = urllib.request.Request(emulator.url + "/_emulator/reset", method="POST")
+    urllib.request.urlopen(request, timeout=5).read()
+    assert emulator.get("/_emulator/registry")["clients"] == []
+    page.get_by_label("Load snapshot").set_input_files(path)
+    expect(page.locator("#action-result")).to_contain_text("load snapshot: 200", timeout=2000)
+    assert emulator.get("/_emulator/snapshot") == before
+    shot(page, "04c-snapshot")
 
 
 def main():
@@ -313,7 +333,7 @@ def main():
             watch_for_script_errors(page)
             steps = [test_opens_live, test_register_and_add_appear_without_reload,
                      test_event_from_the_page_matches_notifications, test_fault_from_the_page_shows_retries,
-                     test_whitelist_from_the_page,
+                     test_whitelist_from_the_page, test_snapshot_from_the_page,
                      test_reset, test_reconnects_after_restart, test_keyboard_tabs,
                      test_monitor_shows_a_legacy_request_with_its_path,
                      test_another_origin_can_neither_read_nor_act, test_dark, test_no_script_errors]

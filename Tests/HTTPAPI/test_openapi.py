@@ -111,6 +111,13 @@ EXAMPLES = [
     ("whitelist from another origin", "PUT", "/_emulator/whitelist", None, b"",
      {"Content-Type": "text/plain", "Origin": "http://evil.example"}, 403),
     ("whitelist, off again", "DELETE", "/_emulator/whitelist", None, None, {}, 200),
+    ("snapshot", "GET", "/_emulator/snapshot", None, None, {}, 200),
+    ("snapshot loaded", "PUT", "/_emulator/snapshot", None,
+     b'{"version":1,"clients":[],"mappings":[],"devices":[],"notifications":[]}',
+     {"Content-Type": "application/json"}, 200),
+    ("snapshot of another version", "PUT", "/_emulator/snapshot", None,
+     b'{"version":2,"clients":[],"mappings":[],"devices":[],"notifications":[]}',
+     {"Content-Type": "application/json"}, 400),
     ("requests, emptied", "DELETE", "/_emulator/requests", None, None, {}, 200),
     ("reset", "POST", "/_emulator/reset", None, None, {}, 200),
     ("reset from another site", "POST", "/_emulator/reset", None, None, {"Sec-Fetch-Site": "cross-site"}, 403),
@@ -272,6 +279,12 @@ def main():
 def request_problems(document, op, query, body, validator):
     """What of a request meant to succeed the document does not allow."""
     problems = []
+    if isinstance(body, bytes) and body.startswith(b"{"):
+        media = resolve(document, op.get("requestBody", {})).get("content", {}).get("application/json")
+        if media is None:
+            problems.append("the operation documents no JSON body")
+        else:
+            problems += [f"request body: {e}" for e in errors(validator(media["schema"]), json.loads(body))]
     if isinstance(body, dict):
         media = resolve(document, op.get("requestBody", {})).get("content", {}).get(
             "application/x-www-form-urlencoded")

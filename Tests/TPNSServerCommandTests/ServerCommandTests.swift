@@ -80,7 +80,8 @@ struct ServerCommandTests {
       result.stdout.contains(
         "USAGE: tpns-server [--host <host>] [--port <port>] [--db <path>] [--port-file <file>] "
           + "[--threads <n>] [--strict] [--quiet] [--allow-browser] [--tls-cert <file>] "
-          + "[--tls-key <file>] [--whitelist <file>] [--version]\n"))
+          + "[--tls-key <file>] [--whitelist <file>] [--import <file>] [--export-on-exit <file>] "
+          + "[--version]\n"))
     #expect(
       result.stdout.contains("\n  --allow-browser         Run /tpns commands a browser sends"))
     #expect(result.stdout.contains("\n  --port <port>           The port to listen on;"))

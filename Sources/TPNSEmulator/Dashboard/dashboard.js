@@ -125,6 +125,8 @@ function renderWhitelist() {
   $("o-whitelist").textContent = w.enabled ? w.uids.length + " UID" + (w.uids.length === 1 ? "" : "s") + " activated" : "off";
   $("o-whitelist").className = w.enabled ? "warn" : "";
   $("whitelist-uids").textContent = w.enabled ? w.uids.join(", ") || "none" : "every UID (whitelist off)";
+  // Off, activating one UID turns the whitelist on: every other UID stops being activated.
+  $("whitelist-activate").textContent = w.enabled ? "Activate UID" : "Turn on with only this UID";
 }
 function tick() { if (startedAt !== null) $("o-uptime").textContent = uptimeText(Math.floor((Date.now() - startedAt) / 1000)); }
 setInterval(tick, 1000);
@@ -273,6 +275,13 @@ $("whitelist-form").addEventListener("submit", (e) => {
 $("whitelist-off").addEventListener("click", () => act("whitelist off", "/_emulator/whitelist", { method: "DELETE" }));
 $("disarm").addEventListener("click", () => act("disarm", "/_emulator/faults", { method: "DELETE" }));
 $("reset").addEventListener("click", () => act("reset", "/_emulator/reset", { method: "POST" }));
+// Snapshots: the state downloaded as a file (the link), or loaded from one.
+$("snapshot-file").addEventListener("change", async (e) => {
+  const file = e.target.files[0];
+  if (!file) return;
+  await act("load snapshot", "/_emulator/snapshot", { method: "PUT", headers: { "Content-Type": "application/json" }, body: await file.text() });
+  e.target.value = "";
+});
 
 // The live stream; EventSource reconnects by itself (the server sends retry: 1000).
 function setConnection(text, cls) { const c = $("connection"); c.textContent = text; c.className = "status " + cls; }
@@ -306,6 +315,7 @@ function connect() {
   source.addEventListener("notification", () => { reload("notifications"); reload("registry"); reload("overview"); });
   source.addEventListener("fault", () => reload("overview"));
   source.addEventListener("whitelist", () => reload("whitelist"));
+  source.addEventListener("snapshot", () => { for (const k of ["overview", "registry", "notifications", "whitelist"]) reload(k); });
   // Events were dropped (this page fell behind a flood): reload what they would have told.
   source.addEventListener("overflow", () => { loadAll().catch(() => {}); });
   source.addEventListener("reset", () => { state.requests = []; for (const k of ["overview", "registry", "notifications", "requests"]) reload(k); });

@@ -9,11 +9,6 @@ extension Inspector {
     query.body = []
     _ = try form(query, allowed: [])
     if request.method == "PUT" {
-      guard !request.isBodyTooLarge else {
-        throw RequestError(
-          413,
-          "a snapshot PUT is at most 1 MiB; start tpns-server with --import FILE for a larger one")
-      }
       let snapshot: Snapshot
       do {
         snapshot = try Snapshot(json: request.body)

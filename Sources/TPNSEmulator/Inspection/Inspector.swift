@@ -36,8 +36,13 @@ struct Inspector: Sendable {
     // The server drops a body over the limit; a knob must not then be turned as if it
     // had been sent without one (a 2 MiB POST to `reset` emptied the registry). Nor
     // is a target over the limit read.
-    try request.checkSize()
     let name = String(request.path.dropFirst(Self.prefix.count))
+    if name == "snapshot", request.isBodyTooLarge {
+      throw RequestError(
+        413,
+        "a snapshot PUT is at most 1 MiB; start tpns-server with --import FILE for a larger one")
+    }
+    try request.checkSize()
     switch name {
     case "health":
       try only(["GET"], request)

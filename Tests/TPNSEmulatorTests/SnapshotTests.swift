@@ -1,0 +1,134 @@
+import Foundation
+import Testing
+
+@testable import TPNSEmulator
+
+/// `/_emulator/snapshot`: the whole state as one document, and back.
+@Suite("Snapshot: the emulator's state as one document")
+struct SnapshotTests {
+  /// A run: a phone with two mappings (one with settings), a device, a notification,
+  /// and the whitelist on.
+  static func run() throws -> TestEmulator {
+    let server = try TestEmulator()
+    let token = try server.registerIOS()
+    let phone = "os=ios&appid=\(TestEmulator.appid)&udid=\(token)"
+    _ = try server.post("cmd=mapping&\(phone)&uid=\(TestEmulator.uid(1))&interval=300&format=jpg")
+    _ = try server.post("cmd=mapping&\(phone)&uid=\(TestEmulator.uid(2))")
+    _ = try server.post("cmd=device&uid=\(TestEmulator.uid(1))&model=cam")
+    _ = try server.post("cmd=event&uid=\(TestEmulator.uid(1))&event_type=2&msg=door")
+    _ = try RawHTTPClient.send(
+      port: server.port, method: "PUT", target: "/_emulator/whitelist",
+      body: Array("\(TestEmulator.uid(1))\n\(TestEmulator.uid(2))\n".utf8),
+      contentType: "text/plain")
+    return server
+  }
+
+  static func put(_ server: TestEmulator, _ body: [UInt8], headers: [String] = []) throws
+    -> HTTPReply
+  {
+    try RawHTTPClient.send(
+      port: server.port, method: "PUT", target: "/_emulator/snapshot", body: body,
+      contentType: "application/json", extraHeaders: headers)
+  }
+
+  @Test("GET answers the registry, the notifications and the whitelist, with a version")
+  func export() throws {
+    let server = try Self.run()
+    let reply = try server.inspect("snapshot")
+    #expect(reply.status == 200)
+    #expect(reply.headers["content-type"] == "application/json")
+    let json = try #require(reply.json as? [String: Any])
+    #expect(json["version"] as? Int == 1)
+    let mappings = try #require(json["mappings"] as? [[String: Any]])
+    #expect(mappings.map { $0["uid"] as? String } == [TestEmulator.uid(1), TestEmulator.uid(2)])
+    #expect(mappings.first?["interval"] as? Int == 300)
+    #expect(mappings.first?["format"] as? String == "jpg")
+    #expect(
+      (json["devices"] as? [[String: Any]])?.first?["extra"] as? [String: String] == [
+        "model": "cam"
+      ])
+    #expect((json["notifications"] as? [[String: Any]])?.first?["msg"] as? String == "door")
+    #expect(json["whitelist"] as? [String] == [TestEmulator.uid(1), TestEmulator.uid(2)])
+  }
+
+  @Test("a snapshot PUT after a reset gives back the same state, byte for byte")
+  func roundTrip() throws {
+    let server = try Self.run()
+    let before = try server.inspect("snapshot").body
+    _ = try server.inspect("reset", method: "POST")
+    _ = try RawHTTPClient.send(port: server.port, method: "DELETE", target: "/_emulator/whitelist")
+    #expect(try server.registry("mappings").isEmpty)
+    let put = try Self.put(server, Array(before.utf8))
+    #expect(put.status == 200, "\(put.body)")
+    #expect(put.body == before)
+    #expect(try server.inspect("snapshot").body == before)
+    // And the registry works on from it: the next mapsync keeps the settings.
+    #expect(try server.registry("mappings").count == 2)
+  }
+
+  @Test(
+    "a bad document is a 400 naming what is wrong, and changes nothing",
+    arguments: [
+      ("not json", "not a snapshot document"),
+      ("{\"version\": 1}", "clients: it is missing"),
+      (
+        #"{"version":2,"clients":[],"mappings":[],"devices":[],"notifications":[]}"#,
+        "version 2 is not one this emulator reads"
+      ),
+      (
+        #"{"version":1,"clients":[],"mappings":[{"appid":"a","udid":"u","uid":"ABCDEFGHJKLMNPRSTUVW","created_at":"2026-12-05T01:18:03.022Z"}],"devices":[],"notifications":[]}"#,
+        "mapping of ABCDEFGHJKLMNPRSTUVW names phone (a, u), which is not among the clients"
+      ),
+      (
+        #"{"version":1,"clients":[],"mappings":[],"devices":[{"uid":"front-door","announcements":1,"first_seen":"2026-12-05T01:18:03.022Z","last_seen":"2026-12-05T01:18:03.022Z"}],"notifications":[]}"#,
+        "a device holds 'front-door', which is not a UID"
+      ),
+      (
+        #"{"version":1,"clients":[{"os":"ios","appid":"a","udid":"u","registered_at":"2026-02-31T00:00:00.000Z","last_seen":"2026-12-05T01:18:03.022Z"}],"mappings":[],"devices":[],"notifications":[]}"#,
+        "registered_at '2026-02-31T00:00:00.000Z' is not a time"
+      ),
+      (
+        #"{"version":1,"clients":[],"mappings":[],"devices":[],"notifications":[],"whitelist":["x"]}"#,
+        "the whitelist holds 'x', which is not a UID"
+      ),
+    ] as [(String, String)])
+  func refused(document: String, message: String) throws {
+    let server = try Self.run()
+    let before = try server.inspect("snapshot").body
+    let reply = try Self.put(server, Array(document.utf8))
+    #expect(reply.status == 400)
+    #expect(reply.body.contains(message), "\(reply.body)")
+    #expect(try server.inspect("snapshot").body == before)
+  }
+
+  @Test("a PUT from a web page of another origin is refused and changes nothing")
+  func guarded() throws {
+    let server = try Self.run()
+    let before = try server.inspect("snapshot").body
+    let empty = #"{"version":1,"clients":[],"mappings":[],"devices":[],"notifications":[]}"#
+    for header in ["Origin: http://evil.example", "Sec-Fetch-Site: cross-site"] {
+      #expect(try Self.put(server, Array(empty.utf8), headers: [header]).status == 403)
+    }
+    #expect(try server.inspect("snapshot").body == before)
+  }
+
+  @Test("a PUT over 1 MiB is a 413 that says how to load a larger one")
+  func tooLarge() throws {
+    let server = try Self.run()
+    let reply = try Self.put(server, [UInt8](repeating: UInt8(ascii: " "), count: (1 << 20) + 1))
+    #expect(reply.status == 413)
+    #expect(reply.body.contains("--import FILE"), "\(reply.body)")
+  }
+
+  @Test(
+    "a time reads back only as Clock writes it",
+    arguments: [
+      ("1970-01-01T00:00:00.000Z", 0), ("2026-12-05T01:18:03.022Z", 1_796_433_483_022),
+      ("2024-02-29T23:59:59.999Z", 1_709_251_199_999), ("2026-02-31T00:00:00.000Z", nil),
+      ("2026-12-05T01:18:03Z", nil), ("2026-12-05 01:18:03.022Z", nil),
+      ("2026-12-05T24:00:00.000Z", nil),
+    ] as [(String, Int64?)])
+  func times(text: String, milliseconds: Int64?) {
+    #expect(Clock.milliseconds(iso8601: text) == milliseconds)
+  }
+}
