@@ -5,7 +5,8 @@
 # exit 1, exactly one `not ok` line (the check named below) and
 # `# 15 passed, 1 failed`. Also: --server against a separate emulator (the
 # emulator-only checks skipped, exit 0), the usage errors, every run's output
-# read by `prove` (TAP) and its --junit file read back as JUnit XML. Each check
+# read by `prove` (TAP) and its --junit file read back as JUnit XML, and a run
+# stopped midway by SIGTERM (what ran reported, exit 143). Each check
 # prints `PASS name: figure` or `FAIL name: what happened`, then
 # `N passed, M failed`; exit 1 if any failed. About 5 s (the cases run at once).
 # Usage: Scripts/smoke-selftest.sh [--bin DIR]   (default: a debug build)
@@ -199,7 +200,31 @@ PYTHON
   fi
 done
 
-for arguments in "--bogus" "--server" "--bin $work/nowhere" "--junit /nonexistent/dir/x.xml"; do
+# Stopped midway (SIGTERM to the script alone): it reports what ran, in TAP and in
+# its JUnit file, with a failing last case, and ends with the signal's status.
+Scripts/smoke.sh --bin "$bin" --junit "$work/stopped.xml" >"$work/stopped.out" 2>&1 &
+stopped_pid=$!
+deadline=$((SECONDS + 20))
+until grep -q '^ok 2 ' "$work/stopped.out" 2>/dev/null || ((SECONDS > deadline)); do sleep 0.05; done
+kill -TERM "$stopped_pid"
+wait "$stopped_pid"
+status=$?
+if ((status == 143)) && grep -Eq '^not ok [0-9]+ - the checks finished: interrupted by SIGTERM' "$work/stopped.out" &&
+  python3 -c '
+import sys, xml.etree.ElementTree as ET
+suite = ET.parse(sys.argv[1]).getroot().find("testsuite")
+cases = suite.findall("testcase")
+assert suite.get("failures") == "1" and len(cases) >= 3, suite.attrib
+assert cases[-1].get("name") == "the checks finished" and cases[-1].find("failure") is not None
+assert all(c.find("failure") is None for c in cases[:-1])
+' "$work/stopped.xml"; then
+  pass "stopped midway" "exit 143, $(grep -c '^ok ' "$work/stopped.out") checks reported, then the interruption"
+else
+  fail "stopped midway" "exit $status: $(tr '\n' '|' <"$work/stopped.out")"
+fi
+
+for arguments in "--bogus" "--server" "--bin $work/nowhere" "--junit /nonexistent/dir/x.xml" \
+  "--junit $work"; do
   # shellcheck disable=SC2086 # split into arguments on purpose
   Scripts/smoke.sh $arguments >/dev/null 2>"$work/usage.err"
   status=$?

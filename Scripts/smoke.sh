@@ -86,7 +86,8 @@ xml_text() {
   printf '%s' "$text" | tr -d '\000-\010\013\014\016-\037'
 }
 
-# Writes the results as JUnit XML to FILE (through a temporary file, renamed).
+# Writes the results as JUnit XML to FILE (through a temporary file, renamed);
+# says so and returns 1 when it cannot.
 write_junit() {
   local file=$1 i total=0
   for i in "${!seconds[@]}"; do total=$(awk -v a="$total" -v b="${seconds[$i]}" 'BEGIN { print a + b }'); done
@@ -109,7 +110,31 @@ write_junit() {
     done
     echo '  </testsuite>'
     echo '</testsuites>'
-  } >"$file.tmp.$$" && mv -f "$file.tmp.$$" "$file"
+  } 2>/dev/null >"$file.tmp.$$" && mv -f "$file.tmp.$$" "$file" && return
+  rm -f "$file.tmp.$$"
+  echo "Error: cannot write the JUnit report to $file" >&2
+  return 1
+}
+
+# The plan and the summary, then the JUnit report when one is asked for; the
+# checks' status (1 also when the report cannot be written).
+finish() {
+  printf '1..%d\n' "$number"
+  if ((skipped)); then
+    echo "# $passed passed, $failed failed, $skipped skipped"
+  else
+    echo "# $passed passed, $failed failed"
+  fi
+  if [[ -n ${SMOKE_JUNIT:-} ]]; then write_junit "$SMOKE_JUNIT" || return 1; fi
+  ((failed == 0))
+}
+
+# A signal stops the checks: what ran is reported, the run counts as failed, and
+# the script ends with the signal's status.
+interrupted() {
+  out= not_ok "the checks finished" "interrupted by SIG$1 after $number checks"
+  finish
+  exit "$2"
 }
 
 # Runs `tpns COMMAND --json ARGS...` (stdin as given), setting `status`, `out`
@@ -186,6 +211,9 @@ expect() {
 }
 
 run_checks() {
+  trap 'interrupted INT 130' INT
+  trap 'interrupted TERM 143' TERM
+  trap 'interrupted HUP 129' HUP
   local mode=$1 token=${SMOKE_TOKEN:-0f1e2d3c4b5a69788796a5b4c3d2e1f00f1e2d3c4b5a69788796a5b4c3d2e1f0}
   scratch=$(dirname "$TPNS_STORE")
   local emulator_only="needs the emulator's /_emulator/ endpoints (--server)"
@@ -293,14 +321,7 @@ run_checks() {
   tpns_json remove $indexes
   expect "remove the remaining UIDs" 0 '.ok' '.uids == []' '.pending == false'
 
-  printf '1..%d\n' "$number"
-  if ((skipped)); then
-    echo "# $passed passed, $failed failed, $skipped skipped"
-  else
-    echo "# $passed passed, $failed failed"
-  fi
-  [[ -z ${SMOKE_JUNIT:-} ]] || write_junit "$SMOKE_JUNIT"
-  ((failed == 0))
+  finish
 }
 
 if [[ ${_SMOKE_UNDER_EXEC:-} == 1 ]]; then
@@ -365,6 +386,14 @@ if [[ -n $junit ]]; then
     echo "Error: --junit '$junit': no directory $(dirname "$junit")" >&2
     exit 64
   }
+  if [[ -d $junit ]]; then
+    echo "Error: --junit '$junit' is a directory: name the report's file" >&2
+    exit 64
+  fi
+  if [[ ! -w $junit_directory ]]; then
+    echo "Error: --junit '$junit': $junit_directory is not writable" >&2
+    exit 64
+  fi
   export SMOKE_JUNIT=$junit_directory/$(basename "$junit")
 fi
 
@@ -419,9 +448,6 @@ export PATH
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/tpns-smoke.XXXXXX") || exit 1
 trap 'rm -rf "$work"' EXIT
-trap 'exit 129' HUP
-trap 'exit 130' INT
-trap 'exit 143' TERM
 export TPNS_STORE=$work/state.plist
 
 if [[ -n $server ]]; then
@@ -433,8 +459,22 @@ fi
 
 echo "smoke: $(command -v tpns) ($(tpns --version)) against tpns-server exec ${tls[*]}" >&2
 # --strict: tpns is a canonical client; anything else it sent would be a 400.
-_SMOKE_UNDER_EXEC=1 tpns-server exec --quiet --strict "${tls[@]}" -- bash "$script"
-status=$?
+# In the background, so that a signal to this script is handled at once: handed
+# to exec, which hands it to the checks, which report what ran and end with it.
+_SMOKE_UNDER_EXEC=1 tpns-server exec --quiet --strict "${tls[@]}" -- bash "$script" &
+exec_pid=$!
+signalled=
+trap 'signalled=129; kill -HUP "$exec_pid" 2>/dev/null' HUP
+trap 'signalled=130; kill -INT "$exec_pid" 2>/dev/null' INT
+trap 'signalled=143; kill -TERM "$exec_pid" 2>/dev/null' TERM
+while :; do
+  wait "$exec_pid"
+  status=$?
+  kill -0 "$exec_pid" 2>/dev/null || break
+done
+if [[ -n $signalled ]]; then
+  exit "$signalled"
+fi
 if ((status > 1)); then
   echo "Error: the checks did not finish: tpns-server exec exited $status" >&2
   if [[ -n ${SMOKE_JUNIT:-} ]]; then
