@@ -112,6 +112,15 @@ struct InspectorFilterTests {
     #expect(try Self.sequences(server, "") == [1])
   }
 
+  @Test("DELETE requests with a filter is a 400 that says it empties the whole log")
+  func clearJournalWithFilter() throws {
+    let (server, _) = try Self.journal()
+    let reply = try server.inspect("requests?cmd=mapsync", method: "DELETE")
+    #expect(reply.status == 400)
+    #expect(reply.body.contains("empties the whole log and takes no filters"), "\(reply.body)")
+    #expect(try Self.count(server, "") == 5)
+  }
+
   @Test("DELETE requests from a web page of another origin is refused and empties nothing")
   func clearJournalGuarded() throws {
     let (server, _) = try Self.journal()

@@ -94,7 +94,10 @@ struct Inspector: Sendable {
       try only(["GET", "DELETE"], request)
       if request.method == "DELETE" {
         // The journal only: the registry, the faults and the whitelist stay.
-        _ = try form(request, allowed: [])
+        guard try form(request, allowed: RequestFilter.names).pairs.isEmpty else {
+          throw .badRequest(
+            "DELETE \(request.path) empties the whole log and takes no filters (GET takes them)")
+        }
         log.reset()
         events.publish("requests_cleared", ResetJSON())
         return .json(RequestsClearedJSON())
