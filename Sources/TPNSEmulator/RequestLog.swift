@@ -54,6 +54,8 @@ struct RequestLogEntry: Sendable, Equatable {
   var durationMilliseconds: Double? = nil
   /// What was cut from the form; nil when it is kept whole.
   var truncation: Truncation? = nil
+  /// The number of the fault rule that took the request; nil when none did.
+  var faultRule: Int? = nil
   /// The decoded parameters of a form not kept whole, values cut; nil otherwise (they
   /// are decoded from `form` when read).
   var keptParameters: [FormParameters.Pair]? = nil

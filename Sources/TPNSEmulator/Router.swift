@@ -1,6 +1,12 @@
 import DurationFormatting
 import TPNSProtocol
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
+
 /// Routes each HTTP request: `/tpns` (and the legacy paths) to the protocol commands'
 /// handlers, `/_emulator/` to the
 /// inspector, anything else to a 404, once ``AccessPolicy`` has refused what a web
@@ -122,7 +128,8 @@ struct Router: Sendable {
     let response: OutgoingResponse
     var conformance = Conformance(isStrict: isStrict)
     do throws(RequestError) {
-      response = try answer(request, decoded, conformance: &conformance, now: now)
+      response = try answer(
+        request, decoded, conformance: &conformance, faultRule: &entry.faultRule, now: now)
     } catch {
       entry.error = error.reason
       response = .error(error)
@@ -156,7 +163,7 @@ struct Router: Sendable {
   /// status, `200 ok: …`, for clients that look for `200` in it.
   private func answer(
     _ request: IncomingRequest, _ decoded: Result<FormParameters, RequestError>,
-    conformance: inout Conformance, now: Int64
+    conformance: inout Conformance, faultRule: inout Int?, now: Int64
   ) throws(RequestError) -> OutgoingResponse {
     if request.method == "HEAD" {
       // A GET's headers without running it: a probe changes nothing and takes no fault.
@@ -166,14 +173,26 @@ struct Router: Sendable {
         name: "Allow", value: Self.serviceMethods.joined(separator: ", "))
       return response
     }
-    if let fault = faults.take() {
+    let command = (try? decoded.get())?[CommandParameter.cmd.name]
+    if let rule = faults.take(command: command) {
       inspector.counters.recordFault()
-      events.publish("fault", FaultJSON(fault: faults.current))
-      var failure = RequestError(fault.status, "injected fault (\(fault.remaining) more)")
-      if let retryAfter = fault.retryAfter {
-        failure.header = HTTPHeader(name: "Retry-After", value: String(retryAfter))
+      faultRule = rule.id
+      events.publish("fault", FaultJSON(rules: faults.current))
+      // A plain wait: it holds this serving thread, as a slow service would.
+      if rule.delayMilliseconds > 0 { usleep(UInt32(rule.delayMilliseconds) * 1000) }
+      let left = rule.remaining.map { "\($0) more" } ?? "until disarmed"
+      if rule.drops {
+        var dropped = RequestError(0, "connection dropped by fault rule \(rule.id) (\(left))")
+        dropped.drops = true
+        throw dropped
       }
-      throw failure
+      if let status = rule.status {
+        var failure = RequestError(status, "injected fault, rule \(rule.id) (\(left))")
+        if let retryAfter = rule.retryAfter {
+          failure.header = HTTPHeader(name: "Retry-After", value: String(retryAfter))
+        }
+        throw failure
+      }
     }
     guard Self.serviceMethods.contains(request.method) else {
       throw RequestError.methodNotAllowed(request.method, allowed: Self.serviceMethods)

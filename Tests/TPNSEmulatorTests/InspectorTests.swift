@@ -99,8 +99,8 @@ struct InspectorTests {
     #expect(reply.status == 400)
     #expect(
       reply.body
-        == "error: GET /_emulator/faults only shows the armed fault; to arm a fault, "
-        + "POST /_emulator/faults?status=…&count=…&retry_after=…\n")
+        == "error: GET /_emulator/faults only shows the armed rules; to arm one, POST "
+        + "/_emulator/faults?status=…&count=…&cmd=…&probability=…&seed=…&delay_ms=…\n")
     #expect(try server.get("cmd=device&uid=\(TestEmulator.uid(1))").status == 200)
     // Other parameters are still refused by name.
     #expect(try server.inspect("faults?x=1").body.contains("unknown parameter 'x'"))
@@ -253,7 +253,7 @@ struct InspectorTests {
     _ = try server.inspect("faults?status=503&count=5", method: "POST")
     let reply = try server.inspect(path, method: method)
     #expect(reply.status == 200)
-    #expect(reply.body == "{\n  \"fault\" : null\n}\n")
+    #expect(reply.body == "{\n  \"fault\" : null,\n  \"rules\" : [\n\n  ]\n}\n")
     #expect(try server.inspect("faults").body == reply.body)
     #expect(try server.get("cmd=device&uid=\(TestEmulator.uid(1))").status == 200)
   }

@@ -78,7 +78,7 @@ statuses=(
 )
 after=$(curl -s "$emulator_base/_emulator/registry")
 fault=$(curl -s "$emulator_base/_emulator/faults" | tr -d ' \n')
-if [[ ${statuses[*]} == "421 403 403 403" && $before == "$after" && $fault == '{"fault":null}' ]] &&
+if [[ ${statuses[*]} == "421 403 403 403" && $before == "$after" && $fault == '{"fault":null,"rules":[]}' ]] &&
   ! grep -q '"token"' "$work/part.rebound"; then
   pass emulator-foreign-site "rebound Host 421, foreign Origin 403 (reset, faults), cross-site GET 403; registry unchanged: $(head -c 90 "$work/part.rebound")"
 else

@@ -322,6 +322,8 @@ private func respond(
     fetchMode: header(connection, "Sec-Fetch-Mode"))
   pending.body = []
   let response = server.handler(request)
+  // No answer queued: libmicrohttpd closes the connection.
+  if response.drops { return MHD_Result(rawValue: 0)! }
   if let stream = response.stream {
     if let live = stream as? any LiveBodyStream {
       live.attach(liveConnection(server, pending, connection))

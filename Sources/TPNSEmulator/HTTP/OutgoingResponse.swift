@@ -10,6 +10,8 @@ struct OutgoingResponse: Sendable {
   /// When set, the body sent instead of `body`, piece by piece, ended by closing the
   /// connection.
   var stream: (any HTTPBodyStream)? = nil
+  /// Whether the connection is closed without an answer (a fault rule's `drop`).
+  var drops = false
 
   /// The content type of a text answer.
   static let plainText = "text/plain; charset=utf-8"
@@ -23,6 +25,7 @@ struct OutgoingResponse: Sendable {
   static func error(_ failure: RequestError) -> OutgoingResponse {
     var response = text(failure.status, "error: \(failure.reason)\n")
     response.header = failure.header
+    response.drops = failure.drops
     return response
   }
 

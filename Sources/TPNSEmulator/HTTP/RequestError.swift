@@ -4,6 +4,8 @@ struct RequestError: Error, Sendable, Equatable {
   var reason: String
   /// An extra header to send with the error (`Allow` on a 405).
   var header: HTTPHeader?
+  /// Whether the connection is closed without an answer (a fault rule's `drop`).
+  var drops = false
 
   init(_ status: Int, _ reason: String, header: HTTPHeader? = nil) {
     self.status = status

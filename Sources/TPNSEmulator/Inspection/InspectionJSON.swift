@@ -128,6 +128,7 @@ struct RequestJSON: Encodable, Sendable {
       ("params", entry.parameters.map(Self.parameters)), ("raw", entry.raw),
       ("status", entry.status), ("error", entry.error), ("warnings", entry.warnings),
       ("truncated", entry.truncation.map(Self.truncation)),
+      ("fault_rule", entry.faultRule),
     ]
     if let duration = entry.durationMilliseconds { members.append(("duration_ms", duration)) }
     try JSONObject(members).encode(to: encoder)
@@ -166,16 +167,27 @@ struct ExtraJSON: Encodable {
   }
 }
 
+/// The armed chaos rules, in the order they are matched; `fault` is the first in the
+/// shape a single fault had (status, remaining, retry_after), for older clients.
 struct FaultJSON: Encodable {
-  let fault: FaultInjector.Fault?
+  let rules: [FaultRule]
 
   func encode(to encoder: any Encoder) throws {
-    let fault = self.fault.map {
+    let fault = rules.first.map {
       JSONObject([
         ("status", $0.status), ("remaining", $0.remaining), ("retry_after", $0.retryAfter),
       ])
     }
-    try JSONObject([("fault", fault)]).encode(to: encoder)
+    let listed = rules.map { rule in
+      JSONObject([
+        ("id", rule.id), ("status", rule.status), ("remaining", rule.remaining),
+        ("cmd", rule.command), ("probability", rule.probability),
+        ("seed", rule.probability == nil ? nil : rule.seed),
+        ("delay_ms", rule.delayMilliseconds), ("drop", rule.drops),
+        ("retry_after", rule.retryAfter), ("hits", rule.hits),
+      ])
+    }
+    try JSONObject([("fault", fault), ("rules", listed)]).encode(to: encoder)
   }
 }
 

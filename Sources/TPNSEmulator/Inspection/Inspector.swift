@@ -9,7 +9,7 @@
 /// | `requests?since=&limit=&cmd=&udid=&uid=&status=&path=` | GET (DELETE empties) | a page of the log of `/tpns` requests, filtered (streamed) |
 /// | `requests/count?cmd=&udid=&uid=&status=&path=` | GET | how many logged requests match |
 /// | `reset` | POST | empties the registry, the log and the faults |
-/// | `faults?status=&count=&retry_after=` | POST (GET shows, DELETE disarms) | arms a fault |
+/// | `faults?status=&count=&retry_after=&cmd=&probability=&seed=&delay_ms=&drop=` | POST (GET shows, DELETE disarms) | arms a chaos rule |
 /// | `whitelist` | GET (PUT sets, DELETE turns off) | the activated UIDs (``Whitelist``) |
 /// | `snapshot` | GET (PUT replaces) | the whole state as one document (``Snapshot``) |
 /// | `overview` | GET | status, uptime, database, counts, the armed fault |
@@ -103,9 +103,9 @@ struct Inspector: Sendable {
         return .json(RequestsClearedJSON())
       }
       let query = try form(request, allowed: RequestFilter.names.union(["since", "limit"]))
-      let since = try integer(query, "since", 0...Int.max)
+      let since = try Self.integer(query, "since", 0...Int.max)
       let limit =
-        try integer(query, "limit", 1...RequestLogStream.maximumLimit)
+        try Self.integer(query, "limit", 1...RequestLogStream.maximumLimit)
         ?? RequestLogStream.defaultLimit
       var response = OutgoingResponse(
         status: 200, contentType: "application/json", header: nil, body: [])
@@ -125,37 +125,7 @@ struct Inspector: Sendable {
       events.publish("reset", ResetJSON())
       return .json(ResetJSON())
     case "faults":
-      try only(["GET", "POST", "DELETE"], request)
-      let settings: Set<String> = ["status", "count", "retry_after"]
-      switch request.method {
-      case "POST":
-        let query = try form(request, allowed: settings)
-        let status = try integer(query, "status", 400...599)
-        let count = try integer(query, "count", 0...1_000_000) ?? 1
-        let retryAfter = try integer(query, "retry_after", 0...86_400)
-        if count == 0 {
-          faults.disarm()  // `count=0` disarms: no status needed
-        } else {
-          guard let status else {
-            throw .badRequest("missing parameter 'status' (400 to 599)")
-          }
-          faults.arm(FaultInjector.Fault(status: status, remaining: count, retryAfter: retryAfter))
-        }
-      case "DELETE":
-        _ = try form(request, allowed: [])
-        faults.disarm()
-      default:
-        // GET only shows the fault; a GET that tries to arm one is told how.
-        guard try form(request, allowed: settings).pairs.isEmpty else {
-          throw .badRequest(
-            "GET \(request.path) only shows the armed fault; to arm a fault, POST "
-              + "\(request.path)?status=…&count=…&retry_after=…")
-        }
-      }
-      if request.method != "GET" && request.method != "HEAD" {
-        events.publish("fault", FaultJSON(fault: faults.current))
-      }
-      return .json(FaultJSON(fault: faults.current))
+      return try faultRules(request)
     case "whitelist":
       return try whitelist(request)
     case "snapshot":
@@ -187,7 +157,7 @@ struct Inspector: Sendable {
       OverviewJSON(
         status: fileError == nil ? "ok" : "database missing", database: databaseName,
         error: fileError?.description, startedAt: Clock.iso8601(milliseconds: startedAt),
-        uptimeSeconds: Int64(uptime), counts: counts, fault: FaultJSON(fault: faults.current),
+        uptimeSeconds: Int64(uptime), counts: counts, fault: FaultJSON(rules: faults.current),
         streams: events.count))
   }
 
@@ -215,7 +185,7 @@ struct Inspector: Sendable {
   }
 
   /// The integer value of `name` within `range`; nil when it was not sent.
-  private func integer(_ form: FormParameters, _ name: String, _ range: ClosedRange<Int>)
+  static func integer(_ form: FormParameters, _ name: String, _ range: ClosedRange<Int>)
     throws(RequestError) -> Int?
   {
     guard let text = form[name] else { return nil }
