@@ -145,8 +145,8 @@ def test_fault_from_the_page_shows_retries(page):
     page.get_by_label("Status", exact=True).fill("503")
     page.get_by_label("Count", exact=True).fill("2")
     page.get_by_label("Retry-After (s)").fill("0")
-    page.get_by_role("button", name="Arm fault").click()
-    expect(page.locator("#o-fault")).to_contain_text("503 × 2", timeout=2000)
+    page.get_by_role("button", name="Arm rule").click()
+    expect(page.locator("#o-fault")).to_contain_text("#1 503, × 2", timeout=2000)
     assert emulator.get("/_emulator/faults")["fault"]["remaining"] == 2
     result = tpns("sync")
     assert result.returncode == 0, result.stderr
@@ -302,6 +302,25 @@ def test_whitelist_from_the_page(page):
     assert result.returncode == 0, result.stderr
 
 
+def test_chaos_rule_from_the_page(page):
+    tab(page, "Overview")
+    page.get_by_label("Status", exact=True).fill("")
+    page.get_by_label("Count", exact=True).fill("")
+    page.get_by_label("Only cmd").fill("mapsync")
+    page.get_by_label("Probability").fill("0.5")
+    page.get_by_label("Seed").fill("7")
+    page.get_by_label("Delay (ms)").fill("50")
+    page.get_by_label("Retry-After (s)").fill("")
+    page.get_by_role("button", name="Arm rule").click()
+    expect(page.locator("#o-fault")).to_contain_text(
+        "as usual, until disarmed, cmd=mapsync, p 0.5 (seed 7), after 50 ms, 0 hits", timeout=2000)
+    rule = emulator.get("/_emulator/faults")["rules"][0]
+    assert (rule["cmd"], rule["probability"], rule["seed"], rule["delay_ms"]) == ("mapsync", 0.5, 7, 50), rule
+    shot(page, "04a-chaos-rule")
+    page.get_by_role("button", name="Disarm all").click()
+    expect(page.locator("#o-fault")).to_have_text("none", timeout=2000)
+
+
 def test_snapshot_from_the_page(page):
     tab(page, "Overview")
     before = emulator.get("/_emulator/snapshot")
@@ -333,7 +352,8 @@ def main():
             watch_for_script_errors(page)
             steps = [test_opens_live, test_register_and_add_appear_without_reload,
                      test_event_from_the_page_matches_notifications, test_fault_from_the_page_shows_retries,
-                     test_whitelist_from_the_page, test_snapshot_from_the_page,
+                     test_chaos_rule_from_the_page, test_whitelist_from_the_page,
+                     test_snapshot_from_the_page,
                      test_reset, test_reconnects_after_restart, test_keyboard_tabs,
                      test_monitor_shows_a_legacy_request_with_its_path,
                      test_another_origin_can_neither_read_nor_act, test_dark, test_no_script_errors]

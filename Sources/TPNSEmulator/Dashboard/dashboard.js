@@ -97,9 +97,18 @@ function reload(kind) {
   }, 100);
 }
 
-function faultText(fault) {
-  if (!fault) return "none";
-  return fault.status + " × " + fault.remaining + (fault.retry_after === null ? "" : ", Retry-After " + fault.retry_after + " s");
+function ruleText(r) {
+  const parts = ["#" + r.id + " " + (r.drop ? "drop" : r.status === null ? "as usual" : r.status)];
+  parts.push(r.remaining === null ? "until disarmed" : "× " + r.remaining);
+  if (r.cmd !== null) parts.push("cmd=" + r.cmd);
+  if (r.probability !== null) parts.push("p " + r.probability + " (seed " + r.seed + ")");
+  if (r.delay_ms) parts.push("after " + r.delay_ms + " ms");
+  if (r.retry_after !== null) parts.push("Retry-After " + r.retry_after + " s");
+  parts.push(r.hits + " hit" + (r.hits === 1 ? "" : "s"));
+  return parts.join(", ");
+}
+function faultText(faults) {
+  return faults.rules.length ? faults.rules.map(ruleText).join("; ") : "none";
 }
 function uptimeText(seconds) {
   const h = Math.floor(seconds / 3600), m = Math.floor(seconds / 60) % 60, s = seconds % 60;
@@ -113,8 +122,8 @@ function renderOverview() {
   $("o-status").className = o.status === "ok" ? "ok" : "bad";
   $("o-database").textContent = o.database === ":memory:" ? "memory" : "file " + o.database;
   for (const k of ["phones", "mappings", "devices", "notifications", "requests"]) $("o-" + k).textContent = o.counts[k];
-  $("o-fault").textContent = faultText(o.fault.fault);
-  $("o-fault").className = o.fault.fault ? "warn" : "";
+  $("o-fault").textContent = faultText(o.fault);
+  $("o-fault").className = o.fault.rules.length ? "warn" : "";
   startedAt = Date.now() - o.uptime_seconds * 1000;
   tick();
 }
@@ -260,9 +269,12 @@ $("event-form").addEventListener("submit", (e) => {
 $("fault-form").addEventListener("submit", (e) => {
   e.preventDefault();
   const form = new FormData(e.target);
-  const query = new URLSearchParams({ status: form.get("status"), count: form.get("count") });
-  if (form.get("retry_after")) query.set("retry_after", form.get("retry_after"));
-  act("fault", "/_emulator/faults?" + query, { method: "POST" });
+  const query = new URLSearchParams();
+  for (const name of ["status", "count", "cmd", "probability", "seed", "delay_ms", "retry_after"]) {
+    if (form.get(name)) query.set(name, form.get(name));
+  }
+  if (form.get("drop")) { query.set("drop", "1"); query.delete("status"); query.delete("retry_after"); }
+  act("rule", "/_emulator/faults?" + query, { method: "POST" });
 });
 // Adding is a PUT of the list shown with the new UID: the endpoint takes the whole text.
 $("whitelist-form").addEventListener("submit", (e) => {
