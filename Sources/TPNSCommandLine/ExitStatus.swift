@@ -44,6 +44,13 @@ enum ExitStatus {
     case .notActivated(let uids, _):
       let which = uids.count == 1 ? "UID \(uids[0])" : "these UIDs"
       return (rejected, "Activate \(which) in your TPNS console, then run 'tpns sync'.")
+    case .removalNotActivated(let uid, true):
+      return (rejected, "The server still maps UID \(uid); 'tpns sync' sends the list without it.")
+    case .removalNotActivated(let uid, false):
+      return (
+        rejected,
+        "tpns has no record of this server mapping UID \(uid): nothing is left to remove there."
+      )
     case .request(let command, let request):
       return of(request, command: command)
     }
