@@ -168,6 +168,35 @@ import Testing
   }
 
   @Test(
+    "add or import of a UID already stored and refused as not activated: exit 0, warned with the fix",
+    arguments: [false, true])
+  func alreadyStoredAndRefused(importing: Bool) throws {
+    let e2e = try EndToEnd()
+    let tpns = e2e.tpns
+    #expect(try tpns.run(["register", EndToEnd.token]).status == 0)
+    try e2e.server.activate(only: [Self.a])
+    #expect(try tpns.run(["add", Self.a, Self.b]).status == 76)
+    let file = e2e.directory.file("uids.plist")
+    try Data(ImportTests.xmlPreferences([Self.b]).utf8).write(to: URL(fileURLWithPath: file))
+    let arguments = importing ? ["import", file] : ["add", Self.b]
+    let warning =
+      "\(Self.b) was refused by this server as not activated: activate it in your TPNS "
+      + "console, then tpns sync"
+    let text = try tpns.run(arguments)
+    #expect(text.status == 0)
+    #expect(text.stdout == "\(Self.b) is already in the list\n")
+    #expect(text.stderr.contains("Warning: \(warning)\n"), "\(text.stderr)")
+    let json = try tpns.run(arguments + ["--json"])
+    #expect(json.status == 0)
+    #expect((try Self.document(json.stdout)["warnings"] as? [String])?.contains(warning) == true)
+    // One the server holds is only already in the list.
+    #expect(!(try tpns.run(["add", Self.a]).stderr.contains("not activated")))
+    // Refused again by the request: its error names it, no warning repeats it.
+    let mapped = try tpns.run(["mapping", Self.b])
+    #expect(mapped.status == 76 && !mapped.stderr.contains(warning))
+  }
+
+  @Test(
     "watch sends a refused UID again at its --interval, not in a loop, and holds it once activated",
     .timeLimit(.minutes(1)))
   func watchRetriesAtItsPace() throws {
