@@ -100,7 +100,10 @@ enum ExitStatus {
       rejectedHint = "Nothing was registered; check the token and --os, --appid, --udid."
     case .event, .device:
       pending = "Nothing was stored; run the command again once the server answers."
-      rejectedHint = "Check the UID, --type, --message and --time against the server's reason."
+      rejectedHint =
+        command == .event
+        ? "Check the UID, --type, --message and --time against the server's reason."
+        : "Check the UID against the server's reason."
     default:
       pending = "The change is stored and pending; run 'tpns sync' to send it again."
       rejectedHint =
