@@ -44,6 +44,13 @@ enum ExitStatus {
     case .notActivated(let uids, _):
       let which = uids.count == 1 ? "UID \(uids[0])" : "these UIDs"
       return (rejected, "Activate \(which) in your TPNS console, then run 'tpns sync'.")
+    case .removalNotActivated(let uid, true):
+      return (rejected, "The server still maps UID \(uid); 'tpns sync' sends the list without it.")
+    case .removalNotActivated(let uid, false):
+      return (
+        rejected,
+        "tpns has no record of this server mapping UID \(uid): nothing is left to remove there."
+      )
     case .request(let command, let request):
       return of(request, command: command)
     }
@@ -93,7 +100,10 @@ enum ExitStatus {
       rejectedHint = "Nothing was registered; check the token and --os, --appid, --udid."
     case .event, .device:
       pending = "Nothing was stored; run the command again once the server answers."
-      rejectedHint = "Check the UID, --type, --message and --time against the server's reason."
+      rejectedHint =
+        command == .event
+        ? "Check the UID, --type, --message and --time against the server's reason."
+        : "Check the UID against the server's reason."
     default:
       pending = "The change is stored and pending; run 'tpns sync' to send it again."
       rejectedHint =

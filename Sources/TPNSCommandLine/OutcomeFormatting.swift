@@ -88,8 +88,9 @@ struct OutcomeFormatting {
     func uids(_ uids: [DeviceUID]) -> (String, OrderedJSON) {
       ("uids", .array(uids.map { .string($0.rawValue) }))
     }
-    func response(_ text: String, masked: Bool = true) -> (String, OrderedJSON) {
-      ("response", .string(masked ? mask(Self.body(text)) : Self.body(text)))
+    // Every server's answer is masked: any of them may echo the token.
+    func response(_ text: String) -> (String, OrderedJSON) {
+      ("response", .string(mask(Self.body(text))))
     }
     let store: (String, OrderedJSON) = ("store", .string(options.storePath))
     switch outcome {
@@ -98,13 +99,13 @@ struct OutcomeFormatting {
     case .settingsChanged(let id, let settings):
       return ("updated", [uid(id)] + Self.fields(settings))
     case .mapped(let id, let settings, let text):
-      return ("mapped", [uid(id)] + Self.fields(settings) + [response(text, masked: false)])
+      return ("mapped", [uid(id)] + Self.fields(settings) + [response(text)])
     case .unmapped(let id, let command, let text):
       return (
         "unmapped",
         [
           ("uid", id.map { .string($0.rawValue) } ?? .null), ("cmd", .string(command.rawValue)),
-          response(text, masked: false),
+          response(text),
         ]
       )
     case .removed(let text, let index):

@@ -195,9 +195,29 @@ struct Runner {
         code: ExitStatus.temporary)
     }
     lastWord.lock()
+    warnOfRefused(all)
     let state = options.json ? documentState() : nil
     if let failure = failure(of: all, state: state) { throw failure }
     if options.json { Console.line(document(all, state: state).rendered) }
+  }
+
+  /// Warns of each UID found already stored (`add`, `import`) that the
+  /// server in use refused as not activated: "already in the list" alone
+  /// would read as if all were well. One refused again by this command's
+  /// request is named by its error already.
+  private func warnOfRefused(_ outcomes: [Outcome]) {
+    var present: [String] = []
+    var named: Set<String> = []
+    for outcome in outcomes {
+      switch outcome {
+      case .alreadyPresent(let uid): present.append(uid.rawValue)
+      case .failed(.notActivated(let uids, _)): named.formUnion(uids.map(\.rawValue))
+      default: break
+      }
+    }
+    guard !present.isEmpty, let state = lastRead.value ?? (try? store.load()) else { return }
+    let refused = Set(state.difference(at: options.serverKey).notActivated).subtracting(named)
+    for uid in present where refused.contains(uid) { warnings.add(Warnings.notActivated(uid)) }
   }
 
   /// The failure `outcomes` come to, or nil if none failed: the first

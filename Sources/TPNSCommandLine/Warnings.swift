@@ -34,6 +34,13 @@ extension Warnings {
     + "(ps, /proc/PID/cmdline) and shell history keeps it; pass it with --token-file FILE, "
     + "--token-file - (standard input) or TPNS_TOKEN instead"
 
+  /// The warning for `uid`, already stored, that the server in use refused
+  /// as not activated.
+  static func notActivated(_ uid: String) -> String {
+    "\(uid) was refused by this server as not activated: activate it in your TPNS console, "
+      + "then tpns sync"
+  }
+
   /// The warning for a request that carries the token to `server`, an
   /// http:// server off this machine: it names the proxy libcurl sends it
   /// through, if the environment names one for http:// that `no_proxy` does

@@ -46,6 +46,13 @@ import Testing
         == "Check the UID, --type, --message and --time against the server's reason.")
   }
 
+  @Test("a rejected device query's hint names only what device takes: the UID")
+  func rejectedDevice() {
+    #expect(
+      ExitStatus.of(PipelineFailure.request(.device, Self.refused)).hint
+        == "Check the UID against the server's reason.")
+  }
+
   @Test(
     "every pipeline failure has a next step",
     arguments: [

@@ -100,24 +100,100 @@ import Testing
     #expect(status.pending == false)
   }
 
-  @Test(
-    "mapping and rm-mapping of a UID not activated: exit 76 naming it with the fix",
-    arguments: [("mapping", "mapping"), ("rm-mapping", "rm_mapping")])
-  func singleUID(command: String, wire: String) throws {
+  @Test("mapping of a UID not activated: exit 76 naming it with the fix")
+  func mappingRefused() throws {
     let e2e = try EndToEnd()
     let tpns = e2e.tpns
     #expect(try tpns.run(["register", EndToEnd.token]).status == 0)
-    if command == "rm-mapping" { #expect(try tpns.run(["add", Self.b]).status == 0) }
     try e2e.server.activate(only: [Self.a])
-    let result = try tpns.run([command, Self.b])
+    let result = try tpns.run(["mapping", Self.b])
     #expect(result.status == 76)
     #expect(
       result.stderrWithoutWarnings
-        == "Error: \(wire): the server refused UID \(Self.b) as not activated\n\(Self.fix)\n")
-    if command == "mapping" {
-      #expect(try e2e.store.load().uids == [Self.b])
-      #expect(try Self.status(tpns).refused == [Self.b])
+        == "Error: mapping: the server refused UID \(Self.b) as not activated\n\(Self.fix)\n")
+    #expect(try e2e.store.load().uids == [Self.b])
+    #expect(try Self.status(tpns).refused == [Self.b])
+  }
+
+  @Test(
+    "a refused rm-mapping leaves the UID mapped and acknowledged, pending removal, until sync or watch sends the list without it",
+    .timeLimit(.minutes(1)), arguments: [false, true])
+  func removalRefusedStaysPending(watching: Bool) throws {
+    let e2e = try EndToEnd()
+    let tpns = e2e.tpns
+    #expect(try tpns.run(["register", EndToEnd.token]).status == 0)
+    #expect(try tpns.run(["add", Self.b]).status == 0)
+    try e2e.server.activate(only: [Self.a])
+    let result = try tpns.run(["rm-mapping", Self.b])
+    #expect(result.status == 76)
+    #expect(
+      result.stderrWithoutWarnings
+        == "Error: rm_mapping: the server refused UID \(Self.b) as not activated\n"
+        + "The server still maps UID \(Self.b); 'tpns sync' sends the list without it.\n")
+    #expect(try e2e.server.mappedUIDs(udid: EndToEnd.token) == [Self.b])
+    let json = try Self.document(try tpns.run(["status", "--json"]).stdout)
+    #expect(json["acknowledged_uids"] as? [String] == [Self.b])
+    #expect(json["pending"] as? Bool == true)
+    #expect(json["to_remove"] as? Int == 1)
+    #expect(json["next"] as? String == "tpns sync")
+    if watching {
+      let watch = try WatchTests.startWatch(tpns)
+      defer { if watch.isRunning { watch.terminate() } }
+      #expect(
+        try WatchTests.eventually(within: .seconds(20)) {
+          try e2e.server.mappedUIDs(udid: EndToEnd.token).isEmpty
+        })
+    } else {
+      #expect(try tpns.run(["sync"]).status == 0)
+      #expect(try e2e.server.mappedUIDs(udid: EndToEnd.token) == [])
     }
+    #expect(
+      try WatchTests.eventually(within: .seconds(20)) { try Self.status(tpns).held == [] })
+    #expect(try Self.status(tpns).pending == false)
+  }
+
+  @Test("rm-mapping of a UID the server never held: no activation hint, nothing pending")
+  func removalRefusedOfUIDNeverHeld() throws {
+    let e2e = try EndToEnd()
+    let tpns = e2e.tpns
+    #expect(try tpns.run(["register", EndToEnd.token]).status == 0)
+    try e2e.server.activate(only: [Self.a])
+    #expect(try tpns.run(["add", Self.b]).status == 76)
+    let result = try tpns.run(["rm-mapping", Self.b])
+    #expect(result.status == 76)
+    #expect(!result.stderr.contains("Activate"), "\(result.stderr)")
+    #expect(result.stderr.contains("nothing is left to remove"), "\(result.stderr)")
+    let status = try Self.status(tpns)
+    #expect(status.held == [] && status.refused == [] && status.pending == false)
+  }
+
+  @Test(
+    "add or import of a UID already stored and refused as not activated: exit 0, warned with the fix",
+    arguments: [false, true])
+  func alreadyStoredAndRefused(importing: Bool) throws {
+    let e2e = try EndToEnd()
+    let tpns = e2e.tpns
+    #expect(try tpns.run(["register", EndToEnd.token]).status == 0)
+    try e2e.server.activate(only: [Self.a])
+    #expect(try tpns.run(["add", Self.a, Self.b]).status == 76)
+    let file = e2e.directory.file("uids.plist")
+    try Data(ImportTests.xmlPreferences([Self.b]).utf8).write(to: URL(fileURLWithPath: file))
+    let arguments = importing ? ["import", file] : ["add", Self.b]
+    let warning =
+      "\(Self.b) was refused by this server as not activated: activate it in your TPNS "
+      + "console, then tpns sync"
+    let text = try tpns.run(arguments)
+    #expect(text.status == 0)
+    #expect(text.stdout == "\(Self.b) is already in the list\n")
+    #expect(text.stderr.contains("Warning: \(warning)\n"), "\(text.stderr)")
+    let json = try tpns.run(arguments + ["--json"])
+    #expect(json.status == 0)
+    #expect((try Self.document(json.stdout)["warnings"] as? [String])?.contains(warning) == true)
+    // One the server holds is only already in the list.
+    #expect(!(try tpns.run(["add", Self.a]).stderr.contains("not activated")))
+    // Refused again by the request: its error names it, no warning repeats it.
+    let mapped = try tpns.run(["mapping", Self.b])
+    #expect(mapped.status == 76 && !mapped.stderr.contains(warning))
   }
 
   @Test(

@@ -148,4 +148,22 @@ import Testing
     let shown = try tpns.run(arguments + ["--show-token"], input: Self.fcmToken)
     #expect(Self.leaks(Self.fcmToken, in: shown.stderr))
   }
+
+  @Test(
+    "a server's answer to mapping, rm-mapping and unregister that echoes the token is masked in text and --json",
+    arguments: [["mapping", a], ["rm-mapping", a], ["unregister", "--uid", a]].flatMap { command in
+      ["200 ok: \(token)\n", "422 not activated: \(token) \(a)\n"].map { (command, $0) }
+    }, [false, true])
+  func echoedTokenInSingleUIDAnswer(_ request: (command: [String], body: String), json: Bool)
+    throws
+  {
+    let (command, body) = request
+    let server = try ScriptedServer(status: 200, body: body)
+    let directory = try TemporaryDirectory()
+    let tpns = TPNSProcess(store: directory.file("state.plist"), server: "\(server.base)/tpns")
+    #expect(try tpns.run(["register", Self.token]).status == 0)
+    #expect(try tpns.run(["add", "--no-sync", Self.a]).status == 0)
+    let result = try tpns.run(command + (json ? ["--json"] : []))
+    #expect(!Self.leaks(Self.token, in: result.stdout + result.stderr), "\(result.stdout)")
+  }
 }

@@ -56,6 +56,18 @@ import Testing
       name: "with nothing refused, watch's interval sends nothing",
       state: state([a, b], held: [a, b], refused: []), demand: Demand(retriesNotActivated: true),
       step: nil),
+    Case(
+      name: "a removal refused in this reconciliation is not sent as a list",
+      state: state([a], held: [a, b], refused: []), demand: Demand(refusedRemovals: [b]),
+      step: nil),
+    Case(
+      name: "the next reconciliation sends the list without it",
+      state: state([a], held: [a, b], refused: []), demand: Demand(),
+      step: .sendList(registration, uids([a]), [:])),
+    Case(
+      name: "another change sends the list, without it",
+      state: state([a, c], held: [a, b], refused: []), demand: Demand(refusedRemovals: [b]),
+      step: .sendList(registration, uids([a, c]), [:])),
   ]
 
   @Test("the next step when the server refused UIDs as not activated", arguments: cases)

@@ -12,9 +12,10 @@ import Terminal
 ///            type the phone's token (64 hex characters): Enter registers it
 ///      UID   [ABCDEFGHJKLMN       ]   Add
 ///            a UID must be 20 characters, got 13: 7 missing
-///     ── 2 UIDs ───────────────────────────────────────────────────────────────
+///     ── 3 UIDs, 1 pending, 1 not activated ──────────────────────────────────
 ///      >  0  ABCDEFGHJKLMNPRSTUVW
 ///         1  BBCDEFGHJKLMNPRSTUVW  pending
+///         2  CBCDEFGHJKLMNPRSTUVW  not activated
 struct UIRenderer: Sendable {
   /// The smallest screen it draws on.
   static let minimumSize = (columns: 40, rows: 12)
@@ -135,6 +136,7 @@ struct UIRenderer: Sendable {
     var title = "\(count) UID\(count == 1 ? "" : "s")"
     let pending = state.list.filter(state.pending.contains).count
     if pending > 0 { title += ", \(pending) pending" }
+    if !state.notActivated.isEmpty { title += ", \(state.notActivated.count) not activated" }
     if !state.pendingRemovals.isEmpty {
       title +=
         ", \(state.pendingRemovals.count) removal\(state.pendingRemovals.count == 1 ? "" : "s") pending"
@@ -152,6 +154,7 @@ struct UIRenderer: Sendable {
       + shown(uid)
     var line = Self.fit(text, columns)
     if state.pending.contains(uid) { line += palette.paint("  pending", .pending) }
+    if state.notActivated.contains(uid) { line += palette.paint("  not activated", .failure) }
     return selected && state.focus == .list ? ANSI.reverse + line + ANSI.resetAttributes : line
   }
 

@@ -41,6 +41,9 @@ struct UIState: Sendable, Equatable {
   var list: [String] = []
   /// UIDs in the list this server has not acknowledged.
   var pending: Set<String> = []
+  /// UIDs in the list this server refused as not activated: neither
+  /// pending nor held (`status`'s "refused").
+  var notActivated: Set<String> = []
   /// UIDs this server still holds that the list no longer has.
   var pendingRemovals: [String] = []
   /// The selected row of the list.
@@ -169,6 +172,7 @@ extension UIState {
     isRegistered = difference.isRegistered
     pending = Set(difference.toAdd + difference.toUpdate)
     pendingRemovals = difference.toRemove
+    notActivated = Set(difference.notActivated)
     if registering != nil, isRegistered, registering == token { registering = nil }
   }
 }

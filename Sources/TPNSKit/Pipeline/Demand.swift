@@ -24,6 +24,10 @@ struct Demand: Sendable, Equatable {
   /// reconciliation: still pending there, asked again by the next one,
   /// and passed over in this one so that they never block the new phone.
   var refusedFormerPhones: [Phone] = []
+  /// UIDs whose `rm_mapping` the server refused as not activated in this
+  /// reconciliation: the list is not sent only to remove them (the command
+  /// asked for `rm_mapping` alone); the next reconciliation sends it.
+  var refusedRemovals: Set<String> = []
 
   /// Both demands at once (a request asked for twice is sent once).
   func merged(with other: Demand) -> Demand {
@@ -36,7 +40,8 @@ struct Demand: Sendable, Equatable {
       mappingRequests: mappingRequests
         + other.mappingRequests.filter { !mappingRequests.contains($0) },
       refusedFormerPhones: refusedFormerPhones
-        + other.refusedFormerPhones.filter { !refusedFormerPhones.contains($0) })
+        + other.refusedFormerPhones.filter { !refusedFormerPhones.contains($0) },
+      refusedRemovals: refusedRemovals.union(other.refusedRemovals))
   }
 
   /// Whether `registration` is the one the `register` in this demand

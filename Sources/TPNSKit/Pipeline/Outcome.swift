@@ -71,6 +71,10 @@ public enum PipelineFailure: Error, Equatable, CustomStringConvertible {
   /// activated in the vendor's console (``NotActivatedAnswer``): it holds
   /// none of them; they stay stored.
   case notActivated([DeviceUID], CommandName)
+  /// The server answered `rm_mapping` of this UID with a refusal as not
+  /// activated: it removed nothing, and still maps it if `stillMapped`
+  /// (what it acknowledged says so).
+  case removalNotActivated(DeviceUID, stillMapped: Bool)
 
   public var description: String {
     switch self {
@@ -99,6 +103,8 @@ public enum PipelineFailure: Error, Equatable, CustomStringConvertible {
     case .notActivated(let uids, let command):
       "\(command.rawValue): the server refused \(uids.count == 1 ? "UID" : "UIDs") "
         + "\(uids.map(\.rawValue).joined(separator: ", ")) as not activated"
+    case .removalNotActivated(let uid, _):
+      PipelineFailure.notActivated([uid], .rmMapping).description
     }
   }
 }

@@ -12,7 +12,8 @@ import TPNSProtocol
 /// them: leaving a setting out keeps it at the service), then the
 /// single-UID requests a command asked for (`mapping`, `rm_mapping`,
 /// `unreg_mapping`) while they agree with the desired list, then send the
-/// list if the server's (or a UID's settings) still differs (or `sync`
+/// list if the server's (or a UID's settings) still differs, but for the
+/// removals refused as not activated in this reconciliation (or `sync`
 /// asks, or `watch`'s interval asks again for UIDs refused as not
 /// activated). `nil` when the server is in line. Registering first means a
 /// new token the server rejects leaves the working phone and its mappings
@@ -62,7 +63,7 @@ enum ReconcileStep: Equatable, Sendable {
       if case .map(let uid) = next.request { sent = state.settings(of: uid.rawValue) }
       return .sendMappingRequest(desired, next.request, sent, taking: next.taking)
     }
-    if difference.listDiffers || demand.forcesList
+    if difference.listDiffers(passingOver: demand.refusedRemovals) || demand.forcesList
       || (demand.retriesNotActivated && !difference.notActivated.isEmpty)
     {
       return .sendList(desired, uids, settings)

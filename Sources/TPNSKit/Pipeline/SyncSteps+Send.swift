@@ -137,9 +137,8 @@ extension SyncSteps {
   /// `unreg_mapping` with `uid`), or all of them (`unreg_mapping`). It
   /// leaves the demand once acknowledged; a server that answers "not
   /// registered" forgot the phone, which is registered again (once) before
-  /// the request is sent again. A `mapping` or `rm_mapping` refused as
-  /// not activated leaves the demand too: the UID is recorded as such, and
-  /// reported as a failure.
+  /// the request is sent again. A `mapping` or `rm_mapping` refused as not
+  /// activated leaves the demand too, and is reported as a failure.
   private func send(
     _ mappingRequest: MappingRequest, settings: MappingSettings, taking: Int,
     for desired: PhoneRegistration, next: LockedState<Demand>
@@ -156,12 +155,12 @@ extension SyncSteps {
       command = .unregisterMapping(phone, uid: uid)
     }
     return request(command) { response in
-      switch mappingRequest {
-      case .map(let uid), .removeMapping(let uid):
-        if NotActivatedAnswer.isRefusal(response.body) {
-          return try refuse(uid, command.name, phone: phone, taking: taking, next: next)
+      if NotActivatedAnswer.isRefusal(response.body) {
+        switch mappingRequest {
+        case .map(let uid): return try refuse(uid, phone: phone, taking: taking, next: next)
+        case .removeMapping(let uid): return try keep(uid, taking: taking, next: next)
+        case .unregister: break
         }
-      case .unregister: break
       }
       try update { state in
         guard state.holds(phone, at: server) else { return }
@@ -190,11 +189,11 @@ extension SyncSteps {
     }
   }
 
-  /// Records that the server refused `uid` as not activated (it holds no
-  /// mapping of it), if it still holds `phone`, and takes the request off the demand.
+  /// Records that the server refused to map `uid` as not activated (it
+  /// holds no mapping of it), if it still holds `phone`, and takes the
+  /// request off the demand.
   private func refuse(
-    _ uid: DeviceUID, _ command: CommandName, phone: Phone, taking: Int,
-    next: LockedState<Demand>
+    _ uid: DeviceUID, phone: Phone, taking: Int, next: LockedState<Demand>
   ) throws -> Outcome {
     let server = server
     try update { state in
@@ -202,7 +201,21 @@ extension SyncSteps {
       state.servers[server]?.refuse(notActivated: uid.rawValue)
     }
     next.withLock { $0.mappingRequests.removeFirst(min(taking, $0.mappingRequests.count)) }
-    return .failed(.notActivated([uid], command))
+    return .failed(.notActivated([uid], .mapping))
+  }
+
+  /// After the server refused to remove `uid`'s mapping as not activated:
+  /// it removed nothing, so what it acknowledged stands, and a UID it holds
+  /// stays pending removal. This reconciliation sends no `mapsync` only to
+  /// remove it, since the command asked for `rm_mapping` alone; `sync` and
+  /// `watch` send the list without it.
+  private func keep(_ uid: DeviceUID, taking: Int, next: LockedState<Demand>) throws -> Outcome {
+    let held = try load().difference(at: server).acknowledgedUIDs.contains(uid.rawValue)
+    next.withLock {
+      $0.mappingRequests.removeFirst(min(taking, $0.mappingRequests.count))
+      $0.refusedRemovals.insert(uid.rawValue)
+    }
+    return .failed(.removalNotActivated(uid, stillMapped: held))
   }
 
   /// After `error` from a request for the desired phone: if the server

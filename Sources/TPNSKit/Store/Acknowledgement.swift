@@ -90,8 +90,8 @@ public struct Acknowledgement: Sendable, Equatable {
     settings[uid] = merged.isEmpty ? nil : merged
   }
 
-  /// Records that the server refused `uid` as not activated (`mapping`,
-  /// `rm_mapping`): it holds no mapping of it.
+  /// Records that the server refused to map `uid` as not activated
+  /// (`mapping`): it holds no mapping of it.
   mutating func refuse(notActivated uid: String) {
     uids?.removeAll { $0 == uid }
     settings[uid] = nil

@@ -87,11 +87,17 @@ public struct StoreDifference: Sendable, Equatable {
   /// what the server acknowledged (or what the server holds is unknown),
   /// leaving out the UIDs it refused as not activated: sending them again
   /// at once would only be refused again.
-  public var listDiffers: Bool {
+  public var listDiffers: Bool { listDiffers(passingOver: []) }
+
+  /// Whether the list differs (``listDiffers``) but for the UIDs of
+  /// `removals` the server holds (the list no longer has them).
+  func listDiffers(passingOver removals: Set<String>) -> Bool {
     if listIsUnknown || !toUpdate.isEmpty { return true }
-    guard acknowledgedUIDs != uids else { return false }
+    let held =
+      removals.isEmpty ? acknowledgedUIDs : acknowledgedUIDs.filter { !removals.contains($0) }
+    guard held != uids else { return false }
     let refused = Set(notActivated)
-    return refused.isEmpty || acknowledgedUIDs != uids.filter { !refused.contains($0) }
+    return refused.isEmpty || held != uids.filter { !refused.contains($0) }
   }
 
   /// Stored UIDs the server holds with a setting the desired settings do

@@ -39,6 +39,18 @@ import Testing
     #expect(Self.visible(frame.lines[8]) == "     1  UID00000000000000001")
   }
 
+  @Test("a UID the server refused as not activated is marked so, as status says, not pending")
+  func notActivatedRow() {
+    var store = UIHarness.registered(uids: [UIHarness.uid1, UIHarness.uid2])
+    store.servers[UIHarness.server]?.uids = [UIHarness.uid1]
+    store.servers[UIHarness.server]?.notActivated = [UIHarness.uid2]
+    let state = UIState.initial(store, context: UIHarness.context)
+    let rows = Self.renderer.frame(state, columns: 80, rows: 24).lines.map(Self.visible)
+    #expect(rows[6].hasPrefix("── 2 UIDs, 1 not activated ──"))
+    #expect(rows[7] == " >   0  \(UIHarness.uid1)")
+    #expect(rows[8] == "     1  \(UIHarness.uid2)  not activated")
+  }
+
   @Test("a long list scrolls to keep the selection in view")
   func scrolls() {
     var state = Self.listed(40)
