@@ -89,6 +89,11 @@ EXAMPLES = [
     ("faults, armed", "POST", "/_emulator/faults", form(status="503", count="1", retry_after="1"), None, {}, 200),
     ("a request answered by the fault", "POST", "/tpns", None, form(cmd="hello"), {}, 503),
     ("faults, armed again", "POST", "/_emulator/faults", form(status="500", count="2"), None, {}, 200),
+    ("a chaos rule", "POST", "/_emulator/faults",
+     form(cmd="mapsync", probability="0.5", seed="7", delay_ms="10", count="3"), None, {}, 200),
+    ("a rule that drops", "POST", "/_emulator/faults", form(drop="1", cmd="device"), None, {}, 200),
+    ("a rule with a bad probability", "POST", "/_emulator/faults", form(status="503", probability="2"),
+     None, {}, 400),
     ("faults, disarmed", "DELETE", "/_emulator/faults", None, None, {}, 200),
     ("faults without a status", "POST", "/_emulator/faults", form(count="1"), None, {}, 400),
     ("faults from another origin", "POST", "/_emulator/faults", form(status="503"), None,
@@ -300,7 +305,8 @@ def request_problems(document, op, query, body, validator):
             problems += [f"query: {e}" for e in errors(validator(parameter["schema"]), query or {})]
         elif query and parameter["name"] in query:
             value = query[parameter["name"]]
-            typed = int(value) if resolve(document, parameter["schema"]).get("type") == "integer" else value
+            kind = resolve(document, parameter["schema"]).get("type")
+            typed = int(value) if kind == "integer" else float(value) if kind == "number" else value
             problems += [f"query {parameter['name']}: {e}" for e in errors(validator(parameter["schema"]), typed)]
     names = {p["name"] for p in map(lambda p: resolve(document, p), op.get("parameters", []))}
     if query and not any(p.get("explode") and p["in"] == "query" and p["name"] == "form"
