@@ -101,7 +101,7 @@ struct SnapshotTests {
     #expect(try server.inspect("snapshot").body == before)
   }
 
-  @Test("a PUT from a web page of another origin is refused and changes nothing")
+  @Test("a web page of another origin can neither PUT a snapshot nor read one")
   func guarded() throws {
     let server = try Self.run()
     let before = try server.inspect("snapshot").body
@@ -110,6 +110,13 @@ struct SnapshotTests {
       #expect(try Self.put(server, Array(empty.utf8), headers: [header]).status == 403)
     }
     #expect(try server.inspect("snapshot").body == before)
+    // Nor can such a page, or one under a rebound name, read it: it holds tokens.
+    for header in ["Origin: http://evil.example", "Sec-Fetch-Site: cross-site"] {
+      let read = try RawHTTPClient.send(
+        port: server.port, target: "/_emulator/snapshot", extraHeaders: [header])
+      #expect(read.status == 403)
+      #expect(!read.body.contains(TestEmulator.token(1)))
+    }
   }
 
   @Test("a PUT over 1 MiB is a 413 that says how to load a larger one")
