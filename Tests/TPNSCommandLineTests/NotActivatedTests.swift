@@ -143,6 +143,9 @@ import Testing
         try WatchTests.eventually(within: .seconds(20)) {
           try e2e.server.mappedUIDs(udid: EndToEnd.token).isEmpty
         })
+      // Still watching: the server's answer may not be recorded yet.
+      #expect(
+        try WatchTests.eventually(within: .seconds(20)) { try Self.status(tpns).held == [] })
     } else {
       #expect(try tpns.run(["sync"]).status == 0)
       #expect(try e2e.server.mappedUIDs(udid: EndToEnd.token) == [])
