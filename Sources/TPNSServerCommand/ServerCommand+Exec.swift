@@ -132,6 +132,8 @@ extension ServerCommand {
       do throws(ChildProcess.SpawnError) {
         child = try ChildProcess(command, environment: environment)
       } catch {
+        stopped = true
+        try snapshots.stop(emulator)
         let notFound = error.code == ENOENT
         throw CommandFailure(
           "cannot run '\(error.command)': \(String(cString: strerror(error.code)))",

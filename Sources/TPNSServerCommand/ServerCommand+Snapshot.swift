@@ -21,8 +21,14 @@ extension ServerCommand {
     public init() {}
 
     /// The snapshot to start from, nil without `--import`: exit 66 when its file
-    /// cannot be read, 65 when it is not a snapshot.
+    /// cannot be read, 65 when it is not a snapshot. Checks first that
+    /// `--export-on-exit` can be written (73), so that a run is not made for nothing.
     public func snapshot() throws -> Snapshot? {
+      if let exportFile, let problem = Snapshot.exportProblem(exportFile.string) {
+        throw CommandFailure(
+          "--export-on-exit: \(problem)",
+          hint: "Pass a file in a directory you can write.", exitCode: ExitCode(73))
+      }
       guard let importFile else { return nil }
       do throws(SnapshotError) {
         return try Snapshot.read(file: importFile.string)
@@ -48,7 +54,7 @@ extension ServerCommand {
       } catch {
         throw CommandFailure(
           "--export-on-exit: \(error)",
-          hint: "Check that the file's directory exists and is writable.", exitCode: ExitCode(73))
+          hint: "Pass a file in a directory you can write.", exitCode: ExitCode(73))
       }
     }
   }

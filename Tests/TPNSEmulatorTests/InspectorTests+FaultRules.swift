@@ -99,6 +99,8 @@ struct FaultRulesTests {
     #expect((entry["error"] as? String)?.hasPrefix("connection dropped by fault rule 1") == true)
     #expect(try Self.statuses(server, ["hello"]) == [200])
     #expect(try server.requests().last?["fault_rule"] is NSNull)
+    let dropped = try server.inspect("requests/count?status=0")
+    #expect((dropped.json as? [String: Any])?["count"] as? Int == 1)
   }
 
   @Test(
@@ -106,7 +108,7 @@ struct FaultRulesTests {
     arguments: [
       ("count=2", "missing parameter 'status' (400 to 599), or 'delay_ms'"),
       ("status=503&probability=2", "parameter 'probability' must be a number above 0"),
-      ("status=503&probability=1e-3", "parameter 'probability' must be a number above 0"),
+      ("status=503&probability=nan", "parameter 'probability' must be a number above 0"),
       ("status=503&seed=7", "parameter 'seed' goes with 'probability'"),
       ("drop=2", "parameter 'drop' must be 1 or 0"),
       ("drop=1&status=503", "parameter 'drop' closes the connection"),

@@ -91,6 +91,26 @@ struct SnapshotTests {
         #"{"version":1,"clients":[],"mappings":[],"devices":[],"notifications":[],"whitelist":["x"]}"#,
         "the whitelist holds 'x', which is not a UID"
       ),
+      (
+        #"{"version":1,"clients":[],"mapings":[],"mappings":[],"devices":[],"notifications":[]}"#,
+        "the document has a key 'mapings' a snapshot does not"
+      ),
+      (
+        #"{"version":1,"clients":[{"os":"ios","appid":"a","udid":"u","intervall":5,"registered_at":"2026-12-05T01:18:03.022Z","last_seen":"2026-12-05T01:18:03.022Z"}],"mappings":[],"devices":[],"notifications":[]}"#,
+        "clients[0] has a key 'intervall' a snapshot does not"
+      ),
+      (
+        #"{"version":1,"clients":[{"os":"ios","appid":"a\u001b[2Jb","udid":"u","registered_at":"2026-12-05T01:18:03.022Z","last_seen":"2026-12-05T01:18:03.022Z"}],"mappings":[],"devices":[],"notifications":[]}"#,
+        "a client holds"
+      ),
+      (
+        #"{"version":1,"clients":[{"os":"ios","appid":"a","udid":"u","token":"","registered_at":"2026-12-05T01:18:03.022Z","last_seen":"2026-12-05T01:18:03.022Z"}],"mappings":[],"devices":[],"notifications":[]}"#,
+        "a client has an empty os, appid, udid or token"
+      ),
+      (
+        #"{"version":1,"clients":[],"mappings":[],"devices":[{"uid":"ABCDEFGHJKLMNPRSTUVW","announcements":0,"first_seen":"2026-12-05T01:18:03.022Z","last_seen":"2026-12-05T01:18:03.022Z"}],"notifications":[]}"#,
+        "has 0 announcements"
+      ),
     ] as [(String, String)])
   func refused(document: String, message: String) throws {
     let server = try Self.run()

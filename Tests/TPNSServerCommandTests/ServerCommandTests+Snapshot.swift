@@ -126,4 +126,41 @@ extension ServerCommandTests {
     #expect(result.stderr.hasPrefix("Error: "))
     #expect(result.stderr.contains(message), "\(result.stderr)")
   }
+
+  @Test("an --import file others may write is refused (66) before anything starts")
+  func importUntrusted() throws {
+    let directory = try TemporaryDirectory()
+    let file = directory.file("seed.json")
+    let empty = #"{"version":1,"clients":[],"mappings":[],"devices":[],"notifications":[]}"#
+    try empty.write(toFile: file, atomically: true, encoding: .utf8)
+    chmod(file, 0o666)
+    let result = try Self.run(["exec", "--quiet", "--import", file, "true"])
+    #expect(result.status == 66)
+    #expect(result.stderr.contains("writable by group or others"), "\(result.stderr)")
+  }
+
+  @Test("exec refuses an --export-on-exit it could not write before running the command (73)")
+  func exportCheckedFirst() throws {
+    let directory = try TemporaryDirectory()
+    let ran = directory.file("ran")
+    for target in [directory.path, directory.file("missing/state.json")] {
+      let result = try Self.run([
+        "exec", "--quiet", "--export-on-exit", target, "sh", "-c", "touch '\(ran)'",
+      ])
+      #expect(result.status == 73)
+      #expect(result.stderr.hasPrefix("Error: --export-on-exit: "), "\(result.stderr)")
+      #expect(!FileManager.default.fileExists(atPath: ran))
+    }
+  }
+
+  @Test("exec writes --export-on-exit even when its command cannot be found (127)")
+  func exportWhenNotFound() throws {
+    let directory = try TemporaryDirectory()
+    let exported = directory.file("state.json")
+    let result = try Self.run([
+      "exec", "--quiet", "--export-on-exit", exported, "/nonexistent/command",
+    ])
+    #expect(result.status == 127)
+    #expect(try Self.snapshot(exported)["version"] as? Int == 1)
+  }
 }

@@ -92,6 +92,20 @@ public struct TLSIdentity: Sendable, Equatable {
     guard status.st_mode & S_IFMT == S_IFREG else {
       throw .unreadable(path: path, reason: "not a regular file")
     }
+    // What the emulator starts from (keys, registries, whitelists) must be its user's
+    // (or root's) alone: another user who can change it could plant tokens or keys.
+    if status.st_uid != geteuid(), status.st_uid != 0 {
+      throw .unreadable(
+        path: path, reason: "it belongs to another user (uid \(status.st_uid)), who could change it"
+      )
+    }
+    if status.st_mode & 0o022 != 0 {
+      throw .unreadable(
+        path: path,
+        reason:
+          "it is writable by group or others (mode \(String(status.st_mode & 0o777, radix: 8))): "
+          + "run 'chmod go-w \(path)'")
+    }
     var bytes: [UInt8] = []
     var buffer = [UInt8](repeating: 0, count: 16 * 1024)
     while true {

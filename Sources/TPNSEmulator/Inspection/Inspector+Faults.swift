@@ -82,8 +82,7 @@ extension Inspector {
     -> Double?
   {
     guard let text = form[name] else { return nil }
-    let isDecimal = text.utf8.allSatisfy { (0x30...0x39).contains($0) || $0 == UInt8(ascii: ".") }
-    guard isDecimal, let value = Double(text), value > 0, value <= 1 else {
+    guard let value = Double(text), value > 0, value <= 1 else {
       throw .badRequest(
         "parameter '\(name)' must be a number above 0 and at most 1, such as 0.25, not "
           + "'\(Printable(text))'")

@@ -15,7 +15,7 @@ struct RequestFilter: Sendable, Equatable {
   var udid: String?
   /// A UID sent as `uid`, or carried in a `mapsync`'s `map`.
   var uid: String?
-  /// The status answered.
+  /// The status answered (0: none, the connection was dropped by a fault rule).
   var status: Int?
   /// The path requested (`/tpns`, or a legacy path).
   var path: String?
@@ -48,10 +48,11 @@ struct RequestFilter: Sendable, Equatable {
     }
     if let text = query["status"] {
       guard text.utf8.allSatisfy({ (0x30...0x39).contains($0) }), let status = Int(text),
-        (100...599).contains(status)
+        status == 0 || (100...599).contains(status)
       else {
         throw .badRequest(
-          "parameter 'status' must be an HTTP status from 100 to 599, not '\(Printable(text))'")
+          "parameter 'status' must be an HTTP status from 100 to 599, or 0 (a connection a "
+            + "fault rule dropped), not '\(Printable(text))'")
       }
       self.status = status
     }

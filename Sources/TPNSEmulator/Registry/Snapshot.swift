@@ -38,7 +38,7 @@ public struct Snapshot: Codable, Equatable, Sendable {
     var registeredAt: String
     var lastSeen: String
 
-    enum CodingKeys: String, CodingKey {
+    enum CodingKeys: String, CodingKey, CaseIterable {
       case os, appid, udid, token, lang, dev, bgfetch, extra
       case registeredAt = "registered_at"
       case lastSeen = "last_seen"
@@ -54,7 +54,7 @@ public struct Snapshot: Codable, Equatable, Sendable {
     var extra: JSONValue?
     var createdAt: String
 
-    enum CodingKeys: String, CodingKey {
+    enum CodingKeys: String, CodingKey, CaseIterable {
       case appid, udid, uid, interval, format, extra
       case createdAt = "created_at"
     }
@@ -67,7 +67,7 @@ public struct Snapshot: Codable, Equatable, Sendable {
     var firstSeen: String
     var lastSeen: String
 
-    enum CodingKeys: String, CodingKey {
+    enum CodingKeys: String, CodingKey, CaseIterable {
       case uid, announcements, extra
       case firstSeen = "first_seen"
       case lastSeen = "last_seen"
@@ -87,7 +87,7 @@ public struct Snapshot: Codable, Equatable, Sendable {
     var extra: JSONValue?
     var createdAt: String
 
-    enum CodingKeys: String, CodingKey {
+    enum CodingKeys: String, CodingKey, CaseIterable {
       case id, appid, udid, os, token, uid, msg, extra
       case eventType = "event_type"
       case eventTime = "event_time"
@@ -104,6 +104,10 @@ extension Snapshot {
       self = try JSONDecoder().decode(Snapshot.self, from: Data(json))
     } catch {
       throw SnapshotError("not a snapshot document: \(Self.describe(error))")
+    }
+    // A key misspelt would be dropped without a word: each must be one it reads.
+    if let document = try? JSONDecoder().decode(JSONValue.self, from: Data(json)) {
+      try Self.checkKeys(document)
     }
     try check()
   }
@@ -124,9 +128,13 @@ extension Snapshot {
     var phones = Set<[String]>()
     var tokens = Set<String>()
     for client in clients {
-      guard !client.os.isEmpty, !client.appid.isEmpty, !client.udid.isEmpty else {
-        throw SnapshotError("a client has an empty os, appid or udid")
+      guard !client.os.isEmpty, !client.appid.isEmpty, !client.udid.isEmpty,
+        client.token?.isEmpty != true
+      else {
+        throw SnapshotError("a client has an empty os, appid, udid or token")
       }
+      try Self.checkText(
+        [client.os, client.appid, client.udid, client.token, client.lang], "a client")
       guard phones.insert([client.appid, client.udid]).inserted else {
         throw SnapshotError("client (\(client.appid), \(client.udid)) is given twice")
       }
@@ -144,6 +152,11 @@ extension Snapshot {
             + "which is not among the clients")
       }
       try Self.checkUID(mapping.uid, "a mapping")
+      try Self.checkText([mapping.format], "a mapping's format")
+      if let interval = mapping.interval, !MapEntry.intervals.contains(Int(interval)) {
+        throw SnapshotError(
+          "the mapping of \(mapping.uid) has interval \(interval), not 0 to 2147483647")
+      }
       guard mapped.insert([mapping.appid, mapping.udid, mapping.uid]).inserted else {
         throw SnapshotError("\(mapping.uid) is mapped twice to (\(mapping.appid), \(mapping.udid))")
       }
@@ -152,6 +165,10 @@ extension Snapshot {
     var devices = Set<String>()
     for device in self.devices {
       try Self.checkUID(device.uid, "a device")
+      guard device.announcements > 0 else {
+        throw SnapshotError(
+          "device \(device.uid) has \(device.announcements) announcements, not 1 or more")
+      }
       guard devices.insert(device.uid).inserted else {
         throw SnapshotError("device \(device.uid) is given twice")
       }
@@ -164,9 +181,56 @@ extension Snapshot {
         throw SnapshotError("notification id \(notification.id) is not a new positive number")
       }
       try Self.checkUID(notification.uid, "a notification")
+      try Self.checkText(
+        [
+          notification.appid, notification.udid, notification.os, notification.token,
+          notification.msg,
+        ],
+        "a notification")
       _ = try Self.milliseconds(notification.createdAt, "created_at")
     }
     for uid in whitelist ?? [] { try Self.checkUID(uid, "the whitelist") }
+  }
+
+  /// The keys each object of a snapshot may hold.
+  private static let keys: [String: Set<String>] = [
+    "": ["version", "clients", "mappings", "devices", "notifications", "whitelist"],
+    "clients": Set(Client.CodingKeys.allCases.map(\.rawValue)),
+    "mappings": Set(Mapping.CodingKeys.allCases.map(\.rawValue)),
+    "devices": Set(Device.CodingKeys.allCases.map(\.rawValue)),
+    "notifications": Set(Notification.CodingKeys.allCases.map(\.rawValue)),
+  ]
+
+  /// Refuses a key the document's objects may not hold (`extra` holds anything).
+  private static func checkKeys(_ document: JSONValue) throws(SnapshotError) {
+    guard case .object(let top) = document else { return }
+    for (list, allowed) in keys {
+      let objects: [[String: JSONValue]]
+      if list.isEmpty {
+        objects = [top]
+      } else if case .array(let items)? = top[list] {
+        objects = items.compactMap { if case .object(let object) = $0 { object } else { nil } }
+      } else {
+        continue
+      }
+      for (index, object) in objects.enumerated() {
+        if let unknown = object.keys.sorted().first(where: { !allowed.contains($0) }) {
+          let place = list.isEmpty ? "the document" : "\(list)[\(index)]"
+          throw SnapshotError(
+            "\(place) has a key '\(Printable(unknown, limit: 40))' a snapshot does not")
+        }
+      }
+    }
+  }
+
+  /// Refuses text the protocol never lets in (`/tpns` refuses it in every mode):
+  /// control characters, which a terminal or a log would act on.
+  private static func checkText(_ values: [String?], _ place: String) throws(SnapshotError) {
+    for case let value? in values
+    where value.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) {
+      throw SnapshotError(
+        "\(place) holds '\(Printable(value, limit: 40))', with a control character")
+    }
   }
 
   /// The token as the registry compares it for uniqueness (iOS tokens in lower case).
@@ -230,11 +294,18 @@ extension Snapshot {
   /// Writes the document to `path` whole or not at all: a temporary file beside it,
   /// mode 0600 (it holds tokens), synced, then renamed over `path`.
   public func write(toFile path: String) throws(SnapshotError) {
-    let temporary = path + ".tmp.\(getpid())"
     func failure(_ what: String) -> SnapshotError {
       SnapshotError("cannot write \(path): \(what): \(String(cString: strerror(errno)))")
     }
-    let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+    // A name no one can guess and plant first: another user who can write the
+    // directory (/tmp) could otherwise make the export fail.
+    var temporary = ""
+    var descriptor: Int32 = -1
+    for _ in 0..<8 where descriptor < 0 {
+      temporary = path + ".tmp." + String(UInt64.random(in: 0...UInt64.max), radix: 36)
+      descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
+      if descriptor < 0 && errno != EEXIST { break }
+    }
     guard descriptor >= 0 else { throw failure("cannot create \(temporary)") }
     let bytes = json()
     var written = 0
@@ -261,6 +332,24 @@ extension Snapshot {
       unlink(temporary)
       throw error
     }
+  }
+}
+
+extension Snapshot {
+  /// Why a snapshot could not be written to `path` when asked now, before a run that
+  /// ends by writing it: its directory is missing or not writable, or it names a
+  /// directory. Nil when it looks writable.
+  public static func exportProblem(_ path: String) -> String? {
+    var status = stat()
+    if stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFDIR {
+      return "\(path) is a directory: name the snapshot's file"
+    }
+    let directory =
+      path.lastIndex(of: "/").map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "."
+    guard access(directory, W_OK | X_OK) == 0 else {
+      return "cannot write in \(directory): \(String(cString: strerror(errno)))"
+    }
+    return nil
   }
 }
 
