@@ -44,9 +44,7 @@ struct SnapshotTests {
     #expect(mappings.first?["interval"] as? Int == 300)
     #expect(mappings.first?["format"] as? String == "jpg")
     #expect(
-      (json["devices"] as? [[String: Any]])?.first?["extra"] as? [String: String] == [
-        "model": "cam"
-      ])
+      (json["devices"] as? [[String: Any]])?.first?["extra"] as? String == #"{"model":"cam"}"#)
     #expect((json["notifications"] as? [[String: Any]])?.first?["msg"] as? String == "door")
     #expect(json["whitelist"] as? [String] == [TestEmulator.uid(1), TestEmulator.uid(2)])
   }
@@ -62,7 +60,6 @@ struct SnapshotTests {
     #expect(put.status == 200, "\(put.body)")
     #expect(put.body == before)
     #expect(try server.inspect("snapshot").body == before)
-    // And the registry works on from it: the next mapsync keeps the settings.
     #expect(try server.registry("mappings").count == 2)
   }
 
@@ -76,16 +73,16 @@ struct SnapshotTests {
         "version 2 is not one this emulator reads"
       ),
       (
-        #"{"version":1,"clients":[],"mappings":[{"appid":"a","udid":"u","uid":"ABCDEFGHJKLMNPRSTUVW","created_at":"2026-12-05T01:18:03.022Z"}],"devices":[],"notifications":[]}"#,
+        #"{"version":1,"clients":[],"mappings":[{"appid":"a","udid":"u","uid":"ABCDEFGHJKLMNPRSTUVW","created_at":1796433483022}],"devices":[],"notifications":[]}"#,
         "mapping of ABCDEFGHJKLMNPRSTUVW names phone (a, u), which is not among the clients"
       ),
       (
-        #"{"version":1,"clients":[],"mappings":[],"devices":[{"uid":"front-door","announcements":1,"first_seen":"2026-12-05T01:18:03.022Z","last_seen":"2026-12-05T01:18:03.022Z"}],"notifications":[]}"#,
+        #"{"version":1,"clients":[],"mappings":[],"devices":[{"uid":"front-door","announcements":1,"first_seen":1796433483022,"last_seen":1796433483022}],"notifications":[]}"#,
         "a device holds 'front-door', which is not a UID"
       ),
       (
-        #"{"version":1,"clients":[{"os":"ios","appid":"a","udid":"u","registered_at":"2026-02-31T00:00:00.000Z","last_seen":"2026-12-05T01:18:03.022Z"}],"mappings":[],"devices":[],"notifications":[]}"#,
-        "registered_at '2026-02-31T00:00:00.000Z' is not a time"
+        #"{"version":1,"clients":[{"os":"ios","appid":"a","udid":"u","registered_at":"2026-02-31T00:00:00.000Z","last_seen":1796433483022}],"mappings":[],"devices":[],"notifications":[]}"#,
+        "clients[0].registered_at"
       ),
       (
         #"{"version":1,"clients":[],"mappings":[],"devices":[],"notifications":[],"whitelist":["x"]}"#,
@@ -96,19 +93,19 @@ struct SnapshotTests {
         "the document has a key 'mapings' a snapshot does not"
       ),
       (
-        #"{"version":1,"clients":[{"os":"ios","appid":"a","udid":"u","intervall":5,"registered_at":"2026-12-05T01:18:03.022Z","last_seen":"2026-12-05T01:18:03.022Z"}],"mappings":[],"devices":[],"notifications":[]}"#,
+        #"{"version":1,"clients":[{"os":"ios","appid":"a","udid":"u","intervall":5,"registered_at":1796433483022,"last_seen":1796433483022}],"mappings":[],"devices":[],"notifications":[]}"#,
         "clients[0] has a key 'intervall' a snapshot does not"
       ),
       (
-        #"{"version":1,"clients":[{"os":"ios","appid":"a\u001b[2Jb","udid":"u","registered_at":"2026-12-05T01:18:03.022Z","last_seen":"2026-12-05T01:18:03.022Z"}],"mappings":[],"devices":[],"notifications":[]}"#,
+        #"{"version":1,"clients":[{"os":"ios","appid":"a\u001b[2Jb","udid":"u","registered_at":1796433483022,"last_seen":1796433483022}],"mappings":[],"devices":[],"notifications":[]}"#,
         "a client holds"
       ),
       (
-        #"{"version":1,"clients":[{"os":"ios","appid":"a","udid":"u","token":"","registered_at":"2026-12-05T01:18:03.022Z","last_seen":"2026-12-05T01:18:03.022Z"}],"mappings":[],"devices":[],"notifications":[]}"#,
+        #"{"version":1,"clients":[{"os":"ios","appid":"a","udid":"u","token":"","registered_at":1796433483022,"last_seen":1796433483022}],"mappings":[],"devices":[],"notifications":[]}"#,
         "a client has an empty os, appid, udid or token"
       ),
       (
-        #"{"version":1,"clients":[],"mappings":[],"devices":[{"uid":"ABCDEFGHJKLMNPRSTUVW","announcements":0,"first_seen":"2026-12-05T01:18:03.022Z","last_seen":"2026-12-05T01:18:03.022Z"}],"notifications":[]}"#,
+        #"{"version":1,"clients":[],"mappings":[],"devices":[{"uid":"ABCDEFGHJKLMNPRSTUVW","announcements":0,"first_seen":1796433483022,"last_seen":1796433483022}],"notifications":[]}"#,
         "has 0 announcements"
       ),
     ] as [(String, String)])
@@ -145,17 +142,5 @@ struct SnapshotTests {
     let reply = try Self.put(server, [UInt8](repeating: UInt8(ascii: " "), count: (1 << 20) + 1))
     #expect(reply.status == 413)
     #expect(reply.body.contains("--import FILE"), "\(reply.body)")
-  }
-
-  @Test(
-    "a time reads back only as Clock writes it",
-    arguments: [
-      ("1970-01-01T00:00:00.000Z", 0), ("2026-12-05T01:18:03.022Z", 1_796_433_483_022),
-      ("2024-02-29T23:59:59.999Z", 1_709_251_199_999), ("2026-02-31T00:00:00.000Z", nil),
-      ("2026-12-05T01:18:03Z", nil), ("2026-12-05 01:18:03.022Z", nil),
-      ("2026-12-05T24:00:00.000Z", nil),
-    ] as [(String, Int64?)])
-  func times(text: String, milliseconds: Int64?) {
-    #expect(Clock.milliseconds(iso8601: text) == milliseconds)
   }
 }

@@ -1,5 +1,5 @@
 /// A phone registered by `cmd=client`, keyed by (appid, udid).
-struct ClientRecord: Equatable, Sendable {
+struct ClientRecord: Codable, Equatable, Sendable {
   var os: String
   var appid: String
   var udid: String
@@ -14,10 +14,17 @@ struct ClientRecord: Equatable, Sendable {
   /// Milliseconds since 1970.
   var registeredAt: Int64
   var lastSeen: Int64
+
+  /// Its keys in a ``Snapshot``.
+  enum CodingKeys: String, CodingKey, CaseIterable {
+    case os, appid, udid, token, lang, dev, bgfetch, extra
+    case registeredAt = "registered_at"
+    case lastSeen = "last_seen"
+  }
 }
 
 /// A device UID mapped to a phone, in the phone's list order.
-struct MappingRecord: Equatable, Sendable {
+struct MappingRecord: Codable, Equatable, Sendable {
   var appid: String
   var udid: String
   var uid: String
@@ -27,6 +34,12 @@ struct MappingRecord: Equatable, Sendable {
   /// unknown parameters), as a compact JSON object; nil when nothing.
   var extra: String?
   var createdAt: Int64
+
+  /// Its keys in a ``Snapshot``.
+  enum CodingKeys: String, CodingKey, CaseIterable {
+    case appid, udid, uid, interval, format, extra
+    case createdAt = "created_at"
+  }
 }
 
 /// What a `mapsync` entry or a `mapping` sets for one UID; nil fields leave a
@@ -39,7 +52,7 @@ struct MappingChange: Equatable, Sendable {
 }
 
 /// A device that announced itself with `cmd=device`.
-struct DeviceRecord: Equatable, Sendable {
+struct DeviceRecord: Codable, Equatable, Sendable {
   var uid: String
   var firstSeen: Int64
   var lastSeen: Int64
@@ -47,10 +60,17 @@ struct DeviceRecord: Equatable, Sendable {
   /// The parameters of the last `cmd=device` that it does not take, as a compact
   /// JSON object; nil when there were none.
   var extra: String?
+
+  /// Its keys in a ``Snapshot``.
+  enum CodingKeys: String, CodingKey, CaseIterable {
+    case uid, announcements, extra
+    case firstSeen = "first_seen"
+    case lastSeen = "last_seen"
+  }
 }
 
 /// What would have been pushed to one phone for one `cmd=event`.
-struct NotificationRecord: Equatable, Sendable {
+struct NotificationRecord: Codable, Equatable, Sendable {
   var id: Int64
   var appid: String
   var udid: String
@@ -64,6 +84,14 @@ struct NotificationRecord: Equatable, Sendable {
   /// object; nil when there were none.
   var extra: String?
   var createdAt: Int64
+
+  /// Its keys in a ``Snapshot``.
+  enum CodingKeys: String, CodingKey, CaseIterable {
+    case id, appid, udid, os, token, uid, msg, extra
+    case eventType = "event_type"
+    case eventTime = "event_time"
+    case createdAt = "created_at"
+  }
 }
 
 /// The parameters of one `cmd=event`.

@@ -1,38 +1,9 @@
-import FoundationEssentials
-import TPNSProtocol
-
 extension RegistryStore {
   /// The registry and the notifications as a ``Snapshot``, with `whitelist`.
   func snapshot(whitelist: [String]?) throws -> Snapshot {
-    func time(_ milliseconds: Int64) -> String { Clock.iso8601(milliseconds: milliseconds) }
-    return Snapshot(
-      version: Snapshot.currentVersion,
-      clients: try clients().map { client in
-        Snapshot.Client(
-          os: client.os, appid: client.appid, udid: client.udid, token: client.token,
-          lang: client.lang, dev: client.dev, bgfetch: client.bgfetch,
-          extra: Self.value(client.extra), registeredAt: time(client.registeredAt),
-          lastSeen: time(client.lastSeen))
-      },
-      mappings: try mappings().map { mapping in
-        Snapshot.Mapping(
-          appid: mapping.appid, udid: mapping.udid, uid: mapping.uid, interval: mapping.interval,
-          format: mapping.format, extra: Self.value(mapping.extra),
-          createdAt: time(mapping.createdAt))
-      },
-      devices: try devices().map { device in
-        Snapshot.Device(
-          uid: device.uid, announcements: device.announcements, extra: Self.value(device.extra),
-          firstSeen: time(device.firstSeen), lastSeen: time(device.lastSeen))
-      },
-      notifications: try notifications(udid: nil, appid: nil).map { notification in
-        Snapshot.Notification(
-          id: notification.id, appid: notification.appid, udid: notification.udid,
-          os: notification.os, token: notification.token, uid: notification.uid,
-          eventType: notification.eventType, msg: notification.msg,
-          eventTime: notification.eventTime, extra: Self.value(notification.extra),
-          createdAt: time(notification.createdAt))
-      },
+    Snapshot(
+      version: Snapshot.currentVersion, clients: try clients(), mappings: try mappings(),
+      devices: try devices(), notifications: try notifications(udid: nil, appid: nil),
       whitelist: whitelist)
   }
 
@@ -52,9 +23,7 @@ extension RegistryStore {
         .text(entry.os), .text(entry.appid), .text(entry.udid), optional(entry.token),
         optional(entry.token.map { Snapshot.tokenKey($0, os: entry.os) }), optional(entry.lang),
         optional(entry.dev), optional(entry.bgfetch),
-        .integer(try Snapshot.milliseconds(entry.registeredAt, "registered_at")),
-        .integer(try Snapshot.milliseconds(entry.lastSeen, "last_seen")),
-        optional(Self.text(entry.extra)),
+        .integer(entry.registeredAt), .integer(entry.lastSeen), optional(entry.extra),
       ])
     }
     let mapping = try database.statement(
@@ -69,8 +38,7 @@ extension RegistryStore {
       try mapping.run([
         .text(entry.appid), .text(entry.udid), .text(entry.uid), .integer(position),
         optional(entry.interval), optional(entry.format),
-        .integer(try Snapshot.milliseconds(entry.createdAt, "created_at")),
-        optional(Self.text(entry.extra)),
+        .integer(entry.createdAt), optional(entry.extra),
       ])
     }
     let device = try database.statement(
@@ -80,9 +48,8 @@ extension RegistryStore {
       """)
     for entry in snapshot.devices {
       try device.run([
-        .text(entry.uid), .integer(try Snapshot.milliseconds(entry.firstSeen, "first_seen")),
-        .integer(try Snapshot.milliseconds(entry.lastSeen, "last_seen")),
-        .integer(entry.announcements), optional(Self.text(entry.extra)),
+        .text(entry.uid), .integer(entry.firstSeen), .integer(entry.lastSeen),
+        .integer(entry.announcements), optional(entry.extra),
       ])
     }
     let notification = try database.statement(
@@ -95,24 +62,8 @@ extension RegistryStore {
       try notification.run([
         .integer(entry.id), .text(entry.appid), .text(entry.udid), .text(entry.os),
         .text(entry.token), .text(entry.uid), .integer(entry.eventType), optional(entry.msg),
-        optional(entry.eventTime),
-        .integer(try Snapshot.milliseconds(entry.createdAt, "created_at")),
-        optional(Self.text(entry.extra)),
+        optional(entry.eventTime), .integer(entry.createdAt), optional(entry.extra),
       ])
     }
-  }
-
-  /// A stored `extra` (JSON text) as a value; nil when there is none.
-  private static func value(_ text: String?) -> JSONValue? {
-    guard let text else { return nil }
-    return try? JSONDecoder().decode(JSONValue.self, from: Data(text.utf8))
-  }
-
-  /// An `extra` value as the text the registry stores.
-  private static func text(_ value: JSONValue?) -> String? {
-    guard let value else { return nil }
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-    return (try? encoder.encode(value)).map { String(decoding: $0, as: UTF8.self) }
   }
 }

@@ -9,9 +9,11 @@ import TPNSProtocol
 
 /// The emulator's whole state as one JSON document: the registry (phones, their
 /// mappings in each phone's order with their settings, devices), the notifications
-/// recorded and the whitelist. `GET /_emulator/snapshot` and `--export-on-exit` write
-/// it; `PUT /_emulator/snapshot` and `--import` replace the state with one, checked
-/// whole first. A snapshot imported and exported again is the same document.
+/// recorded and the whitelist, each record as the registry holds it (times in
+/// milliseconds since 1970, `extra` as the JSON text stored). `GET /_emulator/snapshot`
+/// and `--export-on-exit` write it; `PUT /_emulator/snapshot` and `--import` replace the
+/// state with one, checked whole first. A snapshot imported and exported again is the
+/// same document.
 ///
 ///     let document = try Snapshot(json: bytes)  // a bad document names what is wrong
 public struct Snapshot: Codable, Equatable, Sendable {
@@ -19,82 +21,13 @@ public struct Snapshot: Codable, Equatable, Sendable {
   public static let currentVersion = 1
 
   var version: Int
-  var clients: [Client]
-  var mappings: [Mapping]
-  var devices: [Device]
-  var notifications: [Notification]
+  var clients: [ClientRecord]
+  /// Each phone's in its order.
+  var mappings: [MappingRecord]
+  var devices: [DeviceRecord]
+  var notifications: [NotificationRecord]
   /// The activated UIDs; absent when the whitelist is off.
   var whitelist: [String]?
-
-  struct Client: Codable, Equatable, Sendable {
-    var os: String
-    var appid: String
-    var udid: String
-    var token: String?
-    var lang: String?
-    var dev: Int64?
-    var bgfetch: Int64?
-    var extra: JSONValue?
-    var registeredAt: String
-    var lastSeen: String
-
-    enum CodingKeys: String, CodingKey, CaseIterable {
-      case os, appid, udid, token, lang, dev, bgfetch, extra
-      case registeredAt = "registered_at"
-      case lastSeen = "last_seen"
-    }
-  }
-
-  struct Mapping: Codable, Equatable, Sendable {
-    var appid: String
-    var udid: String
-    var uid: String
-    var interval: Int64?
-    var format: String?
-    var extra: JSONValue?
-    var createdAt: String
-
-    enum CodingKeys: String, CodingKey, CaseIterable {
-      case appid, udid, uid, interval, format, extra
-      case createdAt = "created_at"
-    }
-  }
-
-  struct Device: Codable, Equatable, Sendable {
-    var uid: String
-    var announcements: Int64
-    var extra: JSONValue?
-    var firstSeen: String
-    var lastSeen: String
-
-    enum CodingKeys: String, CodingKey, CaseIterable {
-      case uid, announcements, extra
-      case firstSeen = "first_seen"
-      case lastSeen = "last_seen"
-    }
-  }
-
-  struct Notification: Codable, Equatable, Sendable {
-    var id: Int64
-    var appid: String
-    var udid: String
-    var os: String
-    var token: String
-    var uid: String
-    var eventType: Int64
-    var msg: String?
-    var eventTime: Int64?
-    var extra: JSONValue?
-    var createdAt: String
-
-    enum CodingKeys: String, CodingKey, CaseIterable {
-      case id, appid, udid, os, token, uid, msg, extra
-      case eventType = "event_type"
-      case eventTime = "event_time"
-      case createdAt = "created_at"
-    }
-  }
-
 }
 
 extension Snapshot {
@@ -141,8 +74,6 @@ extension Snapshot {
       if let token = client.token, !tokens.insert(Self.tokenKey(token, os: client.os)).inserted {
         throw SnapshotError("token …\(token.suffix(6)) is held by two clients")
       }
-      _ = try Self.milliseconds(client.registeredAt, "registered_at")
-      _ = try Self.milliseconds(client.lastSeen, "last_seen")
     }
     var mapped = Set<[String]>()
     for mapping in mappings {
@@ -160,7 +91,6 @@ extension Snapshot {
       guard mapped.insert([mapping.appid, mapping.udid, mapping.uid]).inserted else {
         throw SnapshotError("\(mapping.uid) is mapped twice to (\(mapping.appid), \(mapping.udid))")
       }
-      _ = try Self.milliseconds(mapping.createdAt, "created_at")
     }
     var devices = Set<String>()
     for device in self.devices {
@@ -172,8 +102,6 @@ extension Snapshot {
       guard devices.insert(device.uid).inserted else {
         throw SnapshotError("device \(device.uid) is given twice")
       }
-      _ = try Self.milliseconds(device.firstSeen, "first_seen")
-      _ = try Self.milliseconds(device.lastSeen, "last_seen")
     }
     var ids = Set<Int64>()
     for notification in notifications {
@@ -187,7 +115,6 @@ extension Snapshot {
           notification.msg,
         ],
         "a notification")
-      _ = try Self.milliseconds(notification.createdAt, "created_at")
     }
     for uid in whitelist ?? [] { try Self.checkUID(uid, "the whitelist") }
   }
@@ -195,10 +122,10 @@ extension Snapshot {
   /// The keys each object of a snapshot may hold.
   private static let keys: [String: Set<String>] = [
     "": ["version", "clients", "mappings", "devices", "notifications", "whitelist"],
-    "clients": Set(Client.CodingKeys.allCases.map(\.rawValue)),
-    "mappings": Set(Mapping.CodingKeys.allCases.map(\.rawValue)),
-    "devices": Set(Device.CodingKeys.allCases.map(\.rawValue)),
-    "notifications": Set(Notification.CodingKeys.allCases.map(\.rawValue)),
+    "clients": Set(ClientRecord.CodingKeys.allCases.map(\.rawValue)),
+    "mappings": Set(MappingRecord.CodingKeys.allCases.map(\.rawValue)),
+    "devices": Set(DeviceRecord.CodingKeys.allCases.map(\.rawValue)),
+    "notifications": Set(NotificationRecord.CodingKeys.allCases.map(\.rawValue)),
   ]
 
   /// Refuses a key the document's objects may not hold (`extra` holds anything).
@@ -243,15 +170,6 @@ extension Snapshot {
     guard DeviceUID.isCanonical(text) else {
       throw SnapshotError("\(place) holds '\(Printable(text, limit: 40))', which is not a UID")
     }
-  }
-
-  /// Milliseconds since 1970 of a time as ``Clock/iso8601(milliseconds:)`` writes it.
-  static func milliseconds(_ text: String, _ name: String) throws(SnapshotError) -> Int64 {
-    guard let milliseconds = Clock.milliseconds(iso8601: text) else {
-      throw SnapshotError(
-        "\(name) '\(Printable(text, limit: 40))' is not a time such as 2026-12-05T01:18:03.022Z")
-    }
-    return milliseconds
   }
 
   /// A decoding error as one line: where, and what.

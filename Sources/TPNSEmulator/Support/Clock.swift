@@ -35,39 +35,4 @@ enum Clock {
       + pad(parts.tm_mday, 2) + "T" + pad(parts.tm_hour, 2) + ":" + pad(parts.tm_min, 2) + ":"
       + pad(parts.tm_sec, 2) + "." + pad(Int32(milliseconds % 1000), 3) + "Z"
   }
-
-  /// Milliseconds since 1970 of a time written as ``iso8601(milliseconds:)`` writes it
-  /// (`2026-11-30T07:42:50.123Z`); nil for any other text.
-  static func milliseconds(iso8601 text: String) -> Int64? {
-    let bytes = Array(text.utf8)
-    guard bytes.count == 24, bytes[23] == UInt8(ascii: "Z") else { return nil }
-    func number(_ range: Range<Int>) -> Int64? {
-      var value: Int64 = 0
-      for byte in bytes[range] {
-        guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) else { return nil }
-        value = value * 10 + Int64(byte - UInt8(ascii: "0"))
-      }
-      return value
-    }
-    let separators: [(Int, Character)] = [
-      (4, "-"), (7, "-"), (10, "T"), (13, ":"), (16, ":"), (19, "."),
-    ]
-    guard separators.allSatisfy({ bytes[$0.0] == $0.1.asciiValue }),
-      let year = number(0..<4), let month = number(5..<7), let day = number(8..<10),
-      let hour = number(11..<13), let minute = number(14..<16), let second = number(17..<19),
-      let millisecond = number(20..<23), (1...12).contains(month), (1...31).contains(day),
-      hour < 24, minute < 60, second < 60
-    else { return nil }
-    var parts = tm()
-    parts.tm_year = Int32(year - 1900)
-    parts.tm_mon = Int32(month - 1)
-    parts.tm_mday = Int32(day)
-    parts.tm_hour = Int32(hour)
-    parts.tm_min = Int32(minute)
-    parts.tm_sec = Int32(second)
-    let seconds = Int64(timegm(&parts))
-    let result = seconds * 1000 + millisecond
-    // 31 February and its like are not times: they must write back as they read.
-    return iso8601(milliseconds: result) == text ? result : nil
-  }
 }
