@@ -27,16 +27,9 @@ while (($#)); do
 done
 [[ -n $bin ]] || bin=$(swift build --show-bin-path)
 
-Scripts/setup.sh python3-venv >&2
-venv=.build/api-venv
-if ! "$venv/bin/python" -c "import openapi_spec_validator, jsonschema, prometheus_client" \
-  2>/dev/null; then
-  rm -rf "$venv"
-  python3 -m venv "$venv"
-  "$venv/bin/pip" install --quiet --disable-pip-version-check openapi-spec-validator jsonschema \
-    prometheus-client
-fi
+python_venv .build/api-venv openapi_spec_validator=openapi-spec-validator jsonschema \
+  prometheus_client=prometheus-client
 status=0
-"$venv/bin/python" Tests/HTTPAPI/test_openapi.py "$bin" || status=1
-"$venv/bin/python" Tests/HTTPAPI/test_metrics.py "$bin" || status=1
+"$python" Tests/HTTPAPI/test_openapi.py "$bin" || status=1
+"$python" Tests/HTTPAPI/test_metrics.py "$bin" || status=1
 exit "$status"

@@ -21,13 +21,8 @@ while (($#)); do
 done
 [[ -n $bin ]] || bin=$(swift build --show-bin-path)
 
-Scripts/setup.sh chromium python3-venv
-venv=.build/browser-venv
-if ! "$venv/bin/python" -c "import playwright" 2>/dev/null; then
-  rm -rf "$venv"
-  python3 -m venv "$venv"
-  "$venv/bin/pip" install --quiet --disable-pip-version-check playwright
-fi
+Scripts/setup.sh chromium
+python_venv .build/browser-venv playwright
 
 # The guards, with curl: a foreign Host (DNS rebinding) is 421 for the page, the JSON
 # and the stream; a foreign Origin or Sec-Fetch-Site is 403 for the page's actions.
@@ -67,5 +62,5 @@ stop_server || true
 echo "curl: $passed passed, $failed failed"
 
 browser_status=0
-"$venv/bin/python" Tests/Browser/test_dashboard.py "$bin" /usr/bin/chromium || browser_status=$?
+"$python" Tests/Browser/test_dashboard.py "$bin" /usr/bin/chromium || browser_status=$?
 ((failed == 0 && browser_status == 0))

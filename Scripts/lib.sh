@@ -63,3 +63,22 @@ stop_server() {
   kill "$server_pid" 2>/dev/null && wait "$server_pid" 2>/dev/null
   server_pid=
 }
+
+# python_venv DIR PACKAGE...: a virtual environment in DIR holding the PyPI
+# PACKAGEs (import names given as NAME=PACKAGE when they differ), made or remade
+# when one is missing; sets `python` to its interpreter.
+python_venv() {
+  local venv=$1 imports=() packages=() spec
+  shift
+  for spec in "$@"; do
+    imports+=("${spec%%=*}")
+    packages+=("${spec#*=}")
+  done
+  Scripts/setup.sh python3-venv >&2
+  if ! "$venv/bin/python" -c "import $(IFS=,; echo "${imports[*]}")" 2>/dev/null; then
+    rm -rf "$venv"
+    python3 -m venv "$venv"
+    "$venv/bin/pip" install --quiet --disable-pip-version-check "${packages[@]}"
+  fi
+  python=$venv/bin/python
+}

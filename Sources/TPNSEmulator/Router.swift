@@ -125,11 +125,13 @@ struct Router: Sendable {
       }
     }
 
+    let command = try? decoded.get()[CommandParameter.cmd.name]
     let response: OutgoingResponse
     var conformance = Conformance(isStrict: isStrict)
     do throws(RequestError) {
       response = try answer(
-        request, decoded, conformance: &conformance, faultRule: &entry.faultRule, now: now)
+        request, decoded, command: command, conformance: &conformance,
+        faultRule: &entry.faultRule, now: now)
     } catch {
       entry.error = error.reason
       response = .error(error)
@@ -138,7 +140,6 @@ struct Router: Sendable {
     entry.warnings = conformance.allWarnings
     entry.durationMilliseconds = Self.milliseconds(since: started)
     entry = log.append(entry)
-    let command = try? decoded.get()[CommandParameter.cmd.name]
     inspector.counters.record(
       command: command, status: response.status,
       seconds: Double(Clock.monotonicNanoseconds() - started) / 1e9)
@@ -157,13 +158,13 @@ struct Router: Sendable {
     (Double(Clock.monotonicNanoseconds() - started) / 10_000).rounded() / 100
   }
 
-  /// The answer to a `/tpns` request whose form decoded to `decoded`: an armed fault,
-  /// then the method, the size and the parameters are checked (what is irregular
+  /// The answer to a `/tpns` request whose form decoded to `decoded` (its `cmd`,
+  /// `command`): a chaos rule that takes it (its number put in `faultRule`), then the method, the size and the parameters are checked (what is irregular
   /// told to `conformance`), then the command's handler runs. A success's body starts with its
   /// status, `200 ok: …`, for clients that look for `200` in it.
   private func answer(
     _ request: IncomingRequest, _ decoded: Result<FormParameters, RequestError>,
-    conformance: inout Conformance, faultRule: inout Int?, now: Int64
+    command: String?, conformance: inout Conformance, faultRule: inout Int?, now: Int64
   ) throws(RequestError) -> OutgoingResponse {
     if request.method == "HEAD" {
       // A GET's headers without running it: a probe changes nothing and takes no fault.
@@ -173,7 +174,6 @@ struct Router: Sendable {
         name: "Allow", value: Self.serviceMethods.joined(separator: ", "))
       return response
     }
-    let command = (try? decoded.get())?[CommandParameter.cmd.name]
     if let rule = faults.take(command: command) {
       inspector.counters.recordFault()
       faultRule = rule.id

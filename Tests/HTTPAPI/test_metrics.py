@@ -17,32 +17,18 @@ The last line printed is `N passed, N failed`; exit 1 when one failed.
 import base64
 import http.client
 import json
-import subprocess
 import sys
-import tempfile
-import time
 from pathlib import Path
 
+from harness import Checks, emulator
 from prometheus_client.parser import text_string_to_metric_families
 
 BIN = Path(sys.argv[1])
-SCRATCH = Path(tempfile.mkdtemp(prefix="tpns-metrics-"))
 TOKEN = "0f1e2d3c4b5a69788796a5b4c3d2e1f00f1e2d3c4b5a69788796a5b4c3d2e1f0"
 UIDS = ["ABCDEFGHJKLMNPRSTUVW", "0123456789ABCDEFGHJK"]
 PHONE = f"os=ios&appid=com.tutk.cc.samples.tpns.ios&udid={TOKEN}"
 
-passed = 0
-failed = 0
-
-
-def check(name, problems):
-    global passed, failed
-    if problems:
-        failed += 1
-        print(f"FAIL {name}: " + "; ".join(problems))
-    else:
-        passed += 1
-        print(f"ok   {name}")
+check = Checks()
 
 
 def request(port, method, target, body=None, headers=None):
@@ -65,23 +51,9 @@ def json_of(port, target):
 
 
 def main():
-    port_file = SCRATCH / "port"
-    process = subprocess.Popen(
-        [str(BIN / "tpns-server"), "--port", "0", "--port-file", str(port_file), "--quiet"],
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    try:
-        deadline = time.monotonic() + 10
-        while not (port_file.exists() and port_file.read_text().strip()):
-            if time.monotonic() > deadline:
-                raise RuntimeError("tpns-server did not start")
-            time.sleep(0.05)
-        port = int(port_file.read_text())
+    with emulator(BIN) as port:
         run(port)
-    finally:
-        process.terminate()
-        process.wait(10)
-    print(f"{passed} passed, {failed} failed")
-    return 1 if failed else 0
+    return check.summary()
 
 
 def run(port):

@@ -21,17 +21,14 @@ import base64
 import http.client
 import json
 import re
-import subprocess
 import sys
-import tempfile
-import time
 from pathlib import Path
 
+from harness import Checks, emulator
 from jsonschema import Draft202012Validator
 from openapi_spec_validator import validate as validate_spec
 
 BIN = Path(sys.argv[1])
-SCRATCH = Path(tempfile.mkdtemp(prefix="tpns-openapi-"))
 TOKEN = "0f1e2d3c4b5a69788796a5b4c3d2e1f00f1e2d3c4b5a69788796a5b4c3d2e1f0"
 UID = "ABCDEFGHJKLMNPRSTUVW"
 PHONE = {"os": "ios", "appid": "com.tutk.cc.samples.tpns.ios", "udid": TOKEN}
@@ -128,31 +125,7 @@ EXAMPLES = [
     ("reset from another site", "POST", "/_emulator/reset", None, None, {"Sec-Fetch-Site": "cross-site"}, 403),
 ]
 
-passed = 0
-failed = 0
-
-
-def check(name, problems):
-    global passed, failed
-    if problems:
-        failed += 1
-        print(f"FAIL {name}: " + "; ".join(problems))
-    else:
-        passed += 1
-        print(f"ok   {name}")
-
-
-def start_server():
-    port_file = SCRATCH / "port"
-    process = subprocess.Popen(
-        [str(BIN / "tpns-server"), "--port", "0", "--port-file", str(port_file), "--quiet"],
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    deadline = time.monotonic() + 10
-    while time.monotonic() < deadline:
-        if port_file.exists() and port_file.read_text().strip():
-            return process, int(port_file.read_text().strip())
-        time.sleep(0.05)
-    raise RuntimeError("tpns-server did not start")
+check = Checks()
 
 
 def request(port, method, path, query, body, headers):
@@ -215,8 +188,7 @@ def errors(validator, instance):
 
 
 def main():
-    process, port = start_server()
-    try:
+    with emulator(BIN) as port:
         status, headers, data = request(port, "GET", "/_emulator/openapi.json", None, None, {})
         document = json.loads(data)
         problems = []
@@ -274,11 +246,7 @@ def main():
                 if named.group(1) + endpoint not in document["paths"]:
                     problems.append(f"the server answers {named.group(1) + endpoint}, the document does not list it")
         check("every endpoint the server names is documented", problems)
-    finally:
-        process.terminate()
-        process.wait(10)
-    print(f"{passed} passed, {failed} failed")
-    return 1 if failed else 0
+    return check.summary()
 
 
 def request_problems(document, op, query, body, validator):

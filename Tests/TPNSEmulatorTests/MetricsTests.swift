@@ -4,8 +4,8 @@ import Testing
 
 @Suite("Metrics: /metrics's counters")
 struct MetricsTests {
-  static let gauges = Metrics.Gauges(
-    clients: 2, mappings: 3, devices: 1, notifications: 4, streams: 0)
+  static let counts = OverviewJSON.Counts(
+    phones: 2, mappings: 3, devices: 1, notifications: 4, requests: 0)
 
   @Test(
     "a cmd the protocol knows is its own label; any other is 'other', none is 'none'",
@@ -17,7 +17,7 @@ struct MetricsTests {
     let metrics = Metrics()
     metrics.record(command: sent, status: 400, seconds: 0.001)
     #expect(
-      metrics.text(Self.gauges).contains(
+      metrics.text(Self.counts, streams: 0).contains(
         "\ntpns_requests_total{cmd=\"\(label)\",status=\"400\"} 1\n"))
   }
 
@@ -28,7 +28,7 @@ struct MetricsTests {
     metrics.record(command: "hello", status: 200, seconds: 0.02)
     metrics.record(command: "hello", status: 200, seconds: 5)
     metrics.record(command: nil, status: 431, seconds: nil)
-    let text = metrics.text(Self.gauges)
+    let text = metrics.text(Self.counts, streams: 0)
     for line in [
       "tpns_request_duration_seconds_bucket{le=\"0.0005\"} 1",
       "tpns_request_duration_seconds_bucket{le=\"0.025\"} 2",

@@ -143,7 +143,19 @@ struct Inspector: Sendable {
   /// The overview: health, uptime, database, counts, the armed fault.
   private func overview() throws(RequestError) -> OutgoingResponse {
     let fileError = registry.fileError
-    let counts = try RequestError.mappingDatabaseFailures {
+    let counts = try self.counts()
+    let uptime = (Clock.monotonicNanoseconds() - startedMonotonic) / 1_000_000_000
+    return .json(
+      OverviewJSON(
+        status: fileError == nil ? "ok" : "database missing", database: databaseName,
+        error: fileError?.description, startedAt: Clock.iso8601(milliseconds: startedAt),
+        uptimeSeconds: Int64(uptime), counts: counts, fault: FaultJSON(rules: faults.current),
+        streams: events.count))
+  }
+
+  /// The registry's sizes and the requests received, read now (the overview, `/metrics`).
+  func counts() throws(RequestError) -> OverviewJSON.Counts {
+    try RequestError.mappingDatabaseFailures {
       try registry.read { store in
         OverviewJSON.Counts(
           phones: try store.clients().count, mappings: try store.mappings().count,
@@ -152,13 +164,6 @@ struct Inspector: Sendable {
           requests: log.snapshot().total)
       }
     }
-    let uptime = (Clock.monotonicNanoseconds() - startedMonotonic) / 1_000_000_000
-    return .json(
-      OverviewJSON(
-        status: fileError == nil ? "ok" : "database missing", database: databaseName,
-        error: fileError?.description, startedAt: Clock.iso8601(milliseconds: startedAt),
-        uptimeSeconds: Int64(uptime), counts: counts, fault: FaultJSON(rules: faults.current),
-        streams: events.count))
   }
 
   /// Refuses a method not in `methods`; HEAD goes wherever GET does.

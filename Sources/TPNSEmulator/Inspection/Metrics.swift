@@ -60,17 +60,9 @@ final class Metrics: @unchecked Sendable {
     lock.withLock { faultsInjected += 1 }
   }
 
-  /// The sizes read when scraped.
-  struct Gauges {
-    var clients: Int
-    var mappings: Int
-    var devices: Int
-    var notifications: Int
-    var streams: Int
-  }
-
-  /// The exposition text (format 0.0.4), with `gauges` as read now.
-  func text(_ gauges: Gauges) -> String {
+  /// The exposition text (format 0.0.4), with the registry's sizes and the open
+  /// streams as read now.
+  func text(_ counts: OverviewJSON.Counts, streams: Int) -> String {
     let (requests, buckets, sum, count, faults) = lock.withLock {
       (self.requests, bucketCounts, durationSum, durationCount, faultsInjected)
     }
@@ -96,14 +88,14 @@ final class Metrics: @unchecked Sendable {
     family("tpns_faults_injected_total", "counter", "/tpns requests answered by an armed fault.")
     text += "tpns_faults_injected_total \(faults)\n"
     let sizes = [
-      ("tpns_registry_clients", "Phones registered.", gauges.clients),
-      ("tpns_registry_mappings", "UIDs mapped to phones.", gauges.mappings),
-      ("tpns_registry_devices", "Devices that announced themselves.", gauges.devices),
+      ("tpns_registry_clients", "Phones registered.", counts.phones),
+      ("tpns_registry_mappings", "UIDs mapped to phones.", counts.mappings),
+      ("tpns_registry_devices", "Devices that announced themselves.", counts.devices),
       (
         "tpns_notifications", "Notifications recorded (what cmd=event would push).",
-        gauges.notifications
+        counts.notifications
       ),
-      ("tpns_stream_connections", "Open dashboard streams (/_emulator/stream).", gauges.streams),
+      ("tpns_stream_connections", "Open dashboard streams (/_emulator/stream).", streams),
     ]
     for (name, help, value) in sizes {
       family(name, "gauge", help)
