@@ -142,7 +142,7 @@ struct Router: Sendable {
     entry = log.append(entry)
     inspector.counters.record(
       command: command, status: response.status,
-      seconds: Double(Clock.monotonicNanoseconds() - started) / 1e9)
+      seconds: entry.durationMilliseconds.map { $0 / 1000 })
     events.publish("request", RequestJSON(entry: entry))
     if response.status == 200, request.method != "HEAD", let command,
       let name = CommandName(wireName: command), name != .hello

@@ -102,7 +102,7 @@ struct DatabaseTrust: Sendable, Equatable {
   }
 
   /// The directory part of `path` (`.` for a bare name).
-  private static func directoryName(of path: String) -> String {
+  static func directoryName(of path: String) -> String {
     guard let slash = path.lastIndex(of: "/") else { return "." }
     return slash == path.startIndex ? "/" : String(path[..<slash])
   }

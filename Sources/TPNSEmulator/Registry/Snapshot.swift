@@ -198,7 +198,7 @@ extension Snapshot {
   public static func read(file path: String) throws(SnapshotError) -> Snapshot {
     let bytes: [UInt8]
     do {
-      bytes = try TLSIdentity.readFile(path, limit: maximumFileSize)
+      bytes = try InputFile.read(path, limit: maximumFileSize)
     } catch {
       throw SnapshotError("\(error)", isUnreadable: true)
     }
@@ -262,8 +262,7 @@ extension Snapshot {
     if stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFDIR {
       return "\(path) is a directory: name the snapshot's file"
     }
-    let directory =
-      path.lastIndex(of: "/").map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "."
+    let directory = DatabaseTrust.directoryName(of: path)
     guard access(directory, W_OK | X_OK) == 0 else {
       return "cannot write in \(directory): \(String(cString: strerror(errno)))"
     }

@@ -54,7 +54,7 @@ public final class Whitelist: Sendable {
   public static func load(file path: String) throws(WhitelistError) -> [DeviceUID] {
     let text: String
     do {
-      text = try TLSIdentity.readText(path)
+      text = String(decoding: try InputFile.read(path, limit: 1 << 20), as: UTF8.self)
     } catch {
       throw .unreadable(error.description)
     }
