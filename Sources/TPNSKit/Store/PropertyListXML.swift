@@ -14,25 +14,25 @@ enum PropertyListXML {
   /// The value at the top of the property list in `bytes`, which must be
   /// UTF-8 (a file in another encoding is refused, never rewritten garbled).
   static func parse(_ bytes: [UInt8]) throws(ParseError) -> PropertyListValue {
-    if String(validating: bytes, as: UTF8.self) == nil {
-      // Named by the line the first byte that is not UTF-8 is on.
-      var parser = Unicode.UTF8.ForwardParser()
-      var iterator = bytes.makeIterator()
-      var offset = 0
-      while case .valid(let scalar) = parser.parseScalar(from: &iterator) { offset += scalar.count }
-      let line = 1 + bytes[..<offset].count(where: { $0 == 0x0A })
+    do {
+      _ = try UTF8Span(validating: bytes.span)
+    } catch {
+      let line = 1 + bytes[..<error.byteOffsets.lowerBound].count(where: { $0 == 0x0A })
       throw ParseError(line: line, message: "the file is not UTF-8")
     }
-    var parser = Parser(bytes: bytes)
-    return try parser.document()
+    // Read through a buffer pointer: a slice of the array would retain and
+    // release it at every step. The parser checks each index against the count.
+    return try bytes.withUnsafeBufferPointer { (buffer) throws(ParseError) in
+      var parser = Parser(bytes: buffer)
+      return try parser.document()
+    }
   }
 }
 
 extension PropertyListXML {
-  /// An opening tag: its element's name, and whether it is empty (`<string/>`).
+  /// An opening tag: where its element's name is in the document, and
+  /// whether it is empty (`<string/>`).
   fileprivate struct Tag {
-    let name: String
-    /// Where its name is in the document.
     let nameBytes: Range<Int>
     let isEmpty: Bool
   }
@@ -47,7 +47,7 @@ extension PropertyListXML {
     static let declarationClose = Array("?>".utf8)
     static let doctypeOpen = Array("<!DOCTYPE".utf8)
 
-    let bytes: [UInt8]
+    let bytes: UnsafeBufferPointer<UInt8>
     var index = 0
 
     mutating func document() throws(ParseError) -> PropertyListValue {
@@ -55,7 +55,9 @@ extension PropertyListXML {
       if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { index = 3 }
       try skipMisc()
       let plist = try openTag()
-      guard plist.name == "plist" else { throw error("expected <plist>, found <\(plist.name)>") }
+      guard tag(plist, is: "plist") else {
+        throw error("expected <plist>, found <\(name(of: plist))>")
+      }
       guard !plist.isEmpty else { throw error("<plist/> holds no value") }
       let value = try self.value(depth: 1)
       try closeTag(plist)
@@ -73,11 +75,13 @@ extension PropertyListXML {
         throw failure
       }
       let tag = try openTag()
-      switch tag.name {
-      case "string": return .string(try text(closing: tag))
+      // Most elements are strings: told apart without making a String of the name.
+      if self.tag(tag, is: "string") { return .string(try text(closing: tag)) }
+      let element = name(of: tag)
+      switch element {
       case "true", "false":
         if !tag.isEmpty { try closeTag(tag) }
-        return .bool(tag.name == "true")
+        return .bool(element == "true")
       case "integer":
         let text = try text(closing: tag).trimmingWhitespace()
         guard let number = Int(text) ?? Self.hexadecimal(text) else {
@@ -111,8 +115,8 @@ extension PropertyListXML {
         guard !tag.isEmpty else { return .dictionary(members) }
         while try !atClosing(tag) {
           let key = try openTag()
-          guard key.name == "key" else {
-            throw error("expected <key> in <dict>, found <\(key.name)>")
+          guard self.tag(key, is: "key") else {
+            throw error("expected <key> in <dict>, found <\(self.name(of: key))>")
           }
           let name = try text(closing: key)
           guard members[name] == nil else { throw error("the key '\(name)' appears twice") }
@@ -121,7 +125,7 @@ extension PropertyListXML {
         try closeTag(tag)
         return .dictionary(members)
       default:
-        throw error("<\(tag.name)> is not a property list element")
+        throw error("<\(element)> is not a property list element")
       }
     }
 
@@ -134,14 +138,24 @@ extension PropertyListXML {
         throw error("unexpected end of file in a tag")
       }
       let isEmpty = end > index + 1 && bytes[end - 1] == UInt8(ascii: "/")
-      let inner = bytes[(index + 1)..<(isEmpty ? end - 1 : end)]
-      let name = inner.prefix { !Self.isSpace($0) }
-      guard !name.isEmpty, name.first != UInt8(ascii: "/") else {
+      var nameEnd = index + 1
+      while nameEnd < (isEmpty ? end - 1 : end), !Self.isSpace(bytes[nameEnd]) { nameEnd += 1 }
+      let name = (index + 1)..<nameEnd
+      guard !name.isEmpty, bytes[name.lowerBound] != UInt8(ascii: "/") else {
         throw error("expected an opening tag")
       }
       index = end + 1
-      return Tag(
-        name: String(decoding: name, as: UTF8.self), nameBytes: name.indices, isEmpty: isEmpty)
+      return Tag(nameBytes: name, isEmpty: isEmpty)
+    }
+
+    /// The element name of `tag`.
+    func name(of tag: Tag) -> String {
+      String(decoding: bytes[tag.nameBytes], as: UTF8.self)
+    }
+
+    /// Whether `tag`'s element is `name`.
+    func tag(_ tag: Tag, is name: StaticString) -> Bool {
+      name.withUTF8Buffer { bytes[tag.nameBytes].elementsEqual($0) }
     }
 
     /// The end tag of `tag`, after any comments and white space; XML allows
@@ -156,7 +170,8 @@ extension PropertyListXML {
       else {
         throw error(
           index < bytes.count
-            ? "expected </\(tag.name)>" : "unexpected end of file, expected </\(tag.name)>")
+            ? "expected </\(name(of: tag))>"
+            : "unexpected end of file, expected </\(name(of: tag))>")
       }
       index = end + 1
     }
@@ -165,7 +180,7 @@ extension PropertyListXML {
     mutating func atClosing(_ tag: Tag) throws(ParseError) -> Bool {
       try skipMisc()
       guard index < bytes.count else {
-        throw error("unexpected end of file, expected </\(tag.name)>")
+        throw error("unexpected end of file, expected </\(name(of: tag))>")
       }
       return isClosing(at: index)
     }
@@ -212,7 +227,7 @@ extension PropertyListXML {
           index += 1
         }
       }
-      throw error("unexpected end of file, expected </\(tag.name)>")
+      throw error("unexpected end of file, expected </\(name(of: tag))>")
     }
 
     /// An entity or character reference, as UTF-8.
