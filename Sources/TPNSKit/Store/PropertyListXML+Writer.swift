@@ -6,14 +6,11 @@ extension PropertyListXML {
   /// Whether `text` can be written: XML 1.0 cannot hold C0 control characters
   /// other than tab, line feed and carriage return, nor U+FFFE and U+FFFF.
   static func isWritable(_ text: String) -> Bool {
-    var text = text
-    return text.withUTF8 { bytes in
-      bytes.indices.allSatisfy { index in
-        let byte = bytes[index]
-        if byte < 0x20 { return byte == 0x09 || byte == 0x0A || byte == 0x0D }
-        // U+FFFE and U+FFFF are EF BF BE and EF BF BF.
-        return byte != 0xEF || index + 2 >= bytes.count || bytes[index + 1] != 0xBF
-          || bytes[index + 2] < 0xBE
+    text.unicodeScalars.allSatisfy { scalar in
+      switch scalar.value {
+      case 0x09, 0x0A, 0x0D: true
+      case ..<0x20, 0xFFFE, 0xFFFF: false
+      default: true
       }
     }
   }
@@ -105,12 +102,21 @@ extension PropertyListXML {
 
     /// Appends `text` with `&`, `<` and `>` escaped, and notes it if XML
     /// cannot hold it.
-    mutating func escape(_ text: String) {
-      if unwritable == nil, !PropertyListXML.isWritable(text) { unwritable = text }
-      // Over the string's bytes as one buffer, copied run by run between
-      // the entities: a store writes 20,000 strings.
-      var text = text
+    mutating func escape(_ original: String) {
+      // Over the string's bytes as one buffer: a store writes 20,000 strings.
+      var text = original
       text.withUTF8 { utf8 in
+        // Printable ASCII but the three entities, as every UID is: written as it is.
+        let isPlain = utf8.allSatisfy { byte in
+          byte >= 0x20 && byte < 0x7F && byte != UInt8(ascii: "&") && byte != UInt8(ascii: "<")
+            && byte != UInt8(ascii: ">")
+        }
+        guard !isPlain else {
+          output += utf8
+          return
+        }
+        if unwritable == nil, !PropertyListXML.isWritable(original) { unwritable = original }
+        // Copied run by run between the entities.
         var start = 0
         for (index, byte) in utf8.enumerated() {
           let entity: StaticString
