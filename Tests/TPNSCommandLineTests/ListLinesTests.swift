@@ -8,16 +8,16 @@ import Testing
   @Test(
     "one line per UID, in order, its index right-aligned to the widest, then its settings",
     arguments: [
-      ([String](), 1, [String: String](), ""),
-      (["ABCDEFGHJKLMNPRSTUVW"], 1, [:], "0  ABCDEFGHJKLMNPRSTUVW\n"),
+      ([String](), [String: String](), ""),
+      (["ABCDEFGHJKLMNPRSTUVW"], [:], "0  ABCDEFGHJKLMNPRSTUVW\n"),
       (
-        ["ABCDEFGHJKLMNPRSTUVW", "0123456789ABCDEFGHJK"], 1,
+        ["ABCDEFGHJKLMNPRSTUVW", "0123456789ABCDEFGHJK"],
         ["0123456789ABCDEFGHJK": "  interval 30 s"],
         "0  ABCDEFGHJKLMNPRSTUVW\n1  0123456789ABCDEFGHJK  interval 30 s\n"
       ),
     ])
-  func lines(uids: [String], width: Int, suffixes: [String: String], expected: String) {
-    let lines = List.lines(of: uids, width: width, suffixes: suffixes)
+  func lines(uids: [String], suffixes: [String: String], expected: String) {
+    let lines = List.lines(of: uids, suffixes: suffixes)
     #expect(String(decoding: lines, as: UTF8.self) == expected)
   }
 
@@ -26,7 +26,7 @@ import Testing
     let uids = (0..<10_000).map {
       "UID" + String(repeating: "0", count: 17 - String($0).count) + String($0)
     }
-    let lines = String(decoding: List.lines(of: uids, width: 4), as: UTF8.self)
+    let lines = String(decoding: List.lines(of: uids), as: UTF8.self)
       .split(separator: "\n")
     #expect(lines.count == 10_000)
     #expect(lines.first == "   0  UID00000000000000000")

@@ -50,7 +50,7 @@ struct List: ParsableCommand {
     for (uid, settings) in state.settings where !settings.isEmpty {
       suffixes[uid] = "  " + runner.output.shown(OutcomeFormatting.describe(settings))
     }
-    let text = Self.lines(of: uids, width: String(uids.count - 1).count, suffixes: suffixes)
+    let text = Self.lines(of: uids, suffixes: suffixes)
     try Self.checkingOutput { try text.withUnsafeBufferPointer { try Console.outputChecked($0) } }
   }
 
@@ -68,18 +68,24 @@ struct List: ParsableCommand {
     }
   }
 
-  /// The `index  uid` lines of `uids` as UTF-8, the index right-aligned in
-  /// `width` columns, each UID followed by its text in `suffixes`, if any.
-  /// Built in one buffer from each string's bytes (`withUTF8`): a `String`
-  /// appended to piece by piece costs several times more for a long list.
-  static func lines(of uids: [String], width: Int, suffixes: [String: String] = [:]) -> [UInt8] {
+  /// The `index  uid` lines of `uids` as UTF-8, the index right-aligned to
+  /// the widest, each UID followed by its text in `suffixes`, if any.
+  /// Built in one buffer of bytes: a `String` appended to piece by piece
+  /// costs several times more for a long list.
+  static func lines(of uids: [String], suffixes: [String: String] = [:]) -> [UInt8] {
+    let width = String(max(uids.count - 1, 0)).count
     var text: [UInt8] = []
     text.reserveCapacity(uids.count * (width + 24))
     for (index, uid) in uids.enumerated() {
-      var number = String(index)
-      text += repeatElement(UInt8(ascii: " "), count: max(width - number.utf8.count, 0))
-      number.withUTF8 { text += $0 }
-      text += repeatElement(UInt8(ascii: " "), count: 2)
+      // The index's digits, right to left, over `width` spaces and two more.
+      text += repeatElement(UInt8(ascii: " "), count: width + 2)
+      var digit = text.count - 3
+      var number = index
+      repeat {
+        text[digit] = UInt8(ascii: "0") + UInt8(number % 10)
+        number /= 10
+        digit -= 1
+      } while number > 0
       var uid = uid
       uid.withUTF8 { text += $0 }
       if !suffixes.isEmpty, var suffix = suffixes[uid] { suffix.withUTF8 { text += $0 } }
