@@ -126,14 +126,19 @@ public struct StoreDifference: Sendable, Equatable {
   /// Stored UIDs that the server does not hold yet, but those it refused
   /// as not activated (``notActivated``).
   public var toAdd: [String] {
-    let held = Set(acknowledgedUIDs).union(notActivated)
+    // In sync, the usual case: no set of the list to build.
+    let acknowledged = acknowledgedUIDs
+    guard acknowledged != uids else { return [] }
+    let held = Set(acknowledged).union(notActivated)
     return uids.filter { !held.contains($0) }
   }
 
   /// UIDs the server holds that are no longer stored.
   public var toRemove: [String] {
+    let acknowledged = acknowledgedUIDs
+    guard acknowledged != uids else { return [] }
     let stored = Set(uids)
-    return acknowledgedUIDs.filter { !stored.contains($0) }
+    return acknowledged.filter { !stored.contains($0) }
   }
 
   /// UIDs are stored but no token: nothing can be sent until one is registered.
