@@ -1,14 +1,11 @@
 import Locking
 
-/// Serialises work submitted from any thread without holding a lock while
-/// the work runs.
-///
-/// The first caller to find the drain idle becomes the drainer and handles
-/// items, its own and any that other threads (or the handler itself,
-/// re-entrantly) submit meanwhile, one at a time in submission order. Other
-/// callers only enqueue and return. This is how subjects and the operators
-/// that merge several sources keep the observer contract (one event at a
-/// time) with no deadlock when an observer feeds an event back upstream.
+/// Serialises work submitted from any thread without holding a lock while it
+/// runs: the first caller to find the drain idle handles items, its own and
+/// those that others (or the handler itself, re-entrantly) submit meanwhile,
+/// one at a time in order; other callers only enqueue. So subjects and the
+/// operators that merge sources deliver one event at a time, with no deadlock
+/// when an observer feeds an event back upstream.
 final class SerialDrain<Item: Sendable>: @unchecked Sendable {
   // @unchecked: `pending`, `head` and `isDraining` are guarded by `lock`;
   // `handle` runs on one thread at a time, which is the point of the type.
@@ -27,9 +24,8 @@ final class SerialDrain<Item: Sendable>: @unchecked Sendable {
     if enqueue(item) { drain() }
   }
 
-  /// Queues `item` without handling it; returns whether the caller became the
-  /// drainer and must call ``drain()``. Lets a caller queue while holding a
-  /// lock of its own and drain after releasing it.
+  /// Queues `item`; returns whether the caller became the drainer and must
+  /// call ``drain()`` (after releasing a lock of its own it may hold).
   func enqueue(_ item: Item) -> Bool {
     lock.withLock {
       pending.append(item)
@@ -39,8 +35,7 @@ final class SerialDrain<Item: Sendable>: @unchecked Sendable {
     }
   }
 
-  /// Handles queued items until none is left; only for the caller that
-  /// ``enqueue(_:)`` made the drainer.
+  /// Handles queued items until none is left; only for the drainer.
   func drain() {
     while let next = takeNext() {
       handle(next)
@@ -57,8 +52,7 @@ final class SerialDrain<Item: Sendable>: @unchecked Sendable {
       }
       let item = pending[head]
       head += 1
-      // Under steady load the drain may never go idle: drop handled items
-      // now and then so they (and what they hold) can be freed.
+      // Under steady load the drain may never go idle: free handled items.
       if head >= 64, head * 2 >= pending.count {
         pending.removeFirst(head)
         head = 0

@@ -1,5 +1,4 @@
-/// One event of a sequence: an element, or the end of the sequence
-/// (an error or completion), after which nothing more is delivered.
+/// One event of a sequence: an element, or its end (an error or completion).
 public enum Event<Element: Sendable>: Sendable {
   /// The next element.
   case next(Element)
@@ -55,14 +54,10 @@ extension Event: Equatable where Element: Equatable {
   public static func == (lhs: Event, rhs: Event) -> Bool {
     switch (lhs, rhs) {
     case (.next(let left), .next(let right)): left == right
-    case (.error(let left), .error(let right)): errorsMatch(left, right)
+    case (.error(let left), .error(let right)):
+      type(of: left) == type(of: right) && String(reflecting: left) == String(reflecting: right)
     case (.completed, .completed): true
     default: false
     }
   }
-}
-
-/// Whether two errors are the same for the purpose of comparing events.
-func errorsMatch(_ left: any Error, _ right: any Error) -> Bool {
-  type(of: left) == type(of: right) && String(reflecting: left) == String(reflecting: right)
 }

@@ -2,12 +2,9 @@ import Locking
 
 extension Observable {
   /// Once every source has sent an element, sends the latest element of each
-  /// (in source order) whenever any of them sends one.
-  ///
-  /// Fails as soon as a source fails; completes when every source has
-  /// completed. An empty list completes at once. Events are combined and
-  /// delivered one at a time in arrival order, so the last combination sent
-  /// is always that of the latest elements.
+  /// (in source order) whenever any of them sends one, one at a time in
+  /// arrival order. Fails as soon as a source fails; completes when all have
+  /// completed. An empty list completes at once.
   ///
   ///     Observable.combineLatest([uidValid, tokenValid])  // [true, false], [true, true], …
   public static func combineLatest<Source: ObservableType>(
@@ -39,8 +36,8 @@ extension Observable {
     }
   }
 
-  /// Combines the latest elements of two sources with `resultSelector`, as
-  /// ``combineLatest(_:)-([Source])`` does; an error it throws ends the sequence.
+  /// Combines the latest elements of two sources with `resultSelector`; an
+  /// error it throws ends the sequence.
   ///
   ///     Observable.combineLatest(uidValid, tokenValid) { $0 && $1 }  // the Bind button
   public static func combineLatest<First: ObservableType, Second: ObservableType>(
@@ -69,20 +66,12 @@ extension Observable {
       }
   }
 
-  /// Pairs of the latest elements of two sources.
-  public static func combineLatest<First: ObservableType, Second: ObservableType>(
-    _ first: First, _ second: Second
-  ) -> Observable<Element> where Element == (First.Element, Second.Element) {
-    combineLatest(first, second) { ($0, $1) }
-  }
-
   private static func erase<Source: ObservableType>(_ source: Source) -> Observable<any Sendable> {
     source.map { $0 as any Sendable }
   }
 }
 
-/// The latest element of each source, and how many sources have none yet or
-/// have not completed (each source completes at most once, through its sink).
+/// The latest element of each source, and how many have none yet or have not completed.
 private struct CombineLatestState<Element> {
   var latest: [Element?]
   var missing: Int
@@ -94,14 +83,13 @@ private struct CombineLatestState<Element> {
     running = count
   }
 
-  /// Records an element; returns the combination once every source has one.
   mutating func record(_ element: Element, at index: Int) -> [Element]? {
     if latest[index] == nil { missing -= 1 }
     latest[index] = element
     return missing == 0 ? latest.map { $0! } : nil
   }
 
-  /// Records a completion; returns whether every source has completed.
+  /// Returns whether every source has completed.
   mutating func complete() -> Bool {
     running -= 1
     return running == 0
