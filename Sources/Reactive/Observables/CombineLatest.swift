@@ -12,18 +12,25 @@ extension Observable {
   ) -> Observable<[Source.Element]> where Element == [Source.Element] {
     guard !sources.isEmpty else { return .empty() }
     return .create { observer in
-      let state = LockedState(CombineLatestState<Source.Element>(count: sources.count))
+      let state = LockedState(
+        (latest: [Source.Element?](repeating: nil, count: sources.count), running: sources.count))
       // Recording and delivering happen together, one event at a time.
       let drain = SerialDrain<(index: Int, event: Event<Source.Element>)> { index, event in
         switch event {
         case .next(let element):
-          if let combined = state.withLock({ $0.record(element, at: index) }) {
-            observer.onNext(combined)
+          let latest = state.withLock { state in
+            state.latest[index] = element
+            return state.latest.compactMap { $0 }
           }
+          if latest.count == sources.count { observer.onNext(latest) }
         case .error(let error):
           observer.onError(error)
         case .completed:
-          if state.withLock({ $0.complete() }) { observer.onCompleted() }
+          let running = state.withLock { state in
+            state.running -= 1
+            return state.running
+          }
+          if running == 0 { observer.onCompleted() }
         }
       }
       let subscriptions = CompositeDisposable()
@@ -68,30 +75,5 @@ extension Observable {
 
   private static func erase<Source: ObservableType>(_ source: Source) -> Observable<any Sendable> {
     source.map { $0 as any Sendable }
-  }
-}
-
-/// The latest element of each source, and how many have none yet or have not completed.
-private struct CombineLatestState<Element> {
-  var latest: [Element?]
-  var missing: Int
-  var running: Int
-
-  init(count: Int) {
-    latest = Array(repeating: nil, count: count)
-    missing = count
-    running = count
-  }
-
-  mutating func record(_ element: Element, at index: Int) -> [Element]? {
-    if latest[index] == nil { missing -= 1 }
-    latest[index] = element
-    return missing == 0 ? latest.map { $0! } : nil
-  }
-
-  /// Returns whether every source has completed.
-  mutating func complete() -> Bool {
-    running -= 1
-    return running == 0
   }
 }

@@ -39,16 +39,12 @@ extension ObservableType {
           guard let due = state.withLock({ $0.takeIfWindow(window) }) else { return }
           quietTimer.setDisposable(Disposables.create())
           observer.onNext(due)
-        case .event(.error(let error)):
+        case .event(let stop):
           quietTimer.dispose()
           maxDelayTimer.dispose()
-          _ = state.withLock { $0.take() }
-          observer.onError(error)
-        case .event(.completed):
-          quietTimer.dispose()
-          maxDelayTimer.dispose()
-          if let last = state.withLock({ $0.take() }) { observer.onNext(last) }
-          observer.onCompleted()
+          let last = state.withLock { $0.take() }
+          if case .completed = stop, let last { observer.onNext(last) }
+          observer.on(stop)
         }
       }
       drainBox.withLock { $0 = drain }
