@@ -2,10 +2,8 @@ import Locking
 
 /// Serialises work submitted from any thread without holding a lock while it
 /// runs: the first caller to find the drain idle handles items, its own and
-/// those that others (or the handler itself, re-entrantly) submit meanwhile,
-/// one at a time in order; other callers only enqueue. So subjects and the
-/// operators that merge sources deliver one event at a time, with no deadlock
-/// when an observer feeds an event back upstream.
+/// those submitted meanwhile (even re-entrantly), one at a time in order; so
+/// an observer may feed an event back upstream without deadlock.
 final class SerialDrain<Item: Sendable>: @unchecked Sendable {
   // @unchecked: `pending`, `head` and `isDraining` are guarded by `lock`;
   // `handle` runs on one thread at a time, which is the point of the type.

@@ -4,10 +4,9 @@ import Locking
 /// an observable, sending every event it receives to the observers subscribed
 /// at that moment (and, if it replays, its latest element to each new one).
 ///
-/// It may be fed from any thread. Events, subscriptions and unsubscriptions
-/// are handled one at a time through a ``SerialDrain``: observers never run
-/// concurrently, an event sent by an observer while it handles another is
-/// delivered to everyone after that one, and no lock is held while they run.
+/// It may be fed from any thread: events and (un)subscriptions are handled one
+/// at a time (``SerialDrain``), so observers never run concurrently, and an
+/// event sent by an observer is delivered to everyone after the current one.
 public class Subject<Element: Sendable>: ObservableType, ObserverType, @unchecked Sendable {
   // @unchecked: the `drain*` properties are only touched by `handle`, which the
   // drain runs on one thread at a time; `summary` has its own lock.
