@@ -25,20 +25,15 @@ public final class RunLoopScheduler: SchedulerType, @unchecked Sendable {
 
   @discardableResult
   public func schedule(_ action: @escaping @Sendable () -> Void) -> any Disposable {
-    enqueue(action, due: now)
+    schedule(after: .zero, action)
   }
 
   @discardableResult
   public func schedule(
     after delay: Duration, _ action: @escaping @Sendable () -> Void
   ) -> any Disposable {
-    enqueue(action, due: now + max(delay, .zero))
-  }
-
-  private func enqueue(_ action: @escaping @Sendable () -> Void, due: Duration)
-    -> any Disposable
-  {
     let cancelled = BooleanDisposable()
+    let due = now + max(delay, .zero)
     condition.withLock {
       pending.append(Pending(due: due, action: action, cancelled: cancelled))
     }
