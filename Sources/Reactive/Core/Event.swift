@@ -26,16 +26,6 @@ public enum Event<Element: Sendable>: Sendable {
     if case .error(let error) = self { return error }
     return nil
   }
-
-  /// The same event with its element transformed.
-  public func map<Result: Sendable>(_ transform: (Element) throws -> Result) -> Event<Result> {
-    switch self {
-    case .next(let element):
-      do { return .next(try transform(element)) } catch { return .error(error) }
-    case .error(let error): return .error(error)
-    case .completed: return .completed
-    }
-  }
 }
 
 extension Event: CustomStringConvertible {
