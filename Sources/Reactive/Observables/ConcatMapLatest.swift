@@ -2,13 +2,9 @@ import Locking
 
 extension ObservableType {
   /// Runs the sequence `selector` makes of each element one at a time, never
-  /// cancelling the running one: elements that arrive meanwhile are coalesced,
-  /// and only the newest starts a sequence once it completes. (The fetch
-  /// limiter: one request in flight, and any number of changes during it give
-  /// exactly one more.)
-  ///
-  /// Fails as soon as this sequence, `selector` or an inner sequence fails;
-  /// completes when this sequence has completed and nothing runs or waits.
+  /// cancelling the running one: of the elements that arrive meanwhile, only
+  /// the newest starts one when it completes (the fetch limiter). Fails as soon
+  /// as anything fails; completes when this sequence has and nothing runs or waits.
   ///
   ///     syncRequests.concatMapLatest { _ in syncTheNewestList() }
   public func concatMapLatest<Inner: ObservableType>(
