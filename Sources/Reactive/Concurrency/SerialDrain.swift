@@ -5,11 +5,10 @@ import Locking
 /// those submitted meanwhile (even re-entrantly), one at a time in order; so
 /// an observer may feed an event back upstream without deadlock.
 final class SerialDrain<Item: Sendable>: @unchecked Sendable {
-  // @unchecked: `pending`, `head` and `isDraining` are guarded by `lock`;
+  // @unchecked: `pending` and `isDraining` are guarded by `lock`;
   // `handle` runs on one thread at a time, which is the point of the type.
   private let lock = Lock()
   private var pending: [Item] = []
-  private var head = 0
   private var isDraining = false
   private let handle: @Sendable (Item) -> Void
 
@@ -33,29 +32,17 @@ final class SerialDrain<Item: Sendable>: @unchecked Sendable {
     }
   }
 
-  /// Handles queued items until none is left; only for the drainer.
+  /// Handles queued items until none is left; only for the drainer. Items
+  /// submitted while a batch is handled form the next one.
   func drain() {
-    while let next = takeNext() {
-      handle(next)
-    }
-  }
-
-  private func takeNext() -> Item? {
-    lock.withLock {
-      guard head < pending.count else {
-        pending.removeAll(keepingCapacity: pending.count <= 64)
-        head = 0
-        isDraining = false
-        return nil
+    while true {
+      let batch = lock.withLock {
+        defer { pending = [] }
+        if pending.isEmpty { isDraining = false }
+        return pending
       }
-      let item = pending[head]
-      head += 1
-      // Under steady load the drain may never go idle: free handled items.
-      if head >= 64, head * 2 >= pending.count {
-        pending.removeFirst(head)
-        head = 0
-      }
-      return item
+      if batch.isEmpty { return }
+      for item in batch { handle(item) }
     }
   }
 }
