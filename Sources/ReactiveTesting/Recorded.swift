@@ -29,23 +29,22 @@ extension Recorded: CustomStringConvertible {
 
 extension Recorded {
   /// `.next(element)` at `time`.
-  public static func next<Element>(_ time: TestTime, _ element: Element) -> Recorded<
-    Event<Element>
-  > where Value == Event<Element> {
+  public static func next<Element>(_ time: TestTime, _ element: Element) -> Recorded
+  where Value == Event<Element> {
     Recorded(time: time, value: .next(element))
   }
 
   /// `.completed` at `time`.
   public static func completed<Element>(
     _ time: TestTime, _ type: Element.Type = Element.self
-  ) -> Recorded<Event<Element>> where Value == Event<Element> {
+  ) -> Recorded where Value == Event<Element> {
     Recorded(time: time, value: .completed)
   }
 
   /// `.error(error)` at `time`.
   public static func error<Element>(
     _ time: TestTime, _ error: any Error, _ type: Element.Type = Element.self
-  ) -> Recorded<Event<Element>> where Value == Event<Element> {
+  ) -> Recorded where Value == Event<Element> {
     Recorded(time: time, value: .error(error))
   }
 }

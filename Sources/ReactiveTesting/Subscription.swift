@@ -1,18 +1,15 @@
 /// When a test observable was subscribed to and when that subscription was
-/// disposed (``Subscription/infinity`` if it never was).
+/// disposed (`TestTime.max` if it never was).
 ///
 ///     #expect(xs.subscriptions == [Subscription(200, 300)])
 public struct Subscription: Hashable, Sendable {
-  /// The unsubscribe time of a subscription still running.
-  public static let infinity = TestTime.max
-
   /// When the subscription started.
   public let subscribe: TestTime
   /// When it was disposed.
   public let unsubscribe: TestTime
 
   /// A subscription from `subscribe` to `unsubscribe`.
-  public init(_ subscribe: TestTime, _ unsubscribe: TestTime = Subscription.infinity) {
+  public init(_ subscribe: TestTime, _ unsubscribe: TestTime = .max) {
     self.subscribe = subscribe
     self.unsubscribe = unsubscribe
   }
@@ -20,6 +17,6 @@ public struct Subscription: Hashable, Sendable {
 
 extension Subscription: CustomStringConvertible {
   public var description: String {
-    unsubscribe == Self.infinity ? "(\(subscribe), ∞)" : "(\(subscribe), \(unsubscribe))"
+    unsubscribe == .max ? "(\(subscribe), ∞)" : "(\(subscribe), \(unsubscribe))"
   }
 }

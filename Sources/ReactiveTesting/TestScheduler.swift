@@ -3,7 +3,7 @@ import Reactive
 
 /// A virtual-time scheduler for marble tests, shaped like RxTest's: it makes
 /// hot and cold test observables and recording observers, and runs a whole
-/// scenario in one call, deterministically and without waiting.
+/// scenario in one call, without waiting.
 ///
 ///     let scheduler = TestScheduler(initialClock: 0)
 ///     let xs = scheduler.createHotObservable([.next(150, 1), .next(210, 2), .completed(300)])
@@ -11,17 +11,12 @@ import Reactive
 ///     #expect(res.events == [.next(210, 4), .completed(300)])
 ///     #expect(xs.subscriptions == [Subscription(200, 300)])
 public final class TestScheduler: VirtualTimeScheduler, @unchecked Sendable {
-  /// A scheduler whose clock starts at `initialClock`; one tick is `resolution`.
-  public override init(initialClock: TestTime = 0, resolution: Duration = .milliseconds(1)) {
-    super.init(initialClock: initialClock, resolution: resolution)
-  }
-
   /// An observable that sends `events` at their absolute times to whoever is
   /// subscribed at that moment.
   public func createHotObservable<Element>(
     _ events: [Recorded<Event<Element>>]
   ) -> TestableObservable<Element> {
-    TestableObservable(kind: .hot, events: events, scheduler: self)
+    TestableObservable(isHot: true, events: events, scheduler: self)
   }
 
   /// An observable that sends `events` to each subscriber, at their times
@@ -29,7 +24,7 @@ public final class TestScheduler: VirtualTimeScheduler, @unchecked Sendable {
   public func createColdObservable<Element>(
     _ events: [Recorded<Event<Element>>]
   ) -> TestableObservable<Element> {
-    TestableObservable(kind: .cold, events: events, scheduler: self)
+    TestableObservable(isHot: false, events: events, scheduler: self)
   }
 
   /// An observer that records what it receives with this scheduler's time.
@@ -43,8 +38,8 @@ public final class TestScheduler: VirtualTimeScheduler, @unchecked Sendable {
   }
 
   /// Runs a scenario: calls `create` at `created`, subscribes a recording
-  /// observer to what it made at `subscribed`, disposes that subscription at
-  /// `disposed`, and runs the clock until nothing is left to do.
+  /// observer to it at `subscribed`, disposes that at `disposed`, and runs
+  /// the clock until nothing is left to do.
   public func start<Source: ObservableType>(
     created: TestTime = 100, subscribed: TestTime = 200, disposed: TestTime = 1000,
     _ create: @escaping @Sendable () -> Source

@@ -2,34 +2,26 @@ import Locking
 import Reactive
 
 /// An observable that sends recorded events at set virtual times and records
-/// its subscriptions.
-///
-/// A *hot* one sends each event at its absolute time to whoever is subscribed
-/// then; a *cold* one sends the events to each subscriber, at times relative
-/// to when it subscribed. Make them with ``TestScheduler/createHotObservable(_:)``
-/// and ``TestScheduler/createColdObservable(_:)``.
+/// its subscriptions: a hot one (``TestScheduler/createHotObservable(_:)``) at
+/// their absolute times to whoever is subscribed then, a cold one
+/// (``TestScheduler/createColdObservable(_:)``) to each subscriber, at times
+/// relative to when it subscribed.
 public final class TestableObservable<Element: Sendable>: ObservableType {
-  enum Kind {
-    case hot
-    case cold
-  }
-
   private struct State {
     var observers: [(key: Int, observer: AnyObserver<Element>)] = []
     var subscriptions: [Subscription] = []
   }
 
-  /// The events it sends, as given.
-  public let recordedEvents: [Recorded<Event<Element>>]
-  private let kind: Kind
+  private let events: [Recorded<Event<Element>>]
+  private let isHot: Bool
   private let scheduler: TestScheduler
   private let state = LockedState(State())
 
-  init(kind: Kind, events: [Recorded<Event<Element>>], scheduler: TestScheduler) {
-    self.kind = kind
-    recordedEvents = events
+  init(isHot: Bool, events: [Recorded<Event<Element>>], scheduler: TestScheduler) {
+    self.isHot = isHot
+    self.events = events
     self.scheduler = scheduler
-    if kind == .hot {
+    if isHot {
       for recorded in events {
         scheduler.schedule(at: recorded.time) { [state] in
           for (_, observer) in state.value.observers { observer.on(recorded.value) }
@@ -51,9 +43,9 @@ public final class TestableObservable<Element: Sendable>: ObservableType {
       return state.subscriptions.count - 1
     }
     let pending = CompositeDisposable()
-    if kind == .cold {
+    if !isHot {
       let start = scheduler.clock
-      for recorded in recordedEvents {
+      for recorded in events {
         pending.insert(
           scheduler.schedule(at: start + recorded.time) { observer.on(recorded.value) })
       }

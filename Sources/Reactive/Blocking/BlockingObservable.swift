@@ -1,26 +1,19 @@
 import Dispatch
 import Locking
 
-/// A sequence read by blocking the calling thread until it ends (or a
-/// timeout passes): for one-shot callers such as a command-line `main`, as
-/// RxBlocking is for tests. Never call it on the thread or serial queue the
-/// sequence delivers its events on: that would wait forever (or time out).
+/// A sequence read by blocking the calling thread until it ends or a timeout
+/// passes (RxBlocking), for one-shot callers such as a command-line `main`.
+/// Never on the thread or serial queue the sequence delivers on: that would
+/// wait forever.
 ///
 ///     let outcome = try pipeline.outcomes.toBlocking(timeout: .seconds(60)).first()
 public struct BlockingObservable<Element: Sendable>: Sendable {
-  private let source: Observable<Element>
-  private let timeout: Duration?
-  private let runLoop: RunLoopScheduler?
+  let source: Observable<Element>
+  let timeout: Duration?
+  let runLoop: RunLoopScheduler?
 
-  init(source: Observable<Element>, timeout: Duration?, runLoop: RunLoopScheduler? = nil) {
-    self.source = source
-    self.timeout = timeout
-    self.runLoop = runLoop
-  }
-
-  /// The first element, or `nil` if the sequence completes without one; stops
-  /// listening after it. Throws the sequence's error, or
-  /// ``ReactiveError/timeout(_:)``.
+  /// The first element, or `nil` if the sequence completes without one; each
+  /// of these throws the sequence's error or ``ReactiveError/timeout(_:)``.
   public func first() throws -> Element? {
     try run(stopAfterFirst: true).first
   }
@@ -88,17 +81,11 @@ public struct BlockingObservable<Element: Sendable>: Sendable {
 }
 
 extension ObservableType {
-  /// This sequence read by blocking the calling thread, giving up after
-  /// `timeout` if one is given.
-  public func toBlocking(timeout: Duration? = nil) -> BlockingObservable<Element> {
-    BlockingObservable(source: asObservable(), timeout: timeout)
-  }
-
-  /// As ``toBlocking(timeout:)``, but the waiting thread runs `runLoop`'s
-  /// actions (those of the sequence's work scheduled there) while it waits.
-  public func toBlocking(timeout: Duration? = nil, on runLoop: RunLoopScheduler)
-    -> BlockingObservable<Element>
-  {
+  /// This sequence read by blocking the calling thread, for at most `timeout`;
+  /// with a `runLoop`, the waiting thread runs its actions meanwhile.
+  public func toBlocking(
+    timeout: Duration? = nil, on runLoop: RunLoopScheduler? = nil
+  ) -> BlockingObservable<Element> {
     BlockingObservable(source: asObservable(), timeout: timeout, runLoop: runLoop)
   }
 }

@@ -1,20 +1,14 @@
 import Locking
 
-/// Serialises work submitted from any thread without holding a lock while
-/// the work runs.
-///
-/// The first caller to find the drain idle becomes the drainer and handles
-/// items, its own and any that other threads (or the handler itself,
-/// re-entrantly) submit meanwhile, one at a time in submission order. Other
-/// callers only enqueue and return. This is how subjects and the operators
-/// that merge several sources keep the observer contract (one event at a
-/// time) with no deadlock when an observer feeds an event back upstream.
+/// Serialises work submitted from any thread without holding a lock while it
+/// runs: the first caller to find the drain idle handles items, its own and
+/// those submitted meanwhile (even re-entrantly), one at a time in order; so
+/// an observer may feed an event back upstream without deadlock.
 final class SerialDrain<Item: Sendable>: @unchecked Sendable {
-  // @unchecked: `pending`, `head` and `isDraining` are guarded by `lock`;
+  // @unchecked: `pending` and `isDraining` are guarded by `lock`;
   // `handle` runs on one thread at a time, which is the point of the type.
   private let lock = Lock()
   private var pending: [Item] = []
-  private var head = 0
   private var isDraining = false
   private let handle: @Sendable (Item) -> Void
 
@@ -27,9 +21,8 @@ final class SerialDrain<Item: Sendable>: @unchecked Sendable {
     if enqueue(item) { drain() }
   }
 
-  /// Queues `item` without handling it; returns whether the caller became the
-  /// drainer and must call ``drain()``. Lets a caller queue while holding a
-  /// lock of its own and drain after releasing it.
+  /// Queues `item`; returns whether the caller became the drainer and must
+  /// call ``drain()`` (after releasing a lock of its own it may hold).
   func enqueue(_ item: Item) -> Bool {
     lock.withLock {
       pending.append(item)
@@ -39,31 +32,17 @@ final class SerialDrain<Item: Sendable>: @unchecked Sendable {
     }
   }
 
-  /// Handles queued items until none is left; only for the caller that
-  /// ``enqueue(_:)`` made the drainer.
+  /// Handles queued items until none is left; only for the drainer. Items
+  /// submitted while a batch is handled form the next one.
   func drain() {
-    while let next = takeNext() {
-      handle(next)
-    }
-  }
-
-  private func takeNext() -> Item? {
-    lock.withLock {
-      guard head < pending.count else {
-        pending.removeAll(keepingCapacity: pending.count <= 64)
-        head = 0
-        isDraining = false
-        return nil
+    while true {
+      let batch = lock.withLock {
+        defer { pending = [] }
+        if pending.isEmpty { isDraining = false }
+        return pending
       }
-      let item = pending[head]
-      head += 1
-      // Under steady load the drain may never go idle: drop handled items
-      // now and then so they (and what they hold) can be freed.
-      if head >= 64, head * 2 >= pending.count {
-        pending.removeFirst(head)
-        head = 0
-      }
-      return item
+      if batch.isEmpty { return }
+      for item in batch { handle(item) }
     }
   }
 }

@@ -1,5 +1,4 @@
-/// One event of a sequence: an element, or the end of the sequence
-/// (an error or completion), after which nothing more is delivered.
+/// One event of a sequence: an element, or its end (an error or completion).
 public enum Event<Element: Sendable>: Sendable {
   /// The next element.
   case next(Element)
@@ -27,16 +26,6 @@ public enum Event<Element: Sendable>: Sendable {
     if case .error(let error) = self { return error }
     return nil
   }
-
-  /// The same event with its element transformed.
-  public func map<Result: Sendable>(_ transform: (Element) throws -> Result) -> Event<Result> {
-    switch self {
-    case .next(let element):
-      do { return .next(try transform(element)) } catch { return .error(error) }
-    case .error(let error): return .error(error)
-    case .completed: return .completed
-    }
-  }
 }
 
 extension Event: CustomStringConvertible {
@@ -55,14 +44,10 @@ extension Event: Equatable where Element: Equatable {
   public static func == (lhs: Event, rhs: Event) -> Bool {
     switch (lhs, rhs) {
     case (.next(let left), .next(let right)): left == right
-    case (.error(let left), .error(let right)): errorsMatch(left, right)
+    case (.error(let left), .error(let right)):
+      type(of: left) == type(of: right) && String(reflecting: left) == String(reflecting: right)
     case (.completed, .completed): true
     default: false
     }
   }
-}
-
-/// Whether two errors are the same for the purpose of comparing events.
-func errorsMatch(_ left: any Error, _ right: any Error) -> Bool {
-  type(of: left) == type(of: right) && String(reflecting: left) == String(reflecting: right)
 }

@@ -1,24 +1,10 @@
-/// A sequence of events defined by what it does when subscribed to.
+/// A sequence of events defined by what it does when subscribed to (``create(_:)``).
 ///
 /// Every subscription goes through a sink that enforces the observer contract:
 /// nothing is delivered after an error or completion, and the end of the
 /// sequence (or disposal) disposes the upstream subscription.
-///
-///     let ticks = Observable<Int>.create { observer in
-///       observer.onNext(1)
-///       observer.onCompleted()
-///       return Disposables.create()
-///     }
 public struct Observable<Element: Sendable>: ObservableType {
-  /// What a subscription does: starts producing to the observer and returns
-  /// the disposable that stops it.
-  public typealias SubscribeHandler = @Sendable (AnyObserver<Element>) -> any Disposable
-
-  private let subscribeHandler: SubscribeHandler
-
-  init(_ subscribeHandler: @escaping SubscribeHandler) {
-    self.subscribeHandler = subscribeHandler
-  }
+  let subscribeHandler: @Sendable (AnyObserver<Element>) -> any Disposable
 
   public func subscribe(_ observer: AnyObserver<Element>) -> any Disposable {
     let sink = ObserverSink(observer)

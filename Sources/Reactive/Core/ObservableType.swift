@@ -1,13 +1,10 @@
-/// A sequence of events over time that observers subscribe to.
-///
-/// Every operator is an extension on this protocol and returns an
-/// ``Observable``, so subjects and test observables compose like any other.
+/// A sequence of events over time that observers subscribe to. Every operator
+/// is an extension on it, so subjects and test observables compose like any other.
 public protocol ObservableType<Element>: Sendable {
   /// The type of the elements produced.
   associatedtype Element: Sendable
 
-  /// Starts delivering events to `observer` until the returned disposable is
-  /// disposed or the sequence ends.
+  /// Delivers events to `observer` until the result is disposed or the sequence ends.
   func subscribe(_ observer: AnyObserver<Element>) -> any Disposable
 
   /// This sequence as an ``Observable``.

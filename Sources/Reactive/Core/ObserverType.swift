@@ -1,5 +1,5 @@
-/// Receives the events of a sequence: any number of `.next`, then at most one
-/// `.error` or `.completed`, one at a time.
+/// Receives a sequence's events, one at a time: any number of `.next`, then
+/// at most one `.error` or `.completed`.
 public protocol ObserverType<Element>: Sendable {
   /// The type of the elements received.
   associatedtype Element: Sendable

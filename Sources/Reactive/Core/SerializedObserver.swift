@@ -1,6 +1,5 @@
-/// Forwards events from several producers (sources, timers, other threads)
-/// to one observer one at a time, in arrival order, without holding a lock
-/// while the observer runs. See ``SerialDrain``.
+/// Forwards events from several producers to one observer one at a time, in
+/// arrival order, without holding a lock while it runs (``SerialDrain``).
 struct SerializedObserver<Element: Sendable>: ObserverType {
   private let drain: SerialDrain<Event<Element>>
 

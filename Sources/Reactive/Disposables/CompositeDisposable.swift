@@ -1,7 +1,7 @@
 import Locking
 
-/// A group of disposables disposed together. Members can be removed (and
-/// disposed) one by one, as `flatMap` does when an inner sequence ends.
+/// A group of disposables disposed together, or removed (and disposed) one by
+/// one, as `flatMap` does when an inner sequence ends.
 public final class CompositeDisposable: Disposable {
   /// Identifies a member, to remove it later.
   public struct Key: Hashable, Sendable {
@@ -11,9 +11,8 @@ public final class CompositeDisposable: Disposable {
   private struct State {
     var isDisposed = false
     var nextKey: UInt64 = 0
-    /// In insertion order. (An array, not a dictionary by key: groups are
-    /// small, and a dictionary's first use costs a one-shot command a
-    /// runtime conformance scan.)
+    // An array, not a dictionary: groups are small, and a dictionary's first
+    // use costs a one-shot command a runtime conformance scan.
     var members: [(key: UInt64, disposable: any Disposable)] = []
   }
 

@@ -1,6 +1,4 @@
-/// A resource that can be released: a subscription, a scheduled action.
-///
-/// Disposing is idempotent and may be called from any thread.
+/// A resource that can be released, from any thread: a subscription, a scheduled action.
 public protocol Disposable: Sendable {
   /// Releases the resource. Calling it again does nothing.
   func dispose()

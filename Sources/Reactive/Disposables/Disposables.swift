@@ -1,3 +1,5 @@
+import Locking
+
 /// Factories for the common disposables.
 public enum Disposables {
   /// A disposable that does nothing.
@@ -7,7 +9,7 @@ public enum Disposables {
 
   /// A disposable that runs `action` once, on the first `dispose()`.
   public static func create(with action: @escaping @Sendable () -> Void) -> any Disposable {
-    AnonymousDisposable(action)
+    AnonymousDisposable(action: LockedState(action))
   }
 
   /// A disposable that disposes all of `disposables`, in order.
@@ -18,4 +20,16 @@ public enum Disposables {
 
 private struct NopDisposable: Disposable {
   func dispose() {}
+}
+
+private struct AnonymousDisposable: Disposable {
+  let action: LockedState<(@Sendable () -> Void)?>
+
+  func dispose() {
+    let action = action.withLock { action in
+      defer { action = nil }
+      return action
+    }
+    action?()
+  }
 }

@@ -2,14 +2,8 @@ import Locking
 
 /// Holds one disposable at a time: setting a new one disposes the previous;
 /// once this is disposed, whatever is set is disposed at once.
-/// (`flatMapLatest`'s inner subscription, `retry`'s attempt or timer.)
 public final class SerialDisposable: Disposable {
-  private struct State {
-    var isDisposed = false
-    var current: (any Disposable)?
-  }
-
-  private let state = LockedState(State())
+  private let state = LockedState<(isDisposed: Bool, current: (any Disposable)?)>((false, nil))
 
   /// An empty holder.
   public init() {}

@@ -1,7 +1,6 @@
 extension ObservableType {
-  /// Continues with the sequence `handler` returns for an error, instead of
-  /// failing; elements and completion pass through. A handler that throws
-  /// ends the result with its error.
+  /// Continues with the sequence `handler` returns for an error instead of
+  /// failing; a handler that throws ends the result with its error.
   ///
   ///     mapsync.catch { error in isNotRegistered(error) ? registerThenSync : .error(error) }
   public func `catch`(
@@ -14,10 +13,7 @@ extension ObservableType {
       first.setDisposable(
         self.asObservable().subscribe { event in
           guard case .error(let error) = event else { return observer.on(event) }
-          do {
-            // Replacing the failed subscription with the handler's sequence.
-            current.setDisposable(try handler(error).subscribe(observer))
-          } catch {
+          do { current.setDisposable(try handler(error).subscribe(observer)) } catch {
             observer.onError(error)
           }
         })

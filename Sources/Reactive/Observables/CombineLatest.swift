@@ -2,12 +2,9 @@ import Locking
 
 extension Observable {
   /// Once every source has sent an element, sends the latest element of each
-  /// (in source order) whenever any of them sends one.
-  ///
-  /// Fails as soon as a source fails; completes when every source has
-  /// completed. An empty list completes at once. Events are combined and
-  /// delivered one at a time in arrival order, so the last combination sent
-  /// is always that of the latest elements.
+  /// (in source order) whenever any of them sends one, one at a time in
+  /// arrival order. Fails as soon as a source fails; completes when all have
+  /// completed. An empty list completes at once.
   ///
   ///     Observable.combineLatest([uidValid, tokenValid])  // [true, false], [true, true], …
   public static func combineLatest<Source: ObservableType>(
@@ -15,18 +12,25 @@ extension Observable {
   ) -> Observable<[Source.Element]> where Element == [Source.Element] {
     guard !sources.isEmpty else { return .empty() }
     return .create { observer in
-      let state = LockedState(CombineLatestState<Source.Element>(count: sources.count))
+      let state = LockedState(
+        (latest: [Source.Element?](repeating: nil, count: sources.count), running: sources.count))
       // Recording and delivering happen together, one event at a time.
       let drain = SerialDrain<(index: Int, event: Event<Source.Element>)> { index, event in
         switch event {
         case .next(let element):
-          if let combined = state.withLock({ $0.record(element, at: index) }) {
-            observer.onNext(combined)
+          let latest = state.withLock { state in
+            state.latest[index] = element
+            return state.latest.compactMap { $0 }
           }
+          if latest.count == sources.count { observer.onNext(latest) }
         case .error(let error):
           observer.onError(error)
         case .completed:
-          if state.withLock({ $0.complete() }) { observer.onCompleted() }
+          let running = state.withLock { state in
+            state.running -= 1
+            return state.running
+          }
+          if running == 0 { observer.onCompleted() }
         }
       }
       let subscriptions = CompositeDisposable()
@@ -39,8 +43,8 @@ extension Observable {
     }
   }
 
-  /// Combines the latest elements of two sources with `resultSelector`, as
-  /// ``combineLatest(_:)-([Source])`` does; an error it throws ends the sequence.
+  /// Combines the latest elements of two sources with `resultSelector`; an
+  /// error it throws ends the sequence.
   ///
   ///     Observable.combineLatest(uidValid, tokenValid) { $0 && $1 }  // the Bind button
   public static func combineLatest<First: ObservableType, Second: ObservableType>(
@@ -69,41 +73,7 @@ extension Observable {
       }
   }
 
-  /// Pairs of the latest elements of two sources.
-  public static func combineLatest<First: ObservableType, Second: ObservableType>(
-    _ first: First, _ second: Second
-  ) -> Observable<Element> where Element == (First.Element, Second.Element) {
-    combineLatest(first, second) { ($0, $1) }
-  }
-
   private static func erase<Source: ObservableType>(_ source: Source) -> Observable<any Sendable> {
     source.map { $0 as any Sendable }
-  }
-}
-
-/// The latest element of each source, and how many sources have none yet or
-/// have not completed (each source completes at most once, through its sink).
-private struct CombineLatestState<Element> {
-  var latest: [Element?]
-  var missing: Int
-  var running: Int
-
-  init(count: Int) {
-    latest = Array(repeating: nil, count: count)
-    missing = count
-    running = count
-  }
-
-  /// Records an element; returns the combination once every source has one.
-  mutating func record(_ element: Element, at index: Int) -> [Element]? {
-    if latest[index] == nil { missing -= 1 }
-    latest[index] = element
-    return missing == 0 ? latest.map { $0! } : nil
-  }
-
-  /// Records a completion; returns whether every source has completed.
-  mutating func complete() -> Bool {
-    running -= 1
-    return running == 0
   }
 }

@@ -1,6 +1,6 @@
 extension ObservableType {
-  /// Transforms each element and passes on the non-`nil` results; an error
-  /// `transform` throws ends the sequence with that error.
+  /// Passes on the non-`nil` results of `transform`; an error it throws ends
+  /// the sequence with that error.
   ///
   ///     uidText.compactMap { try? DeviceUID($0) }
   public func compactMap<Result: Sendable>(
@@ -10,9 +10,7 @@ extension ObservableType {
       self.subscribe { event in
         switch event {
         case .next(let element):
-          do {
-            if let result = try transform(element) { observer.onNext(result) }
-          } catch {
+          do { if let result = try transform(element) { observer.onNext(result) } } catch {
             observer.onError(error)
           }
         case .error(let error): observer.onError(error)

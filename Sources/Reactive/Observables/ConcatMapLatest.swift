@@ -2,13 +2,9 @@ import Locking
 
 extension ObservableType {
   /// Runs the sequence `selector` makes of each element one at a time, never
-  /// cancelling the one running: elements that arrive meanwhile are coalesced,
-  /// and only the newest of them starts a sequence once the running one
-  /// completes. (The fetch limiter: at most one request in flight, and any
-  /// number of changes during it give exactly one more.)
-  ///
-  /// Fails as soon as this sequence, `selector` or an inner sequence fails;
-  /// completes when this sequence has completed and nothing runs or waits.
+  /// cancelling the running one: of the elements that arrive meanwhile, only
+  /// the newest starts one when it completes (the fetch limiter). Fails as soon
+  /// as anything fails; completes when this sequence has and nothing runs or waits.
   ///
   ///     syncRequests.concatMapLatest { _ in syncTheNewestList() }
   public func concatMapLatest<Inner: ObservableType>(
@@ -16,47 +12,40 @@ extension ObservableType {
   ) -> Observable<Inner.Element> {
     Observable.create { downstream in
       // Inner and outer events may come from different threads.
-      let runner = ConcatMapLatestRunner(
-        selector: selector, observer: SerializedObserver(downstream))
+      let observer = SerializedObserver(downstream)
+      let current = SerialDisposable()
+      let state = LockedState(ConcatMapLatestState<Element>())
+
+      @Sendable func start(_ element: Element) {
+        // An inner that completed just as the subscription was disposed starts nothing.
+        guard !current.isDisposed else { return }
+        let inner: Inner
+        do { inner = try selector(element) } catch { return observer.onError(error) }
+        let innerSubscription = SingleAssignmentDisposable()
+        current.setDisposable(innerSubscription)
+        innerSubscription.setDisposable(
+          inner.asObservable().subscribe { event in
+            guard case .completed = event else { return observer.on(event) }
+            switch state.withLock({ $0.finishInner() }) {
+            case .startNext(let next): start(next)
+            case .complete: observer.onCompleted()
+            case .idle: break
+            }
+          })
+      }
+
       let outer = self.asObservable().subscribe { event in
         switch event {
         case .next(let element):
-          if runner.state.withLock({ $0.offer(element) }) { runner.start(element) }
+          if state.withLock({ $0.offer(element) }) { start(element) }
         case .error(let error):
-          runner.observer.onError(error)
+          observer.onError(error)
         case .completed:
-          if runner.state.withLock({ $0.finishOuter() }) { runner.observer.onCompleted() }
+          if state.withLock({ $0.finishOuter() }) { observer.onCompleted() }
         }
       }
-      return Disposables.create(outer, runner.current)
+      return Disposables.create(outer, current)
     }
-  }
-}
-
-/// Starts the inner sequences of one `concatMapLatest` subscription, the
-/// next one (if an element waits) when the running one completes.
-private struct ConcatMapLatestRunner<Element: Sendable, Inner: ObservableType>: Sendable {
-  let selector: @Sendable (Element) throws -> Inner
-  let observer: SerializedObserver<Inner.Element>
-  let current = SerialDisposable()
-  let state = LockedState(ConcatMapLatestState<Element>())
-
-  func start(_ element: Element) {
-    // An inner that completed just as the subscription was disposed starts nothing.
-    guard !current.isDisposed else { return }
-    let inner: Inner
-    do { inner = try selector(element) } catch { return observer.onError(error) }
-    let innerSubscription = SingleAssignmentDisposable()
-    current.setDisposable(innerSubscription)
-    innerSubscription.setDisposable(
-      inner.asObservable().subscribe { event in
-        guard case .completed = event else { return observer.on(event) }
-        switch state.withLock({ $0.finishInner() }) {
-        case .startNext(let next): start(next)
-        case .complete: observer.onCompleted()
-        case .idle: break
-        }
-      })
   }
 }
 
@@ -72,8 +61,7 @@ private struct ConcatMapLatestState<Element> {
   var waiting: Element?
   var isOuterCompleted = false
 
-  /// Returns whether `element` should start now; otherwise it waits (replacing
-  /// whatever waited).
+  /// Whether `element` starts now; otherwise it waits, replacing whatever waited.
   mutating func offer(_ element: Element) -> Bool {
     guard isRunning else {
       isRunning = true
@@ -92,7 +80,7 @@ private struct ConcatMapLatestState<Element> {
     return isOuterCompleted ? .complete : .idle
   }
 
-  /// Returns whether the whole sequence is now complete.
+  /// Whether the whole sequence is now complete.
   mutating func finishOuter() -> Bool {
     isOuterCompleted = true
     return !isRunning

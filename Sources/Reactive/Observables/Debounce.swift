@@ -1,14 +1,11 @@
 import Locking
 
 extension ObservableType {
-  /// Sends an element only once `dueTime` has passed on `scheduler`'s clock
-  /// without a newer one; a burst becomes its last element. With a
-  /// `maxDelay`, a burst that never pauses for `dueTime` still sends its
-  /// newest element once `maxDelay` has passed since the first element not
-  /// yet sent, so that no element waits longer than `maxDelay`.
-  ///
-  /// Completion first sends the element still waiting, if any; an error drops
-  /// it. Costs two timers on `scheduler` at most, whatever the rate.
+  /// Sends an element once `dueTime` has passed on `scheduler`'s clock without
+  /// a newer one: a burst becomes its last element. With a `maxDelay`, a burst
+  /// that never pauses still sends its newest element once `maxDelay` has
+  /// passed since the first one not yet sent. Completion first sends the
+  /// element still waiting; an error drops it. At most two timers, whatever the rate.
   ///
   ///     storeChanges.debounce(.milliseconds(200), maxDelay: .seconds(2), scheduler: scheduler)
   public func debounce(
@@ -19,7 +16,7 @@ extension ObservableType {
       let maxDelayTimer = SerialDisposable()
       // Only touched by the drain's handler, one item at a time.
       let state = LockedState(DebounceState<Element>())
-      // How a timer reaches the drain below (set once it exists, cleared on disposal).
+      // How a timer reaches the drain below (cleared on disposal).
       let drainBox = LockedState<SerialDrain<DebounceItem<Element>>?>(nil)
       let schedule: @Sendable (Duration, DebounceItem<Element>) -> any Disposable = { delay, item in
         scheduler.schedule(after: delay) { drainBox.value?.submit(item) }
@@ -42,16 +39,12 @@ extension ObservableType {
           guard let due = state.withLock({ $0.takeIfWindow(window) }) else { return }
           quietTimer.setDisposable(Disposables.create())
           observer.onNext(due)
-        case .event(.error(let error)):
+        case .event(let stop):
           quietTimer.dispose()
           maxDelayTimer.dispose()
-          _ = state.withLock { $0.take() }
-          observer.onError(error)
-        case .event(.completed):
-          quietTimer.dispose()
-          maxDelayTimer.dispose()
-          if let last = state.withLock({ $0.take() }) { observer.onNext(last) }
-          observer.onCompleted()
+          let last = state.withLock { $0.take() }
+          if case .completed = stop, let last { observer.onNext(last) }
+          observer.on(stop)
         }
       }
       drainBox.withLock { $0 = drain }
@@ -64,25 +57,22 @@ extension ObservableType {
   }
 }
 
-/// What the drain of one `debounce` handles: a source event, or a timer set
-/// for the element numbered `id` or the window numbered `window`.
+/// A source event, or a timer set for the element or the window with this number.
 private enum DebounceItem<Element: Sendable>: Sendable {
   case event(Event<Element>)
   case quiet(UInt64)
   case maxDelay(UInt64)
 }
 
-/// The element waiting to be sent, and which timers may still send it: the
-/// quiet timer of the newest element, and the max-delay timer of the window
-/// opened by the first element after the last one sent.
+/// The element waiting, and which timers may still send it: the newest
+/// element's quiet timer, and the max-delay timer of the window its burst opened.
 private struct DebounceState<Element> {
   private var pending: Element?
   private var elementID: UInt64 = 0
   private var windowID: UInt64 = 0
   private var windowIsOpen = false
 
-  /// Keeps `element` as the one waiting; returns its number and, if it is the
-  /// first one waiting, the number of the window it opens.
+  /// Returns `element`'s number and, if it is the first one waiting, its window's.
   mutating func receive(_ element: Element) -> (id: UInt64, opensWindow: UInt64?) {
     pending = element
     elementID += 1
@@ -92,17 +82,15 @@ private struct DebounceState<Element> {
     return (elementID, windowID)
   }
 
-  /// The waiting element, if `id` is still the newest one's.
   mutating func takeIfQuiet(_ id: UInt64) -> Element? {
     id == elementID ? take() : nil
   }
 
-  /// The waiting element, if `window` is still open.
   mutating func takeIfWindow(_ window: UInt64) -> Element? {
     windowIsOpen && window == windowID ? take() : nil
   }
 
-  /// The waiting element, if any; closes the window.
+  /// Closes the window.
   mutating func take() -> Element? {
     defer {
       pending = nil

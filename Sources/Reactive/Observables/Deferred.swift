@@ -1,6 +1,6 @@
 extension Observable {
-  /// Calls `factory` anew for each subscriber and subscribes to what it
-  /// returns; an error thrown by `factory` is sent as the sequence's error.
+  /// Subscribes each subscriber to what `factory` returns then; an error it
+  /// throws is the sequence's error.
   ///
   ///     Observable.deferred { .just(store.load()) }  // reads the store per subscriber
   public static func deferred(

@@ -6,18 +6,12 @@ extension ObservableType {
   public func distinctUntilChanged(
     _ isEquivalent: @escaping @Sendable (Element, Element) throws -> Bool
   ) -> Observable<Element> {
-    Observable.create { observer in
+    Observable.deferred {
       let previous = LockedState<Element?>(nil)
-      return self.subscribe { event in
-        guard case .next(let element) = event else { return observer.on(event) }
-        do {
-          let last = previous.value
-          if let last, try isEquivalent(last, element) { return }
-          previous.withLock { $0 = element }
-          observer.onNext(element)
-        } catch {
-          observer.onError(error)
-        }
+      return self.compactMap { element in
+        if let last = previous.value, try isEquivalent(last, element) { return nil }
+        previous.withLock { $0 = element }
+        return element
       }
     }
   }

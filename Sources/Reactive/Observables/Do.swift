@@ -1,6 +1,6 @@
 extension ObservableType {
-  /// Runs side effects for each event before passing it on unchanged; an
-  /// error `onNext` throws ends the sequence with that error.
+  /// Runs side effects for each event before passing it on; an error `onNext`
+  /// throws ends the sequence with that error.
   ///
   ///     changes.do(onCompleted: { triggers.onCompleted() })
   public func `do`(

@@ -1,9 +1,6 @@
 extension Observable {
   /// Completion, with no element.
   public static func empty() -> Observable<Element> {
-    create { observer in
-      observer.onCompleted()
-      return Disposables.create()
-    }
+    from([])
   }
 }

@@ -6,15 +6,6 @@ extension ObservableType {
   public func filter(
     _ isIncluded: @escaping @Sendable (Element) throws -> Bool
   ) -> Observable<Element> {
-    Observable.create { observer in
-      self.subscribe { event in
-        guard case .next(let element) = event else { return observer.on(event) }
-        do {
-          if try isIncluded(element) { observer.onNext(element) }
-        } catch {
-          observer.onError(error)
-        }
-      }
-    }
+    compactMap { try isIncluded($0) ? $0 : nil }
   }
 }

@@ -1,11 +1,9 @@
 import Locking
 
 extension ObservableType {
-  /// Subscribes to the sequence `selector` makes of each element and sends
-  /// the elements of all of them as they arrive, one at a time.
-  ///
-  /// Fails as soon as this sequence, `selector` or an inner sequence fails;
-  /// completes when this sequence and every inner one have completed.
+  /// Sends the elements of the sequences `selector` makes of each element, as
+  /// they arrive, one at a time. Fails as soon as anything fails; completes
+  /// when this sequence and every inner one have completed.
   ///
   ///     uids.flatMap { uid in transport.send(.event(uid)) }
   public func flatMap<Inner: ObservableType>(
@@ -26,7 +24,7 @@ extension ObservableType {
 
       let outer = SingleAssignmentDisposable()
       subscriptions.insert(outer)
-      // Through `asObservable()` so that the outer sequence is disposed once it completes.
+      // Through `asObservable()`, so that it is disposed once it completes.
       outer.setDisposable(
         self.asObservable().subscribe { event in
           switch event {

@@ -2,12 +2,9 @@ import Locking
 
 extension ObservableType {
   /// Subscribes to the sequence `selector` makes of each element, disposing
-  /// the previous one: only the newest inner sequence is heard.
-  ///
-  /// Fails as soon as this sequence, `selector` or the current inner sequence
-  /// fails; completes when this sequence and the current inner one have completed.
-  /// An inner sequence's events are checked against the current one when they
-  /// are delivered, so nothing from a replaced inner follows the new one's.
+  /// the previous one: only the newest is heard (checked at delivery, so nothing
+  /// of a replaced one follows the new one's). Fails as soon as anything fails;
+  /// completes when this sequence and the current inner one have completed.
   ///
   ///     tokens.flatMapLatest { token in register(token) }  // a new token cancels the old request
   public func flatMapLatest<Inner: ObservableType>(
@@ -52,7 +49,6 @@ extension ObservableType {
   }
 }
 
-/// What the drain of one `flatMapLatest` delivers.
 private enum FlatMapLatestItem<Element: Sendable>: Sendable {
   case inner(UInt64, Event<Element>)
   case outerError(any Error)
@@ -71,14 +67,13 @@ private struct FlatMapLatestState {
     return generation
   }
 
-  /// Returns whether the whole sequence is now complete.
+  /// Whether the whole sequence is now complete.
   mutating func finishInner(_ finished: UInt64) -> Bool {
     guard finished == generation else { return false }
     hasActiveInner = false
     return isOuterCompleted
   }
 
-  /// Returns whether the whole sequence is now complete.
   mutating func finishOuter() -> Bool {
     isOuterCompleted = true
     return !hasActiveInner

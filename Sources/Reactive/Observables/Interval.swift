@@ -7,26 +7,15 @@ extension Observable where Element == Int {
     precondition(period > .zero, "an interval needs a positive period")
     return create { observer in
       let timer = SerialDisposable()
-      let ticker = IntervalTicker(
-        period: period, scheduler: scheduler, observer: observer, timer: timer)
-      ticker.scheduleNext(0)
+      @Sendable func schedule(_ count: Int) {
+        timer.setDisposable(
+          scheduler.schedule(after: period) {
+            observer.onNext(count)
+            schedule(count + 1)
+          })
+      }
+      schedule(0)
       return timer
     }
-  }
-}
-
-/// Schedules the next tick of one `interval` subscription.
-private struct IntervalTicker<Scheduler: SchedulerType>: Sendable {
-  let period: Duration
-  let scheduler: Scheduler
-  let observer: AnyObserver<Int>
-  let timer: SerialDisposable
-
-  func scheduleNext(_ count: Int) {
-    timer.setDisposable(
-      scheduler.schedule(after: period) {
-        observer.onNext(count)
-        scheduleNext(count + 1)
-      })
   }
 }

@@ -3,10 +3,6 @@ extension Observable {
   ///
   ///     Observable.just(1)  // next(1), completed
   public static func just(_ element: Element) -> Observable<Element> {
-    create { observer in
-      observer.onNext(element)
-      observer.onCompleted()
-      return Disposables.create()
-    }
+    from([element])
   }
 }

@@ -6,8 +6,6 @@ extension ObservableType {
   public func map<Result: Sendable>(
     _ transform: @escaping @Sendable (Element) throws -> Result
   ) -> Observable<Result> {
-    Observable.create { observer in
-      self.subscribe { event in observer.on(event.map(transform)) }
-    }
+    compactMap { .some(try transform($0)) }
   }
 }

@@ -1,8 +1,6 @@
 extension ObservableType {
-  /// Turns every event into an element: `.next(x)` becomes `.next(.next(x))`,
-  /// and an error or completion becomes an element followed by completion.
-  /// The result never fails, so errors can flow on as values (the
-  /// single-source-of-truth pattern's `Observable<Event<T>>`).
+  /// Turns every event into an element (a stop event is followed by
+  /// completion), so that errors flow on as values and the result never fails.
   ///
   ///     request.materialize()  // next(.next(body)), next(.completed), completed
   public func materialize() -> Observable<Event<Element>> {

@@ -2,19 +2,16 @@ import Locking
 
 /// What `retry(on:_:)` does after a failed attempt.
 public enum RetryDecision: Sendable {
-  /// Subscribe again once `delay` has passed on the scheduler.
+  /// Subscribe again once `delay` has passed on the scheduler's clock.
   case retry(after: Duration)
-  /// Give up: end the sequence with this error (the attempt's, or a clearer one).
+  /// End the sequence with this error (the attempt's, or a clearer one).
   case fail(any Error)
 }
 
 extension ObservableType {
   /// Resubscribes to this sequence after it fails, as often and as late as
-  /// `decide` says; the waits run on `scheduler`'s clock.
-  ///
-  /// `decide` gets the error and the number of the attempt that failed (1 for
-  /// the first). Elements and completion pass through; an attempt's elements
-  /// are not undone by its failure.
+  /// `decide` says, given the error and the number of the failed attempt (1
+  /// for the first); an attempt's elements are not undone by its failure.
   ///
   ///     request.retry(on: scheduler) { error, attempt in
   ///       attempt < 3 ? .retry(after: .seconds(1)) : .fail(error)
@@ -47,8 +44,7 @@ extension ObservableType {
   }
 }
 
-/// One `retry` subscription: the current attempt (or the wait before the
-/// next one) and the count of failures.
+/// One `retry` subscription: the current attempt, or the wait before the next.
 private final class RetryAttempts<Source: ObservableType, Scheduler: SchedulerType>: Sendable {
   let current = SerialDisposable()
   private let source: Source

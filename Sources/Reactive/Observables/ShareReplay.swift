@@ -2,12 +2,9 @@ import Locking
 
 extension ObservableType {
   /// Shares one subscription to this sequence among all subscribers, and
-  /// replays the newest `replay` elements to each new one.
-  ///
-  /// The first subscriber connects; when the last one leaves, the connection
-  /// is disposed and the replay buffer cleared, so a later subscriber connects
-  /// anew (RxSwift's `.whileConnected`). An error or completion is passed to
-  /// the current subscribers and also ends the connection.
+  /// replays the newest `replay` elements to each new one. The first
+  /// subscriber connects; when the last leaves, or on an error or completion,
+  /// the connection ends and the buffer is cleared (RxSwift's `.whileConnected`).
   ///
   ///     let tokenValid = token.map(PushToken.isValid).share(replay: 1)
   public func share(replay: Int = 0) -> Observable<Element> {
@@ -17,8 +14,7 @@ extension ObservableType {
   }
 }
 
-/// The shared state of one `share(replay:)`: subscribers, buffer, connection.
-/// Its messages are handled one at a time through a ``SerialDrain``.
+/// The shared state of one `share(replay:)`, handled one message at a time.
 private final class ShareReplayConnection<Element: Sendable>: @unchecked Sendable {
   // @unchecked: the `drain*` properties are only touched by `handle`, which the
   // drain runs on one thread at a time; `keys` has its own lock.

@@ -3,9 +3,6 @@ extension ObservableType {
   ///
   ///     list.startWith([])  // the table starts empty
   public func startWith(_ elements: Element...) -> Observable<Element> {
-    Observable.create { observer in
-      for element in elements { observer.onNext(element) }
-      return self.subscribe(observer)
-    }
+    Observable.from(elements).concat(self)
   }
 }

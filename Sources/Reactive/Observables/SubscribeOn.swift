@@ -1,6 +1,5 @@
 extension ObservableType {
-  /// Subscribes to this sequence, and later disposes that subscription, on
-  /// `scheduler`: the side effects of subscribing run there.
+  /// Subscribes to this sequence, and disposes that subscription, on `scheduler`.
   ///
   ///     Observable.deferred { .just(try store.load()) }.subscribe(on: ioScheduler)
   public func subscribe(on scheduler: some ImmediateSchedulerType) -> Observable<Element> {

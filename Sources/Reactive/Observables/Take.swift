@@ -1,8 +1,8 @@
 import Locking
 
 extension ObservableType {
-  /// Passes on the first `count` elements, then completes and disposes this
-  /// sequence. `take(0)` completes without subscribing.
+  /// Passes on the first `count` elements, then completes (and disposes this
+  /// sequence); `take(0)` completes without subscribing.
   ///
   ///     buttonTap.flatMapLatest { text.take(1) }  // the text at the moment of the tap
   public func take(_ count: Int) -> Observable<Element> {

@@ -1,14 +1,13 @@
 extension ObservableType {
   /// Passes on this sequence's events until `other` sends an element, then
-  /// completes and disposes this sequence (RxSwift's `take(until:)`). An
-  /// error of `other` is passed on; its completion changes nothing.
+  /// completes; an error of `other` is passed on, its completion ignored.
   ///
   ///     request.take(until: newerTokens)  // a newer token cancels this registration
   public func take<Other: ObservableType>(until other: Other) -> Observable<Element> {
     Observable.create { downstream in
       // The two sources may send from different threads.
       let observer = SerializedObserver(downstream)
-      // Subscribed first: `other` sending at once means nothing of this one is wanted.
+      // Subscribed first: if `other` sends at once, nothing of this one is wanted.
       let stopper = other.asObservable().subscribe { event in
         switch event {
         case .next: observer.onCompleted()

@@ -1,25 +1,22 @@
 import Locking
 
-/// A scheduler whose actions run on the thread that drives it with
-/// ``run(until:timeout:)``, in the order they are due (RxSwift's
-/// `CurrentThreadScheduler`, with time): for a one-shot command, whose main
-/// thread would otherwise only wait, so that no thread is started for work
-/// that runs one step at a time. Actions scheduled from other threads wake it.
+/// A scheduler whose actions run, in the order they are due, on the thread
+/// that drives it with ``run(until:timeout:)`` (RxSwift's `CurrentThreadScheduler`
+/// with time): a one-shot command's main thread, which would otherwise only
+/// wait. Actions scheduled from other threads wake it.
 ///
 ///     let loop = RunLoopScheduler()
 ///     let done = outcomes.toBlocking(timeout: .seconds(30), on: loop).toArray()
 public final class RunLoopScheduler: SchedulerType, @unchecked Sendable {
-  // @unchecked: `pending` and `sequence` are only touched under `condition`.
+  // @unchecked: `pending` is only touched under `condition`.
   private struct Pending {
     var due: Duration
-    var sequence: Int
     var action: @Sendable () -> Void
     var cancelled: BooleanDisposable
   }
 
   private let condition = Condition()
-  private var pending: [Pending] = []
-  private var sequence = 0
+  private var pending: [Pending] = []  // in scheduling order
   private let origin = ContinuousClock.now
 
   public init() {}
@@ -28,23 +25,17 @@ public final class RunLoopScheduler: SchedulerType, @unchecked Sendable {
 
   @discardableResult
   public func schedule(_ action: @escaping @Sendable () -> Void) -> any Disposable {
-    enqueue(action, due: now)
+    schedule(after: .zero, action)
   }
 
   @discardableResult
   public func schedule(
     after delay: Duration, _ action: @escaping @Sendable () -> Void
   ) -> any Disposable {
-    enqueue(action, due: now + max(delay, .zero))
-  }
-
-  private func enqueue(_ action: @escaping @Sendable () -> Void, due: Duration)
-    -> any Disposable
-  {
     let cancelled = BooleanDisposable()
+    let due = now + max(delay, .zero)
     condition.withLock {
-      sequence += 1
-      pending.append(Pending(due: due, sequence: sequence, action: action, cancelled: cancelled))
+      pending.append(Pending(due: due, action: action, cancelled: cancelled))
     }
     condition.broadcast()
     return cancelled
@@ -69,7 +60,7 @@ public final class RunLoopScheduler: SchedulerType, @unchecked Sendable {
         // Sleep until the next action is due, the limit, or a wake.
         let soonest = pending.map(\.due).min()
         let until = [soonest, limit].compactMap { $0 }.min()
-        condition.wait(forNanoseconds: until.map { Self.nanoseconds($0 - time) })
+        condition.wait(forNanoseconds: until.map { ($0 - time).saturatingNanoseconds })
         return nil
       }
       if let next {
@@ -82,21 +73,7 @@ public final class RunLoopScheduler: SchedulerType, @unchecked Sendable {
 
   /// The first action due at `time`, earliest first, then in scheduling order.
   private func nextDueIndex(at time: Duration) -> Int? {
-    var best: Int?
-    for (index, item) in pending.enumerated() where item.due <= time {
-      if let current = best {
-        let other = pending[current]
-        if (item.due, item.sequence) < (other.due, other.sequence) { best = index }
-      } else {
-        best = index
-      }
-    }
-    return best
-  }
-
-  private static func nanoseconds(_ duration: Duration) -> Int64 {
-    let (seconds, attoseconds) = duration.components
-    let (whole, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
-    return overflow ? .max : whole + attoseconds / 1_000_000_000
+    guard let earliest = pending.map(\.due).filter({ $0 <= time }).min() else { return nil }
+    return pending.firstIndex { $0.due == earliest }
   }
 }

@@ -6,17 +6,14 @@ public protocol ImmediateSchedulerType: Sendable {
   func schedule(_ action: @escaping @Sendable () -> Void) -> any Disposable
 }
 
-/// A scheduler with a clock: it can run actions after a delay.
-///
-/// Time-based operators (`debounce`, `retry` with backoff) read time only
-/// through their scheduler, never from the wall clock, so that a
-/// ``VirtualTimeScheduler`` can drive them in tests.
+/// A scheduler with a clock, the only one time-based operators (`debounce`,
+/// `retry`) read, so that a ``VirtualTimeScheduler`` can drive them in tests.
 public protocol SchedulerType: ImmediateSchedulerType {
   /// The scheduler's clock: the time elapsed since its origin.
   var now: Duration { get }
 
-  /// Schedules `action` to run once `delay` has passed on this scheduler's
-  /// clock; disposing the result before it runs cancels it.
+  /// Schedules `action` to run once `delay` has passed on this clock;
+  /// disposing the result before it runs cancels it.
   @discardableResult
   func schedule(after delay: Duration, _ action: @escaping @Sendable () -> Void) -> any Disposable
 }

@@ -1,9 +1,8 @@
 import Dispatch
 
 /// Runs actions one at a time, in the order scheduled, on a serial dispatch
-/// queue: the scheduler of real (non-test) runs.
-///
-/// Its clock is the monotonic clock, measured from the scheduler's creation.
+/// queue: the scheduler of real runs. Its clock is the monotonic clock since
+/// the scheduler's creation.
 ///
 ///     let scheduler = SerialDispatchQueueScheduler(label: "tpns.pipeline")
 public final class SerialDispatchQueueScheduler: SchedulerType {
@@ -12,8 +11,8 @@ public final class SerialDispatchQueueScheduler: SchedulerType {
   private let origin = ContinuousClock.now
 
   /// A scheduler on a new serial queue named `label`.
-  public init(label: String, qos: DispatchQoS = .default) {
-    queue = DispatchQueue(label: label, qos: qos)
+  public init(label: String) {
+    queue = DispatchQueue(label: label)
   }
 
   /// A scheduler on `queue`, which must be serial.
@@ -28,9 +27,7 @@ public final class SerialDispatchQueueScheduler: SchedulerType {
   @discardableResult
   public func schedule(_ action: @escaping @Sendable () -> Void) -> any Disposable {
     let cancelled = BooleanDisposable()
-    queue.async {
-      if !cancelled.isDisposed { action() }
-    }
+    queue.async { if !cancelled.isDisposed { action() } }
     return cancelled
   }
 
@@ -47,13 +44,18 @@ public final class SerialDispatchQueueScheduler: SchedulerType {
 }
 
 extension Duration {
+  /// This duration in nanoseconds, negative as zero, saturating at `Int64.max`.
+  var saturatingNanoseconds: Int64 {
+    let (seconds, attoseconds) = components
+    guard seconds >= 0 else { return 0 }
+    let (whole, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
+    let (total, overflowAgain) = whole.addingReportingOverflow(attoseconds / 1_000_000_000)
+    return overflow || overflowAgain ? .max : total
+  }
+
   /// This duration as a dispatch interval (negative becomes zero; huge saturates).
   var dispatchInterval: DispatchTimeInterval {
-    let (seconds, attoseconds) = components
-    guard seconds >= 0 else { return .nanoseconds(0) }
-    let (whole, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
-    guard !overflow else { return .never }
-    let (total, overflowAgain) = whole.addingReportingOverflow(attoseconds / 1_000_000_000)
-    return overflowAgain || total > Int64(Int.max) ? .never : .nanoseconds(Int(total))
+    let nanoseconds = saturatingNanoseconds
+    return nanoseconds == .max ? .never : .nanoseconds(Int(nanoseconds))
   }
 }

@@ -1,11 +1,8 @@
 import Locking
 
-/// A scheduler whose clock only moves when it is told to: actions run in the
-/// order of their due time (then of scheduling), and time jumps from one due
-/// action to the next. Single-threaded and deterministic; the basis of
-/// `TestScheduler` in `ReactiveTesting`.
-///
-/// The clock counts ticks; one tick is `resolution` of scheduler time.
+/// A scheduler whose clock, counted in ticks of `resolution`, only moves when
+/// told to: actions run in the order of their due time (then of scheduling),
+/// and time jumps from one to the next. Deterministic; the basis of `TestScheduler`.
 ///
 ///     let scheduler = VirtualTimeScheduler(initialClock: 0, resolution: .milliseconds(1))
 ///     scheduler.schedule(after: .milliseconds(5)) { print(scheduler.clock) }  // 5
@@ -77,14 +74,8 @@ open class VirtualTimeScheduler: SchedulerType, @unchecked Sendable {
     at time: Int, _ action: @escaping @Sendable () -> Void, into state: inout State
   ) -> BooleanDisposable {
     let item = Item(time: time, action: action, cancelled: BooleanDisposable())
-    // Binary search for the first item due later: equal times keep FIFO order.
-    var low = 0
-    var high = state.items.count
-    while low < high {
-      let middle = (low + high) / 2
-      if state.items[middle].time <= time { low = middle + 1 } else { high = middle }
-    }
-    state.items.insert(item, at: low)
+    // Before the first item due later: equal times keep FIFO order.
+    state.items.insert(item, at: state.items.firstIndex { $0.time > time } ?? state.items.endIndex)
     return item.cancelled
   }
 
@@ -119,14 +110,9 @@ open class VirtualTimeScheduler: SchedulerType, @unchecked Sendable {
 
   private func nextItem(until limit: Int?) -> Item? {
     state.withLock { state in
-      // A cancelled action neither runs nor moves the clock (dropped when it
-      // reaches the front: no scan of the whole queue per step).
+      // A cancelled action neither runs nor moves the clock.
       while let first = state.items.first, first.cancelled.isDisposed { state.items.removeFirst() }
-      guard state.isRunning, let first = state.items.first else {
-        state.isRunning = false
-        return nil
-      }
-      if let limit, first.time > limit {
+      guard state.isRunning, let first = state.items.first, first.time <= limit ?? .max else {
         state.isRunning = false
         return nil
       }

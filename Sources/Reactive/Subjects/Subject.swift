@@ -1,16 +1,13 @@
 import Locking
 
-/// The machinery shared by ``PublishSubject`` and ``BehaviorSubject``: the
-/// observer list, the stop event, and the optional latest element.
+/// What ``PublishSubject`` and ``BehaviorSubject`` share: both an observer and
+/// an observable, sending every event it receives to the observers subscribed
+/// at that moment (and, if it replays, its latest element to each new one).
 ///
-/// Events, subscriptions and unsubscriptions are messages handled one at a
-/// time through a ``SerialDrain``: observers never run concurrently, an event
-/// sent from inside an observer is delivered to everyone after the current
-/// one, and no lock is held while observers run. The current value and the
-/// stop event are recorded when an event is sent, so `value()` is up to date
-/// as soon as `onNext` returns; each subscription has its own sink, so
-/// nothing reaches it once it is disposed, even events already queued.
-final class SubjectCore<Element: Sendable>: @unchecked Sendable {
+/// It may be fed from any thread: events and (un)subscriptions are handled one
+/// at a time (``SerialDrain``), so observers never run concurrently, and an
+/// event sent by an observer is delivered to everyone after the current one.
+public class Subject<Element: Sendable>: ObservableType, ObserverType, @unchecked Sendable {
   // @unchecked: the `drain*` properties are only touched by `handle`, which the
   // drain runs on one thread at a time; `summary` has its own lock.
 
@@ -20,8 +17,9 @@ final class SubjectCore<Element: Sendable>: @unchecked Sendable {
     case unsubscribe(UInt64)
   }
 
-  /// What readers outside the drain may see; `latest` and `stopEvent` are
-  /// set when an event is sent, `observerCount` when the drain handles it.
+  /// What readers outside the drain see: `latest` and `stopEvent` are set when
+  /// an event is sent (so `value()` is current once `onNext` returns),
+  /// `observerCount` when the drain handles it.
   struct Summary {
     var latest: Element?
     var stopEvent: Event<Element>?
@@ -44,16 +42,16 @@ final class SubjectCore<Element: Sendable>: @unchecked Sendable {
   }
 
   /// Whether anyone is subscribed.
-  var hasObservers: Bool {
+  public var hasObservers: Bool {
     summary.withLock { $0.observerCount > 0 }
   }
 
   /// Whether the subject received an error or completion.
-  var isStopped: Bool {
+  public var isStopped: Bool {
     summary.withLock { $0.stopEvent != nil }
   }
 
-  func on(_ event: Event<Element>) {
+  public func on(_ event: Event<Element>) {
     // Queued under the summary lock, so the drain sees events in the order
     // the summary recorded them; handled after it is released.
     let becameDrainer = summary.withLock { summary -> Bool in
@@ -68,11 +66,12 @@ final class SubjectCore<Element: Sendable>: @unchecked Sendable {
     if becameDrainer { drain.drain() }
   }
 
-  func subscribe(_ observer: AnyObserver<Element>) -> any Disposable {
+  public func subscribe(_ observer: AnyObserver<Element>) -> any Disposable {
     let key = summary.withLock { summary in
       defer { summary.nextKey += 1 }
       return summary.nextKey
     }
+    // A sink per subscription: once disposed, queued events no longer reach it.
     let sink = ObserverSink(observer)
     drain.submit(.subscribe(key, sink.asObserver()))
     sink.setUpstream(Disposables.create { [self] in drain.submit(.unsubscribe(key)) })
