@@ -54,66 +54,45 @@ struct HealthJSON: Encodable {
 }
 
 struct RegistryJSON: Encodable {
-  var clients: [ClientJSON]
-  var mappings: [MappingJSON]
-  var devices: [DeviceJSON]
-}
-
-struct ClientJSON: Encodable {
-  let record: ClientRecord
-
-  func encode(to encoder: any Encoder) throws {
-    try JSONObject([
-      ("os", record.os), ("appid", record.appid), ("udid", record.udid),
-      ("token", record.token), ("lang", record.lang), ("dev", record.dev),
-      ("bgfetch", record.bgfetch), ("extra", ExtraJSON(record.extra)),
-      ("registered_at", Clock.iso8601(milliseconds: record.registeredAt)),
-      ("last_seen", Clock.iso8601(milliseconds: record.lastSeen)),
-    ]).encode(to: encoder)
-  }
-}
-
-struct MappingJSON: Encodable {
-  let record: MappingRecord
-
-  func encode(to encoder: any Encoder) throws {
-    try JSONObject([
-      ("appid", record.appid), ("udid", record.udid), ("uid", record.uid),
-      ("interval", record.interval), ("format", record.format),
-      ("extra", ExtraJSON(record.extra)),
-      ("created_at", Clock.iso8601(milliseconds: record.createdAt)),
-    ]).encode(to: encoder)
-  }
-}
-
-struct DeviceJSON: Encodable {
-  let record: DeviceRecord
-
-  func encode(to encoder: any Encoder) throws {
-    try JSONObject([
-      ("uid", record.uid), ("announcements", record.announcements),
-      ("extra", ExtraJSON(record.extra)),
-      ("first_seen", Clock.iso8601(milliseconds: record.firstSeen)),
-      ("last_seen", Clock.iso8601(milliseconds: record.lastSeen)),
-    ]).encode(to: encoder)
-  }
+  var clients: [RecordJSON]
+  var mappings: [RecordJSON]
+  var devices: [RecordJSON]
 }
 
 struct NotificationsJSON: Encodable {
-  var notifications: [NotificationJSON]
+  var notifications: [RecordJSON]
 }
 
-struct NotificationJSON: Encodable {
-  let record: NotificationRecord
+/// A record of the registry (``RegistryRecord``) as shown: its ``Snapshot`` keys and
+/// values, except that a nil one is `null`, its times are ISO 8601 strings and `extra`
+/// is an object (`{}` when there was nothing).
+struct RecordJSON: Encodable {
+  static let timeKeys: Set = ["registered_at", "last_seen", "first_seen", "created_at"]
 
-  func encode(to encoder: any Encoder) throws {
-    try JSONObject([
-      ("id", record.id), ("appid", record.appid), ("udid", record.udid), ("os", record.os),
-      ("token", record.token), ("uid", record.uid), ("event_type", record.eventType),
-      ("msg", record.msg), ("event_time", record.eventTime), ("extra", ExtraJSON(record.extra)),
-      ("created_at", Clock.iso8601(milliseconds: record.createdAt)),
-    ]).encode(to: encoder)
+  var members: [String: JSONValue] = [:]
+
+  init<Record: RegistryRecord>(_ record: Record) {
+    let encoded = (try? JSONEncoder().encode(record)).flatMap {
+      try? JSONDecoder().decode([String: JSONValue].self, from: $0)
+    }
+    for key in Record.CodingKeys.allCases.map(\.stringValue) {
+      members[key] = encoded?[key] ?? .null
+    }
+    for key in Self.timeKeys {
+      if case .integer(let milliseconds)? = members[key] {
+        members[key] = .string(Clock.iso8601(milliseconds: milliseconds))
+      }
+    }
+    var extra = JSONValue.object([:])
+    if case .string(let text)? = members["extra"],
+      let decoded = try? JSONDecoder().decode(JSONValue.self, from: Data(text.utf8))
+    {
+      extra = decoded
+    }
+    members["extra"] = extra
   }
+
+  func encode(to encoder: any Encoder) throws { try members.encode(to: encoder) }
 }
 
 /// One entry of `GET /_emulator/requests` (the page around them is written by
@@ -149,21 +128,6 @@ struct RequestJSON: Encodable, Sendable {
     return JSONObject([
       ("bytes", truncation.formBytes), ("values", values), ("left_out", truncation.leftOut),
     ])
-  }
-}
-
-/// A row's `extra` column (a compact JSON object, or NULL) as an object.
-struct ExtraJSON: Encodable {
-  let text: String?
-
-  init(_ text: String?) { self.text = text }
-
-  func encode(to encoder: any Encoder) throws {
-    var value = JSONValue.object([:])
-    if let text, let decoded = try? JSONDecoder().decode(JSONValue.self, from: Data(text.utf8)) {
-      value = decoded
-    }
-    try value.encode(to: encoder)
   }
 }
 

@@ -78,9 +78,9 @@ struct Inspector: Sendable {
         try RequestError.mappingDatabaseFailures {
           try registry.read { store in
             RegistryJSON(
-              clients: try store.clients().map(ClientJSON.init),
-              mappings: try store.mappings().map(MappingJSON.init),
-              devices: try store.devices().map(DeviceJSON.init))
+              clients: try store.clients().map(RecordJSON.init),
+              mappings: try store.mappings().map(RecordJSON.init),
+              devices: try store.devices().map(RecordJSON.init))
           }
         })
     case "notifications":
@@ -89,7 +89,7 @@ struct Inspector: Sendable {
       let records = try RequestError.mappingDatabaseFailures {
         try registry.read { try $0.notifications(udid: query["udid"], appid: query["appid"]) }
       }
-      return .json(NotificationsJSON(notifications: records.map(NotificationJSON.init)))
+      return .json(NotificationsJSON(notifications: records.map(RecordJSON.init)))
     case "requests":
       try only(["GET", "DELETE"], request)
       if request.method == "DELETE" {
