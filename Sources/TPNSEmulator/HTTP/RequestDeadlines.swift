@@ -30,8 +30,8 @@ final class RequestDeadlines: @unchecked Sendable {
   // @unchecked: `connections`, `incomplete`, `timer` and every `Connection`'s state are
   // only touched with `lock` held; the rest is immutable.
 
-  /// One connection's progress, from libmicrohttpd's callbacks. `@unchecked`: its
-  /// state is only touched with the deadlines' lock held.
+  /// One connection's progress. `@unchecked`: its state is only touched with the
+  /// deadlines' lock held.
   final class Connection: @unchecked Sendable {
     fileprivate let socket: Int32
     /// Monotonic nanoseconds when the request being sent started (the connection
@@ -50,11 +50,9 @@ final class RequestDeadlines: @unchecked Sendable {
     }
   }
 
-  /// Seconds a connection has for each request head.
   let headTimeout: Double
-  /// Most connections in the middle of sending a request.
   let maximumIncomplete: Int
-  /// Monotonic nanoseconds.
+  /// Monotonic nanoseconds (tests pass their own).
   private let clock: @Sendable () -> UInt64
 
   private let lock = Lock()
@@ -63,7 +61,6 @@ final class RequestDeadlines: @unchecked Sendable {
   private var incomplete = 0
   private var timer: (any DispatchSourceTimer)?
 
-  /// `clock` gives monotonic nanoseconds (tests pass their own).
   init(
     headTimeout: Double, maximumIncomplete: Int,
     clock: @escaping @Sendable () -> UInt64 = Clock.monotonicNanoseconds
@@ -90,7 +87,7 @@ final class RequestDeadlines: @unchecked Sendable {
     }
   }
 
-  /// Stops checking the deadlines (idempotent).
+  /// Idempotent.
   func stop() {
     lock.withLock {
       timer?.cancel()
@@ -166,14 +163,12 @@ final class RequestDeadlines: @unchecked Sendable {
     }
   }
 
-  /// Connections being tracked, and those among them in the middle of a request (for
-  /// tests).
+  /// Connections tracked, and those in the middle of a request (for tests).
   var counts: (open: Int, incomplete: Int) {
     lock.withLock { (connections.count, incomplete) }
   }
 
-  /// Whether `connection` was closed here, for its head being late or to make room
-  /// (for tests).
+  /// Whether `connection` was closed here (for tests).
   func wasClosed(_ connection: Connection) -> Bool {
     lock.withLock { connection.isClosing }
   }
@@ -194,7 +189,7 @@ final class RequestDeadlines: @unchecked Sendable {
     }
   }
 
-  /// The connection that has been sending its request longest. Called with `lock` held.
+  /// With `lock` held: the connection that has been sending its request longest.
   private func longestIncomplete() -> Connection? {
     var oldest: Connection?
     for connection in connections.values {
@@ -205,8 +200,7 @@ final class RequestDeadlines: @unchecked Sendable {
     return oldest
   }
 
-  /// Shuts `connection`'s socket down, for libmicrohttpd to close. Called with `lock`
-  /// held.
+  /// With `lock` held: shuts `connection`'s socket down, for libmicrohttpd to close.
   private func close(_ connection: Connection) {
     shutdown(connection.socket, Int32(SHUT_RDWR))
     connection.isClosing = true

@@ -39,7 +39,7 @@ final class Registry: @unchecked Sendable {
     do {
       return try lock.withLock { () throws -> T in
         try store.checkFile()
-        return try inTransaction ? store.transaction { try body(store) } : body(store)
+        return try inTransaction ? store.database.transaction { try body(store) } : body(store)
       }
     } catch let error as DatabaseFileError {
       warnOnce(error)

@@ -12,12 +12,11 @@ import CSQLite
 /// each command in a transaction (a registration is one statement, autocommitted).
 final class RegistryStore {
   let database: SQLiteConnection
-  /// The files opened (the database and its log); nil in memory.
+  /// Nil in memory.
   private let file: DatabaseFile?
-  /// The UIDs the service maps; kept in memory, beside the database.
+  /// Kept in memory, beside the database.
   let whitelist = Whitelist()
 
-  /// The schema, created on first open of a file and at every in-memory start.
   private static let schema = """
     CREATE TABLE IF NOT EXISTS clients (
       appid TEXT NOT NULL,
@@ -75,9 +74,6 @@ final class RegistryStore {
   /// them (what clients sent beyond the protocol's parameters).
   static let schemaVersion = 2
 
-  /// The tables that gained an `extra` column in version 2.
-  private static let tablesWithExtra = ["clients", "mappings", "devices", "notifications"]
-
   /// Opens the registry in `path`, or in memory when `path` is nil.
   ///
   /// A file database uses WAL with `synchronous=NORMAL`: each command's commit is
@@ -117,8 +113,8 @@ final class RegistryStore {
     }
   }
 
-  /// A query per table naming every column it must have (a registry an
-  /// earlier version created has them all).
+  /// A query per table naming every column it must have (a registry any version
+  /// created has them all).
   private static let columnChecks: [(table: String, query: StaticString)] = [
     (
       "clients",
@@ -158,7 +154,7 @@ final class RegistryStore {
   private static func migrate(_ database: SQLiteConnection) throws {
     let hasExtra = try database.statement(
       "SELECT COUNT(*) FROM pragma_table_info(?1) WHERE name = 'extra'")
-    for table in tablesWithExtra {
+    for table in ["clients", "mappings", "devices", "notifications"] {
       let count = try hasExtra.rows([.text(table)]) { $0.integer(0) ?? 0 }.first ?? 0
       if count == 0 {
         try database.execute("ALTER TABLE \(table) ADD COLUMN extra TEXT;")
@@ -171,21 +167,13 @@ final class RegistryStore {
   func close() { database.close() }
 
   /// Throws when the database file opened, or its log, is no longer at its path
-  /// (deleted or replaced): what is written then would be lost. Two `stat(2)`s; an
-  /// in-memory registry never throws.
+  /// (deleted or replaced): what is written then would be lost.
   func checkFile() throws(DatabaseFileError) {
     try file?.check()
   }
 
-  /// Runs `body` in one transaction.
-  func transaction<T>(_ body: () throws -> T) throws -> T {
-    try database.transaction(body)
-  }
-
   // MARK: Clients
 
-  /// A client from a row of `os, appid, udid, token, lang, dev, bgfetch, registered_at,
-  /// last_seen, extra`.
   private static func client(_ row: SQLiteStatement) -> ClientRecord {
     ClientRecord(
       os: row.text(0) ?? "", appid: row.text(1) ?? "", udid: row.text(2) ?? "",
@@ -213,10 +201,10 @@ final class RegistryStore {
   /// held by another udid moves to this one: the other phone keeps its registration
   /// and mappings but has no token left, so nothing is pushed to it.
   ///
-  /// Atomic on its own; call it outside a transaction. The common
-  /// case is one statement (the emulator's hottest path); only when the insert hits
-  /// the token's UNIQUE constraint (which changes nothing) are the move and the insert
-  /// run together in a transaction.
+  /// Atomic on its own; call it outside a transaction. The common case is one
+  /// statement (the emulator's hottest path); only when the insert hits the token's
+  /// UNIQUE constraint (which changes nothing) are the move and the insert run together
+  /// in a transaction.
   func upsert(_ record: ClientRecord, tokenKey: String) throws -> Bool {
     let values: [SQLiteStatement.Value] = [
       .text(record.os), .text(record.appid), .text(record.udid), optional(record.token),
@@ -345,7 +333,6 @@ final class RegistryStore {
     }
   }
 
-  /// Deletes everything.
   func reset() throws {
     try database.execute(
       "DELETE FROM notifications; DELETE FROM mappings; DELETE FROM devices; DELETE FROM clients;")
@@ -362,7 +349,6 @@ final class RegistryStore {
 
 /// A database that holds tables, but not a tpns-server registry's.
 struct RegistrySchemaError: Error, CustomStringConvertible {
-  /// What is missing.
   let reason: String
 
   var description: String { reason }
