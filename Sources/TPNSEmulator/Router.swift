@@ -148,7 +148,7 @@ struct Router: Sendable {
       let name = CommandName(wireName: command), name != .hello
     {
       events.publish(
-        name == .event ? "notification" : "registry", CommandEventJSON(cmd: command))
+        name == .event ? "notification" : "registry", ["cmd": command])
     }
     return (response, command, entry.warnings)
   }

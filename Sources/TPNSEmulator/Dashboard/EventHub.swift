@@ -16,7 +16,7 @@ import Synchronization
 /// ``maximumStreams`` are open, ``maximumStreamsPerPeer`` from one address (one more
 /// ends the oldest with a `closed` event), and one whose client does not read is ended.
 ///
-///     hub.publish("reset", ResetJSON())
+///     hub.publish("reset", ["reset": true])
 final class EventHub: @unchecked Sendable {
   // @unchecked: every mutable property, the hub's and its streams', is only touched
   // with `lock` held.

@@ -8,9 +8,11 @@ import TPNSProtocol
 
 /// An object written member by member, in order, a nil value as `null`.
 struct JSONObject: Encodable, Sendable {
-  var members: [(key: String, value: (any Encodable & Sendable)?)]
+  typealias Members = [(key: String, value: (any Encodable & Sendable)?)]
 
-  init(_ members: [(key: String, value: (any Encodable & Sendable)?)]) {
+  var members: Members
+
+  init(_ members: Members) {
     self.members = members
   }
 
@@ -30,26 +32,6 @@ struct JSONObject: Encodable, Sendable {
         try container.encodeNil(forKey: Key(stringValue: key))
       }
     }
-  }
-}
-
-struct HealthJSON: Encodable {
-  /// `ok`, or `database missing` when the file was deleted or replaced.
-  var status: String
-  /// `:memory:` or the database file.
-  var database: String
-  /// What is wrong and what to do; null when `ok`.
-  var error: String?
-
-  init(database: String, fileError: DatabaseFileError?) {
-    status = fileError == nil ? "ok" : "database missing"
-    self.database = database
-    error = fileError?.description
-  }
-
-  func encode(to encoder: any Encoder) throws {
-    try JSONObject([("status", status), ("database", database), ("error", error)])
-      .encode(to: encoder)
   }
 }
 
@@ -101,7 +83,7 @@ struct RequestJSON: Encodable, Sendable {
   let entry: RequestLogEntry
 
   func encode(to encoder: any Encoder) throws {
-    var members: [(key: String, value: (any Encodable & Sendable)?)] = [
+    var members: JSONObject.Members = [
       ("seq", entry.sequence), ("time", Clock.iso8601(milliseconds: entry.time)),
       ("method", entry.method), ("path", entry.path),
       ("params", entry.parameters.map(Self.parameters)), ("raw", entry.raw),
@@ -133,7 +115,7 @@ struct RequestJSON: Encodable, Sendable {
 
 /// The armed chaos rules, in the order they are matched; `fault` is the first in the
 /// shape a single fault had (status, remaining, retry_after), for older clients.
-struct FaultJSON: Encodable {
+struct FaultJSON: Encodable, Sendable {
   let rules: [FaultRule]
 
   func encode(to encoder: any Encoder) throws {
@@ -153,18 +135,4 @@ struct FaultJSON: Encodable {
     }
     try JSONObject([("fault", fault), ("rules", listed)]).encode(to: encoder)
   }
-}
-
-struct ResetJSON: Encodable {
-  var reset = true
-}
-
-/// `DELETE /_emulator/requests`'s answer.
-struct RequestsClearedJSON: Encodable {
-  var cleared = true
-}
-
-/// `GET /_emulator/requests/count`'s answer.
-struct RequestCountJSON: Encodable {
-  var count: Int
 }

@@ -16,7 +16,7 @@ extension Inspector {
         throw .badRequest("the snapshot is refused: \(error)")
       }
       try RequestError.mappingDatabaseFailures { try registry.load(snapshot) }
-      events.publish("snapshot", ResetJSON())
+      events.publish("snapshot", ["reset": true])
     }
     let state = try RequestError.mappingDatabaseFailures {
       try registry.read { try $0.snapshot(whitelist: registry.whitelist.uids) }

@@ -24,15 +24,9 @@ extension Inspector {
     default:
       break
     }
-    let answer = WhitelistJSON(enabled: whitelist.uids != nil, uids: whitelist.uids ?? [])
+    // Off: `enabled` false, every UID activated.
+    let answer = JSONObject([("enabled", whitelist.uids != nil), ("uids", whitelist.uids ?? [])])
     if request.method == "PUT" || request.method == "DELETE" { events.publish("whitelist", answer) }
     return .json(answer)
   }
-}
-
-/// The whitelist as `/_emulator/whitelist` answers it: off (`enabled` false,
-/// every UID activated) or the activated UIDs, sorted.
-struct WhitelistJSON: Encodable {
-  let enabled: Bool
-  let uids: [String]
 }

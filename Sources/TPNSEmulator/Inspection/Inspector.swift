@@ -48,9 +48,7 @@ struct Inspector: Sendable {
       try only(["GET"], request)
       _ = try form(request, allowed: [])
       let fileError = registry.fileError
-      return .json(
-        HealthJSON(database: databaseName, fileError: fileError),
-        status: fileError == nil ? 200 : 503)
+      return .json(JSONObject(health(fileError)), status: fileError == nil ? 200 : 503)
     case "overview":
       try only(["GET"], request)
       _ = try form(request, allowed: [])
@@ -99,8 +97,8 @@ struct Inspector: Sendable {
             "DELETE \(request.path) empties the whole log and takes no filters (GET takes them)")
         }
         log.reset()
-        events.publish("requests_cleared", ResetJSON())
-        return .json(RequestsClearedJSON())
+        events.publish("requests_cleared", ["reset": true])
+        return .json(["cleared": true])
       }
       let query = try form(request, allowed: RequestFilter.names.union(["since", "limit"]))
       let since = try Self.integer(query, "since", 0...Int.max)
@@ -115,15 +113,15 @@ struct Inspector: Sendable {
     case "requests/count":
       try only(["GET"], request)
       let filter = try RequestFilter(try form(request, allowed: RequestFilter.names))
-      return .json(RequestCountJSON(count: log.count(matching: filter)))
+      return .json(["count": log.count(matching: filter)])
     case "reset":
       try only(["POST"], request)
       _ = try form(request, allowed: [])
       try RequestError.mappingDatabaseFailures { try registry.write { try $0.reset() } }
       log.reset()
       faults.disarm()
-      events.publish("reset", ResetJSON())
-      return .json(ResetJSON())
+      events.publish("reset", ["reset": true])
+      return .json(["reset": true])
     case "faults":
       return try faultRules(request)
     case "whitelist":
@@ -140,24 +138,35 @@ struct Inspector: Sendable {
     }
   }
 
-  /// The overview: health, uptime, database, counts, the armed fault.
+  /// `health`'s answer: `status` (`ok`, or `database missing` when the file was deleted
+  /// or replaced), `database` (`:memory:` or the file), and `error`, what is wrong and
+  /// what to do.
+  private func health(_ fileError: DatabaseFileError?) -> JSONObject.Members {
+    [
+      ("status", fileError == nil ? "ok" : "database missing"), ("database", databaseName),
+      ("error", fileError?.description),
+    ]
+  }
+
+  /// What the dashboard's overview shows: the health, uptime, counts, the armed fault.
   private func overview() throws(RequestError) -> OutgoingResponse {
     let fileError = registry.fileError
     let counts = try self.counts()
     let uptime = (Clock.monotonicNanoseconds() - startedMonotonic) / 1_000_000_000
     return .json(
-      OverviewJSON(
-        status: fileError == nil ? "ok" : "database missing", database: databaseName,
-        error: fileError?.description, startedAt: Clock.iso8601(milliseconds: startedAt),
-        uptimeSeconds: Int64(uptime), counts: counts, fault: FaultJSON(rules: faults.current),
-        streams: events.count))
+      JSONObject(
+        health(fileError) + [
+          ("started_at", Clock.iso8601(milliseconds: startedAt)),
+          ("uptime_seconds", Int64(uptime)), ("counts", counts),
+          ("fault", FaultJSON(rules: faults.current)), ("streams", events.count),
+        ]))
   }
 
   /// The registry's sizes and the requests received, read now (the overview, `/metrics`).
-  func counts() throws(RequestError) -> OverviewJSON.Counts {
+  func counts() throws(RequestError) -> Metrics.Counts {
     try RequestError.mappingDatabaseFailures {
       try registry.read { store in
-        OverviewJSON.Counts(
+        Metrics.Counts(
           phones: try store.clients().count, mappings: try store.mappings().count,
           devices: try store.devices().count,
           notifications: try store.notifications(udid: nil, appid: nil).count,

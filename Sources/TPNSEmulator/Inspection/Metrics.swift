@@ -17,6 +17,15 @@ final class Metrics: @unchecked Sendable {
   /// The histogram's upper bounds, in seconds (`+Inf` follows).
   static let durationBuckets = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1]
 
+  /// The registry's sizes and the requests received (also the overview's `counts`).
+  struct Counts: Encodable, Sendable {
+    var phones: Int
+    var mappings: Int
+    var devices: Int
+    var notifications: Int
+    var requests: Int
+  }
+
   /// A request's series: its `cmd` label and status.
   private struct Series: Hashable, Comparable {
     var command: String
@@ -62,7 +71,7 @@ final class Metrics: @unchecked Sendable {
 
   /// The exposition text (format 0.0.4), with the registry's sizes and the open
   /// streams as read now.
-  func text(_ counts: OverviewJSON.Counts, streams: Int) -> String {
+  func text(_ counts: Counts, streams: Int) -> String {
     let (requests, buckets, sum, count, faults) = lock.withLock {
       (self.requests, bucketCounts, durationSum, durationCount, faultsInjected)
     }
