@@ -2,7 +2,7 @@
 struct RequestError: Error, Sendable, Equatable {
   var status: Int
   var reason: String
-  /// An extra header to send with the error (`Allow` on a 405).
+  /// `Allow` on a 405.
   var header: HTTPHeader?
   /// Whether the connection is closed without an answer (a fault rule's `drop`).
   var drops = false
@@ -13,7 +13,6 @@ struct RequestError: Error, Sendable, Equatable {
     self.header = header
   }
 
-  /// 400 Bad Request.
   static func badRequest(_ reason: String) -> RequestError { RequestError(400, reason) }
 
   /// 413 Content Too Large: a body over ``HTTPServer/maximumBodySize`` (and dropped).
@@ -51,7 +50,6 @@ struct RequestError: Error, Sendable, Equatable {
     }
   }
 
-  /// 405 Method Not Allowed, naming the methods allowed.
   static func methodNotAllowed(_ method: String, allowed: [String]) -> RequestError {
     RequestError(
       405,

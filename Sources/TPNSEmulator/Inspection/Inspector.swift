@@ -1,24 +1,8 @@
 /// The `/_emulator/` endpoints: what tests and users look at to see what the emulator
-/// received and would have pushed, and the knobs they turn (reset, faults).
-///
-/// | path | method | answer |
-/// |---|---|---|
-/// | `health` | GET | `{"status": "ok", ...}`; 503 when the database file is gone |
-/// | `registry` | GET | clients, mappings, devices |
-/// | `notifications?udid=&appid=` | GET | recorded notifications (all without a filter) |
-/// | `requests?since=&limit=&cmd=&udid=&uid=&status=&path=` | GET (DELETE empties) | a page of the log of `/tpns` requests, filtered (streamed) |
-/// | `requests/count?cmd=&udid=&uid=&status=&path=` | GET | how many logged requests match |
-/// | `reset` | POST | empties the registry, the log and the faults |
-/// | `faults?status=&count=&retry_after=&cmd=&probability=&seed=&delay_ms=&drop=` | POST (GET shows, DELETE disarms) | arms a chaos rule |
-/// | `whitelist` | GET (PUT sets, DELETE turns off) | the activated UIDs (``Whitelist``) |
-/// | `snapshot` | GET (PUT replaces) | the whole state as one document (``Snapshot``) |
-/// | `overview` | GET | status, uptime, database, counts, the armed fault |
-/// | `stream` | GET | Server-Sent Events of requests and changes (see ``EventHub``) |
-/// | `openapi.json` | GET | the OpenAPI 3.1 description of all of these and of `/tpns` |
-///
+/// received and would have pushed, and the knobs they turn (reset, faults, whitelist,
+/// snapshot). docs/EMULATOR.md and `openapi.json` (beside this file) describe each;
 /// HEAD is answered wherever GET is, with the same status and headers and no body.
 struct Inspector: Sendable {
-  /// The path prefix of every inspection endpoint.
   static let prefix = "/_emulator/"
 
   let registry: Registry

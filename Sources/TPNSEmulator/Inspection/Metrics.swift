@@ -26,7 +26,6 @@ final class Metrics: @unchecked Sendable {
     var requests: Int
   }
 
-  /// A request's series: its `cmd` label and status.
   private struct Series: Hashable, Comparable {
     var command: String
     var status: Int
@@ -64,7 +63,6 @@ final class Metrics: @unchecked Sendable {
     }
   }
 
-  /// Counts a request answered by an armed fault.
   func recordFault() {
     lock.withLock { faultsInjected += 1 }
   }
