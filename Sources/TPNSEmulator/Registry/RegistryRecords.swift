@@ -1,3 +1,5 @@
+import TPNSProtocol
+
 /// A row of the registry, with its keys in a ``Snapshot``.
 protocol RegistryRecord: Codable, Equatable, Sendable {
   associatedtype CodingKeys: CodingKey, CaseIterable
@@ -19,6 +21,9 @@ struct ClientRecord: RegistryRecord {
   /// Milliseconds since 1970.
   var registeredAt: Int64
   var lastSeen: Int64
+
+  /// The token as compared for uniqueness: iOS tokens (hex) in lower case.
+  var tokenKey: String? { os == OperatingSystem.ios.rawValue ? token?.lowercased() : token }
 
   enum CodingKeys: String, CodingKey, CaseIterable {
     case os, appid, udid, token, lang, dev, bgfetch, extra

@@ -21,7 +21,7 @@ extension RegistryStore {
     for entry in snapshot.clients {
       try client.run([
         .text(entry.os), .text(entry.appid), .text(entry.udid), optional(entry.token),
-        optional(entry.token.map { Snapshot.tokenKey($0, os: entry.os) }), optional(entry.lang),
+        optional(entry.tokenKey), optional(entry.lang),
         optional(entry.dev), optional(entry.bgfetch),
         .integer(entry.registeredAt), .integer(entry.lastSeen), optional(entry.extra),
       ])

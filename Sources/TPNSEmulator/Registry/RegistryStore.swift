@@ -113,22 +113,12 @@ final class RegistryStore {
     }
   }
 
-  /// A query per table naming every column it must have (a registry any version
-  /// created has them all).
-  private static let columnChecks: [(table: String, query: StaticString)] = [
-    (
-      "clients",
-      "SELECT appid, udid, os, token, token_key, lang, dev, bgfetch, registered_at, last_seen FROM clients LIMIT 0"
-    ),
-    (
-      "mappings",
-      "SELECT appid, udid, uid, position, push_interval, format, created_at FROM mappings LIMIT 0"
-    ),
-    ("devices", "SELECT uid, first_seen, last_seen, announcements FROM devices LIMIT 0"),
-    (
-      "notifications",
-      "SELECT id, appid, udid, os, token, uid, event_type, msg, event_time, created_at FROM notifications LIMIT 0"
-    ),
+  /// The columns each table must have (a registry any version created has them all).
+  private static let requiredColumns = [
+    ("clients", "appid, udid, os, token, token_key, lang, dev, bgfetch, registered_at, last_seen"),
+    ("mappings", "appid, udid, uid, position, push_interval, format, created_at"),
+    ("devices", "uid, first_seen, last_seen, announcements"),
+    ("notifications", "id, appid, udid, os, token, uid, event_type, msg, event_time, created_at"),
   ]
 
   /// Throws ``RegistrySchemaError`` if `database` holds tables but not the
@@ -137,12 +127,12 @@ final class RegistryStore {
     let tables = try database.statement("SELECT name FROM sqlite_master WHERE type = 'table'")
       .rows([], { $0.text(0) ?? "" })
     guard !tables.isEmpty else { return }
-    for (table, query) in columnChecks {
+    for (table, columns) in requiredColumns {
       guard tables.contains(table) else {
         throw RegistrySchemaError(reason: "it has no '\(table)' table")
       }
       do {
-        _ = try database.statement(query).rows([], { _ in 0 })
+        try database.execute("SELECT \(columns) FROM \(table) LIMIT 0")
       } catch {
         throw RegistrySchemaError(reason: "its '\(table)' table is not the registry's (\(error))")
       }

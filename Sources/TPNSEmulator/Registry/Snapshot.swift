@@ -71,7 +71,7 @@ extension Snapshot {
       guard phones.insert([client.appid, client.udid]).inserted else {
         throw SnapshotError("client (\(client.appid), \(client.udid)) is given twice")
       }
-      if let token = client.token, !tokens.insert(Self.tokenKey(token, os: client.os)).inserted {
+      if let token = client.token, let key = client.tokenKey, !tokens.insert(key).inserted {
         throw SnapshotError("token …\(token.suffix(6)) is held by two clients")
       }
     }
@@ -158,11 +158,6 @@ extension Snapshot {
       throw SnapshotError(
         "\(place) holds '\(Printable(value, limit: 40))', with a control character")
     }
-  }
-
-  /// The token as the registry compares it for uniqueness (iOS tokens in lower case).
-  static func tokenKey(_ token: String, os: String) -> String {
-    os == OperatingSystem.ios.rawValue ? token.lowercased() : token
   }
 
   /// `text` as a canonical UID, or an error naming `place`.
