@@ -195,52 +195,26 @@ final class RequestLog: @unchecked Sendable {
     }
   }
 
-  /// The page of up to `limit` entries after sequence number `since` (the oldest
-  /// kept when `since` is older), or without `since`, the newest `limit`; with a
-  /// `filter`, of the entries it matches only.
+  /// The page of up to `limit` entries that `filter` matches after sequence number
+  /// `since` (the oldest kept when `since` is older), or without `since`, the newest
+  /// `limit`. Matched outside the lock (a match may decode a form and its map), on a
+  /// copy of the ring that shares their storage.
   func page(since: Int?, limit: Int, matching filter: RequestFilter = RequestFilter()) -> Page {
-    if !filter.isEmpty { return filteredPage(since: since, limit: limit, filter) }
-    return lock.withLock {
-      let kept = entries.count - head
-      let oldest = total - kept + 1
-      let first: Int
-      if let since {
-        first = since >= total ? total + 1 : max(since + 1, oldest)
-      } else {
-        first = max(oldest, total - limit + 1)
-      }
-      let end = max(first, min(first + limit, total + 1))
-      return Page(
-        sequences: Array(first..<end), total: total, dropped: total - kept,
-        next: end <= total ? end - 1 : nil, generation: generation)
+    let (kept, total, generation) = lock.withLock {
+      (entries[head...], self.total, self.generation)
     }
-  }
-
-  /// ``page(since:limit:matching:)`` with a filter: the entries are matched outside
-  /// the lock (a match may decode a form and its map), on a copy of the ring that
-  /// shares their storage.
-  private func filteredPage(since: Int?, limit: Int, _ filter: RequestFilter) -> Page {
-    var kept: ArraySlice<RequestLogEntry> = []
-    var total = 0
-    var generation = 0
-    lock.withLock {
-      kept = entries[head...]
-      total = self.total
-      generation = self.generation
-    }
-    let after = since ?? 0
-    let matching = kept.filter { entry in entry.sequence > after && filter.matches(entry) }
-    let chosen = since == nil ? matching.suffix(limit) : matching.prefix(limit)
-    let next = since != nil && matching.count > limit ? chosen.last?.sequence : nil
+    let matching = kept.lazy.filter { $0.sequence > (since ?? 0) && filter.matches($0) }
+    var chosen = since == nil ? Array(matching.suffix(limit)) : Array(matching.prefix(limit + 1))
+    let hasMore = chosen.count > limit
+    if hasMore { chosen.removeLast() }
     return Page(
-      sequences: chosen.map { entry in entry.sequence }, total: total,
-      dropped: total - kept.count, next: next, generation: generation)
+      sequences: chosen.map(\.sequence), total: total, dropped: total - kept.count,
+      next: hasMore ? chosen.last?.sequence : nil, generation: generation)
   }
 
   /// How many of the kept entries `filter` matches.
   func count(matching filter: RequestFilter) -> Int {
-    let kept = lock.withLock { entries[head...] }
-    return kept.reduce(0) { $0 + (filter.matches($1) ? 1 : 0) }
+    lock.withLock { entries[head...] }.count(where: filter.matches)
   }
 
   /// The kept entry numbered `sequence`; nil when it is no longer kept, or the log was

@@ -18,8 +18,6 @@ struct RequestFilter: Sendable, Equatable {
   var status: Int?
   var path: String?
 
-  var isEmpty: Bool { self == RequestFilter() }
-
   init() {}
 
   /// The filters of `query`; a value that cannot match anything is a 400 naming the
