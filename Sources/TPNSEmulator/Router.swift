@@ -46,15 +46,9 @@ struct Router: Sendable {
       response = .error(refusal)  // from a web page: nothing is run, read or recorded
     } else if Self.isServicePath(request.path) {
       (response, command, warnings) = handleService(request)
-    } else if request.path == Inspector.metricsPath {
-      do {
-        response = try inspector.metrics(request)
-      } catch {
-        response = .error(error)
-      }
     } else if let page = DashboardPage.response(to: request) {
       response = page
-    } else if request.path.hasPrefix(Inspector.prefix) {
+    } else if request.path == Inspector.metricsPath || request.path.hasPrefix(Inspector.prefix) {
       do {
         response = try inspector.handle(request)
       } catch {

@@ -17,6 +17,7 @@ struct Inspector: Sendable {
   let startedMonotonic: UInt64
 
   func handle(_ request: IncomingRequest) throws(RequestError) -> OutgoingResponse {
+    if request.path == Self.metricsPath { return try metrics(request) }
     // The server drops a body over the limit; a knob must not then be turned as if it
     // had been sent without one (a 2 MiB POST to `reset` emptied the registry). Nor
     // is a target over the limit read.

@@ -47,12 +47,7 @@ final class Metrics: @unchecked Sendable {
   /// be read), the status answered, and how long the answer took (nil when
   /// libmicrohttpd answered it unread).
   func record(command: String?, status: Int, seconds: Double?) {
-    let label: String
-    if let command {
-      label = CommandName(wireName: command) == nil ? "other" : command
-    } else {
-      label = "none"
-    }
+    let label = command.map { CommandName(wireName: $0) == nil ? "other" : $0 } ?? "none"
     lock.withLock {
       requests[Series(command: label, status: status), default: 0] += 1
       guard let seconds else { return }
