@@ -5,9 +5,7 @@ extension Inspector {
   func whitelist(_ request: IncomingRequest) throws(RequestError) -> OutgoingResponse {
     try only(["GET", "PUT", "DELETE"], request)
     // The body is the whitelist's text, not a form: only the query must be empty.
-    var query = request
-    query.body = []
-    _ = try form(query, allowed: [])
+    _ = try form(request, allowed: [], readingBody: false)
     let whitelist = registry.whitelist
     switch request.method {
     case "PUT":

@@ -4,6 +4,8 @@
 /// HEAD is answered wherever GET is, with the same status and headers and no body.
 struct Inspector: Sendable {
   static let prefix = "/_emulator/"
+  /// The path Prometheus scrapes, as exporters serve it (outside `/_emulator/`).
+  static let metricsPath = "/metrics"
 
   let registry: Registry
   let log: RequestLog
@@ -160,6 +162,18 @@ struct Inspector: Sendable {
     }
   }
 
+  /// `GET /metrics`: ``Metrics`` in Prometheus' text format, the registry's sizes read
+  /// now.
+  func metrics(_ request: IncomingRequest) throws(RequestError) -> OutgoingResponse {
+    try only(["GET"], request)
+    _ = try form(request, allowed: [])
+    let body =
+      request.method == "HEAD" ? [] : Array(counters.text(try counts(), streams: events.count).utf8)
+    return OutgoingResponse(
+      status: 200, contentType: "text/plain; version=0.0.4; charset=utf-8", header: nil,
+      body: body)
+  }
+
   /// Refuses a method not in `methods`; HEAD goes wherever GET does.
   func only(_ methods: [String], _ request: IncomingRequest) throws(RequestError) {
     var allowed = methods
@@ -169,10 +183,13 @@ struct Inspector: Sendable {
     }
   }
 
-  /// The query (and a form body) of an inspection request, refusing unknown names.
-  func form(_ request: IncomingRequest, allowed: Set<String>) throws(RequestError)
-    -> FormParameters
+  /// The query (and a form body, unless not `readingBody`) of an inspection request,
+  /// refusing unknown names.
+  func form(_ request: IncomingRequest, allowed: Set<String>, readingBody: Bool = true)
+    throws(RequestError) -> FormParameters
   {
+    var request = request
+    if !readingBody { request.body = [] }
     let form = try FormDecoding.parameters(of: request)
     if let duplicate = form.firstDuplicateName {
       throw .badRequest("parameter '\(Printable(duplicate))' is given more than once")
