@@ -19,13 +19,8 @@ import Synchronization
 /// A connection is closed by shutting its socket down, for libmicrohttpd to clean up on
 /// its own thread; only while it is known to be open (under `lock`, which ``closed(_:)``
 /// also takes), so a reused descriptor is never hit. While running, a timer checks the
-/// deadlines every quarter of ``headTimeout`` (at most every second).
-///
-/// ```swift
-/// let deadlines = RequestDeadlines(headTimeout: 10, maximumIncomplete: 500)
-/// deadlines.start()  // or closeLateHeads() on a test's own clock
-/// let connection = deadlines.opened(socket: descriptor)  // libmicrohttpd's callbacks
-/// ```
+/// deadlines every quarter of ``headTimeout`` (at most every second); a test calls
+/// ``closeLateHeads()`` on its own clock instead.
 final class RequestDeadlines: @unchecked Sendable {
   // @unchecked: `connections`, `incomplete`, `timer` and every `Connection`'s state are
   // only touched with `lock` held; the rest is immutable.
