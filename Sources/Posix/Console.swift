@@ -46,7 +46,7 @@ public enum Console {
   /// non-blocking pipe whose reader is slower); 0, or the errno of the
   /// `write(2)` that failed.
   @discardableResult
-  private static func write(_ bytes: UnsafeBufferPointer<UInt8>, to descriptor: Int32) -> Int32 {
+  static func write(_ bytes: UnsafeBufferPointer<UInt8>, to descriptor: Int32) -> Int32 {
     var offset = 0
     while offset < bytes.count {
       let written = Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)

@@ -9,53 +9,40 @@
 /// user visits can send requests to 127.0.0.1: a form or `fetch` could reset the
 /// registry, arm faults or register its own token over the user's udid, and a page on a
 /// name it rebinds to 127.0.0.1 (DNS rebinding) could read every token in
-/// `/_emulator/registry` or `/_emulator/stream`. Native clients (`tpns`, curl, libcurl,
-/// scripts) send no `Origin` nor `Sec-Fetch-Site` and a `Host` that names the machine,
-/// so none of this costs them anything.
-///
-/// The dashboard (`/`, see ``DashboardPage``) is served under the same rules: the page
-/// itself is a GET typed in the address bar (`Sec-Fetch-Site: none`); its reads and its
-/// stream are same-origin; its actions are POSTs (DELETE to disarm) that carry its own
-/// `Origin`. A foreign page can neither read through it (the browser keeps the answers
-/// of cross-origin reads from it, and the emulator refuses them anyway) nor press its
-/// buttons (its POSTs carry its own `Origin`, refused), nor frame it
-/// (`frame-ancestors 'none'`, and a framed GET is cross-site).
+/// `/_emulator/registry` or `/_emulator/stream`. Native clients (`tpns`, curl, scripts)
+/// send no `Origin` nor `Sec-Fetch-Site` and a `Host` that names the machine, so none
+/// of this costs them anything. The dashboard (``DashboardPage``) is a GET typed in the
+/// address bar (`Sec-Fetch-Site: none`), reads same-origin and acts through requests
+/// that carry its own `Origin`; a foreign page can neither read it, press its buttons,
+/// nor frame it (`frame-ancestors 'none'`).
 ///
 /// - `Host` must name this machine: `localhost`, an IP address, or the `--host` given;
-///   else 421, for the page, the JSON and the stream alike. A rebound page's requests
-///   carry its own name. Any port is served: a forwarded port (`docker run -p
-///   8080:7380`) changes it, and a page cannot pick it to reach the emulator. Any IP
-///   address is served: a page at an address is served from it, so only the emulator
-///   itself could be one that reaches the emulator; this keeps `--host 0.0.0.0` usable
-///   by address from other machines. A request with no `Host` (HTTP/1.0) is served:
-///   every browser sends one. The exception is an unspecified address (`0.0.0.0`,
-///   `[::]`): Linux delivers a connection to it on loopback, and a browser treats it as
-///   an ordinary remote address (it sends neither `Sec-Fetch-Site` nor anything else that
-///   marks the request as cross-site), so a page could use it to reach the emulator;
-///   it is served only when it is exactly the `--host` given.
+///   else 421 (a rebound page's requests carry its own name). Any port is served (a
+///   forwarded one changes it), and any IP address (only the emulator itself could be
+///   one a page reaches it at; this keeps `--host 0.0.0.0` usable from other machines).
+///   No `Host` (HTTP/1.0) is served: every browser sends one. The exception is an
+///   unspecified address (`0.0.0.0`, `[::]`): Linux delivers it on loopback and a
+///   browser treats it as remote without marking the request cross-site, so it is
+///   served only when it is exactly the `--host` given.
 /// - `Origin`, which browsers send on every POST and cross-origin `fetch`, must be the
-///   request's own (`http://`, or `https://` when serving TLS, and its `Host`: the
-///   dashboard, or a user at the console
-///   of one of its JSON answers); any other, `null` included, is 403.
+///   request's own (`http://` or, serving TLS, `https://`, and its `Host`); any other,
+///   `null` included, is 403.
 /// - `Sec-Fetch-Site`, when sent, must be `none` (an address typed or bookmarked) or
-///   `same-origin`; `cross-site` and `same-site` (a page on another port of localhost
-///   is the same site) are 403. It catches what `Origin` cannot: an `<img>` or a link
-///   sends a GET with no `Origin`, and a GET of `/tpns` runs its command.
+///   `same-origin` (a page on another port of localhost is `same-site`: 403). It catches
+///   what `Origin` cannot: an `<img>` or a link sends a GET with no `Origin`, and a GET
+///   of `/tpns` runs its command.
 /// - On `/tpns`, what a browser sends by itself is refused with 403 unless
 ///   `--allow-browser`: a navigation or a subresource (`Sec-Fetch-Mode: navigate` or
-///   `no-cors`: a link, a form, an `<img>`), and `Sec-Fetch-Site: none` (a link opened
-///   from another program, a bookmark). The dashboard's own `fetch` is `cors` and
-///   `same-origin`; native clients send none of these headers.
+///   `no-cors`), and `Sec-Fetch-Site: none` (a link opened from another program, a
+///   bookmark). The dashboard's own `fetch` is `cors` and `same-origin`.
 ///
 ///     AccessPolicy(listeningHost: "127.0.0.1").refusal(of: request)  // nil: served
 struct AccessPolicy: Sendable {
-  /// The address given to listen on (`--host`), lower-cased: also served as a `Host`.
+  /// `--host`, lower-cased: also served as a `Host`.
   let listeningHost: String
-  /// Whether a browser's own requests to `/tpns` (a navigation, a subresource) are
-  /// served (`--allow-browser`).
+  /// `--allow-browser`.
   let allowsBrowser: Bool
-  /// What the server's own pages' `Origin` starts with: `http://`, or `https://` when
-  /// it serves TLS.
+  /// What the server's own pages' `Origin` starts with: `http://` or `https://`.
   let originPrefix: String
 
   init(listeningHost: String, allowsBrowser: Bool = false, scheme: String = "http") {
@@ -104,8 +91,7 @@ struct AccessPolicy: Sendable {
     return nil
   }
 
-  /// The header that shows `request` is one a browser made by itself (a navigation, a
-  /// subresource, a link opened from another program), or nil.
+  /// The header that shows `request` is one a browser made by itself, or nil.
   private static func browserEvidence(_ request: IncomingRequest) -> String? {
     if let mode = request.fetchMode, ["navigate", "no-cors"].contains(mode.lowercased()) {
       return "Sec-Fetch-Mode: \(Printable(mode))"
@@ -123,14 +109,11 @@ struct AccessPolicy: Sendable {
         + "use tpns, curl or another client that is not a browser")
   }
 
-  /// What a `Host` header names, for ``refusal(of:)``.
+  /// What a `Host` header names: this machine (`localhost`, an IP address or
+  /// ``listeningHost``), an unspecified address (`0.0.0.0`, `[::]`) other than
+  /// ``listeningHost``, or anything else (or a malformed header).
   enum HostKind: Equatable {
-    /// This machine: `localhost`, an IP address, or ``listeningHost``.
-    case served
-    /// An unspecified address (`0.0.0.0`, `[::]`) other than ``listeningHost``.
-    case unspecified
-    /// Anything else, or a malformed header.
-    case foreign
+    case served, unspecified, foreign
   }
 
   /// What a `Host` header (`name`, `name:port`, `[v6]`, `[v6]:port`) names.
@@ -150,12 +133,10 @@ struct AccessPolicy: Sendable {
     } ?? .foreign
   }
 
+  /// `unspecified`: `0.0.0.0`, `::`, or `::ffff:0.0.0.0`, "any address", which Linux
+  /// routes to loopback.
   private enum Address {
-    case notAnAddress
-    /// `0.0.0.0`, `::`, or `::ffff:0.0.0.0`: "any address", which Linux routes to
-    /// loopback.
-    case unspecified
-    case specified
+    case notAnAddress, unspecified, specified
   }
 
   /// What `name` is as an IPv4 address (an IPv6 one when `isIPv6`), as `inet_pton`

@@ -119,7 +119,6 @@ public final class Emulator: @unchecked Sendable {
     }
   }
 
-  /// Why the registry could not be opened at `path`, from SQLite's `error`.
   private static func databaseError(_ error: any Error, path: String?) -> EmulatorError {
     guard let path else { return .database(path: ":memory:", reason: "\(error)") }
     var status = stat()
@@ -162,7 +161,7 @@ public final class Emulator: @unchecked Sendable {
     return try stopped.registry.read { try $0.snapshot(whitelist: stopped.registry.whitelist.uids) }
   }
 
-  /// Whether the emulator is listening.
+  /// Whether it is listening.
   public var isRunning: Bool { lock.withLock { running != nil } }
 
   /// The port listened on; 0 when not running.

@@ -84,31 +84,16 @@ struct FaultRule: Sendable, Equatable {
   var retryAfter: Int?
   /// Requests it has taken so far.
   var hits = 0
-  /// The generator's state (SplitMix64), advanced once for each request it matches.
-  private var random: UInt64 = 0
-
-  init(
-    status: Int? = nil, remaining: Int? = 1, command: String? = nil,
-    probability: Double? = nil, seed: UInt64 = 0, delayMilliseconds: Int = 0,
-    drops: Bool = false, retryAfter: Int? = nil
-  ) {
-    self.status = status
-    self.remaining = remaining
-    self.command = command
-    self.probability = probability
-    self.seed = seed
-    self.delayMilliseconds = delayMilliseconds
-    self.drops = drops
-    self.retryAfter = retryAfter
-    random = seed
-  }
+  /// The generator's state (SplitMix64), from `seed`; advanced once for each request it
+  /// matches.
+  var random: UInt64? = nil
 
   /// Whether it takes a request of `command`, drawing its chance when it has one.
   fileprivate mutating func takes(command: String?) -> Bool {
     if let wanted = self.command, wanted != command { return false }
     guard let probability else { return true }
-    random &+= 0x9E37_79B9_7F4A_7C15
-    var mixed = random
+    var mixed = (random ?? seed) &+ 0x9E37_79B9_7F4A_7C15
+    random = mixed
     mixed = (mixed ^ (mixed >> 30)) &* 0xBF58_476D_1CE4_E5B9
     mixed = (mixed ^ (mixed >> 27)) &* 0x94D0_49BB_1331_11EB
     mixed ^= mixed >> 31

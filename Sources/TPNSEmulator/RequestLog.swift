@@ -18,8 +18,7 @@ struct RequestLogEntry: Sendable, Equatable {
 
   /// What was cut from a form the log did not keep whole.
   struct Truncation: Sendable, Equatable {
-    /// A value cut to ``RequestLogEntry/keptValueBytes``: its name, and its bytes as
-    /// received (decoded).
+    /// A value cut to ``RequestLogEntry/keptValueBytes``, and its bytes as received.
     struct CutValue: Sendable, Equatable {
       var name: String
       var bytes: Int
@@ -36,8 +35,7 @@ struct RequestLogEntry: Sendable, Equatable {
   var sequence: Int
   /// Milliseconds since 1970.
   var time: Int64
-  /// Nil for a request libmicrohttpd answered by itself, unread (see
-  /// ``RequestError/unread(status:)``); so is `path`.
+  /// Nil, as `path`, for a request libmicrohttpd answered by itself, unread.
   var method: String?
   var path: String?
   /// The form text as received: the query, then `&` and the body when both are present.
@@ -49,15 +47,14 @@ struct RequestLogEntry: Sendable, Equatable {
   var error: String?
   /// What the request sent that a canonical client would not (see ``Conformance``).
   var warnings: [String] = []
-  /// How long the answer took, in milliseconds (two decimals); nil for a request
-  /// libmicrohttpd answered by itself.
+  /// Milliseconds, two decimals; nil for a request libmicrohttpd answered by itself.
   var durationMilliseconds: Double? = nil
-  /// What was cut from the form; nil when it is kept whole.
+  /// Nil when the form is kept whole.
   var truncation: Truncation? = nil
-  /// The number of the fault rule that took the request; nil when none did.
+  /// The number of the fault rule that took the request.
   var faultRule: Int? = nil
-  /// The decoded parameters of a form not kept whole, values cut; nil otherwise (they
-  /// are decoded from `form` when read).
+  /// The decoded parameters of a form not kept whole, values cut (else they are
+  /// decoded from `form` when read).
   var keptParameters: [FormParameters.Pair]? = nil
 
   /// The decoded parameters in the order sent (values cut for a large form); nil when
@@ -82,10 +79,9 @@ struct RequestLogEntry: Sendable, Equatable {
     return bytes
   }
 
-  /// This entry as the log keeps it: a form over ``keptFormBytes`` is cut to that,
-  /// its decoded parameters kept with each value cut to ``keptValueBytes`` (and at most
-  /// ``keptParameterBytes`` in all), and ``truncation`` says what was cut. So an
-  /// entry holds a few KiB whatever was sent, and reading the log costs as little.
+  /// This entry as the log keeps it, a few KiB whatever was sent: a form over
+  /// ``keptFormBytes`` cut to that, its decoded parameters kept with each value cut to
+  /// ``keptValueBytes`` (at most ``keptParameterBytes`` in all), and ``truncation``.
   func bounded() -> RequestLogEntry {
     guard form.count > Self.keptFormBytes else { return self }
     var kept = self
@@ -131,23 +127,19 @@ extension String {
 
 /// The newest `/tpns` requests, in a bounded ring.
 ///
-/// Holds at most ``capacity`` entries and about ``byteBudget`` bytes of them (each
-/// bounded to a few KiB, see ``RequestLogEntry/bounded()``); older ones are dropped and
-/// counted, so memory stays flat however long the emulator runs. Read by pages
-/// (``page(since:limit:)``, then ``firstEntry(in:generation:)`` one entry at a time),
-/// so that no reader copies the whole log. Thread-safe.
+/// Holds at most ``capacity`` entries and about ``byteBudget`` bytes of them; older
+/// ones are dropped and counted, so memory stays flat however long the emulator runs.
+/// Read by pages (``page(since:limit:matching:)``, then ``entry(_:generation:)`` one at
+/// a time), so that no reader copies the whole log. Thread-safe.
 final class RequestLog: @unchecked Sendable {
   // @unchecked: every stored property is only touched with `lock` held.
 
-  /// Most entries kept.
   static let capacity = 10_000
-  /// Most bytes of entries kept (approximately).
   static let byteBudget = 8 << 20
 
   /// Which entries a reader asked for, by sequence number.
   struct Page: Sendable, Equatable {
-    /// The sequence numbers of the page, oldest first (some may be dropped while it
-    /// is read).
+    /// Oldest first (some may be dropped while it is read).
     var sequences: [Int]
     /// Requests received since start or reset.
     var total: Int
@@ -161,14 +153,15 @@ final class RequestLog: @unchecked Sendable {
 
   private let lock = Lock()
   private var entries: [RequestLogEntry] = []
-  /// Index of the oldest live entry in `entries` (the ring's head).
+  /// The index of the oldest live entry.
   private var head = 0
   private var bytes = 0
   private var total = 0
   /// Counts resets: sequence numbers start again at 1 after one.
   private var generation = 0
 
-  /// Records `entry` (bounded to a few KiB), numbering it; returns it as recorded.
+  /// Records `entry` (``RequestLogEntry/bounded()``), numbering it; returns it as
+  /// recorded.
   @discardableResult
   func append(_ entry: RequestLogEntry) -> RequestLogEntry {
     var entry = entry.bounded()
@@ -202,52 +195,26 @@ final class RequestLog: @unchecked Sendable {
     }
   }
 
-  /// The page of up to `limit` entries after sequence number `since` (the oldest
-  /// kept when `since` is older), or without `since`, the newest `limit`; with a
-  /// `filter`, of the entries it matches only.
+  /// The page of up to `limit` entries that `filter` matches after sequence number
+  /// `since` (the oldest kept when `since` is older), or without `since`, the newest
+  /// `limit`. Matched outside the lock (a match may decode a form and its map), on a
+  /// copy of the ring that shares their storage.
   func page(since: Int?, limit: Int, matching filter: RequestFilter = RequestFilter()) -> Page {
-    if !filter.isEmpty { return filteredPage(since: since, limit: limit, filter) }
-    return lock.withLock {
-      let kept = entries.count - head
-      let oldest = total - kept + 1
-      let first: Int
-      if let since {
-        first = since >= total ? total + 1 : max(since + 1, oldest)
-      } else {
-        first = max(oldest, total - limit + 1)
-      }
-      let end = max(first, min(first + limit, total + 1))
-      return Page(
-        sequences: Array(first..<end), total: total, dropped: total - kept,
-        next: end <= total ? end - 1 : nil, generation: generation)
+    let (kept, total, generation) = lock.withLock {
+      (entries[head...], self.total, self.generation)
     }
-  }
-
-  /// ``page(since:limit:matching:)`` with a filter: the entries are matched outside
-  /// the lock (a match may decode a form and its map), on a copy of the ring that
-  /// shares their storage.
-  private func filteredPage(since: Int?, limit: Int, _ filter: RequestFilter) -> Page {
-    var kept: ArraySlice<RequestLogEntry> = []
-    var total = 0
-    var generation = 0
-    lock.withLock {
-      kept = entries[head...]
-      total = self.total
-      generation = self.generation
-    }
-    let after = since ?? 0
-    let matching = kept.filter { entry in entry.sequence > after && filter.matches(entry) }
-    let chosen = since == nil ? matching.suffix(limit) : matching.prefix(limit)
-    let next = since != nil && matching.count > limit ? chosen.last?.sequence : nil
+    let matching = kept.lazy.filter { $0.sequence > (since ?? 0) && filter.matches($0) }
+    var chosen = since == nil ? Array(matching.suffix(limit)) : Array(matching.prefix(limit + 1))
+    let hasMore = chosen.count > limit
+    if hasMore { chosen.removeLast() }
     return Page(
-      sequences: chosen.map { entry in entry.sequence }, total: total,
-      dropped: total - kept.count, next: next, generation: generation)
+      sequences: chosen.map(\.sequence), total: total, dropped: total - kept.count,
+      next: hasMore ? chosen.last?.sequence : nil, generation: generation)
   }
 
   /// How many of the kept entries `filter` matches.
   func count(matching filter: RequestFilter) -> Int {
-    let kept = lock.withLock { entries[head...] }
-    return kept.reduce(0) { $0 + (filter.matches($1) ? 1 : 0) }
+    lock.withLock { entries[head...] }.count(where: filter.matches)
   }
 
   /// The kept entry numbered `sequence`; nil when it is no longer kept, or the log was
@@ -262,17 +229,15 @@ final class RequestLog: @unchecked Sendable {
   }
 
   /// Bytes of form text held by every slot, dropped ones awaiting compaction
-  /// included: what the log really costs (for tests).
+  /// included (for tests).
   var retainedFormBytes: Int {
     lock.withLock { entries.reduce(0) { $0 + $1.form.count } }
   }
 
-  /// What a dropped entry's slot holds until the next compaction: nothing.
   private static let droppedSlot = RequestLogEntry(
     sequence: 0, time: 0, method: nil, path: nil, form: [], isDecoded: false, status: 0,
     error: nil)
 
-  /// Forgets everything, counters included.
   func reset() {
     lock.withLock {
       entries = []

@@ -8,22 +8,17 @@ import TPNSProtocol
 #endif
 
 /// Routes each HTTP request: `/tpns` (and the legacy paths) to the protocol commands'
-/// handlers, `/_emulator/` to the
-/// inspector, anything else to a 404, once ``AccessPolicy`` has refused what a web
-/// page sent. Every `/tpns` request is recorded in the log, and so is every request
-/// too large for libmicrohttpd to read.
-///
-/// Called concurrently from libmicrohttpd's threads; everything it holds is
-/// thread-safe.
+/// handlers, `/_emulator/` to the inspector, anything else to a 404, once
+/// ``AccessPolicy`` has refused what a web page sent. Every `/tpns` request is recorded
+/// in the log, and so is every request too large for libmicrohttpd to read. Called
+/// concurrently from libmicrohttpd's threads; everything it holds is thread-safe.
 struct Router: Sendable {
-  /// The path of the service.
   static let servicePath = "/tpns"
 
   /// The older paths firmware and older apps send the same commands to,
   /// answered as ``servicePath`` (with a warning; refused with `--strict`).
   static let legacyServicePaths = ["/apns/apns.php", "/tpns/apns.php"]
 
-  /// Whether `path` is the service's, or one of its legacy paths.
   static func isServicePath(_ path: String) -> Bool {
     path == servicePath || legacyServicePaths.contains(path)
   }
@@ -51,15 +46,9 @@ struct Router: Sendable {
       response = .error(refusal)  // from a web page: nothing is run, read or recorded
     } else if Self.isServicePath(request.path) {
       (response, command, warnings) = handleService(request)
-    } else if request.path == Inspector.metricsPath {
-      do {
-        response = try inspector.metrics(request)
-      } catch {
-        response = .error(error)
-      }
     } else if let page = DashboardPage.response(to: request) {
       response = page
-    } else if request.path.hasPrefix(Inspector.prefix) {
+    } else if request.path == Inspector.metricsPath || request.path.hasPrefix(Inspector.prefix) {
       do {
         response = try inspector.handle(request)
       } catch {
@@ -148,20 +137,20 @@ struct Router: Sendable {
       let name = CommandName(wireName: command), name != .hello
     {
       events.publish(
-        name == .event ? "notification" : "registry", CommandEventJSON(cmd: command))
+        name == .event ? "notification" : "registry", ["cmd": command])
     }
     return (response, command, entry.warnings)
   }
 
-  /// Milliseconds since `started` (monotonic nanoseconds), to two decimals.
+  /// Milliseconds since `started`, to two decimals.
   private static func milliseconds(since started: UInt64) -> Double {
     (Double(Clock.monotonicNanoseconds() - started) / 10_000).rounded() / 100
   }
 
-  /// The answer to a `/tpns` request whose form decoded to `decoded` (its `cmd`,
-  /// `command`): a chaos rule that takes it (its number put in `faultRule`), then the method, the size and the parameters are checked (what is irregular
-  /// told to `conformance`), then the command's handler runs. A success's body starts with its
-  /// status, `200 ok: …`, for clients that look for `200` in it.
+  /// The answer to a `/tpns` request: a chaos rule that takes it (its number put in
+  /// `faultRule`), or, once the method, the size and the parameters are checked, the
+  /// command's handler's. A success's body starts with its status, `200 ok: …`, for
+  /// clients that look for `200` in it.
   private func answer(
     _ request: IncomingRequest, _ decoded: Result<FormParameters, RequestError>,
     command: String?, conformance: inout Conformance, faultRule: inout Int?, now: Int64
@@ -211,8 +200,7 @@ struct Router: Sendable {
       status: 200, contentType: OutgoingResponse.plainText, header: nil, body: Array(line.utf8))
   }
 
-  /// Makes the handler of type `Handler` for `validated` and applies it; the text of
-  /// its answer.
+  /// Makes the handler of type `Handler` for `validated` and applies it.
   private func run<Handler: RequestHandler>(
     _: Handler.Type, _ validated: ValidatedRequest, conformance: inout Conformance, now: Int64
   ) throws(RequestError) -> String {

@@ -8,7 +8,6 @@
 struct ChildProcess {
   let pid: pid_t
 
-  /// Why a command could not be started.
   struct SpawnError: Error {
     var command: String
     var code: Int32
@@ -63,7 +62,6 @@ struct ChildProcess {
     return signal == 0 ? (status >> 8) & 0xFF : 128 + signal
   }
 
-  /// Sends `signal` to the child.
   func send(_ signal: Int32) {
     kill(pid, signal)
   }

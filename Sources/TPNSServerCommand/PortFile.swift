@@ -7,31 +7,24 @@ import ArgumentParsing
 #endif
 
 /// The `--port-file`: the port and a newline, written so that neither a reader nor
-/// another user of its directory (`/tmp`) can catch tpns-server out.
-///
-/// The port goes to a new temporary file beside it, created with `O_EXCL` and
-/// `O_NOFOLLOW` under a random name, so a link planted there (or at the old name,
-/// `<file>.<pid>.tmp`) is never followed and whatever it points at is never
-/// overwritten; it is synced, then renamed over `<file>` (which replaces a link there,
-/// not its target), so a reader sees the whole port or nothing. Its mode is 0644 less
-/// the umask: the port is no secret (`ss -ltn` shows it to every local user), and a
-/// port file meant to be private belongs in a private directory.
+/// another user of its directory (`/tmp`) can catch tpns-server out: to a new
+/// temporary file beside it under a random name (`O_EXCL`, `O_NOFOLLOW`: a link planted
+/// there is never followed), synced, then renamed over `<file>` (replacing a link
+/// there, not its target), so a reader sees the whole port or nothing. Its mode is 0644
+/// less the umask: the port is no secret (`ss -ltn` shows it to every local user).
 ///
 ///     let portFile = try PortFile.write(40123, to: "/run/user/1000/tpns.port")
 ///     portFile.remove()   // on exit: only if it is still this file
 struct PortFile {
   let path: String
-  /// The file written, by device and inode.
+  /// The file written.
   private let device: UInt64
   private let inode: UInt64
-
-  /// Temporary names tried before giving up (each taken one means another file is there).
-  private static let attempts = 100
 
   static func write(_ port: UInt16, to path: String) throws -> PortFile {
     var temporary = ""
     var descriptor: Int32 = -1
-    for _ in 0..<attempts {
+    for _ in 0..<100 {  // each name taken means another file is there
       temporary = "\(path).\(String(UInt64.random(in: .min ... .max), radix: 16)).tmp"
       descriptor = open(
         temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)

@@ -1,4 +1,5 @@
 import ArgumentParsing
+import Posix
 import TPNSEmulator
 
 extension ServerCommand {
@@ -50,7 +51,9 @@ extension ServerCommand {
         return
       }
       do {
-        try emulator.stopTakingSnapshot()?.write(toFile: exportFile.string)
+        if let snapshot = try emulator.stopTakingSnapshot() {
+          try TextFile.writeAtomically(snapshot.json(), to: exportFile.string)
+        }
       } catch {
         throw CommandFailure(
           "--export-on-exit: \(error)",

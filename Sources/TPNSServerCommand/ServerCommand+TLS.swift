@@ -84,7 +84,6 @@ extension ServerCommand {
       }
     }
 
-    /// Deletes the certificate and its directory.
     func remove() {
       unlink(path)
       rmdir(directory)

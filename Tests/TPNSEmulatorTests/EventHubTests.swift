@@ -7,9 +7,9 @@ struct EventHubTests {
   /// Counts the values made for events.
   private final class Made: @unchecked Sendable {
     var count = 0
-    func value() -> ResetJSON {
+    func value() -> [String: Bool] {
       count += 1
-      return ResetJSON()
+      return ["reset": true]
     }
   }
 

@@ -4,7 +4,7 @@ import Testing
 
 @Suite("Metrics: /metrics's counters")
 struct MetricsTests {
-  static let counts = OverviewJSON.Counts(
+  static let counts = Metrics.Counts(
     phones: 2, mappings: 3, devices: 1, notifications: 4, requests: 0)
 
   @Test(

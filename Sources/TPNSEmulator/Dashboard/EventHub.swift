@@ -16,25 +16,20 @@ import Synchronization
 /// ``maximumStreams`` are open, ``maximumStreamsPerPeer`` from one address (one more
 /// ends the oldest with a `closed` event), and one whose client does not read is ended.
 ///
-///     hub.publish("reset", ResetJSON())
+///     hub.publish("reset", ["reset": true])
 final class EventHub: @unchecked Sendable {
   // @unchecked: every mutable property, the hub's and its streams', is only touched
   // with `lock` held.
 
-  /// Seconds between heartbeats.
   static let heartbeatInterval = 15.0
   /// Milliseconds `EventSource` waits before reconnecting.
   static let retryMilliseconds = 1000
-  /// Recent events kept for streams to read.
   static let ringLimit = 2000
-  /// Most bytes sent to one stream at a time.
   static let pieceLimit = 16 * 1024
   /// Milliseconds between two wakes of the suspended streams.
   static let flushInterval = 50
-  /// Most streams open at once: a few dashboards and scripts, far below the server's
-  /// connection limit.
+  /// A few dashboards and scripts, far below the server's connection limit.
   static let maximumStreams = 64
-  /// Most streams open at once from one client address.
   static let maximumStreamsPerPeer = 16
 
   fileprivate let lock = Lock()
@@ -50,13 +45,11 @@ final class EventHub: @unchecked Sendable {
   private var ringStart = 0
   private var firstSequence = 0
   private var isFlushScheduled = false
-  /// The number the next stream opened gets (the oldest has the lowest).
   private var nextStreamNumber = 0
   private var timer: (any DispatchSourceTimer)?
   private let queue = DispatchQueue(label: "tpns-server.events")
   private let encoder = JSONEncoder()
 
-  /// The sequence number the next event gets.
   fileprivate var nextSequence: Int { firstSequence + ring.count - ringStart }
 
   /// One event of the ring: its value until a stream reads it, then its bytes.
@@ -66,7 +59,6 @@ final class EventHub: @unchecked Sendable {
     var bytes: [UInt8]?
   }
 
-  /// Starts the heartbeat.
   func start() {
     lock.withLock {
       guard timer == nil else { return }
@@ -96,7 +88,6 @@ final class EventHub: @unchecked Sendable {
     for wake in wakes { wake() }
   }
 
-  /// The number of open streams.
   var count: Int { lock.withLock { streams.count } }
 
   /// A new stream, registered to receive every event from now on.
@@ -148,9 +139,8 @@ final class EventHub: @unchecked Sendable {
     for wake in wakes { wake() }
   }
 
-  /// Ends every stream whose connection still held unsent bytes at the previous check
-  /// and still does (its client does not read), shutting its connection down: the
-  /// heartbeat calls this before each heartbeat.
+  /// Ends every stream whose connection held unsent bytes at the previous check and
+  /// still does (its client does not read), shutting its connection down.
   func endUnreadStreams() {
     let (wakes, aborts) = lock.withLock {
       () -> ([@Sendable () -> Void], [@Sendable () -> Void]) in
@@ -183,14 +173,13 @@ final class EventHub: @unchecked Sendable {
     return stream.takeWake()
   }
 
-  /// Sends the event `type` with `value` as JSON to every open stream. `value` is
-  /// only made when a stream is open.
+  /// Sends the event `type` with `value` as JSON to every open stream (`value` is
+  /// only made when one is open).
   func publish<Value: Encodable & Sendable>(_ type: String, _ value: @autoclosure () -> Value) {
     append { Event(type: type, value: value(), bytes: nil) }
   }
 
-  /// Appends the event `make` returns to the ring (only made when a stream is open)
-  /// and schedules a wake of the streams.
+  /// Appends the event `make` returns to the ring and schedules a wake of the streams.
   private func append(_ make: () -> Event) {
     guard isWatched.load(ordering: .acquiring) else { return }  // no one to tell
     lock.withLock {
@@ -209,8 +198,7 @@ final class EventHub: @unchecked Sendable {
     }
   }
 
-  /// With `lock` held: the framed bytes of the event at `index` of the ring, encoded on
-  /// first use.
+  /// With `lock` held: the framed bytes of the event at `index`, encoded on first use.
   private func encoded(at index: Int) -> [UInt8] {
     if let bytes = ring[index].bytes { return bytes }
     var bytes: [UInt8] = []
@@ -269,7 +257,7 @@ final class EventHub: @unchecked Sendable {
     }
   }
 
-  /// One event in the SSE framing; `data` is one line (JSON escapes newlines).
+  /// `data` is one line (JSON escapes newlines).
   private static func event(_ type: String, data: String) -> [UInt8] {
     Array("event: \(type)\ndata: \(data)\n\n".utf8)
   }
@@ -283,10 +271,8 @@ final class EventStream: LiveBodyStream, @unchecked Sendable {
   private let lock: Lock
   /// Its order of opening: the oldest stream has the lowest.
   fileprivate let number: Int
-  /// The connection it is sent on, once attached.
   fileprivate var connection: LiveConnection?
-  /// The client's address, once attached.
-  fileprivate var peer = ""
+  fileprivate var peer: String { connection?.peer ?? "" }
   /// Whether its socket held unsent bytes at the last check.
   fileprivate var wasBacklogged = false
   /// The `closed` event sent last, when the hub ended it.
@@ -299,7 +285,6 @@ final class EventStream: LiveBodyStream, @unchecked Sendable {
   fileprivate var isClosed = false
   /// Whether a piece was sent since the last flush: the next read then waits for one.
   fileprivate var hasMoreThanSent = false
-  private var resume: (@Sendable () -> Void)?
 
   fileprivate init(hub: EventHub, cursor: Int, number: Int) {
     self.hub = hub
@@ -311,7 +296,7 @@ final class EventStream: LiveBodyStream, @unchecked Sendable {
   /// With the lock held: what resumes the connection, if it is suspended (then no
   /// longer).
   fileprivate func takeWake() -> (@Sendable () -> Void)? {
-    guard isSuspended, let resume else { return nil }
+    guard isSuspended, let resume = connection?.resume else { return nil }
     isSuspended = false
     return resume
   }
@@ -319,8 +304,6 @@ final class EventStream: LiveBodyStream, @unchecked Sendable {
   func attach(_ connection: LiveConnection) {
     lock.withLock {
       self.connection = connection
-      peer = connection.peer
-      resume = connection.resume
     }
     hub?.admit(self, peer: connection.peer)
   }
@@ -354,7 +337,6 @@ final class EventStream: LiveBodyStream, @unchecked Sendable {
   func detach() {
     lock.withLock {
       isClosed = true
-      resume = nil
       connection = nil
     }
     hub?.remove(self)

@@ -10,7 +10,6 @@
 /// form["cmd"]  // "client"
 /// ```
 struct FormParameters: Sendable, Equatable {
-  /// One `name=value` pair.
   struct Pair: Sendable, Equatable {
     var name: String
     var value: String
@@ -20,14 +19,25 @@ struct FormParameters: Sendable, Equatable {
   /// large body of `a=1&b=1&…` must not hold the serving thread.
   static let maximumCount = 100
 
-  /// Every pair in order, duplicates included.
+  /// Duplicates included.
   private(set) var pairs: [Pair] = []
 
   init() {}
 
   /// Decodes `bytes` (a query string or a form body).
   init(decoding bytes: some Collection<UInt8>) throws(RequestError) {
-    try append(decoding: bytes)
+    let bytes = Array(bytes)
+    var start = 0
+    while start < bytes.count {
+      let end = bytes[start...].firstIndex(of: UInt8(ascii: "&")) ?? bytes.count
+      if end > start {
+        guard pairs.count < Self.maximumCount else {
+          throw .badRequest("more than \(Self.maximumCount) parameters")
+        }
+        try appendPair(bytes[start..<end])
+      }
+      start = end + 1
+    }
   }
 
   /// The first value of `name`.
@@ -44,23 +54,6 @@ struct FormParameters: Sendable, Equatable {
     return nil
   }
 
-  /// Decodes `bytes` and appends its pairs.
-  mutating func append(decoding bytes: some Collection<UInt8>) throws(RequestError) {
-    let bytes = Array(bytes)
-    var start = 0
-    while start < bytes.count {
-      let end = bytes[start...].firstIndex(of: UInt8(ascii: "&")) ?? bytes.count
-      if end > start {
-        guard pairs.count < Self.maximumCount else {
-          throw .badRequest("more than \(Self.maximumCount) parameters")
-        }
-        try appendPair(bytes[start..<end])
-      }
-      start = end + 1
-    }
-  }
-
-  /// Decodes one `name=value` segment.
   private mutating func appendPair(_ segment: ArraySlice<UInt8>) throws(RequestError) {
     guard let equals = segment.firstIndex(of: UInt8(ascii: "=")) else {
       let name = (try? Self.decodeComponent(segment, what: { "" })) ?? ""

@@ -1,11 +1,6 @@
 /// A response body made piece by piece while the client reads it, so that a large
 /// answer is never held whole, nor once per client: a client that stops reading holds
 /// only the piece being sent.
-///
-/// ```swift
-/// var response = OutgoingResponse.text(200, "")
-/// response.stream = RequestLogStream(log: log, page: page)
-/// ```
 protocol HTTPBodyStream: AnyObject, Sendable {
   /// The next bytes of the body (possibly empty), or nil after the last. Called by the
   /// serving thread, one call at a time, as the client's socket has room.
@@ -36,9 +31,8 @@ extension LiveBodyStream {
 /// The connection a ``LiveBodyStream`` is sent on: what the stream may do to it, from
 /// any thread, until it is detached.
 struct LiveConnection: Sendable {
-  /// The client's address (`127.0.0.1`, `::1`); empty when it cannot be told.
+  /// The client's address; empty when it cannot be told.
   var peer: String
-  /// Resumes the suspended connection.
   var resume: @Sendable () -> Void
   /// Bytes written to the socket that the client has not acknowledged yet.
   var unsentBytes: @Sendable () -> Int

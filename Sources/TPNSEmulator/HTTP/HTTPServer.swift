@@ -24,23 +24,18 @@ import Locking
 /// let port = try server.start(host: "127.0.0.1", port: 0)
 /// ```
 final class HTTPServer: @unchecked Sendable {
-  // @unchecked: `daemon` is only touched with `lock` held; `handler`, `refused`,
-  // `refusalSink` and `deadlines` are immutable (and `deadlines` is thread-safe).
+  // @unchecked: `daemon` is only touched with `lock` held; the rest is immutable (and
+  // `deadlines` thread-safe).
 
-  /// Largest body accepted: 1 MiB.
   static let maximumBodySize = 1 << 20
-
   /// Seconds a connection may stay idle.
   static let connectionTimeout: UInt32 = 30
-
   /// Seconds a connection has to send each request head (request line and headers),
   /// from its opening or its previous answer; a late one is closed. Also the longest a
   /// keep-alive connection waits for its next request.
   static let headTimeout: Double = 10
-
-  /// Longest request target (path and query) answered: 8 KiB, as nginx's and Apache's
-  /// default request line. A longer one is refused with 414 (a POST body has no such
-  /// limit, see ``maximumBodySize``).
+  /// Longest request target (path and query) answered, as nginx's and Apache's
+  /// default request line; a longer one is refused with 414.
   static let maximumTargetLength = 8 * 1024
 
   /// Per-connection memory for the request line and headers. libmicrohttpd answers a
@@ -50,10 +45,7 @@ final class HTTPServer: @unchecked Sendable {
   /// clears this pool after every request, so it is kept small (a larger one costs
   /// throughput on every keep-alive request).
   static let connectionMemoryLimit = 16 * 1024
-
-  /// Simultaneous connections.
   static let connectionLimit: UInt32 = 1000
-
   /// Most connections in the middle of sending a request (half the connection limit,
   /// leaving the other half to requests being answered); a new connection beyond it
   /// closes the one that has been sending longest, so that clients that send slowly
@@ -61,16 +53,14 @@ final class HTTPServer: @unchecked Sendable {
   static let maximumIncompleteRequests = Int(connectionLimit) / 2
 
   typealias Handler = @Sendable (IncomingRequest) -> OutgoingResponse
-
   /// Receives the status of a request libmicrohttpd answered by itself.
   typealias RefusalHandler = @Sendable (Int) -> Void
 
   fileprivate let handler: Handler
   fileprivate let refused: RefusalHandler
-  /// What the C logger calls back (`refusalCallback` with `self`): allocated here,
-  /// freed in `deinit`, after the daemon that uses it is stopped.
+  /// What the C logger calls back (`refusalCallback` with `self`): freed in `deinit`,
+  /// after the daemon that uses it is stopped.
   private let refusalSink: UnsafeMutablePointer<tpns_mhd_refusal_sink>
-  /// The connections being tracked for their deadlines (tests read its counts).
   let deadlines: RequestDeadlines
   private let lock = Lock()
   private var daemon: OpaquePointer?
@@ -135,11 +125,11 @@ final class HTTPServer: @unchecked Sendable {
   }
 }
 
-/// One open connection, its socket context from opening to closing: its deadlines,
-/// and the last answer it was sent. Only touched on the connection's own thread.
+/// One open connection, its socket context from opening to closing. Only touched on
+/// the connection's own thread.
 private final class ServedConnection {
   let deadlines: RequestDeadlines.Connection
-  /// The last small fixed answer, sent again as is when the next one is the same.
+  /// The last small answer, sent again as is when the next one is the same.
   var lastAnswer: ReusableAnswer?
 
   init(deadlines: RequestDeadlines.Connection) {
@@ -160,8 +150,6 @@ private final class ReusableAnswer {
   let body: [UInt8]
   let response: OpaquePointer
 
-  /// A response for `status`, `contentType` and `body`; nil when libmicrohttpd cannot
-  /// make one.
   init?(status: Int, contentType: String, body: [UInt8]) {
     let made = body.withUnsafeBytes { bytes in
       MHD_create_response_from_buffer(
@@ -192,13 +180,11 @@ private final class ReusableAnswer {
 /// callback, owned through `*con_cls`, released when the request completes.
 private final class PendingRequest {
   let target: String
-  /// The connection (nil if libmicrohttpd did not say which connection).
   let served: ServedConnection?
   var body: [UInt8] = []
   var isBodyTooLarge = false
   var hasStarted = false
 
-  /// The connection's deadlines.
   var connection: RequestDeadlines.Connection? { served?.deadlines }
 
   init(target: String, connection: OpaquePointer?) {
@@ -346,8 +332,6 @@ private func respond(
   }
 }
 
-/// What a live stream may do to `connection`: resume it, see how much it has not sent,
-/// shut it down.
 private func liveConnection(
   _ server: HTTPServer, _ pending: PendingRequest, _ connection: OpaquePointer
 ) -> LiveConnection {
@@ -371,8 +355,7 @@ private func peer(_ connection: OpaquePointer) -> String {
   }
 }
 
-/// Queues a small answer with no extra header: the connection's last one again when
-/// it is the same, else a new one it keeps.
+/// Queues a small answer: the connection's last one again when it is the same.
 private func respondReusing(
   _ served: ServedConnection, _ response: OutgoingResponse, _ connection: OpaquePointer
 ) -> MHD_Result {
@@ -387,8 +370,7 @@ private func respondReusing(
   return MHD_queue_response(connection, UInt32(response.status), answer.response)
 }
 
-/// Why the headers of `connection`'s request do not frame its body one clear way; nil
-/// when they do.
+/// Why the headers of `connection`'s request do not frame its body one clear way.
 private func ambiguousFraming(_ connection: OpaquePointer) -> String? {
   switch tpns_mhd_request_framing(connection) {
   case .TPNS_MHD_FRAMING_CLEAR:

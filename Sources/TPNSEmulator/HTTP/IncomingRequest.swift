@@ -1,12 +1,10 @@
 /// One HTTP request as the emulator's router sees it.
 struct IncomingRequest: Sendable {
-  /// The method, as sent (`GET`, `POST`, ...).
   var method: String
-  /// The path, still percent-encoded, without the query (`/tpns`).
+  /// Still percent-encoded, without the query.
   var path: String
-  /// The raw query after `?`, or nil when there is none.
+  /// The raw query after `?`.
   var query: String?
-  /// The `Content-Type` header, if any.
   var contentType: String?
   /// The body; empty when it went over ``HTTPServer/maximumBodySize``.
   var body: [UInt8]
@@ -19,7 +17,6 @@ struct IncomingRequest: Sendable {
   var fetchSite: String? = nil
   var fetchMode: String? = nil
 
-  /// Bytes in the request target as sent: the path, and `?` and the query.
   var targetLength: Int {
     path.utf8.count + (query.map { $0.utf8.count + 1 } ?? 0)
   }
@@ -34,7 +31,6 @@ struct IncomingRequest: Sendable {
     }
   }
 
-  /// Splits a request target (`/tpns?cmd=client`) into path and query.
   static func split(target: String) -> (path: String, query: String?) {
     guard let mark = target.utf8.firstIndex(of: UInt8(ascii: "?")) else { return (target, nil) }
     return (String(target[..<mark]), String(target[target.utf8.index(after: mark)...]))

@@ -19,19 +19,14 @@ import Synchronization
 /// A connection is closed by shutting its socket down, for libmicrohttpd to clean up on
 /// its own thread; only while it is known to be open (under `lock`, which ``closed(_:)``
 /// also takes), so a reused descriptor is never hit. While running, a timer checks the
-/// deadlines every quarter of ``headTimeout`` (at most every second).
-///
-/// ```swift
-/// let deadlines = RequestDeadlines(headTimeout: 10, maximumIncomplete: 500)
-/// deadlines.start()  // or closeLateHeads() on a test's own clock
-/// let connection = deadlines.opened(socket: descriptor)  // libmicrohttpd's callbacks
-/// ```
+/// deadlines every quarter of ``headTimeout`` (at most every second); a test calls
+/// ``closeLateHeads()`` on its own clock instead.
 final class RequestDeadlines: @unchecked Sendable {
   // @unchecked: `connections`, `incomplete`, `timer` and every `Connection`'s state are
   // only touched with `lock` held; the rest is immutable.
 
-  /// One connection's progress, from libmicrohttpd's callbacks. `@unchecked`: its
-  /// state is only touched with the deadlines' lock held.
+  /// One connection's progress. `@unchecked`: its state is only touched with the
+  /// deadlines' lock held.
   final class Connection: @unchecked Sendable {
     fileprivate let socket: Int32
     /// Monotonic nanoseconds when the request being sent started (the connection
@@ -50,11 +45,9 @@ final class RequestDeadlines: @unchecked Sendable {
     }
   }
 
-  /// Seconds a connection has for each request head.
   let headTimeout: Double
-  /// Most connections in the middle of sending a request.
   let maximumIncomplete: Int
-  /// Monotonic nanoseconds.
+  /// Monotonic nanoseconds (tests pass their own).
   private let clock: @Sendable () -> UInt64
 
   private let lock = Lock()
@@ -63,7 +56,6 @@ final class RequestDeadlines: @unchecked Sendable {
   private var incomplete = 0
   private var timer: (any DispatchSourceTimer)?
 
-  /// `clock` gives monotonic nanoseconds (tests pass their own).
   init(
     headTimeout: Double, maximumIncomplete: Int,
     clock: @escaping @Sendable () -> UInt64 = Clock.monotonicNanoseconds
@@ -90,7 +82,7 @@ final class RequestDeadlines: @unchecked Sendable {
     }
   }
 
-  /// Stops checking the deadlines (idempotent).
+  /// Idempotent.
   func stop() {
     lock.withLock {
       timer?.cancel()
@@ -166,14 +158,12 @@ final class RequestDeadlines: @unchecked Sendable {
     }
   }
 
-  /// Connections being tracked, and those among them in the middle of a request (for
-  /// tests).
+  /// Connections tracked, and those in the middle of a request (for tests).
   var counts: (open: Int, incomplete: Int) {
     lock.withLock { (connections.count, incomplete) }
   }
 
-  /// Whether `connection` was closed here, for its head being late or to make room
-  /// (for tests).
+  /// Whether `connection` was closed here (for tests).
   func wasClosed(_ connection: Connection) -> Bool {
     lock.withLock { connection.isClosing }
   }
@@ -194,7 +184,7 @@ final class RequestDeadlines: @unchecked Sendable {
     }
   }
 
-  /// The connection that has been sending its request longest. Called with `lock` held.
+  /// With `lock` held: the connection that has been sending its request longest.
   private func longestIncomplete() -> Connection? {
     var oldest: Connection?
     for connection in connections.values {
@@ -205,8 +195,7 @@ final class RequestDeadlines: @unchecked Sendable {
     return oldest
   }
 
-  /// Shuts `connection`'s socket down, for libmicrohttpd to close. Called with `lock`
-  /// held.
+  /// With `lock` held: shuts `connection`'s socket down, for libmicrohttpd to close.
   private func close(_ connection: Connection) {
     shutdown(connection.socket, Int32(SHUT_RDWR))
     connection.isClosing = true

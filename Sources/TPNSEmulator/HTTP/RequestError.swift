@@ -2,7 +2,7 @@
 struct RequestError: Error, Sendable, Equatable {
   var status: Int
   var reason: String
-  /// An extra header to send with the error (`Allow` on a 405).
+  /// `Allow` on a 405.
   var header: HTTPHeader?
   /// Whether the connection is closed without an answer (a fault rule's `drop`).
   var drops = false
@@ -13,7 +13,6 @@ struct RequestError: Error, Sendable, Equatable {
     self.header = header
   }
 
-  /// 400 Bad Request.
   static func badRequest(_ reason: String) -> RequestError { RequestError(400, reason) }
 
   /// 413 Content Too Large: a body over ``HTTPServer/maximumBodySize`` (and dropped).
@@ -34,24 +33,14 @@ struct RequestError: Error, Sendable, Equatable {
   /// unread, when it was too large to read (414, 431); nil for another status (a
   /// malformed request).
   static func unread(status: Int) -> RequestError? {
-    let limit = HTTPServer.connectionMemoryLimit
-    switch status {
-    case 414:
-      return RequestError(
-        414,
-        "the request line is longer than \(limit) bytes and was not read: send the "
-          + "parameters in a POST form body")
-    case 431:
-      return RequestError(
-        431,
-        "the request line and headers are longer than \(limit) bytes and were not read: "
-          + "send the parameters in a POST form body")
-    default:
-      return nil
-    }
+    guard status == 414 || status == 431 else { return nil }
+    let what = status == 414 ? "line is" : "line and headers are"
+    return RequestError(
+      status,
+      "the request \(what) longer than \(HTTPServer.connectionMemoryLimit) bytes and "
+        + "\(status == 414 ? "was" : "were") not read: send the parameters in a POST form body")
   }
 
-  /// 405 Method Not Allowed, naming the methods allowed.
   static func methodNotAllowed(_ method: String, allowed: [String]) -> RequestError {
     RequestError(
       405,

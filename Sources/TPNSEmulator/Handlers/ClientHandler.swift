@@ -8,7 +8,6 @@ import TPNSProtocol
 /// the phone's `extra`, replaced at each registration.
 struct ClientHandler: RequestHandler {
   let record: ClientRecord
-  let tokenKey: String
 
   init(_ request: ValidatedRequest, conformance: inout Conformance) throws(RequestError) {
     let os = request.required(.os)
@@ -25,7 +24,6 @@ struct ClientHandler: RequestHandler {
       os: os, appid: request.required(.appid), udid: request.required(.udid),
       token: token, lang: request[.lang], dev: request.integer(.dev),
       bgfetch: request.integer(.bgfetch), extra: request.extra, registeredAt: 0, lastSeen: 0)
-    tokenKey = os == OperatingSystem.ios.rawValue ? token.lowercased() : token
   }
 
   func apply(
@@ -34,7 +32,7 @@ struct ClientHandler: RequestHandler {
     var record = record
     record.registeredAt = now
     record.lastSeen = now
-    let isNew = try registry.register(record, tokenKey: tokenKey)
+    let isNew = try registry.register(record, tokenKey: record.tokenKey ?? "")
     return isNew ? "ok: client registered" : "ok: client updated"
   }
 }

@@ -14,7 +14,6 @@ struct Conformance: Sendable {
   /// Most warnings kept for one request; the rest are counted in a last one.
   static let maximumWarnings = 20
 
-  /// Whether irregular requests are refused rather than accepted with a warning.
   let isStrict: Bool
   /// What was irregular, in the order found.
   private(set) var warnings: [String] = []

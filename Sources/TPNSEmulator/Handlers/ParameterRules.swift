@@ -7,16 +7,13 @@ import TPNSProtocol
 /// takes it? A usable value is accepted with a warning (refused in strict mode, see
 /// ``Conformance``); an unusable one is refused in every mode.
 enum ParameterRules {
-  /// What the emulator makes of one value.
+  /// What the emulator makes of one value: what a canonical client sends; not that but
+  /// usable (kept as sent, the reason a warning); not usable but harmless, an optional
+  /// setting (taken as not sent, the reason a warning); or not usable (400 in every mode).
   enum Judgement: Equatable {
-    /// What a canonical client sends.
     case canonical
-    /// Not canonical but usable: kept as sent, with this reason as a warning.
     case tolerated(String)
-    /// Not usable but harmless (an optional setting): taken as not sent, with this
-    /// reason as a warning.
     case ignored(String)
-    /// Not usable: 400 in every mode, for this reason.
     case refused(String)
   }
 
@@ -56,7 +53,6 @@ enum ParameterRules {
     }
   }
 
-  /// The rule of a canonical device UID, as reasons quote it.
   static let uidRule = "20 characters of A-Z and 0-9"
 
   /// The judgement of a device UID: canonical (``DeviceUIDSyntax``), tolerated when
@@ -119,15 +115,14 @@ enum ParameterRules {
     MappingSettingsSyntax.formatViolation(in: value).map(String.init(describing:))
   }
 
-  /// The value as an integer, once ``judge(_:value:)`` has kept it.
+  /// An optional `-`, then digits only, as an integer.
   static func integer(_ value: String) -> Int64? {
     let digits = value.hasPrefix("-") ? value.utf8.dropFirst() : value.utf8[...]
     guard !digits.isEmpty, digits.allSatisfy({ (0x30...0x39).contains($0) }) else { return nil }
     return Int64(value)
   }
 
-  /// The values the vendor documents (``OperatingSystem``) are canonical: tpns
-  /// sends them. Any other plain text is tolerated.
+  /// The values the vendor documents are canonical; any other plain text is tolerated.
   private static func judgeOperatingSystem(_ value: String) -> Judgement {
     guard OperatingSystem(rawValue: value) == nil else { return .canonical }
     if let violation = plainTextViolation(value) { return .refused("\(violation)") }
@@ -147,7 +142,7 @@ enum ParameterRules {
     return .tolerated("\(canonical)")
   }
 
-  /// 1 to 4096 characters without control characters: what any identifier must be.
+  /// What any identifier must be.
   private static func plainTextViolation(_ value: String) -> SyntaxViolation? {
     SyntaxViolation.first(in: value, length: 1...4096) { !isControl($0) }
   }
@@ -172,7 +167,6 @@ enum ParameterRules {
 }
 
 extension ParameterRules.Judgement {
-  /// The same judgement with its reason rewritten.
   func map(_ transform: (String) -> String) -> Self {
     switch self {
     case .canonical: return .canonical

@@ -35,7 +35,6 @@ extension TransactionalHandler {
 }
 
 extension CommandName {
-  /// The handler type of this command.
   var handler: any RequestHandler.Type {
     switch self {
     case .client: return ClientHandler.self

@@ -15,7 +15,7 @@ import TPNSProtocol
 /// ```
 struct ValidatedRequest: Sendable {
   let command: CommandName
-  /// The value kept of each of the command's parameters, by name.
+  /// The value kept of each of the command's parameters.
   private let values: [String: String]
   /// The parameters the command does not take, in the order sent.
   let others: [FormParameters.Pair]

@@ -8,9 +8,11 @@ import TPNSProtocol
 
 /// An object written member by member, in order, a nil value as `null`.
 struct JSONObject: Encodable, Sendable {
-  var members: [(key: String, value: (any Encodable & Sendable)?)]
+  typealias Members = [(key: String, value: (any Encodable & Sendable)?)]
 
-  init(_ members: [(key: String, value: (any Encodable & Sendable)?)]) {
+  var members: Members
+
+  init(_ members: Members) {
     self.members = members
   }
 
@@ -33,87 +35,46 @@ struct JSONObject: Encodable, Sendable {
   }
 }
 
-struct HealthJSON: Encodable {
-  /// `ok`, or `database missing` when the file was deleted or replaced.
-  var status: String
-  /// `:memory:` or the database file.
-  var database: String
-  /// What is wrong and what to do; null when `ok`.
-  var error: String?
-
-  init(database: String, fileError: DatabaseFileError?) {
-    status = fileError == nil ? "ok" : "database missing"
-    self.database = database
-    error = fileError?.description
-  }
-
-  func encode(to encoder: any Encoder) throws {
-    try JSONObject([("status", status), ("database", database), ("error", error)])
-      .encode(to: encoder)
-  }
-}
-
 struct RegistryJSON: Encodable {
-  var clients: [ClientJSON]
-  var mappings: [MappingJSON]
-  var devices: [DeviceJSON]
-}
-
-struct ClientJSON: Encodable {
-  let record: ClientRecord
-
-  func encode(to encoder: any Encoder) throws {
-    try JSONObject([
-      ("os", record.os), ("appid", record.appid), ("udid", record.udid),
-      ("token", record.token), ("lang", record.lang), ("dev", record.dev),
-      ("bgfetch", record.bgfetch), ("extra", ExtraJSON(record.extra)),
-      ("registered_at", Clock.iso8601(milliseconds: record.registeredAt)),
-      ("last_seen", Clock.iso8601(milliseconds: record.lastSeen)),
-    ]).encode(to: encoder)
-  }
-}
-
-struct MappingJSON: Encodable {
-  let record: MappingRecord
-
-  func encode(to encoder: any Encoder) throws {
-    try JSONObject([
-      ("appid", record.appid), ("udid", record.udid), ("uid", record.uid),
-      ("interval", record.interval), ("format", record.format),
-      ("extra", ExtraJSON(record.extra)),
-      ("created_at", Clock.iso8601(milliseconds: record.createdAt)),
-    ]).encode(to: encoder)
-  }
-}
-
-struct DeviceJSON: Encodable {
-  let record: DeviceRecord
-
-  func encode(to encoder: any Encoder) throws {
-    try JSONObject([
-      ("uid", record.uid), ("announcements", record.announcements),
-      ("extra", ExtraJSON(record.extra)),
-      ("first_seen", Clock.iso8601(milliseconds: record.firstSeen)),
-      ("last_seen", Clock.iso8601(milliseconds: record.lastSeen)),
-    ]).encode(to: encoder)
-  }
+  var clients: [RecordJSON]
+  var mappings: [RecordJSON]
+  var devices: [RecordJSON]
 }
 
 struct NotificationsJSON: Encodable {
-  var notifications: [NotificationJSON]
+  var notifications: [RecordJSON]
 }
 
-struct NotificationJSON: Encodable {
-  let record: NotificationRecord
+/// A record of the registry (``RegistryRecord``) as shown: its ``Snapshot`` keys and
+/// values, except that a nil one is `null`, its times are ISO 8601 strings and `extra`
+/// is an object (`{}` when there was nothing).
+struct RecordJSON: Encodable {
+  static let timeKeys: Set = ["registered_at", "last_seen", "first_seen", "created_at"]
 
-  func encode(to encoder: any Encoder) throws {
-    try JSONObject([
-      ("id", record.id), ("appid", record.appid), ("udid", record.udid), ("os", record.os),
-      ("token", record.token), ("uid", record.uid), ("event_type", record.eventType),
-      ("msg", record.msg), ("event_time", record.eventTime), ("extra", ExtraJSON(record.extra)),
-      ("created_at", Clock.iso8601(milliseconds: record.createdAt)),
-    ]).encode(to: encoder)
+  var members: [String: JSONValue] = [:]
+
+  init<Record: RegistryRecord>(_ record: Record) {
+    let encoded = (try? JSONEncoder().encode(record)).flatMap {
+      try? JSONDecoder().decode([String: JSONValue].self, from: $0)
+    }
+    for key in Record.CodingKeys.allCases.map(\.stringValue) {
+      members[key] = encoded?[key] ?? .null
+    }
+    for key in Self.timeKeys {
+      if case .integer(let milliseconds)? = members[key] {
+        members[key] = .string(Clock.iso8601(milliseconds: milliseconds))
+      }
+    }
+    var extra = JSONValue.object([:])
+    if case .string(let text)? = members["extra"],
+      let decoded = try? JSONDecoder().decode(JSONValue.self, from: Data(text.utf8))
+    {
+      extra = decoded
+    }
+    members["extra"] = extra
   }
+
+  func encode(to encoder: any Encoder) throws { try members.encode(to: encoder) }
 }
 
 /// One entry of `GET /_emulator/requests` (the page around them is written by
@@ -122,7 +83,7 @@ struct RequestJSON: Encodable, Sendable {
   let entry: RequestLogEntry
 
   func encode(to encoder: any Encoder) throws {
-    var members: [(key: String, value: (any Encodable & Sendable)?)] = [
+    var members: JSONObject.Members = [
       ("seq", entry.sequence), ("time", Clock.iso8601(milliseconds: entry.time)),
       ("method", entry.method), ("path", entry.path),
       ("params", entry.parameters.map(Self.parameters)), ("raw", entry.raw),
@@ -152,24 +113,9 @@ struct RequestJSON: Encodable, Sendable {
   }
 }
 
-/// A row's `extra` column (a compact JSON object, or NULL) as an object.
-struct ExtraJSON: Encodable {
-  let text: String?
-
-  init(_ text: String?) { self.text = text }
-
-  func encode(to encoder: any Encoder) throws {
-    var value = JSONValue.object([:])
-    if let text, let decoded = try? JSONDecoder().decode(JSONValue.self, from: Data(text.utf8)) {
-      value = decoded
-    }
-    try value.encode(to: encoder)
-  }
-}
-
 /// The armed chaos rules, in the order they are matched; `fault` is the first in the
 /// shape a single fault had (status, remaining, retry_after), for older clients.
-struct FaultJSON: Encodable {
+struct FaultJSON: Encodable, Sendable {
   let rules: [FaultRule]
 
   func encode(to encoder: any Encoder) throws {
@@ -189,18 +135,4 @@ struct FaultJSON: Encodable {
     }
     try JSONObject([("fault", fault), ("rules", listed)]).encode(to: encoder)
   }
-}
-
-struct ResetJSON: Encodable {
-  var reset = true
-}
-
-/// `DELETE /_emulator/requests`'s answer.
-struct RequestsClearedJSON: Encodable {
-  var cleared = true
-}
-
-/// `GET /_emulator/requests/count`'s answer.
-struct RequestCountJSON: Encodable {
-  var count: Int
 }

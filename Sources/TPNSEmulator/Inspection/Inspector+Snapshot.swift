@@ -5,9 +5,7 @@ extension Inspector {
   func snapshot(_ request: IncomingRequest) throws(RequestError) -> OutgoingResponse {
     try only(["GET", "PUT"], request)
     // The body is the document, not a form: only the query must be empty.
-    var query = request
-    query.body = []
-    _ = try form(query, allowed: [])
+    _ = try form(request, allowed: [], readingBody: false)
     if request.method == "PUT" {
       let snapshot: Snapshot
       do {
@@ -16,7 +14,7 @@ extension Inspector {
         throw .badRequest("the snapshot is refused: \(error)")
       }
       try RequestError.mappingDatabaseFailures { try registry.load(snapshot) }
-      events.publish("snapshot", ResetJSON())
+      events.publish("snapshot", ["reset": true])
     }
     let state = try RequestError.mappingDatabaseFailures {
       try registry.read { try $0.snapshot(whitelist: registry.whitelist.uids) }

@@ -5,9 +5,7 @@ extension Inspector {
   func whitelist(_ request: IncomingRequest) throws(RequestError) -> OutgoingResponse {
     try only(["GET", "PUT", "DELETE"], request)
     // The body is the whitelist's text, not a form: only the query must be empty.
-    var query = request
-    query.body = []
-    _ = try form(query, allowed: [])
+    _ = try form(request, allowed: [], readingBody: false)
     let whitelist = registry.whitelist
     switch request.method {
     case "PUT":
@@ -24,15 +22,9 @@ extension Inspector {
     default:
       break
     }
-    let answer = WhitelistJSON(enabled: whitelist.uids != nil, uids: whitelist.uids ?? [])
+    // Off: `enabled` false, every UID activated.
+    let answer = JSONObject([("enabled", whitelist.uids != nil), ("uids", whitelist.uids ?? [])])
     if request.method == "PUT" || request.method == "DELETE" { events.publish("whitelist", answer) }
     return .json(answer)
   }
-}
-
-/// The whitelist as `/_emulator/whitelist` answers it: off (`enabled` false,
-/// every UID activated) or the activated UIDs, sorted.
-struct WhitelistJSON: Encodable {
-  let enabled: Bool
-  let uids: [String]
 }

@@ -1,25 +1,11 @@
 /// The `/_emulator/` endpoints: what tests and users look at to see what the emulator
-/// received and would have pushed, and the knobs they turn (reset, faults).
-///
-/// | path | method | answer |
-/// |---|---|---|
-/// | `health` | GET | `{"status": "ok", ...}`; 503 when the database file is gone |
-/// | `registry` | GET | clients, mappings, devices |
-/// | `notifications?udid=&appid=` | GET | recorded notifications (all without a filter) |
-/// | `requests?since=&limit=&cmd=&udid=&uid=&status=&path=` | GET (DELETE empties) | a page of the log of `/tpns` requests, filtered (streamed) |
-/// | `requests/count?cmd=&udid=&uid=&status=&path=` | GET | how many logged requests match |
-/// | `reset` | POST | empties the registry, the log and the faults |
-/// | `faults?status=&count=&retry_after=&cmd=&probability=&seed=&delay_ms=&drop=` | POST (GET shows, DELETE disarms) | arms a chaos rule |
-/// | `whitelist` | GET (PUT sets, DELETE turns off) | the activated UIDs (``Whitelist``) |
-/// | `snapshot` | GET (PUT replaces) | the whole state as one document (``Snapshot``) |
-/// | `overview` | GET | status, uptime, database, counts, the armed fault |
-/// | `stream` | GET | Server-Sent Events of requests and changes (see ``EventHub``) |
-/// | `openapi.json` | GET | the OpenAPI 3.1 description of all of these and of `/tpns` |
-///
+/// received and would have pushed, and the knobs they turn (reset, faults, whitelist,
+/// snapshot). docs/EMULATOR.md and `openapi.json` (beside this file) describe each;
 /// HEAD is answered wherever GET is, with the same status and headers and no body.
 struct Inspector: Sendable {
-  /// The path prefix of every inspection endpoint.
   static let prefix = "/_emulator/"
+  /// The path Prometheus scrapes, as exporters serve it (outside `/_emulator/`).
+  static let metricsPath = "/metrics"
 
   let registry: Registry
   let log: RequestLog
@@ -33,6 +19,7 @@ struct Inspector: Sendable {
   let startedMonotonic: UInt64
 
   func handle(_ request: IncomingRequest) throws(RequestError) -> OutgoingResponse {
+    if request.path == Self.metricsPath { return try metrics(request) }
     // The server drops a body over the limit; a knob must not then be turned as if it
     // had been sent without one (a 2 MiB POST to `reset` emptied the registry). Nor
     // is a target over the limit read.
@@ -48,9 +35,7 @@ struct Inspector: Sendable {
       try only(["GET"], request)
       _ = try form(request, allowed: [])
       let fileError = registry.fileError
-      return .json(
-        HealthJSON(database: databaseName, fileError: fileError),
-        status: fileError == nil ? 200 : 503)
+      return .json(JSONObject(health(fileError)), status: fileError == nil ? 200 : 503)
     case "overview":
       try only(["GET"], request)
       _ = try form(request, allowed: [])
@@ -78,9 +63,9 @@ struct Inspector: Sendable {
         try RequestError.mappingDatabaseFailures {
           try registry.read { store in
             RegistryJSON(
-              clients: try store.clients().map(ClientJSON.init),
-              mappings: try store.mappings().map(MappingJSON.init),
-              devices: try store.devices().map(DeviceJSON.init))
+              clients: try store.clients().map(RecordJSON.init),
+              mappings: try store.mappings().map(RecordJSON.init),
+              devices: try store.devices().map(RecordJSON.init))
           }
         })
     case "notifications":
@@ -89,7 +74,7 @@ struct Inspector: Sendable {
       let records = try RequestError.mappingDatabaseFailures {
         try registry.read { try $0.notifications(udid: query["udid"], appid: query["appid"]) }
       }
-      return .json(NotificationsJSON(notifications: records.map(NotificationJSON.init)))
+      return .json(NotificationsJSON(notifications: records.map(RecordJSON.init)))
     case "requests":
       try only(["GET", "DELETE"], request)
       if request.method == "DELETE" {
@@ -99,8 +84,8 @@ struct Inspector: Sendable {
             "DELETE \(request.path) empties the whole log and takes no filters (GET takes them)")
         }
         log.reset()
-        events.publish("requests_cleared", ResetJSON())
-        return .json(RequestsClearedJSON())
+        events.publish("requests_cleared", ["reset": true])
+        return .json(["cleared": true])
       }
       let query = try form(request, allowed: RequestFilter.names.union(["since", "limit"]))
       let since = try Self.integer(query, "since", 0...Int.max)
@@ -115,15 +100,15 @@ struct Inspector: Sendable {
     case "requests/count":
       try only(["GET"], request)
       let filter = try RequestFilter(try form(request, allowed: RequestFilter.names))
-      return .json(RequestCountJSON(count: log.count(matching: filter)))
+      return .json(["count": log.count(matching: filter)])
     case "reset":
       try only(["POST"], request)
       _ = try form(request, allowed: [])
       try RequestError.mappingDatabaseFailures { try registry.write { try $0.reset() } }
       log.reset()
       faults.disarm()
-      events.publish("reset", ResetJSON())
-      return .json(ResetJSON())
+      events.publish("reset", ["reset": true])
+      return .json(["reset": true])
     case "faults":
       return try faultRules(request)
     case "whitelist":
@@ -140,30 +125,53 @@ struct Inspector: Sendable {
     }
   }
 
-  /// The overview: health, uptime, database, counts, the armed fault.
+  /// `health`'s answer: `status` (`ok`, or `database missing` when the file was deleted
+  /// or replaced), `database` (`:memory:` or the file), and `error`, what is wrong and
+  /// what to do.
+  private func health(_ fileError: DatabaseFileError?) -> JSONObject.Members {
+    [
+      ("status", fileError == nil ? "ok" : "database missing"), ("database", databaseName),
+      ("error", fileError?.description),
+    ]
+  }
+
+  /// What the dashboard's overview shows: the health, uptime, counts, the armed fault.
   private func overview() throws(RequestError) -> OutgoingResponse {
     let fileError = registry.fileError
     let counts = try self.counts()
     let uptime = (Clock.monotonicNanoseconds() - startedMonotonic) / 1_000_000_000
     return .json(
-      OverviewJSON(
-        status: fileError == nil ? "ok" : "database missing", database: databaseName,
-        error: fileError?.description, startedAt: Clock.iso8601(milliseconds: startedAt),
-        uptimeSeconds: Int64(uptime), counts: counts, fault: FaultJSON(rules: faults.current),
-        streams: events.count))
+      JSONObject(
+        health(fileError) + [
+          ("started_at", Clock.iso8601(milliseconds: startedAt)),
+          ("uptime_seconds", Int64(uptime)), ("counts", counts),
+          ("fault", FaultJSON(rules: faults.current)), ("streams", events.count),
+        ]))
   }
 
   /// The registry's sizes and the requests received, read now (the overview, `/metrics`).
-  func counts() throws(RequestError) -> OverviewJSON.Counts {
+  func counts() throws(RequestError) -> Metrics.Counts {
     try RequestError.mappingDatabaseFailures {
       try registry.read { store in
-        OverviewJSON.Counts(
+        Metrics.Counts(
           phones: try store.clients().count, mappings: try store.mappings().count,
           devices: try store.devices().count,
           notifications: try store.notifications(udid: nil, appid: nil).count,
           requests: log.snapshot().total)
       }
     }
+  }
+
+  /// `GET /metrics`: ``Metrics`` in Prometheus' text format, the registry's sizes read
+  /// now.
+  func metrics(_ request: IncomingRequest) throws(RequestError) -> OutgoingResponse {
+    try only(["GET"], request)
+    _ = try form(request, allowed: [])
+    let body =
+      request.method == "HEAD" ? [] : Array(counters.text(try counts(), streams: events.count).utf8)
+    return OutgoingResponse(
+      status: 200, contentType: "text/plain; version=0.0.4; charset=utf-8", header: nil,
+      body: body)
   }
 
   /// Refuses a method not in `methods`; HEAD goes wherever GET does.
@@ -175,10 +183,13 @@ struct Inspector: Sendable {
     }
   }
 
-  /// The query (and a form body) of an inspection request, refusing unknown names.
-  func form(_ request: IncomingRequest, allowed: Set<String>) throws(RequestError)
-    -> FormParameters
+  /// The query (and a form body, unless not `readingBody`) of an inspection request,
+  /// refusing unknown names.
+  func form(_ request: IncomingRequest, allowed: Set<String>, readingBody: Bool = true)
+    throws(RequestError) -> FormParameters
   {
+    var request = request
+    if !readingBody { request.body = [] }
     let form = try FormDecoding.parameters(of: request)
     if let duplicate = form.firstDuplicateName {
       throw .badRequest("parameter '\(Printable(duplicate))' is given more than once")

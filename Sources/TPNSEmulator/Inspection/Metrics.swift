@@ -17,7 +17,15 @@ final class Metrics: @unchecked Sendable {
   /// The histogram's upper bounds, in seconds (`+Inf` follows).
   static let durationBuckets = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1]
 
-  /// A request's series: its `cmd` label and status.
+  /// The registry's sizes and the requests received (also the overview's `counts`).
+  struct Counts: Encodable, Sendable {
+    var phones: Int
+    var mappings: Int
+    var devices: Int
+    var notifications: Int
+    var requests: Int
+  }
+
   private struct Series: Hashable, Comparable {
     var command: String
     var status: Int
@@ -39,12 +47,7 @@ final class Metrics: @unchecked Sendable {
   /// be read), the status answered, and how long the answer took (nil when
   /// libmicrohttpd answered it unread).
   func record(command: String?, status: Int, seconds: Double?) {
-    let label: String
-    if let command {
-      label = CommandName(wireName: command) == nil ? "other" : command
-    } else {
-      label = "none"
-    }
+    let label = command.map { CommandName(wireName: $0) == nil ? "other" : $0 } ?? "none"
     lock.withLock {
       requests[Series(command: label, status: status), default: 0] += 1
       guard let seconds else { return }
@@ -55,14 +58,13 @@ final class Metrics: @unchecked Sendable {
     }
   }
 
-  /// Counts a request answered by an armed fault.
   func recordFault() {
     lock.withLock { faultsInjected += 1 }
   }
 
   /// The exposition text (format 0.0.4), with the registry's sizes and the open
   /// streams as read now.
-  func text(_ counts: OverviewJSON.Counts, streams: Int) -> String {
+  func text(_ counts: Counts, streams: Int) -> String {
     let (requests, buckets, sum, count, faults) = lock.withLock {
       (self.requests, bucketCounts, durationSum, durationCount, faultsInjected)
     }

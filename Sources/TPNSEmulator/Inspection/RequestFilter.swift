@@ -6,22 +6,17 @@ import TPNSProtocol
 ///
 ///     RequestFilter(try form(request, allowed: RequestFilter.names))
 struct RequestFilter: Sendable, Equatable {
-  /// The query parameters that filter.
   static let names: Set<String> = ["cmd", "udid", "uid", "status", "path"]
 
-  /// `cmd` exactly as sent (a legacy name such as `reg_client` is matched as such).
+  /// Exactly as sent (a legacy name such as `reg_client` is matched as such).
   var cmd: String?
-  /// `udid`, compared without regard to case (iOS tokens are hex).
+  /// Compared without regard to case (iOS tokens are hex).
   var udid: String?
   /// A UID sent as `uid`, or carried in a `mapsync`'s `map`.
   var uid: String?
-  /// The status answered (0: none, the connection was dropped by a fault rule).
+  /// 0: none, the connection was dropped by a fault rule.
   var status: Int?
-  /// The path requested (`/tpns`, or a legacy path).
   var path: String?
-
-  /// Whether no filter is given: every request matches.
-  var isEmpty: Bool { self == RequestFilter() }
 
   init() {}
 
@@ -58,7 +53,6 @@ struct RequestFilter: Sendable, Equatable {
     }
   }
 
-  /// Whether `entry` passes every filter given.
   func matches(_ entry: RequestLogEntry) -> Bool {
     if let status, entry.status != status { return false }
     if let path, entry.path != path { return false }

@@ -13,19 +13,15 @@
 ///     let file = DatabaseFile(path: "registry.sqlite")   // once the database is set up
 ///     try file?.check()                                   // throws once one is gone
 ///
-/// A check is one `stat(2)` per file (about a microsecond each). It follows a symbolic
-/// link, as SQLite does when it opens one, so a link retargeted elsewhere counts as
-/// replaced. The `-shm` index is not watched: SQLite rebuilds it from the log.
+/// A check is one `stat(2)` per file. It follows a symbolic link, as SQLite does, so a
+/// link retargeted elsewhere counts as replaced. The `-shm` index is not watched:
+/// SQLite rebuilds it from the log.
 struct DatabaseFile: Sendable {
-  /// What happened to a file.
+  /// Nothing is at the path any more, or another file is.
   enum Problem: Sendable, Equatable {
-    /// Nothing is at the path any more (deleted or renamed away).
-    case missing
-    /// Another file is at the path (renamed over it, or deleted and created again).
-    case replaced
+    case missing, replaced
   }
 
-  /// One file as opened.
   private struct Identity: Sendable, Equatable {
     var device: UInt64
     var inode: UInt64
@@ -38,13 +34,12 @@ struct DatabaseFile: Sendable {
     }
   }
 
-  /// The path the database was opened at, as given.
   let path: String
   private let database: Identity
-  /// nil when there is no log (SQLite could not use WAL there).
+  /// Nil when there is no log (SQLite could not use WAL there).
   private let log: Identity?
 
-  /// The database now at `path` and its log; nil when the database cannot be `stat`ed.
+  /// Nil when the database cannot be `stat`ed.
   init?(path: String) {
     guard let database = Identity(path: path) else { return nil }
     self.path = path
@@ -52,7 +47,6 @@ struct DatabaseFile: Sendable {
     log = Identity(path: Self.logPath(of: path))
   }
 
-  /// Throws when the database or its log is no longer the file opened.
   func check() throws(DatabaseFileError) {
     if let problem = Self.problem(at: path, opened: database) {
       throw DatabaseFileError(path: path, problem: problem, isLog: false)
@@ -75,10 +69,7 @@ struct DatabaseFile: Sendable {
   ///
   /// SQLite would create it 0644 less the umask, readable by every local user with
   /// every token in it. It opens an empty file as a new database, and creates the
-  /// `-wal` and `-shm` beside it with the database's own mode, so all three are 0600;
-  /// an existing database keeps its mode (and gives it to them).
-  ///
-  ///     let created = DatabaseFile.createPrivately(at: "registry.sqlite")
+  /// `-wal` and `-shm` beside it with the database's own mode, so all three are 0600.
   static func createPrivately(at path: String) -> Bool {
     let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
     guard descriptor >= 0 else { return false }
@@ -90,7 +81,6 @@ struct DatabaseFile: Sendable {
 /// A state-changing request refused because a file of the registry's database is no
 /// longer at its path (see ``DatabaseFile``); the emulator answers it with a 503.
 struct DatabaseFileError: Error, Sendable, Equatable, CustomStringConvertible {
-  /// The file that is gone: the database or its log.
   let path: String
   let problem: DatabaseFile.Problem
   /// Whether it is the write-ahead log (`-wal`) rather than the database.

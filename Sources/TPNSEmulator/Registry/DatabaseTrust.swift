@@ -19,9 +19,8 @@
 ///
 ///     DatabaseTrust.refusal(path: "registry.sqlite")  // nil: nothing to refuse
 struct DatabaseTrust: Sendable, Equatable {
-  /// The path refused (the database, a companion or the directory).
+  /// The database, a companion or the directory.
   var path: String
-  /// What is wrong with it.
   var reason: String
   /// What to do, one line.
   var fix: String
@@ -29,7 +28,6 @@ struct DatabaseTrust: Sendable, Equatable {
   /// The companions SQLite keeps beside a database.
   static let companionSuffixes = ["-wal", "-shm", "-journal"]
 
-  /// Why the database at `path` is not to be used, or nil.
   static func refusal(path: String) -> DatabaseTrust? {
     let directory = directoryName(of: path)
     var status = stat()

@@ -39,7 +39,7 @@ final class Registry: @unchecked Sendable {
     do {
       return try lock.withLock { () throws -> T in
         try store.checkFile()
-        return try inTransaction ? store.transaction { try body(store) } : body(store)
+        return try inTransaction ? store.database.transaction { try body(store) } : body(store)
       }
     } catch let error as DatabaseFileError {
       warnOnce(error)
@@ -75,12 +75,11 @@ final class Registry: @unchecked Sendable {
     return error
   }
 
-  /// Closes the database; later uses fail with an SQLite error (idempotent).
+  /// Idempotent; later uses fail with an SQLite error.
   func close() {
     lock.withLock { store.close() }
   }
 
-  /// Sends `error` to the warning line the first time a file problem is found.
   private func warnOnce(_ error: DatabaseFileError) {
     let isFirst = lock.withLock { () -> Bool in
       defer { hasWarned = true }

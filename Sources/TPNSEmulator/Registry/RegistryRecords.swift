@@ -1,5 +1,12 @@
+import TPNSProtocol
+
+/// A row of the registry, with its keys in a ``Snapshot``.
+protocol RegistryRecord: Codable, Equatable, Sendable {
+  associatedtype CodingKeys: CodingKey, CaseIterable
+}
+
 /// A phone registered by `cmd=client`, keyed by (appid, udid).
-struct ClientRecord: Codable, Equatable, Sendable {
+struct ClientRecord: RegistryRecord {
   var os: String
   var appid: String
   var udid: String
@@ -15,7 +22,9 @@ struct ClientRecord: Codable, Equatable, Sendable {
   var registeredAt: Int64
   var lastSeen: Int64
 
-  /// Its keys in a ``Snapshot``.
+  /// The token as compared for uniqueness: iOS tokens (hex) in lower case.
+  var tokenKey: String? { os == OperatingSystem.ios.rawValue ? token?.lowercased() : token }
+
   enum CodingKeys: String, CodingKey, CaseIterable {
     case os, appid, udid, token, lang, dev, bgfetch, extra
     case registeredAt = "registered_at"
@@ -24,7 +33,7 @@ struct ClientRecord: Codable, Equatable, Sendable {
 }
 
 /// A device UID mapped to a phone, in the phone's list order.
-struct MappingRecord: Codable, Equatable, Sendable {
+struct MappingRecord: RegistryRecord {
   var appid: String
   var udid: String
   var uid: String
@@ -35,7 +44,6 @@ struct MappingRecord: Codable, Equatable, Sendable {
   var extra: String?
   var createdAt: Int64
 
-  /// Its keys in a ``Snapshot``.
   enum CodingKeys: String, CodingKey, CaseIterable {
     case appid, udid, uid, interval, format, extra
     case createdAt = "created_at"
@@ -52,7 +60,7 @@ struct MappingChange: Equatable, Sendable {
 }
 
 /// A device that announced itself with `cmd=device`.
-struct DeviceRecord: Codable, Equatable, Sendable {
+struct DeviceRecord: RegistryRecord {
   var uid: String
   var firstSeen: Int64
   var lastSeen: Int64
@@ -61,7 +69,6 @@ struct DeviceRecord: Codable, Equatable, Sendable {
   /// JSON object; nil when there were none.
   var extra: String?
 
-  /// Its keys in a ``Snapshot``.
   enum CodingKeys: String, CodingKey, CaseIterable {
     case uid, announcements, extra
     case firstSeen = "first_seen"
@@ -70,7 +77,7 @@ struct DeviceRecord: Codable, Equatable, Sendable {
 }
 
 /// What would have been pushed to one phone for one `cmd=event`.
-struct NotificationRecord: Codable, Equatable, Sendable {
+struct NotificationRecord: RegistryRecord {
   var id: Int64
   var appid: String
   var udid: String
@@ -85,7 +92,6 @@ struct NotificationRecord: Codable, Equatable, Sendable {
   var extra: String?
   var createdAt: Int64
 
-  /// Its keys in a ``Snapshot``.
   enum CodingKeys: String, CodingKey, CaseIterable {
     case id, appid, udid, os, token, uid, msg, extra
     case eventType = "event_type"

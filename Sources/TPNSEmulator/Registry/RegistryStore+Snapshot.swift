@@ -21,25 +21,17 @@ extension RegistryStore {
     for entry in snapshot.clients {
       try client.run([
         .text(entry.os), .text(entry.appid), .text(entry.udid), optional(entry.token),
-        optional(entry.token.map { Snapshot.tokenKey($0, os: entry.os) }), optional(entry.lang),
+        optional(entry.tokenKey), optional(entry.lang),
         optional(entry.dev), optional(entry.bgfetch),
         .integer(entry.registeredAt), .integer(entry.lastSeen), optional(entry.extra),
       ])
     }
-    let mapping = try database.statement(
-      """
-      INSERT INTO mappings (appid, udid, uid, position, push_interval, format, created_at, extra)
-      VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)
-      """)
-    var positions: [[String]: Int64] = [:]
     for entry in snapshot.mappings {
-      let position = positions[[entry.appid, entry.udid], default: 0]
-      positions[[entry.appid, entry.udid]] = position + 1
-      try mapping.run([
-        .text(entry.appid), .text(entry.udid), .text(entry.uid), .integer(position),
-        optional(entry.interval), optional(entry.format),
-        .integer(entry.createdAt), optional(entry.extra),
-      ])
+      try append(
+        appid: entry.appid, udid: entry.udid,
+        MappingChange(
+          uid: entry.uid, interval: entry.interval, format: entry.format, extra: entry.extra),
+        createdAt: entry.createdAt)
     }
     let device = try database.statement(
       """

@@ -12,12 +12,11 @@ import CSQLite
 /// each command in a transaction (a registration is one statement, autocommitted).
 final class RegistryStore {
   let database: SQLiteConnection
-  /// The files opened (the database and its log); nil in memory.
+  /// Nil in memory.
   private let file: DatabaseFile?
-  /// The UIDs the service maps; kept in memory, beside the database.
+  /// Kept in memory, beside the database.
   let whitelist = Whitelist()
 
-  /// The schema, created on first open of a file and at every in-memory start.
   private static let schema = """
     CREATE TABLE IF NOT EXISTS clients (
       appid TEXT NOT NULL,
@@ -75,9 +74,6 @@ final class RegistryStore {
   /// them (what clients sent beyond the protocol's parameters).
   static let schemaVersion = 2
 
-  /// The tables that gained an `extra` column in version 2.
-  private static let tablesWithExtra = ["clients", "mappings", "devices", "notifications"]
-
   /// Opens the registry in `path`, or in memory when `path` is nil.
   ///
   /// A file database uses WAL with `synchronous=NORMAL`: each command's commit is
@@ -117,22 +113,12 @@ final class RegistryStore {
     }
   }
 
-  /// A query per table naming every column it must have (a registry an
-  /// earlier version created has them all).
-  private static let columnChecks: [(table: String, query: StaticString)] = [
-    (
-      "clients",
-      "SELECT appid, udid, os, token, token_key, lang, dev, bgfetch, registered_at, last_seen FROM clients LIMIT 0"
-    ),
-    (
-      "mappings",
-      "SELECT appid, udid, uid, position, push_interval, format, created_at FROM mappings LIMIT 0"
-    ),
-    ("devices", "SELECT uid, first_seen, last_seen, announcements FROM devices LIMIT 0"),
-    (
-      "notifications",
-      "SELECT id, appid, udid, os, token, uid, event_type, msg, event_time, created_at FROM notifications LIMIT 0"
-    ),
+  /// The columns each table must have (a registry any version created has them all).
+  private static let requiredColumns = [
+    ("clients", "appid, udid, os, token, token_key, lang, dev, bgfetch, registered_at, last_seen"),
+    ("mappings", "appid, udid, uid, position, push_interval, format, created_at"),
+    ("devices", "uid, first_seen, last_seen, announcements"),
+    ("notifications", "id, appid, udid, os, token, uid, event_type, msg, event_time, created_at"),
   ]
 
   /// Throws ``RegistrySchemaError`` if `database` holds tables but not the
@@ -141,12 +127,12 @@ final class RegistryStore {
     let tables = try database.statement("SELECT name FROM sqlite_master WHERE type = 'table'")
       .rows([], { $0.text(0) ?? "" })
     guard !tables.isEmpty else { return }
-    for (table, query) in columnChecks {
+    for (table, columns) in requiredColumns {
       guard tables.contains(table) else {
         throw RegistrySchemaError(reason: "it has no '\(table)' table")
       }
       do {
-        _ = try database.statement(query).rows([], { _ in 0 })
+        try database.execute("SELECT \(columns) FROM \(table) LIMIT 0")
       } catch {
         throw RegistrySchemaError(reason: "its '\(table)' table is not the registry's (\(error))")
       }
@@ -158,7 +144,7 @@ final class RegistryStore {
   private static func migrate(_ database: SQLiteConnection) throws {
     let hasExtra = try database.statement(
       "SELECT COUNT(*) FROM pragma_table_info(?1) WHERE name = 'extra'")
-    for table in tablesWithExtra {
+    for table in ["clients", "mappings", "devices", "notifications"] {
       let count = try hasExtra.rows([.text(table)]) { $0.integer(0) ?? 0 }.first ?? 0
       if count == 0 {
         try database.execute("ALTER TABLE \(table) ADD COLUMN extra TEXT;")
@@ -171,21 +157,13 @@ final class RegistryStore {
   func close() { database.close() }
 
   /// Throws when the database file opened, or its log, is no longer at its path
-  /// (deleted or replaced): what is written then would be lost. Two `stat(2)`s; an
-  /// in-memory registry never throws.
+  /// (deleted or replaced): what is written then would be lost.
   func checkFile() throws(DatabaseFileError) {
     try file?.check()
   }
 
-  /// Runs `body` in one transaction.
-  func transaction<T>(_ body: () throws -> T) throws -> T {
-    try database.transaction(body)
-  }
-
   // MARK: Clients
 
-  /// A client from a row of `os, appid, udid, token, lang, dev, bgfetch, registered_at,
-  /// last_seen, extra`.
   private static func client(_ row: SQLiteStatement) -> ClientRecord {
     ClientRecord(
       os: row.text(0) ?? "", appid: row.text(1) ?? "", udid: row.text(2) ?? "",
@@ -213,10 +191,10 @@ final class RegistryStore {
   /// held by another udid moves to this one: the other phone keeps its registration
   /// and mappings but has no token left, so nothing is pushed to it.
   ///
-  /// Atomic on its own; call it outside a transaction. The common
-  /// case is one statement (the emulator's hottest path); only when the insert hits
-  /// the token's UNIQUE constraint (which changes nothing) are the move and the insert
-  /// run together in a transaction.
+  /// Atomic on its own; call it outside a transaction. The common case is one
+  /// statement (the emulator's hottest path); only when the insert hits the token's
+  /// UNIQUE constraint (which changes nothing) are the move and the insert run together
+  /// in a transaction.
   func upsert(_ record: ClientRecord, tokenKey: String) throws -> Bool {
     let values: [SQLiteStatement.Value] = [
       .text(record.os), .text(record.appid), .text(record.udid), optional(record.token),
@@ -345,7 +323,6 @@ final class RegistryStore {
     }
   }
 
-  /// Deletes everything.
   func reset() throws {
     try database.execute(
       "DELETE FROM notifications; DELETE FROM mappings; DELETE FROM devices; DELETE FROM clients;")
@@ -362,7 +339,6 @@ final class RegistryStore {
 
 /// A database that holds tables, but not a tpns-server registry's.
 struct RegistrySchemaError: Error, CustomStringConvertible {
-  /// What is missing.
   let reason: String
 
   var description: String { reason }

@@ -15,7 +15,7 @@ final class SQLiteConnection {
     _ = tpns_sqlite3_disable_memory_statistics()
   }()
 
-  /// Opens (creating if needed) the database at `path`.
+  /// Opens, creating if needed, the database at `path`.
   init(path: String) throws(SQLiteError) {
     Self.configured
     var connection: OpaquePointer?
@@ -53,7 +53,7 @@ final class SQLiteConnection {
     }
   }
 
-  /// The prepared statement for `sql`, compiled on first use and reused afterwards.
+  /// Compiled on first use, then reused.
   func statement(_ sql: StaticString) throws(SQLiteError) -> SQLiteStatement {
     let key = UInt(bitPattern: sql.utf8Start)
     if let cached = statements[key] { return cached }
@@ -69,7 +69,7 @@ final class SQLiteConnection {
     set { handle.map { sqlite3_set_last_insert_rowid($0, newValue) } }
   }
 
-  /// Number of rows changed by the last statement.
+  /// The rows changed by the last statement.
   var changes: Int { handle.map { Int(sqlite3_changes($0)) } ?? 0 }
 
   /// Runs `body` in one transaction: committed when it returns, rolled back when it

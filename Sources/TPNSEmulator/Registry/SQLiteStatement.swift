@@ -6,7 +6,6 @@ import CSQLite
 final class SQLiteStatement {
   private let handle: OpaquePointer
   private let connection: OpaquePointer
-  /// The number of `?` parameters.
   private let parameterCount: Int
   /// The bytes of the texts bound, which SQLite reads in place (`SQLITE_STATIC`)
   /// until they are bound again, rather than copying each (`SQLITE_TRANSIENT`). Grown
@@ -33,7 +32,6 @@ final class SQLiteStatement {
     boundText.deallocate()
   }
 
-  /// A value to bind to a `?` parameter.
   enum Value {
     case text(String)
     case integer(Int64)
@@ -79,7 +77,7 @@ final class SQLiteStatement {
     }
   }
 
-  /// Advances to the next row; false when done.
+  /// False when done.
   func step() throws(SQLiteError) -> Bool {
     let code = sqlite3_step(handle)
     switch code {
@@ -89,7 +87,6 @@ final class SQLiteStatement {
     }
   }
 
-  /// Binds `values`, runs the statement to completion, and resets it.
   func run(_ values: [Value] = []) throws(SQLiteError) {
     try bind(values)
     while try step() {}

@@ -71,7 +71,7 @@ extension Snapshot {
       guard phones.insert([client.appid, client.udid]).inserted else {
         throw SnapshotError("client (\(client.appid), \(client.udid)) is given twice")
       }
-      if let token = client.token, !tokens.insert(Self.tokenKey(token, os: client.os)).inserted {
+      if let token = client.token, let key = client.tokenKey, !tokens.insert(key).inserted {
         throw SnapshotError("token …\(token.suffix(6)) is held by two clients")
       }
     }
@@ -160,11 +160,6 @@ extension Snapshot {
     }
   }
 
-  /// The token as the registry compares it for uniqueness (iOS tokens in lower case).
-  static func tokenKey(_ token: String, os: String) -> String {
-    os == OperatingSystem.ios.rawValue ? token.lowercased() : token
-  }
-
   /// `text` as a canonical UID, or an error naming `place`.
   private static func checkUID(_ text: String, _ place: String) throws(SnapshotError) {
     guard DeviceUID.isCanonical(text) else {
@@ -206,49 +201,6 @@ extension Snapshot {
       return try Snapshot(json: bytes)
     } catch {
       throw SnapshotError("\(path): \(error)")
-    }
-  }
-
-  /// Writes the document to `path` whole or not at all: a temporary file beside it,
-  /// mode 0600 (it holds tokens), synced, then renamed over `path`.
-  public func write(toFile path: String) throws(SnapshotError) {
-    func failure(_ what: String) -> SnapshotError {
-      SnapshotError("cannot write \(path): \(what): \(String(cString: strerror(errno)))")
-    }
-    // A name no one can guess and plant first: another user who can write the
-    // directory (/tmp) could otherwise make the export fail.
-    var temporary = ""
-    var descriptor: Int32 = -1
-    for _ in 0..<8 where descriptor < 0 {
-      temporary = path + ".tmp." + String(UInt64.random(in: 0...UInt64.max), radix: 36)
-      descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
-      if descriptor < 0 && errno != EEXIST { break }
-    }
-    guard descriptor >= 0 else { throw failure("cannot create \(temporary)") }
-    let bytes = json()
-    var written = 0
-    while written < bytes.count {
-      let count = bytes[written...].withUnsafeBytes {
-        Glibc.write(descriptor, $0.baseAddress, $0.count)
-      }
-      if count < 0, errno == EINTR { continue }
-      guard count > 0 else {
-        let error = failure("write")
-        close(descriptor)
-        unlink(temporary)
-        throw error
-      }
-      written += count
-    }
-    guard fsync(descriptor) == 0, close(descriptor) == 0 else {
-      let error = failure("fsync")
-      unlink(temporary)
-      throw error
-    }
-    guard rename(temporary, path) == 0 else {
-      let error = failure("rename")
-      unlink(temporary)
-      throw error
     }
   }
 }

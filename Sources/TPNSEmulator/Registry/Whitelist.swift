@@ -11,7 +11,7 @@ import TPNSProtocol
 ///     whitelist.replace(with: try Whitelist.parse("ABCDEFGHJKLMNPRSTUVW # hall\n"))
 ///     whitelist.isActivated("ABCDEFGHJKLMNPRSTUVW")  // true
 public final class Whitelist: Sendable {
-  /// The activated UIDs; nil when the whitelist is off.
+  /// Nil when the whitelist is off.
   private let activated = LockedState<Set<String>?>(nil)
 
   /// Whether the whitelist is on: only then may a UID be refused.
@@ -64,7 +64,7 @@ public final class Whitelist: Sendable {
 
 /// Why a whitelist cannot be read.
 public enum WhitelistError: Error, Equatable, CustomStringConvertible {
-  /// The file cannot be read (the reason says why).
+  /// The file cannot be read, and why.
   case unreadable(String)
   /// Line `line` (from 1) is not a UID.
   case notAUID(line: Int, reason: String)

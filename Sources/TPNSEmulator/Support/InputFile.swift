@@ -55,7 +55,6 @@ enum InputFile {
   }
 }
 
-/// Why an input file cannot be read: its path, and the reason.
 struct InputFileError: Error, Sendable, CustomStringConvertible {
   var path: String
   var reason: String
