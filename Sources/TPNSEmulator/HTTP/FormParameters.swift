@@ -47,8 +47,9 @@ struct FormParameters: Sendable, Equatable {
 
   /// The first name given more than once, if any.
   var firstDuplicateName: String? {
-    var seen: Set<String> = []
-    for pair in pairs where !seen.insert(pair.name).inserted {
+    // At most `maximumCount` short names: comparing them costs less than hashing.
+    for (index, pair) in pairs.enumerated()
+    where pairs[..<index].contains(where: { $0.name == pair.name }) {
       return pair.name
     }
     return nil
@@ -72,6 +73,9 @@ struct FormParameters: Sendable, Equatable {
   private static func decodeComponent(_ bytes: ArraySlice<UInt8>, what: () -> String)
     throws(RequestError) -> String
   {
+    guard bytes.contains(where: { $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "%") }) else {
+      return try text(bytes.span, what: what)  // nothing escaped, as in most forms
+    }
     var decoded: [UInt8] = []
     decoded.reserveCapacity(bytes.count)
     var index = bytes.startIndex
@@ -94,10 +98,16 @@ struct FormParameters: Sendable, Equatable {
       }
       index += 1
     }
-    guard let text = String(validating: decoded, as: UTF8.self) else {
+    return try text(decoded.span, what: what)
+  }
+
+  /// `bytes` as a string, if they are UTF-8.
+  private static func text(_ bytes: Span<UInt8>, what: () -> String) throws(RequestError) -> String
+  {
+    guard let text = try? UTF8Span(validating: bytes) else {
       throw .badRequest("\(what()) is not valid UTF-8")
     }
-    return text
+    return String(copying: text)
   }
 
   private static func hexValue(_ byte: UInt8) -> UInt8? {

@@ -15,8 +15,9 @@ import TPNSProtocol
 /// ```
 struct ValidatedRequest: Sendable {
   let command: CommandName
-  /// The value kept of each of the command's parameters.
-  private let values: [String: String]
+  /// The value kept of each of the command's parameters. A command takes at most a
+  /// dozen: scanned, not hashed.
+  private let values: [FormParameters.Pair]
   /// The parameters the command does not take, in the order sent.
   let others: [FormParameters.Pair]
 
@@ -38,12 +39,11 @@ struct ValidatedRequest: Sendable {
         "answered as cmd=\(command.rawValue)")
     }
     let parameters = command.parameters
-    let taken = Set(parameters.map(\.name))
-    var sent: [String: String] = [:]
+    var sent: [FormParameters.Pair] = []
     var others: [FormParameters.Pair] = []
     for pair in form.pairs where pair.name != CommandParameter.cmd.name {
-      if taken.contains(pair.name) {
-        sent[pair.name] = pair.value
+      if parameters.contains(where: { $0.name == pair.name }) {
+        sent.append(pair)
       } else {
         others.append(pair)
       }
@@ -57,16 +57,17 @@ struct ValidatedRequest: Sendable {
     }
     // What is not kept (an empty or unusable optional value) is taken as not sent.
     for parameter in parameters {
-      guard let value = sent[parameter.name] else {
+      guard let index = sent.firstIndex(where: { $0.name == parameter.name }) else {
         if parameter.isRequired {
           throw .badRequest("missing parameter '\(parameter.name)' for cmd=\(name)")
         }
         continue
       }
+      let value = sent[index].value
       guard !value.isEmpty else {
         if parameter.isRequired { throw .badRequest("parameter '\(parameter.name)' is empty") }
         try conformance.tolerate("parameter '\(parameter.name)' is empty", "taken as not sent")
-        sent[parameter.name] = nil
+        sent.remove(at: index)
         continue
       }
       switch ParameterRules.judge(parameter, value: value) {
@@ -76,7 +77,7 @@ struct ValidatedRequest: Sendable {
         try conformance.tolerate("parameter '\(parameter.name)' \(reason)")
       case .ignored(let reason) where !parameter.isRequired:
         try conformance.tolerate("parameter '\(parameter.name)' \(reason)", "ignored")
-        sent[parameter.name] = nil
+        sent.remove(at: index)
       case .ignored(let reason), .refused(let reason):
         throw .badRequest("parameter '\(parameter.name)' \(reason)")
       }
@@ -88,7 +89,7 @@ struct ValidatedRequest: Sendable {
 
   /// The value of `parameter`; nil only for an optional one not sent (or not kept).
   subscript(parameter: CommandParameter) -> String? {
-    values[parameter.name]
+    values.first { $0.name == parameter.name }?.value
   }
 
   /// The value of a required parameter (checked present by `init`).
