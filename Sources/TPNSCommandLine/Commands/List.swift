@@ -3,7 +3,7 @@ import Posix
 import TPNSKit
 
 /// `tpns list`: prints the stored UIDs with their indexes.
-struct List: ParsableCommand {
+struct List: TPNSSubcommand {
   static let configuration = CommandConfiguration(
     abstract: "Show the stored UIDs with their indexes, and each one's settings.",
     examples: [

@@ -40,8 +40,6 @@ extension ServerURL: ExpressibleByArgument {
     return text.unicodeScalars.allSatisfy { (0x21..<0x7F).contains($0.value) }
   }
 
-  /// Whether the authority of the URL `text` has no port, an empty one, or
-  /// digits of at most 65535.
   private static func hasValidPort(_ text: String) -> Bool {
     guard let schemeEnd = text.firstRange(of: "://") else { return false }
     let rest = text[schemeEnd.upperBound...]

@@ -52,11 +52,11 @@ struct MappingSettingsOptions: ParsableArguments {
     do {
       return try MappingSettingsUpdate(interval: interval, format: format)
     } catch {
-      let message: String
-      switch error {
-      case .format(let violation): message = "invalid format: it \(violation)"
-      case .interval: message = "invalid interval: \(error)"
-      }
+      let message =
+        switch error {
+        case .format(let violation): "invalid format: it \(violation)"
+        case .interval: "invalid interval: \(error)"
+        }
       throw runner.fail(
         message,
         hint:

@@ -4,10 +4,9 @@ import TPNSKit
 import Terminal
 
 /// The View of `tpns ui` bound to the pipeline, without a terminal: keys in,
-/// states out. Keys and the pipeline's outputs are events of
-/// ``UIState/reduce(_:context:)``, whose actions feed the ``SyncViewModel``'s
-/// inputs. Events are handled one at a time, in order: an output an action
-/// causes is handled right after that action, never inside it.
+/// states out. Keys and the pipeline's outputs go through
+/// ``UIState/reduce(_:context:)``, whose actions feed the pipeline's inputs,
+/// one at a time: an output an action causes is handled after it, never inside it.
 ///
 ///     let states = UISession(viewModel: viewModel, context: context, initial: state)
 ///       .states(keys: keys, storeChanges: events)
@@ -17,9 +16,7 @@ struct UISession: Sendable {
   let initial: UIState
 
   /// The state after each event, starting with `initial`; the pipeline runs
-  /// while it is subscribed (disposing cancels a request in flight). Store
-  /// changes by other processes come in as `storeChanges`, and `checks`
-  /// send what is still pending (as `watch --interval`).
+  /// while it is subscribed. `checks` send what is still pending (as `watch --interval`).
   func states(
     keys: Observable<Key>, storeChanges: Observable<StoreEvent> = .empty(),
     checks: Observable<Void> = .empty()
@@ -66,9 +63,8 @@ struct UISession: Sendable {
   }
 }
 
-/// Handles events one at a time: the reducer under a lock, then (without
-/// it) the state and commands go out; an event submitted meanwhile, from
-/// this thread or another, waits its turn.
+/// Handles events one at a time: the reducer under the lock, then the state
+/// and commands go out without it; an event submitted meanwhile waits its turn.
 private final class UIEventLoop: @unchecked Sendable {
   // @unchecked: `state`, `queue` and `isDraining` are guarded by `lock`;
   // `emit` runs on one thread at a time.
