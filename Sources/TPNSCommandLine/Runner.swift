@@ -84,17 +84,10 @@ struct Runner {
         server: options.server, method: options.method, legacy: options.legacy,
         transport: transport, log: log)
     }
-    let live: ServerClient
-    let scheduler: any SchedulerType
-    if let runLoop {
-      live = ServerClient.live(
-        url: options.serverKey, scheduler: runLoop, inline: true, makeClient: makeClient)
-      scheduler = runLoop
-    } else {
-      let queue = SerialDispatchQueueScheduler(label: "tpns.pipeline")
-      live = ServerClient.live(url: options.serverKey, scheduler: queue, makeClient: makeClient)
-      scheduler = queue
-    }
+    let scheduler: any SchedulerType =
+      if let runLoop { runLoop } else { SerialDispatchQueueScheduler(label: "tpns.pipeline") }
+    let live = ServerClient.live(
+      url: options.serverKey, scheduler: scheduler, inline: runLoop != nil, makeClient: makeClient)
     // A token about to cross the network in clear is warned about, once.
     let cleartext =
       options.serverURL.isCleartextOverNetwork

@@ -3,8 +3,7 @@ import TPNSKit
 import TPNSProtocol
 
 /// `tpns import <file>`: adds the UIDs of a property list (the app's
-/// preferences, another store) to the list, or makes them the list, then
-/// sends it.
+/// preferences, another store) to the list, or makes them the list; sends it.
 struct Import: TPNSSubcommand {
   static let configuration = CommandConfiguration(
     abstract: "Add the UIDs of the app's preferences file or another store and send the list.",
@@ -72,10 +71,9 @@ struct Import: TPNSSubcommand {
             replacesList: replace))), syncsChanges: sync)
   }
 
-  /// What the import does to each UID's settings: a store's (its
-  /// `UIDSettings`) come along; with `--replace`, they become exactly the
-  /// store's (one the store gives none loses its own). A file without
-  /// settings (an app's preferences) changes none.
+  /// What the import does to each UID's settings: a store's come along; with
+  /// `--replace`, they become exactly the store's (none given: none kept).
+  /// An app's preferences, without settings, change none.
   static func settingsChanges(
     _ contents: ImportFile.Contents, replacing: Bool
   ) -> [String: MappingSettingsUpdate] {

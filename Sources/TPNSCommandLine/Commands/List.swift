@@ -24,18 +24,15 @@ struct List: TPNSSubcommand {
     let state = try runner.loadStore()
     let uids = state.uids
     if options.json {
+      let entries = uids.enumerated().map { index, uid in
+        OrderedJSON.object(
+          [("index", .number(index)), ("uid", .string(uid))]
+            + OutcomeFormatting.fields(state.settings(of: uid)))
+      }
       var json =
         OrderedJSON.object([
           ("command", .string("list")), ("store", .string(options.storePath)),
-          (
-            "uids",
-            .array(
-              uids.enumerated().map {
-                .object(
-                  [("index", .number($0.offset)), ("uid", .string($0.element))]
-                    + OutcomeFormatting.fields(state.settings(of: $0.element)))
-              })
-          ),
+          ("uids", .array(entries)),
         ]).rendered + "\n"
       try Self.checkingOutput { try json.withUTF8 { try Console.outputChecked($0) } }
       return
@@ -68,9 +65,8 @@ struct List: TPNSSubcommand {
     }
   }
 
-  /// The `index  uid` lines of `uids` as UTF-8, the index right-aligned in
-  /// `width` columns, each UID followed by its text in `suffixes`, if any.
-  /// Built in one buffer from each string's bytes (`withUTF8`): a `String`
+  /// The `index  uid` lines as UTF-8, the index right-aligned in `width`,
+  /// each UID followed by its `suffixes` text, if any. One buffer: a `String`
   /// appended to piece by piece costs several times more for a long list.
   static func lines(of uids: [String], width: Int, suffixes: [String: String] = [:]) -> [UInt8] {
     var text: [UInt8] = []

@@ -33,6 +33,12 @@ struct Status: TPNSSubcommand {
     let unknown = difference.listIsUnknown
     func count(_ uids: [String]) -> OrderedJSON { unknown ? .null : .number(uids.count) }
     if options.json {
+      let formerPhones = difference.formerPhones.map { phone in
+        OrderedJSON.object([
+          ("os", .string(phone.os.rawValue)), ("appid", .string(phone.appID)),
+          ("udid", .string(options.show(phone.udid))),
+        ])
+      }
       Console.line(
         OrderedJSON.object([
           ("command", .string("status")),
@@ -57,16 +63,7 @@ struct Status: TPNSSubcommand {
           ("pending", .bool(difference.isPending)),
           ("not_activated", .array(difference.notActivated.map(OrderedJSON.string))),
           ("needs_registration", .bool(difference.desired == nil || difference.needsRegistration)),
-          (
-            "former_phones",
-            .array(
-              difference.formerPhones.map { phone in
-                .object([
-                  ("os", .string(phone.os.rawValue)), ("appid", .string(phone.appID)),
-                  ("udid", .string(options.show(phone.udid))),
-                ])
-              })
-          ),
+          ("former_phones", .array(formerPhones)),
           ("to_add", count(difference.toAdd)),
           ("to_remove", count(difference.toRemove)),
           ("to_update", count(difference.toUpdate)),
@@ -129,9 +126,8 @@ struct Status: TPNSSubcommand {
     }
   }
 
-  /// The former default server (the quickstart's http URL) when the server in use is
-  /// the default, which has acknowledged nothing, and the store holds acknowledgements
-  /// at the former: a store from before the default changed. Else nil.
+  /// The former default server when the default, in use, has acknowledged
+  /// nothing and the former has: a store from before the default changed.
   static func formerDefault(of state: StoreContents, server: String) -> String? {
     let former = ServerLocation.formerDefault.storeKey
     guard server == ServerLocation.realService.storeKey, state.servers[server] == nil,

@@ -34,14 +34,14 @@ struct Watch: TPNSSubcommand {
   @Option(
     name: .customLong("debounce"),
     help: ArgumentHelp("Wait this long after a change for more (up to 600000).", valueName: "ms"),
-    validate: { $0 <= Milliseconds(600_000) }, expectation: Self.milliseconds)
-  var debounceTime = Milliseconds(200)
+    validate: { (0...600_000).contains($0) }, expectation: Self.milliseconds)
+  var debounceTime = 200
   @Option(
     name: .customLong("max-delay"),
     help: ArgumentHelp(
       "Sync after this long even if changes keep coming (up to 600000).", valueName: "ms"),
-    validate: { $0 <= Milliseconds(600_000) }, expectation: Self.milliseconds)
-  var maxDelayTime = Milliseconds(2000)
+    validate: { (0...600_000).contains($0) }, expectation: Self.milliseconds)
+  var maxDelayTime = 2000
   @Option(
     name: .customLong("interval"),
     help: ArgumentHelp(
@@ -50,8 +50,8 @@ struct Watch: TPNSSubcommand {
   var retryInterval = Seconds(60)
   @OptionGroup var sending: TokenSendingOptions
 
-  var debounce: Duration { debounceTime.duration }
-  var maxDelay: Duration { maxDelayTime.duration }
+  var debounce: Duration { .milliseconds(debounceTime) }
+  var maxDelay: Duration { .milliseconds(maxDelayTime) }
   var interval: Duration { retryInterval.duration }
   var options: GlobalOptions { sending.resolved }
 

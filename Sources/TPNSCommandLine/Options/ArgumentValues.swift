@@ -94,25 +94,6 @@ struct Seconds: ExpressibleByArgument, Comparable {
   static func < (lhs: Seconds, rhs: Seconds) -> Bool { lhs.duration < rhs.duration }
 }
 
-/// A whole number of milliseconds, 0 or more (`--debounce 200`).
-struct Milliseconds: ExpressibleByArgument, Comparable {
-  var count: Int
-
-  init(_ count: Int) { self.count = count }
-
-  init?(argument: String) {
-    guard let count = Int(argument), count >= 0 else { return nil }
-    self.count = count
-  }
-
-  var duration: Duration { .milliseconds(count) }
-  var defaultValueDescription: String { "\(count)" }
-
-  static var expectation: String? { "a whole number of milliseconds, 0 or more" }
-
-  static func < (lhs: Milliseconds, rhs: Milliseconds) -> Bool { lhs.count < rhs.count }
-}
-
 /// `--color auto|always|never`.
 enum ColorChoice: String, CaseIterable, ExpressibleByArgument {
   case auto, always, never

@@ -45,9 +45,8 @@ struct MappingSettingsOptions: ParsableArguments {
     givenFormat.map { .set($0) } ?? (clearsFormat ? .clear : .keep)
   }
 
-  /// The change, checked: a bad format is bad data (65), found before
-  /// anything is stored or sent. (A bad interval is a usage error, found
-  /// by the parser.)
+  /// The change, checked: a bad format is bad data (65), before anything is
+  /// stored or sent (a bad interval is the parser's usage error).
   func update(runner: Runner) throws -> MappingSettingsUpdate {
     do {
       return try MappingSettingsUpdate(interval: interval, format: format)
