@@ -5,8 +5,7 @@ import TPNSKit
   import Glibc
 #endif
 
-/// A file a command reads whole: `add --from`, `import`'s FILE, `register
-/// --token-file`.
+/// A file a command reads whole: `add --from`, `import`'s FILE, `--token-file`.
 enum InputFile {
   /// The most bytes read from a list (`add --from`, `import`): a mistaken
   /// `/dev/zero` stops here, not when memory is full.

@@ -9,8 +9,8 @@ import TPNSProtocol
   import Glibc
 #endif
 
-/// Runs one command's inputs through the pipeline to the end, printing each
-/// outcome as it comes, then the result: the View of a one-shot command.
+/// The View of a one-shot command: its inputs through the pipeline, each
+/// outcome printed as it comes, then the result.
 struct Runner {
   let command: String
   let options: GlobalOptions

@@ -1,8 +1,7 @@
 import Locking
 import TPNSKit
 
-/// The warnings of one command: each printed once, as it comes, and kept
-/// for the `--json` document's `warnings`.
+/// A command's warnings: each printed once, as it comes, and kept for `--json`.
 final class Warnings: Sendable {
   private let messages = LockedState<[String]>([])
   private let print: @Sendable (String) -> Void

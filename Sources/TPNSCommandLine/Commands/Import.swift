@@ -2,8 +2,7 @@ import ArgumentParsing
 import TPNSKit
 import TPNSProtocol
 
-/// `tpns import <file>`: adds the UIDs of a property list (the app's
-/// preferences, another store) to the list, or makes them the list; sends it.
+/// `tpns import <file>`: adds a property list's UIDs (or makes them the list), then sends it.
 struct Import: TPNSSubcommand {
   static let configuration = CommandConfiguration(
     abstract: "Add the UIDs of the app's preferences file or another store and send the list.",

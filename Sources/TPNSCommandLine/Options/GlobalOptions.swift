@@ -1,8 +1,7 @@
 import ArgumentParsing
 import TPNSKit
 
-/// The settings a `tpns` command runs with, resolved from the option groups it
-/// declares: where the server and the store are, how to talk to it, how to print.
+/// The settings a `tpns` command runs with, resolved from its option groups.
 struct GlobalOptions: Sendable {
   var server: String
   var storePath: String

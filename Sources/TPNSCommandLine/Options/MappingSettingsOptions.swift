@@ -2,8 +2,7 @@ import ArgumentParsing
 import TPNSKit
 import TPNSProtocol
 
-/// `--interval`, `--format` and their `--no-` forms, which `add` and
-/// `mapping` share: the change of the UIDs' settings.
+/// `--interval`, `--format` and their `--no-` forms, of `add` and `mapping`.
 struct MappingSettingsOptions: ParsableArguments {
   @Option(
     name: .customLong("interval"),

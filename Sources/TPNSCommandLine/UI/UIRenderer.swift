@@ -114,8 +114,7 @@ struct UIRenderer: Sendable {
     guard let token = state.token else {
       return state.registering.map { "registering \($0)" } ?? "no token: type one and press Enter"
     }
-    var text = "token \(token)  "
-    text += state.isRegistered ? "registered at this server" : "not registered at this server"
+    var text = "token \(token)  \(state.isRegistered ? "" : "not ")registered at this server"
     if let registering = state.registering { text += "  (registering \(registering))" }
     return text
   }
@@ -136,11 +135,10 @@ struct UIRenderer: Sendable {
   private func listLine(_ state: UIState, index: Int, columns: Int) -> String {
     let uid = state.list[index]
     let selected = index == state.selection
-    let marker = selected ? ">" : " "
     let number = String(index)
     let text =
-      " \(marker) " + String(repeating: " ", count: max(3 - number.count, 0)) + number + "  "
-      + shown(uid)
+      " \(selected ? ">" : " ") " + String(repeating: " ", count: max(3 - number.count, 0))
+      + number + "  " + shown(uid)
     var line = Self.fit(text, columns)
     if state.pending.contains(uid) { line += palette.paint("  pending", .pending) }
     if state.notActivated.contains(uid) { line += palette.paint("  not activated", .failure) }

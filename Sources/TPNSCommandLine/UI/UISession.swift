@@ -36,7 +36,7 @@ struct UISession: Sendable {
           token: token.asObservable(), uidText: uidText.asObservable(),
           addTaps: taps.asObservable(), removals: removals.asObservable(),
           syncRequests: syncs.asObservable(), storeChanges: storeChanges, periodicChecks: checks))
-      let loop = UIEventLoop(state: initial) { state, commands in
+      let loop = UIEventLoop(state: initial, context: context) { state, commands in
         observer.onNext(state)
         for command in commands {
           switch command {
@@ -47,8 +47,6 @@ struct UISession: Sendable {
           case .sync: syncs.onNext(())
           }
         }
-      } reduce: { state, event in
-        state.reduce(event, context: context)
       }
       observer.onNext(initial)
       let events = Observable.merge([
@@ -72,16 +70,15 @@ private final class UIEventLoop: @unchecked Sendable {
   private var state: UIState
   private var queue: [UIEvent] = []
   private var isDraining = false
+  private let context: UIContext
   private let emit: @Sendable (UIState, [UIAction]) -> Void
-  private let reduce: @Sendable (inout UIState, UIEvent) -> [UIAction]
 
   init(
-    state: UIState, emit: @escaping @Sendable (UIState, [UIAction]) -> Void,
-    reduce: @escaping @Sendable (inout UIState, UIEvent) -> [UIAction]
+    state: UIState, context: UIContext, emit: @escaping @Sendable (UIState, [UIAction]) -> Void
   ) {
     self.state = state
+    self.context = context
     self.emit = emit
-    self.reduce = reduce
   }
 
   func submit(_ event: UIEvent) {
@@ -103,7 +100,7 @@ private final class UIEventLoop: @unchecked Sendable {
         return nil
       }
       let event = queue.removeFirst()
-      let commands = reduce(&state, event)
+      let commands = state.reduce(event, context: context)
       return (state, commands)
     }
   }

@@ -81,8 +81,7 @@ enum UIEvent: Sendable, Equatable {
   case outcome(Outcome)
 }
 
-/// What the screen tells the pipeline: one of its inputs (`token`,
-/// `uidText`, `addTaps`, `removals`, `syncRequests`).
+/// What the screen tells the pipeline: one of its inputs.
 enum UIAction: Sendable, Equatable {
   case token(String)
   case uidText(String)
