@@ -1,23 +1,10 @@
-/// The units a ``Swift/Duration`` is shown in.
-public enum DurationUnit: Sendable, CaseIterable {
-  case seconds
-  case milliseconds
+/// The units a ``Swift/Duration`` is shown in (the raw value: attoseconds in one).
+public enum DurationUnit: Int64, Sendable {
+  case seconds = 1_000_000_000_000_000_000
+  case milliseconds = 1_000_000_000_000_000
 
   /// The symbol after the number: `s`, `ms`.
-  public var symbol: String {
-    switch self {
-    case .seconds: "s"
-    case .milliseconds: "ms"
-    }
-  }
-
-  /// Attoseconds in one unit.
-  fileprivate var attoseconds: Int64 {
-    switch self {
-    case .seconds: 1_000_000_000_000_000_000
-    case .milliseconds: 1_000_000_000_000_000
-    }
-  }
+  public var symbol: String { self == .seconds ? "s" : "ms" }
 }
 
 /// Durations as text, the project's one home for it: the client's messages
@@ -89,7 +76,7 @@ extension Duration {
   ) -> (whole: Int64, fraction: Int64) {
     precondition((0...15).contains(fractionDigits), "0 to 15 fraction digits")
     let (seconds, attoseconds) = components
-    let perUnit = unit.attoseconds
+    let perUnit = unit.rawValue
     let (scaled, overflow) = seconds.multipliedReportingOverflow(
       by: 1_000_000_000_000_000_000 / perUnit)
     guard !overflow, scaled < Int64.max - 1_000 else { return (Int64.max, 0) }

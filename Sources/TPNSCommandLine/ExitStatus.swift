@@ -56,16 +56,14 @@ enum ExitStatus {
     }
   }
 
-  /// What a valid token looks like, for the OS it was checked against (the
-  /// other kind's option named, in case the token is one of its).
+  /// What a valid token looks like for the OS it was checked against (and
+  /// the other kind's option, in case it is one of those).
   static func tokenHint(_ error: IdentifierError) -> String {
-    let kind: IdentifierError.Kind
-    switch error {
-    case .empty(let found), .length(let found, _, _), .character(let found, _, _):
-      kind = found
-    case .truncatedIOSDescription:
-      kind = .iosToken
-    }
+    let kind: IdentifierError.Kind =
+      switch error {
+      case .empty(let found), .length(let found, _, _), .character(let found, _, _): found
+      case .truncatedIOSDescription: .iosToken
+      }
     switch kind {
     case .token(let os):
       let name = os == .android ? "An Android (FCM)" : "\(kind.article) \(os.rawValue)"
@@ -85,8 +83,8 @@ enum ExitStatus {
     }
   }
 
-  /// The exit status of a request that failed, and what to do next, which
-  /// depends on what the request was for.
+  /// The exit status of a failed request, and what to do next (which
+  /// depends on what the request was for).
   static func of(
     _ failure: RequestFailure, command: CommandName = .mapsync
   ) -> (code: ExitCode, hint: String?) {
@@ -129,7 +127,8 @@ enum ExitStatus {
       )
     case .transport:
       return (unavailable, pending)
-    case .retryAfterTooLong, .retryAfterPastTimeLimit:
+    // `underlying` unwraps `.exhausted` and `.timeLimitReached`: never here.
+    case .retryAfterTooLong, .retryAfterPastTimeLimit, .exhausted, .timeLimitReached:
       return (temporary, pending)
     case .status(let status, _, _) where failure.underlying.isTransient || status >= 500:
       return (temporary, pending)
@@ -147,9 +146,6 @@ enum ExitStatus {
     case .status:
       // A redirect (not followed) or another unexpected answer.
       return (unavailable, "Pass the server's final /tpns URL with --server. \(pending)")
-    case .exhausted, .timeLimitReached:
-      // Never: `underlying` unwraps them; listed because the switch is exhaustive.
-      return (temporary, pending)
     }
   }
 }

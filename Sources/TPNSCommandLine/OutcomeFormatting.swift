@@ -2,16 +2,12 @@ import DurationFormatting
 import TPNSKit
 import TPNSProtocol
 
-/// How outcomes read, as text lines and as JSON. The server is shown
-/// without its credentials and query values; what a server said, with the
-/// tokens masked (unless `--show-token`). A text line is printed through
-/// ``TextOutput``, which escapes its control characters.
+/// How outcomes read, as text lines (printed through ``TextOutput``) and as
+/// JSON; what a server said, with the tokens masked.
 struct OutcomeFormatting {
   let options: GlobalOptions
-  /// What a server said, with the tokens masked.
   let mask: TokenMask
-  /// Whether a line names the server it was sent to (`tpns ui` shows the
-  /// server once, in its header, and leaves it out of its status line).
+  /// Whether a line names the server (`tpns ui`'s header names it instead).
   var namesServer = true
 
   /// The line for an outcome, or nil for one reported elsewhere (failures).
@@ -72,7 +68,6 @@ struct OutcomeFormatting {
     }
   }
 
-  /// ` at <server>`, or nothing when lines do not name the server.
   private func place(_ preposition: String, _ server: String) -> String {
     namesServer ? " \(preposition) \(server)" : ""
   }
@@ -143,10 +138,8 @@ struct OutcomeFormatting {
     }
   }
 
-  /// The `--verbose` lines of one HTTP attempt, as `curl -v` marks them (`>`
-  /// what was sent, `<` what came back): method, URL (credentials and the
-  /// server's own query values hidden, the token masked unless
-  /// `--show-token`), the command, then the status or the failure, and the time.
+  /// The `--verbose` lines of one HTTP attempt, marked as `curl -v` does (the
+  /// URL's credentials and query values hidden, the token masked):
   ///
   ///     > POST http://127.0.0.1:7380/tpns (cmd=mapsync)
   ///     < 200 after 3 ms
@@ -159,9 +152,8 @@ struct OutcomeFormatting {
     return ["> \(exchange.method.rawValue) \(url) (cmd=\(exchange.sentName))", answer]
   }
 
-  /// A server's answer as `--json` gives it (`response`): without the line
-  /// end that closes the body (`ok\n` is `ok`), which is no part of what it
-  /// said; anything else as it came.
+  /// A server's answer as `--json` gives it: without the line end that
+  /// closes the body (`ok\n` is `ok`), anything else as it came.
   static func body(_ response: String) -> String {
     // Scalars: `\r\n` is one Character.
     var scalars = Substring(response).unicodeScalars
@@ -178,7 +170,7 @@ struct OutcomeFormatting {
     ].compactMap { $0 }.joined(separator: ", ")
   }
 
-  /// A mapping's settings as JSON members, each only when set (`interval`, `format`).
+  /// A mapping's settings as JSON members, each only when set.
   static func fields(_ settings: MappingSettings) -> [(String, OrderedJSON)] {
     [
       settings.interval.map { ("interval", OrderedJSON.number($0)) },

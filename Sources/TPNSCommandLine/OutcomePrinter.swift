@@ -3,37 +3,22 @@ import FoundationEssentials
 import Posix
 import TPNSKit
 
-/// How outcomes are printed as they come: the one place that decides which
-/// are printed, where and how, for a one-shot command (whose failure ends
-/// it, and is not printed here) and for `watch` (each line stamped with its
-/// time; a failure printed even with `--quiet`: the service goes on).
+/// Which outcomes are printed, where and how: for a one-shot command (whose
+/// failure ends it, and is not printed here) and for `watch` (each line
+/// stamped with its time; a failure printed even with `--quiet`).
 ///
-///     let printer = OutcomePrinter(.watch, options: options, mask: mask, output: output)
-///     outcomes.subscribe(onNext: printer.print)
+///     outcomes.subscribe(onNext: OutcomePrinter(view: .watch, formatting: f, output: o).print)
 struct OutcomePrinter: Sendable {
-  /// Which View prints.
   enum View: Sendable {
-    /// A one-shot command, which ends with the result.
-    case command
-    /// `tpns watch`, which keeps running.
-    case watch
+    case command, watch
   }
 
   let view: View
-  let options: GlobalOptions
   let formatting: OutcomeFormatting
   let output: TextOutput
 
-  /// A printer for `view`, with the command's options, mask and output.
-  init(_ view: View, options: GlobalOptions, mask: TokenMask, output: TextOutput) {
-    self.view = view
-    self.options = options
-    formatting = OutcomeFormatting(options: options, mask: mask)
-    self.output = output
-  }
-
-  /// Prints `outcome` as ``view`` shows it, if it does.
   func print(_ outcome: Outcome) {
+    let options = formatting.options
     switch view {
     case .command:
       guard !options.json, !options.quiet, let line = formatting.line(outcome) else { return }
@@ -54,7 +39,6 @@ struct OutcomePrinter: Sendable {
     }
   }
 
-  /// `line` after the time it is printed: `2026-12-01T05:14:00Z synced 3 UIDs …`.
   /// The colour of an outcome's line: done is green, waiting or retrying
   /// yellow, failed red; news that changes nothing (already present) none.
   static func style(of outcome: Outcome) -> Palette.Style? {
@@ -71,14 +55,15 @@ struct OutcomePrinter: Sendable {
     }
   }
 
-  static func stamped(_ line: String, at date: Date = Date()) -> String {
-    "\(ISO8601.format(date)) \(line)"
+  /// `line` after the time it is printed: `2026-12-01T05:14:00Z synced 3 UIDs …`.
+  static func stamped(_ line: String) -> String {
+    "\(ISO8601.format(Date())) \(line)"
   }
 
   /// An event with its `time` after its `event`: `{"event":"synced","time":"2026-…Z",…}`.
-  static func stamped(_ event: OrderedJSON, at date: Date = Date()) -> OrderedJSON {
+  static func stamped(_ event: OrderedJSON) -> OrderedJSON {
     guard case .object(var members) = event else { return event }
-    members.insert(("time", .string(ISO8601.format(date))), at: members.isEmpty ? 0 : 1)
+    members.insert(("time", .string(ISO8601.format(Date()))), at: members.isEmpty ? 0 : 1)
     return .object(members)
   }
 }

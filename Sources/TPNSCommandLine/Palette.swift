@@ -11,18 +11,11 @@ import ArgumentParsing
 ///
 ///     palette.paint("synced 3 UIDs", .success)  // "\u{1b}[32msynced 3 UIDs\u{1b}[0m"
 struct Palette: Sendable {
-  /// What a piece of text says.
-  enum Style: Sendable {
-    case failure, success, pending
-
-    /// The SGR colour code: red, green, yellow.
-    var code: String {
-      switch self {
-      case .failure: "31"
-      case .success: "32"
-      case .pending: "33"
-      }
-    }
+  /// What a piece of text says, as its SGR colour code: red, green, yellow.
+  enum Style: String, Sendable {
+    case failure = "31"
+    case success = "32"
+    case pending = "33"
   }
 
   let isEnabled: Bool
@@ -48,7 +41,7 @@ struct Palette: Sendable {
   /// `text` in `style`'s colour, or as it is.
   func paint(_ text: String, _ style: Style?) -> String {
     guard isEnabled, let style else { return text }
-    return "\u{1b}[\(style.code)m\(text)\u{1b}[0m"
+    return "\u{1b}[\(style.rawValue)m\(text)\u{1b}[0m"
   }
 
   /// The `Error: ` or `Warning: ` at the start of each line of `text` painted

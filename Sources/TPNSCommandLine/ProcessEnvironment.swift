@@ -15,10 +15,9 @@ enum ProcessEnvironment {
 
   /// Those variables that are set.
   static var current: [String: String] {
-    var values: [String: String] = [:]
-    for name in names {
-      if let value = getenv(name) { values[name] = String(cString: value) }
-    }
-    return values
+    Dictionary(
+      uniqueKeysWithValues: names.compactMap { name in
+        getenv(name).map { (name, String(cString: $0)) }
+      })
   }
 }

@@ -7,11 +7,10 @@ import TPNSKit
 #endif
 
 extension Runner {
-  /// From now on, SIGINT (Ctrl-C) and SIGTERM end the command with its
-  /// result as it stands (with `--json`, the document, `"interrupted": true`)
-  /// and the next step; then the process ends by the signal. Blocks both in
-  /// this thread and every one started after it: call it before any is.
-  /// `storesNothing`: the command (`event`) stores nothing, and says so.
+  /// From now on, SIGINT and SIGTERM end the command with its result as it
+  /// stands (`--json`: `"interrupted": true`) and the next step, then by the
+  /// signal. Blocks both in this thread and every later one: call it before
+  /// any starts. `storesNothing`: the command (`event`) stores nothing, and says so.
   func takeInterrupts(storesNothing: Bool = false) {
     let signals = Signals(blocking: [SIGINT, SIGTERM])
     let runner = self
@@ -30,18 +29,22 @@ extension Runner {
     if let state { mask.learn(from: state) }
     let (message, hint) =
       if storesNothing {
-        Self.interruptionStoringNothing(name, command: command, server: options.shownServer)
+        // Its request may have reached the server, and would act again if sent again.
+        (
+          "interrupted by \(name) before \(options.shownServer) answered; nothing was stored",
+          command == "device"
+            ? "The announcement may have reached the server: running it again does no harm."
+            : "The \(command) may have reached the server: run it again only if no push came."
+        )
       } else {
         Self.interruption(
           name, difference: state?.difference(at: options.serverKey), server: options.shownServer)
       }
     let code = ExitCode(128 + signal)
     if options.json {
-      let formatting = OutcomeFormatting(options: options, mask: mask)
-      let outcomes = outcomesSoFar.value
       var document = document(
-        events: outcomes.map(formatting.json), errors: [message], code: code, hint: hint,
-        state: state)
+        events: outcomesSoFar.value.map(formatting.json), errors: [message], code: code,
+        hint: hint, state: state)
       if case .object(var members) = document {
         members.insert(("interrupted", .bool(true)), at: 2)
         document = .object(members)
@@ -52,8 +55,7 @@ extension Runner {
     output.error(hint)
   }
 
-  /// What an interrupt left: the message and the next step, for the store's
-  /// `difference` at `server` (nil: the store cannot be read).
+  /// What an interrupt left, for the store's `difference` (nil: unreadable).
   static func interruption(
     _ signal: String, difference: StoreDifference?, server: String
   ) -> (message: String, hint: String) {
@@ -73,20 +75,6 @@ extension Runner {
     return (
       "interrupted by \(signal); what is stored is pending at \(server): it was not all sent",
       "Run '\(next)' to send it ('tpns status' shows what is pending)."
-    )
-  }
-
-  /// What an interrupt left of `command`, which stores nothing: its request
-  /// may have reached `server`, which had not answered; sent again, it would
-  /// act again (an event pushes again).
-  static func interruptionStoringNothing(
-    _ signal: String, command: String, server: String
-  ) -> (message: String, hint: String) {
-    (
-      "interrupted by \(signal) before \(server) answered; nothing was stored",
-      command == "device"
-        ? "The announcement may have reached the server: running it again does no harm."
-        : "The \(command) may have reached the server: run it again only if no push came."
     )
   }
 }

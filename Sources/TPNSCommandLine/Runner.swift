@@ -5,41 +5,37 @@ import Reactive
 import TPNSKit
 import TPNSProtocol
 
-/// Runs one command's inputs through the pipeline to the end, printing each
-/// outcome as it comes, then the result: the View of a one-shot command.
-struct Runner {
-  /// How long ``finish(_:)`` waits for the pipeline past the ``deadline``,
-  /// for the work no wait bounds (a write's `fsync`, a transfer's cancellation).
-  static let grace = Duration.seconds(30)
+#if canImport(Glibc)
+  import Glibc
+#endif
 
+/// The View of a one-shot command: its inputs through the pipeline, each
+/// outcome printed as it comes, then the result.
+struct Runner {
   let command: String
   let options: GlobalOptions
-  /// When the command's time (`--timeout`) runs out, counted from when the
-  /// runner was made; nil for `watch`, whose every request has its own. Every
-  /// limit of a one-shot command comes from it.
+  /// When `--timeout` runs out, counted from the runner's making: every
+  /// limit of a one-shot command; nil for `watch`, whose requests each have their own.
   let deadline: ContinuousClock.Instant?
   /// The store; for a one-shot command, no lock wait goes past the ``deadline``.
   let store: Store
-  /// The store as this command last read it, or the pipeline last read or
-  /// wrote it: what the `--json` document reports, instead of reading the
-  /// store again.
+  /// The store as the command or the pipeline last read or wrote it: what
+  /// the `--json` document reports, instead of reading the store again.
   private let lastRead = LockedState<StoreContents?>(nil)
-  /// What a server said, with the tokens masked (unless `--show-token`).
   let mask: TokenMask
-  /// Text for people: control characters escaped, tokens masked.
   let output: TextOutput
   /// The warnings so far: on stderr as they come, and in the `--json` document.
   let warnings: Warnings
-  /// Where a one-shot command's pipeline runs: on the main thread, while
-  /// ``finish(_:)`` waits (libcurl too). Nil for `watch`, whose pipeline
-  /// runs on a queue while the main thread waits for signals.
+  /// A one-shot command's pipeline (libcurl too) runs on the main thread
+  /// while ``finish(_:)`` waits; nil for `watch`, whose pipeline runs on a queue.
   let runLoop: RunLoopScheduler?
   /// The outcomes printed so far: what an interrupted command reports.
   let outcomesSoFar = LockedState<[Outcome]>([])
-  /// Held by whoever prints the command's result: the command at its end,
-  /// or an interrupt (``takeInterrupts()``), never both. Never released:
-  /// the process ends after it.
+  /// Held, never released, by whoever prints the result: the command at
+  /// its end or an interrupt (``takeInterrupts()``), never both.
   let lastWord = Lock()
+
+  var formatting: OutcomeFormatting { OutcomeFormatting(options: options, mask: mask) }
 
   /// The runner of `command`; with `budgeted`, the command's time starts now.
   /// `streamWarning`, if given, also prints each warning as it comes (`watch
@@ -70,13 +66,12 @@ struct Runner {
   }
 
   /// The live environment: the plist store, libcurl (made at the first
-  /// request), and where the pipeline runs. Fails if the `--cacert` file
-  /// cannot be used, before anything is stored or sent.
+  /// request); fails first if the `--cacert` file cannot be used.
   func environment() throws -> PipelineEnvironment {
     try checkCACertificate()
     let options = options
     let store = store
-    let formatting = OutcomeFormatting(options: options, mask: mask)
+    let formatting = formatting
     let output = output
     let log: (@Sendable (TPNSClient.Exchange) -> Void)? =
       options.verbose ? { @Sendable exchange in output.errors(formatting.lines(exchange)) } : nil
@@ -89,17 +84,10 @@ struct Runner {
         server: options.server, method: options.method, legacy: options.legacy,
         transport: transport, log: log)
     }
-    let live: ServerClient
-    let scheduler: any SchedulerType
-    if let runLoop {
-      live = ServerClient.live(
-        url: options.serverKey, scheduler: runLoop, inline: true, makeClient: makeClient)
-      scheduler = runLoop
-    } else {
-      let queue = SerialDispatchQueueScheduler(label: "tpns.pipeline")
-      live = ServerClient.live(url: options.serverKey, scheduler: queue, makeClient: makeClient)
-      scheduler = queue
-    }
+    let scheduler: any SchedulerType =
+      if let runLoop { runLoop } else { SerialDispatchQueueScheduler(label: "tpns.pipeline") }
+    let live = ServerClient.live(
+      url: options.serverKey, scheduler: scheduler, inline: runLoop != nil, makeClient: makeClient)
     // A token about to cross the network in clear is warned about, once.
     let cleartext =
       options.serverURL.isCleartextOverNetwork
@@ -118,21 +106,39 @@ struct Runner {
   /// Fails (66 unreadable, 65 no PEM file) if `--cacert` names a file that
   /// cannot be used: a bad argument, found before anything else.
   func checkCACertificate() throws {
-    if let problem = options.caCertificateProblem() {
+    guard let path = options.caCertificate else { return }
+    let hint = "Pass a readable PEM file of CA certificates with --cacert or TPNS_CACERT."
+    func unreadable(_ reason: String) -> CommandFailure {
+      fail(
+        "cannot read the CA certificate file \(path): \(reason)", hint: hint,
+        code: ExitStatus.noInput)
+    }
+    let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+    guard descriptor >= 0 else { throw unreadable(String(cString: strerror(errno))) }
+    defer { close(descriptor) }
+    var status = stat()
+    if fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFDIR {
+      throw unreadable("it is a directory")
+    }
+    // A bundle's first certificate comes early; the rest is libcurl's to read.
+    let bytes: [UInt8]
+    do {
+      bytes = try FileDescriptor.readAll(descriptor, limit: 1 << 20)
+    } catch {
+      throw unreadable(String(cString: strerror(error.code)))
+    }
+    guard String(decoding: bytes, as: UTF8.self).contains("-----BEGIN CERTIFICATE-----") else {
       throw fail(
-        problem.message,
-        hint: "Pass a readable PEM file of CA certificates with --cacert or TPNS_CACERT.",
-        code: problem.unreadable ? ExitStatus.noInput : ExitStatus.dataError)
+        "the CA certificate file \(path) is not a PEM file: it holds no "
+          + "'-----BEGIN CERTIFICATE-----' line", hint: hint, code: ExitStatus.dataError)
     }
   }
 
-  /// The time from now until `deadline` (zero once it is past).
   private static func timeLeft(until deadline: ContinuousClock.Instant) -> Duration {
     max(deadline - .now, .zero)
   }
 
-  /// The stored state, for the commands that only read it (`list`, `status`,
-  /// `register`'s defaults).
+  /// The stored state, for `list`, `status` and `register`'s defaults.
   func loadStore() throws -> StoreContents {
     warnIfStoreExposed()
     do {
@@ -144,13 +150,13 @@ struct Runner {
     }
   }
 
-  /// Warns (once) if the group or others may read the store, which holds the token.
+  /// Warns (once) if others may read the store, which holds the token.
   func warnIfStoreExposed() {
     if let warning = store.exposureWarning() { warnings.add(warning) }
   }
 
-  /// Feeds `input` to a pipeline and waits until all its work is done. The
-  /// pipeline decides whether the input is valid: a failure is an outcome.
+  /// Feeds `input` to a pipeline (which decides whether it is valid: a
+  /// failure is an outcome) and waits until all its work is done.
   func run(
     _ input: SyncViewModel.Input, registration: Registration = Registration(),
     syncsChanges: Bool = true
@@ -169,12 +175,25 @@ struct Runner {
     try finish(output.outcomes)
   }
 
-  /// Reads `outcomes` to the end, printing them as they come; then, with
-  /// `--json`, prints the document, and throws the failure they come to, if any.
+  /// Sends a device's `request` (`event`, `device`), which stores nothing:
+  /// the server's answer is the outcome.
+  func send(_ request: TPNSRequest, idempotent: Bool = true) throws {
+    // Before libcurl can start a thread: each one made later blocks them too.
+    takeInterrupts(storesNothing: true)
+    let name = request.name
+    let outcomes = try environment().request(request, idempotent: idempotent) {
+      .sent(name, response: $0.body)
+    }
+    try finish(outcomes.catchingFailures(name))
+  }
+
+  /// Reads `outcomes` to the end, printing them as they come, then the
+  /// `--json` document; throws the failure they come to, if any.
   func finish(_ outcomes: Observable<Outcome>) throws {
-    let printer = OutcomePrinter(.command, options: options, mask: mask, output: output)
-    // Every wait ends by the deadline; this is a last resort.
-    let limit = (deadline.map(Self.timeLeft(until:)) ?? options.timeout) + Self.grace
+    let printer = OutcomePrinter(view: .command, formatting: formatting, output: output)
+    // Every wait ends by the deadline; this is a last resort, with time for
+    // what no wait bounds (a write's `fsync`, a transfer's cancellation).
+    let limit = (deadline.map(Self.timeLeft(until:)) ?? options.timeout) + .seconds(30)
     let all: [Outcome]
     let outcomesSoFar = outcomesSoFar
     do {
@@ -198,13 +217,14 @@ struct Runner {
     warnOfRefused(all)
     let state = options.json ? documentState() : nil
     if let failure = failure(of: all, state: state) { throw failure }
-    if options.json { Console.line(document(all, state: state).rendered) }
+    if options.json {
+      Console.line(document(events: all.map(formatting.json), state: state).rendered)
+    }
   }
 
-  /// Warns of each UID found already stored (`add`, `import`) that the
-  /// server in use refused as not activated: "already in the list" alone
-  /// would read as if all were well. One refused again by this command's
-  /// request is named by its error already.
+  /// Warns of each UID already stored (`add`, `import`) that the server
+  /// refused as not activated ("already in the list" alone reads as if all
+  /// were well), unless this command's own request's error names it.
   private func warnOfRefused(_ outcomes: [Outcome]) {
     var present: [String] = []
     var named: Set<String> = []
@@ -220,9 +240,8 @@ struct Runner {
     for uid in present where refused.contains(uid) { warnings.add(Warnings.notActivated(uid)) }
   }
 
-  /// The failure `outcomes` come to, or nil if none failed: the first
-  /// failure's exit status and next step, its line last after the later
-  /// ones'. With `--json`, it carries the document (`state`: the store for it).
+  /// The failure `outcomes` come to, if any: the first one's exit status
+  /// and hint, its line last; with `--json`, the document (of `state`).
   func failure(of outcomes: [Outcome], state: StoreContents?) -> CommandFailure? {
     let failures = outcomes.compactMap { outcome -> PipelineFailure? in
       if case .failed(let failure) = outcome { return failure }
@@ -235,21 +254,19 @@ struct Runner {
       lines.joined(separator: "\nError: "), hint: hint.map(output.shown), exitCode: code,
       output: options.json
         ? document(
-          outcomes, errors: failures.map { mask($0.description) }, code: code, hint: hint,
-          state: state
+          events: outcomes.map(formatting.json), errors: failures.map { mask($0.description) },
+          code: code, hint: hint, state: state
         ).rendered + "\n" : nil)
   }
 
-  /// The failure for a pipeline failure found before the pipeline ran; with
-  /// `--json`, it carries its document, so that a script always gets one.
+  /// The failure for one found before the pipeline ran, with its `--json` document.
   func failure(_ failure: PipelineFailure) -> CommandFailure {
     let (code, hint) = ExitStatus.of(failure)
     return fail(failure.description, hint: hint, code: code, outcomes: [.failed(failure)])
   }
 
-  /// The failure `message` (with `hint`, ending with `code`); with `--json`,
-  /// it carries its document. On stderr, both are one line each (control
-  /// characters escaped: they may quote a file name or a UID as typed).
+  /// The failure `message`, with its `--json` document; on stderr, message
+  /// and hint are a line each (escaped: they may quote a file name or UID as typed).
   func fail(
     _ message: String, hint: String?, code: ExitCode, outcomes: [Outcome]? = nil
   ) -> CommandFailure {
@@ -258,7 +275,6 @@ struct Runner {
     let message = mask(message)
     var json: String?
     if options.json {
-      let formatting = OutcomeFormatting(options: options, mask: mask)
       let events =
         outcomes?.map(formatting.json)
         ?? [.object([("event", .string("failed")), ("error", .string(message))])]
@@ -270,28 +286,18 @@ struct Runner {
       output.shown(message), hint: hint.map(output.shown), exitCode: code, output: json)
   }
 
-  /// The store for a `--json` document: as the command or the pipeline
-  /// last read it, else as it is now (nil if it cannot be read). The mask
-  /// learns the tokens in it.
+  /// The store for a `--json` document (``lastRead``, else as it is now);
+  /// the mask learns its tokens.
   private func documentState() -> StoreContents? {
     let state = lastRead.value ?? (try? store.load())
     if let state { mask.learn(from: state) }
     return state
   }
 
-  /// The `--json` document of a command that went through the pipeline;
-  /// `state` is the store as it was last read (``documentState()``).
+  /// The `--json` document; `state` is the store as last read (``documentState()``).
   func document(
-    _ outcomes: [Outcome], errors: [String] = [], code: ExitCode = .success, hint: String? = nil,
+    events: [OrderedJSON], errors: [String] = [], code: ExitCode = .success, hint: String? = nil,
     state: StoreContents?
-  ) -> OrderedJSON {
-    let formatting = OutcomeFormatting(options: options, mask: mask)
-    return document(
-      events: outcomes.map(formatting.json), errors: errors, code: code, hint: hint, state: state)
-  }
-
-  func document(
-    events: [OrderedJSON], errors: [String], code: ExitCode, hint: String?, state: StoreContents?
   ) -> OrderedJSON {
     // A store that could not be read says nothing of what is stored or
     // pending: those facts are null, never a reassuring `false` or `[]`.

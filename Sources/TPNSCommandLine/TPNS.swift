@@ -35,8 +35,7 @@ public struct TPNS: ParsableCommand {
 
   public init() {}
 
-  /// Shows the help, as a command group does (the parser already answers a
-  /// bare `tpns` so).
+  /// Shows the help, as a command group does.
   public func run() throws {
     guard case .help(let text) = try Self.parse(["--help"]) else { return }
     Console.write(text, to: 1)
@@ -76,44 +75,33 @@ public struct TPNS: ParsableCommand {
   static func document(
     for error: any Error, command: (any ParsableCommand)?, arguments: [String]
   ) -> String? {
-    let json: Bool
-    if let command = command as? any TPNSSubcommand {
-      json = command.options.json
-    } else {
-      // Not parsed: the flag as typed.
-      json = arguments.prefix { $0 != "--" }.contains("--json")
-    }
-    guard json else { return nil }
-    let name: String?
-    let message: String
-    let hint: String?
-    let code: ExitCode
+    // Not parsed: the flag as typed.
+    guard
+      (command as? any TPNSSubcommand)?.options.json
+        ?? arguments.prefix(while: { $0 != "--" }).contains("--json")
+    else { return nil }
+    let name = command.map { type(of: $0).commandName }
+    let failure: (command: String?, message: String, hint: String?, code: ExitCode)
     switch error {
     case let usage as UsageError:
-      name =
-        usage.commandPath.count > 1 ? usage.commandPath.dropFirst().joined(separator: " ") : nil
-      message = usage.message
-      hint = "See '\(usage.commandPath.joined(separator: " ")) --help' for more information."
-      code = .usage
-    case let failure as CommandFailure:
-      name = command.map { type(of: $0).commandName }
-      message = failure.message
-      hint = failure.hint
-      code = failure.exitCode
+      failure = (
+        usage.commandPath.count > 1 ? usage.commandPath.dropFirst().joined(separator: " ") : nil,
+        usage.message,
+        "See '\(usage.commandPath.joined(separator: " ")) --help' for more information.", .usage
+      )
+    case let error as CommandFailure:
+      failure = (name, error.message, error.hint, error.exitCode)
     case is ExitCode:
       return nil
     default:
-      name = command.map { type(of: $0).commandName }
-      message = "\(error)"
-      hint = nil
-      code = .failure
+      failure = (name, "\(error)", nil, .failure)
     }
     return OrderedJSON.object([
-      ("command", name.map(OrderedJSON.string) ?? .null),
+      ("command", failure.command.map(OrderedJSON.string) ?? .null),
       ("ok", .bool(false)),
-      ("exit_code", .number(Int(code.rawValue))),
-      ("errors", .array([.string(message)])),
-      ("hint", hint.map(OrderedJSON.string) ?? .null),
+      ("exit_code", .number(Int(failure.code.rawValue))),
+      ("errors", .array([.string(failure.message)])),
+      ("hint", failure.hint.map(OrderedJSON.string) ?? .null),
     ]).rendered + "\n"
   }
 }

@@ -1,18 +1,16 @@
-/// Where a server's text echoes a secret (a token or a phone ID the command
-/// holds): each run of ``partLength`` or more characters that is a stretch
-/// of one, compared without regard to case, with percent-escapes read as
-/// what they stand for and white space and control characters skipped. Each
-/// such run is replaced by the secret as output shows it (`…` and its last 6).
+/// Where a server's text echoes a secret (a token or phone ID the command
+/// holds): each run of ``partLength`` or more characters that is a stretch of
+/// one (case, percent-escapes, white space and control characters aside)
+/// becomes the secret as output shows it (`…` and its last 6).
 ///
 ///     TokenEcho.mask(["fcm:APA91bHun4MxP5egoKMwt2KZ"], in: "bad: FCM%3AAPA91BHUN4MXP5")
 ///     // "bad: …Mwt2KZ"
 ///
 /// Costs a pass over the text per secret.
 enum TokenEcho {
-  /// The fewest characters of a secret that count as an echo of it: too
-  /// many for a stretch of an unrelated word (a token is random), few
-  /// enough that what is left of a 152-character FCM token outside them
-  /// registers nothing.
+  /// The fewest characters of a secret that count as an echo: too many for
+  /// an unrelated word (a token is random), few enough that what is left of
+  /// a 152-character FCM token outside them registers nothing.
   static let partLength = 12
 
   /// `text` with every echo of `secrets` (longest first) masked.
@@ -55,9 +53,8 @@ enum TokenEcho {
     return String(decoding: output, as: UTF8.self)
   }
 
-  /// Text as it is compared: ASCII letters lowercased, `%XX` as the byte it
-  /// stands for, white space and control characters left out; with, for
-  /// each byte kept, where it came from in the original.
+  /// Text as it is compared (ASCII lowercased, `%XX` as its byte, white
+  /// space and control characters left out), each byte with its place in the original.
   private struct Folded {
     var bytes: [UInt8] = []
     var starts: [Int] = []
@@ -68,10 +65,10 @@ enum TokenEcho {
       while index < original.count {
         let byte = original[index]
         if byte == UInt8(ascii: "%"), index + 2 < original.count,
-          let high = TokenEcho.hexValue(original[index + 1]),
-          let low = TokenEcho.hexValue(original[index + 2])
+          let high = Character(Unicode.Scalar(original[index + 1])).hexDigitValue,
+          let low = Character(Unicode.Scalar(original[index + 2])).hexDigitValue
         {
-          append(TokenEcho.lowercased(high << 4 | low), from: index, to: index + 3)
+          append(TokenEcho.lowercased(UInt8(high << 4 | low)), from: index, to: index + 3)
           index += 3
           continue
         }
@@ -91,14 +88,5 @@ enum TokenEcho {
 
   private static func lowercased(_ byte: UInt8) -> UInt8 {
     (0x41...0x5A).contains(byte) ? byte + 0x20 : byte
-  }
-
-  private static func hexValue(_ byte: UInt8) -> UInt8? {
-    switch byte {
-    case 0x30...0x39: byte - 0x30
-    case 0x41...0x46: byte - 0x41 + 10
-    case 0x61...0x66: byte - 0x61 + 10
-    default: nil
-    }
   }
 }

@@ -4,27 +4,26 @@ import TPNSProtocol
 
 /// What output hides unless `--show-token`: each run of 24 or more hex
 /// digits (a UID has 20 characters) and each echo of a token or phone ID the
-/// command holds (``TokenEcho``), shown as its last 6 characters. The store
-/// is read for the known tokens only when text from a server is masked.
+/// command holds (``TokenEcho``), shown as its last 6 characters. The store is
+/// read for the known tokens only when a server's text is masked.
 ///
 ///     mask("error: token 0f1e…(64 hex)…e1f0 is not registered")
 ///     // "error: token …d2e1f0 is not registered"
 struct TokenMask: Sendable {
-  /// Whether tokens are shown in full (`--show-token`): nothing is masked.
+  /// `--show-token`: nothing is masked.
   let showsTokens: Bool
   private let known: LockedState<[String]?>
   private let loadKnown: @Sendable () -> [String]
   private let remembered = LockedState<[String]>([])
 
-  /// A mask; `known` lists the tokens and phone IDs to hide (read once, when needed).
+  /// `known` lists the tokens and phone IDs to hide (read once, when needed).
   init(showsTokens: Bool, known: @escaping @Sendable () -> [String] = { [] }) {
     self.showsTokens = showsTokens
     self.known = LockedState(nil)
     loadKnown = known
   }
 
-  /// Takes the known tokens from `state` (the store as a command read it),
-  /// unless they were read already: the store is not read again for them.
+  /// Takes the known tokens from `state` (the store as the command read it), unless known.
   func learn(from state: StoreContents) {
     known.withLock { cached in
       if cached == nil { cached = Self.tokens(in: state) }
@@ -37,16 +36,14 @@ struct TokenMask: Sendable {
     remembered.withLock { $0.append(token) }
   }
 
-  /// The tokens and phone IDs in `state`: the desired registration's, each
-  /// server's acknowledged one's and its former phones'.
+  /// The tokens and phone IDs in `state`: of every registration and former phone.
   static func tokens(in state: StoreContents) -> [String] {
     let registrations = [state.registration] + state.servers.values.map(\.registration)
     return registrations.compactMap { $0 }.flatMap { [$0.token.rawValue, $0.phone.udid] }
       + state.servers.values.flatMap { $0.formerPhones.map(\.udid) }
   }
 
-  /// `text` from a server (a body, an error quoting one) with the known
-  /// tokens and the runs of hex digits masked.
+  /// `text` from a server with the known tokens and the runs of hex digits masked.
   func callAsFunction(_ text: String) -> String {
     guard !showsTokens else { return text }
     let stored = known.withLock { cached in
@@ -59,8 +56,8 @@ struct TokenMask: Sendable {
     return hexRuns(TokenEcho.mask(tokens, in: text))
   }
 
-  /// `text` with each run of 24 or more hex digits masked (no store read:
-  /// every line of output goes through this).
+  /// `text` with each long run of hex digits masked (no store read: every
+  /// line of output goes through this).
   func hexRuns(_ text: String) -> String {
     guard !showsTokens, Self.hasLongHexRun(text) else { return text }
     var output = String.UnicodeScalarView()
@@ -77,15 +74,14 @@ struct TokenMask: Sendable {
     return String(output + Self.masked(run))
   }
 
-  /// A run of hex digits as output shows it: `…` and its last 6 when it is long.
   private static func masked(_ run: String.UnicodeScalarView) -> String.UnicodeScalarView {
     run.count >= hexRunLength ? "…".unicodeScalars + run.suffix(6) : run
   }
 
   /// The shortest run of hex digits masked: longer than a UID (20).
-  static let hexRunLength = 24
+  private static let hexRunLength = 24
 
-  /// Whether `text` has a run of 24 or more hex digits (read without copying).
+  /// Read without copying, for the common case of nothing to mask.
   private static func hasLongHexRun(_ text: String) -> Bool {
     var run = 0
     for byte in text.utf8 {

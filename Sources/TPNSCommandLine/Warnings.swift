@@ -1,14 +1,11 @@
 import Locking
 import TPNSKit
 
-/// The warnings of one command: each printed once, as it comes (on stderr,
-/// and for `watch --json` as a `warning` line), and kept for the `--json`
-/// document's `warnings`.
+/// A command's warnings: each printed once, as it comes, and kept for `--json`.
 final class Warnings: Sendable {
   private let messages = LockedState<[String]>([])
   private let print: @Sendable (String) -> Void
 
-  /// Warnings that `print` shows as they come.
   init(print: @escaping @Sendable (String) -> Void) {
     self.print = print
   }
@@ -23,28 +20,22 @@ final class Warnings: Sendable {
     if isNew { print(message) }
   }
 
-  /// Every warning so far, in order.
   var all: [String] { messages.value }
 }
 
 extension Warnings {
-  /// The warning for a token given as an argument.
   static let tokenOnCommandLine =
     "the token was given on the command line, where every local user can read it "
     + "(ps, /proc/PID/cmdline) and shell history keeps it; pass it with --token-file FILE, "
     + "--token-file - (standard input) or TPNS_TOKEN instead"
 
-  /// The warning for `uid`, already stored, that the server in use refused
-  /// as not activated.
   static func notActivated(_ uid: String) -> String {
     "\(uid) was refused by this server as not activated: activate it in your TPNS console, "
       + "then tpns sync"
   }
 
-  /// The warning for a request that carries the token to `server`, an
-  /// http:// server off this machine: it names the proxy libcurl sends it
-  /// through, if the environment names one for http:// that `no_proxy` does
-  /// not exempt.
+  /// The warning for the token sent to `server`, an http:// server off this
+  /// machine, naming the proxy libcurl sends it through, if any.
   static func cleartext(to server: ServerURL, environment: [String: String]) -> String {
     let host = server.host ?? server.redacted
     var message =
@@ -57,9 +48,8 @@ extension Warnings {
   }
 
   /// The proxy variable libcurl uses for an http:// `server`, and its value:
-  /// `http_proxy` (it ignores `HTTP_PROXY`), else `all_proxy` or `ALL_PROXY`;
-  /// none when `no_proxy` (or `NO_PROXY`) is `*` or names the host or a
-  /// domain of it.
+  /// `http_proxy` (not `HTTP_PROXY`), else `all_proxy` or `ALL_PROXY`; none
+  /// when `no_proxy` (or `NO_PROXY`) is `*` or names the host or a domain of it.
   static func proxy(
     for server: ServerURL, environment: [String: String]
   ) -> (name: String, value: String)? {

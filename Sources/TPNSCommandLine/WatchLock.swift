@@ -6,9 +6,8 @@ import TPNSKit
 #endif
 
 /// The one `tpns watch` of a store: an exclusive ``FileLock`` on
-/// `state.plist.watch.lock`, which holds the watcher's pid so that a second
-/// one can say who is watching. When the store's directory is replaced,
-/// ``follow(_:)`` takes it again at the new place.
+/// `state.plist.watch.lock`, holding the watcher's pid for a second one to
+/// name. ``follow(_:)`` takes it again when the store's directory is replaced.
 struct WatchLock {
   private static let suffix = ".watch.lock"
   private let lock: FileLock
@@ -17,13 +16,7 @@ struct WatchLock {
   /// with exit status 75 naming the holder (73 if the lock file belongs to
   /// another user: see ``Store/openCompanion(_:creatingDirectories:)``).
   init(store: Store) throws {
-    let opened: Int32?
-    do {
-      opened = try store.openCompanion(Self.suffix, creatingDirectories: true)
-    } catch {
-      throw Self.failure(error)
-    }
-    guard let opened else {
+    guard let opened = try Self.open(store, creatingDirectories: true) else {
       throw Self.failure(.io(operation: "create the directory", path: store.path, errno: ENOENT))
     }
     try self.init(locking: opened, store: store)
@@ -50,13 +43,7 @@ struct WatchLock {
   /// the store, and lets the old one go; fails as `init` does if another
   /// watch holds the new one. Does nothing while the directory is missing.
   mutating func follow(_ store: Store) throws {
-    let opened: Int32?
-    do {
-      opened = try store.openCompanion(Self.suffix, creatingDirectories: false)
-    } catch {
-      throw Self.failure(error)
-    }
-    guard let opened else { return }
+    guard let opened = try Self.open(store, creatingDirectories: false) else { return }
     if isHeld(opened) {
       close(opened)
       return
@@ -66,7 +53,6 @@ struct WatchLock {
     self = moved
   }
 
-  /// Releases the lock.
   func release() {
     ftruncate(lock.descriptor, 0)
     lock.release()
@@ -78,6 +64,14 @@ struct WatchLock {
     var current = stat()
     guard fstat(lock.descriptor, &held) == 0, fstat(other, &current) == 0 else { return false }
     return held.st_dev == current.st_dev && held.st_ino == current.st_ino
+  }
+
+  private static func open(_ store: Store, creatingDirectories: Bool) throws -> Int32? {
+    do {
+      return try store.openCompanion(suffix, creatingDirectories: creatingDirectories)
+    } catch {
+      throw failure(error)
+    }
   }
 
   private static func failure(_ error: StoreError) -> CommandFailure {

@@ -1,16 +1,13 @@
 /// The ANSI (ECMA-48) and xterm control sequences a full-screen program uses.
 public enum ANSI {
-  static let escape = "\u{1b}["
-
   /// The alternate screen on (saving the cursor) and off (restoring it).
   public static let enterAlternateScreen = "\u{1b}[?1049h"
   public static let leaveAlternateScreen = "\u{1b}[?1049l"
   /// The cursor hidden and shown.
   public static let hideCursor = "\u{1b}[?25l"
   public static let showCursor = "\u{1b}[?25h"
-  /// The whole screen erased, cursor home.
+  /// The whole screen erased, cursor home; the rest of the line erased.
   public static let clearScreen = "\u{1b}[H\u{1b}[2J"
-  /// The rest of the line erased.
   public static let clearToEndOfLine = "\u{1b}[K"
   /// Every attribute off.
   public static let resetAttributes = "\u{1b}[0m"
@@ -22,6 +19,6 @@ public enum ANSI {
 
   /// The cursor to `row` and `column`, both 0-based.
   public static func moveTo(row: Int, column: Int) -> String {
-    "\(escape)\(row + 1);\(column + 1)H"
+    "\u{1b}[\(row + 1);\(column + 1)H"
   }
 }

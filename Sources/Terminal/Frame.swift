@@ -17,10 +17,9 @@ public struct Frame: Sendable, Equatable {
       && left.cursor?.column == right.cursor?.column
   }
 
-  /// The bytes that turn a screen showing `previous` into one showing this
-  /// frame: only the rows that differ are written (each from its first
-  /// column, then cleared to its end); with no previous frame (the start,
-  /// a resize), the screen is cleared and every row written.
+  /// The bytes that turn a screen showing `previous` into this frame: only
+  /// the rows that differ, each cleared to its end; with no previous frame
+  /// (the start, a resize), the screen is cleared and every row written.
   ///
   ///     new.update(from: old)  // "\u{1b}[?25l\u{1b}[5;1Hsynced 3 UIDs\u{1b}[K…"
   public func update(from previous: Frame?) -> String {

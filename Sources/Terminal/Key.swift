@@ -1,19 +1,11 @@
-/// A key a person pressed, as a terminal in raw mode sends it.
+/// A key a person pressed, as a terminal in raw mode sends it: a printable
+/// character (UTF-8 decoded), Return, Tab, Shift-Tab, Backspace (DEL or
+/// Ctrl-H), Delete (`ESC [ 3 ~`), the arrows, Home, End, Page Up, Page Down,
+/// Escape on its own.
 public enum Key: Sendable, Hashable {
-  /// A printable character (UTF-8 decoded).
   case character(Character)
-  /// Return or Enter.
-  case enter
-  /// Tab, and Shift-Tab.
-  case tab, backTab
-  /// Backspace (DEL or Ctrl-H), and Delete (`ESC [ 3 ~`).
-  case backspace, delete
-  /// The arrows.
-  case up, down, left, right
-  /// Home, End, Page Up, Page Down.
-  case home, end, pageUp, pageDown
-  /// Escape on its own.
-  case escape
+  case enter, tab, backTab, backspace, delete
+  case up, down, left, right, home, end, pageUp, pageDown, escape
   /// Ctrl and a letter other than those above (`control("c")` is Ctrl-C:
   /// raw mode turns off the signal keys, so it arrives as a key).
   case control(Character)

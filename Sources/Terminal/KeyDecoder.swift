@@ -15,7 +15,7 @@ public struct KeyDecoder: Sendable {
 
   /// The keys in `bytes`, after what an earlier read left unfinished.
   public mutating func decode(_ bytes: [UInt8]) -> [Key] {
-    var input = pending + bytes
+    let input = pending + bytes
     pending = []
     var keys: [Key] = []
     var index = 0
@@ -55,12 +55,10 @@ public struct KeyDecoder: Sendable {
         index += length
       }
     }
-    input.removeAll()
     return keys
   }
 
-  /// The cursor key a sequence's final byte names, in both its `ESC [` and
-  /// `ESC O` forms.
+  /// The cursor key a sequence's final byte names (`ESC [` and `ESC O` forms).
   private static func cursorKey(_ final: UInt8) -> Key? {
     switch final {
     case UInt8(ascii: "A"): .up
@@ -113,7 +111,6 @@ public struct KeyDecoder: Sendable {
     return (key, index - start + 1)
   }
 
-  /// The key of a control byte, nil for one that is none.
   private static func control(_ byte: UInt8) -> Key? {
     switch byte {
     case 0x0D, 0x0A: .enter

@@ -5,29 +5,24 @@ import Posix
   import Glibc
 #endif
 
-/// The terminal of a full-screen program, from ``enter(input:output:)`` to
+/// The terminal of a full-screen program, from ``enter()`` to
 /// ``restore()``: raw mode, the alternate screen, the cursor hidden. It is
-/// put back exactly as it was on every way out: ``restore()``, `exit`,
-/// a fatal signal (a crash on any thread), and SIGINT, SIGTERM, SIGHUP or
-/// SIGQUIT, which arrive as ``Event/signal(_:)`` for the program to end
-/// cleanly (``end(with:)``). A resize (SIGWINCH) is ``Event/resized``.
+/// put back as it was on every way out: ``restore()``, `exit`, a fatal
+/// signal on any thread, and SIGINT, SIGTERM, SIGHUP or SIGQUIT, which arrive
+/// as ``Event/signal(_:)`` for the program to end by (``end(with:)``).
 ///
 ///     let terminal = try TerminalSession.enter()
 ///     defer { terminal.restore() }
-///     for event in terminal.wait(timeout: nil, wake: pipe) { … }
+///     for event in terminal.wait(wake: pipe) { … }
 public final class TerminalSession: Sendable {
-  /// What ``wait(timeout:wake:)`` saw.
+  /// What ``wait(wake:)`` saw: bytes typed or pasted, a resize (SIGWINCH),
+  /// SIGINT, SIGTERM, SIGHUP or SIGQUIT, the end of the input (the terminal
+  /// is gone), or a byte on the wake descriptor.
   public enum Event: Sendable, Equatable {
-    /// Bytes typed (or pasted).
     case input([UInt8])
-    /// The window changed size.
     case resized
-    /// SIGINT, SIGTERM, SIGHUP or SIGQUIT arrived.
     case signal(Int32)
-    /// Standard input reached its end or failed: the terminal is gone.
-    case hangUp
-    /// The wake descriptor was written to.
-    case woken
+    case hangUp, woken
   }
 
   /// Why the terminal could not be set up.
@@ -38,28 +33,22 @@ public final class TerminalSession: Sendable {
     }
   }
 
-  private let input: Int32
-  private let output: Int32
+  private let input = STDIN_FILENO
+  private let output = STDOUT_FILENO
   private let signalRead: Int32
 
-  private init(input: Int32, output: Int32, signalRead: Int32) {
-    self.input = input
-    self.output = output
+  private init(signalRead: Int32) {
     self.signalRead = signalRead
   }
 
-  /// Whether both descriptors are terminals (a full-screen program needs both).
-  public static func isTerminal(input: Int32 = STDIN_FILENO, output: Int32 = STDOUT_FILENO)
-    -> Bool
-  {
-    isatty(input) == 1 && isatty(output) == 1
+  /// Whether standard input and output are terminals (a full-screen program needs both).
+  public static func isTerminal() -> Bool {
+    isatty(STDIN_FILENO) == 1 && isatty(STDOUT_FILENO) == 1
   }
 
-  /// Takes over the terminal: raw mode on `input`, the alternate screen on
-  /// `output`, the signal handlers installed.
-  public static func enter(input: Int32 = STDIN_FILENO, output: Int32 = STDOUT_FILENO) throws
-    -> TerminalSession
-  {
+  /// Takes over the terminal: raw mode on standard input, the alternate
+  /// screen on standard output, the signal handlers installed.
+  public static func enter() throws -> TerminalSession {
     var descriptors: [Int32] = [0, 0]
     guard tpns_terminal_pipe(&descriptors) == 0 else {
       throw SetupError(errno: errno)
@@ -68,13 +57,13 @@ public final class TerminalSession: Sendable {
     let leave =
       ANSI.resetAttributes + ANSI.clearScreen + ANSI.leaveAlternateScreen
       + ANSI.showCursor
-    guard tpns_terminal_enter(input, enter, leave, descriptors[1]) == 0 else {
+    guard tpns_terminal_enter(STDIN_FILENO, enter, leave, descriptors[1]) == 0 else {
       let error = errno
       close(descriptors[0])
       close(descriptors[1])
       throw SetupError(errno: error)
     }
-    return TerminalSession(input: input, output: output, signalRead: descriptors[0])
+    return TerminalSession(signalRead: descriptors[0])
   }
 
   /// The size in cells (80×24 when the terminal does not say).
@@ -90,22 +79,15 @@ public final class TerminalSession: Sendable {
     Console.write(text, to: output)
   }
 
-  /// Waits up to `timeout` (nil: until something happens) for input, a
-  /// signal, or a byte on `wake`, and returns what happened (nothing when
-  /// the time ran out). Reads never block: a slow pipeline never holds up a key.
-  public func wait(timeout: Duration?, wake: Int32) -> [Event] {
+  /// Waits for input, a signal, or a byte on `wake`, and returns what
+  /// happened. Reads never block: a slow pipeline never holds up a key.
+  public func wait(wake: Int32) -> [Event] {
     var descriptors = [
       pollfd(fd: signalRead, events: Int16(POLLIN), revents: 0),
       pollfd(fd: input, events: Int16(POLLIN), revents: 0),
       pollfd(fd: wake, events: Int16(POLLIN), revents: 0),
     ]
-    let milliseconds =
-      timeout.map {
-        Int32(
-          clamping: $0.components.seconds * 1000 + $0.components.attoseconds / 1_000_000_000_000_000
-        )
-      } ?? -1
-    let ready = poll(&descriptors, 3, milliseconds)
+    let ready = poll(&descriptors, 3, -1)
     guard ready > 0 else { return [] }
     var events: [Event] = []
     if descriptors[0].revents & Int16(POLLIN) != 0 {
@@ -129,7 +111,6 @@ public final class TerminalSession: Sendable {
     return events
   }
 
-  /// Everything a non-blocking descriptor holds now.
   private static func drain(_ descriptor: Int32) -> [UInt8] {
     var bytes: [UInt8] = []
     var buffer = [UInt8](repeating: 0, count: 64)
@@ -154,7 +135,7 @@ public final class TerminalSession: Sendable {
   }
 }
 
-/// A pipe another thread writes a byte to, to wake ``TerminalSession/wait(timeout:wake:)``.
+/// A pipe another thread writes a byte to, to wake ``TerminalSession/wait(wake:)``.
 public struct WakePipe: Sendable {
   /// The end to wait on.
   public let readEnd: Int32

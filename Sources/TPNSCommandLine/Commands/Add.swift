@@ -2,12 +2,8 @@ import ArgumentParsing
 import TPNSKit
 import TPNSProtocol
 
-#if canImport(Glibc)
-  import Glibc
-#endif
-
 /// `tpns add <uid>...`: stores the UIDs, then sends the whole list.
-struct Add: ParsableCommand {
+struct Add: TPNSSubcommand {
   static let configuration = CommandConfiguration(
     abstract: "Add device UIDs to the list and send it (cmd=mapsync).",
     discussion: """
@@ -45,9 +41,7 @@ struct Add: ParsableCommand {
     var location: String
   }
 
-  /// `--from`'s file, or nil.
   var file: String? { fromFile?.string }
-  /// Whether the change is sent (not `--no-sync`).
   var sync: Bool { !noSync }
   var options: GlobalOptions { sending.resolved }
 
@@ -60,14 +54,14 @@ struct Add: ParsableCommand {
     let update = try settings.update(runner: runner)
     var lines: [Line] = []
     if let file {
-      let bytes = try InputFile.readList(
-        file, runner: runner, isNot: "no list of UIDs",
+      let bytes = try InputFile.read(
+        file, runner: runner, tooLarge: "it is no list of UIDs",
         hint: "Pass a file of UIDs, one a line ('#' starts a comment).")
-      lines = Self.lines(of: bytes, name: file == "-" ? "<stdin>" : file)
+      let name = file == "-" ? "<stdin>" : file
+      lines = Self.lines(of: bytes, name: name)
       // An empty provisioning file in a CI job must not pass unnoticed.
       if lines.isEmpty, !options.quiet, !options.json {
-        runner.output.error(
-          "no UIDs in \(file == "-" ? "<stdin>" : file) (blank lines and # comments only)")
+        runner.output.error("no UIDs in \(name) (blank lines and # comments only)")
       }
     }
     // The pipeline checks every UID before anything is stored or sent; a

@@ -32,9 +32,8 @@ struct Completion: ParsableCommand {
 }
 
 /// `tpns __complete indexes|uids [-- WORDS...]`: the words the completion
-/// scripts offer from the store, one a line (`0<TAB>ABCDEFGHJKLMNPRSTUVW`).
-/// The command line being completed comes after `--`, so that its `--store`
-/// is the store read. Prints nothing when the store cannot be read.
+/// scripts offer from the store (`0<TAB>ABCDEFGHJKLMNPRSTUVW`), or nothing;
+/// the command line being completed comes after `--`, for its `--store`.
 struct CompletionWords: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "__complete", abstract: "Print completion words from the store.",
@@ -62,10 +61,7 @@ struct CompletionWords: ParsableCommand {
 
   func run() throws {
     guard let path = storePath, let state = try? Store(path: path).load() else { return }
-    var text = ""
-    for (index, uid) in state.uids.enumerated() {
-      text += kind == .indexes ? "\(index)\t\(uid)\n" : "\(uid)\n"
-    }
-    Console.write(text, to: 1)
+    let lines = state.uids.enumerated().map { kind == .indexes ? "\($0)\t\($1)\n" : "\($1)\n" }
+    Console.write(lines.joined(), to: 1)
   }
 }

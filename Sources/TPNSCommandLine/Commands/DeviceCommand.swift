@@ -1,5 +1,4 @@
 import ArgumentParsing
-import Reactive
 import TPNSKit
 import TPNSProtocol
 
@@ -27,13 +26,6 @@ struct DeviceCommand: ParsableCommand {
     let runner = Runner(command: Self.commandName, options: options)
     let device: DeviceUID
     do { device = try DeviceUID(uid) } catch { throw runner.failure(.invalidUID(uid, error)) }
-    // Before libcurl can start a thread: each one made later blocks them too.
-    runner.takeInterrupts(storesNothing: true)
-    let environment = try runner.environment()
-    let outcomes = environment.request(.device(uid: device)) {
-      .sent(.device, response: $0.body)
-    }
-    .catchingFailures(.device)
-    try runner.finish(outcomes)
+    try runner.send(.device(uid: device))
   }
 }

@@ -1,10 +1,9 @@
 import ArgumentParsing
-import Reactive
 import TPNSKit
 import TPNSProtocol
 
 /// `tpns event <uid>`: sends `cmd=event` as the device would.
-struct EventCommand: ParsableCommand {
+struct EventCommand: TPNSSubcommand {
   static let configuration = CommandConfiguration(
     commandName: "event",
     abstract: "Act as the device: send an event for a UID, to test a push end to end.",
@@ -39,7 +38,6 @@ struct EventCommand: ParsableCommand {
 
   /// The message; an empty one is no message: `msg` is left out, as without --message.
   var message: String? { givenMessage.flatMap { $0.isEmpty ? nil : $0 } }
-  /// `--type`.
   var type: Int { Int(eventType) }
   var options: GlobalOptions { LegacyForm.options(sending.resolved, legacy: legacy) }
 
@@ -63,15 +61,8 @@ struct EventCommand: ParsableCommand {
           + "other control characters are not.",
         code: ExitStatus.dataError)
     }
-    // Before libcurl can start a thread: each one made later blocks them too.
-    runner.takeInterrupts(storesNothing: true)
-    let environment = try runner.environment()
-    let outcomes = environment.request(
-      .event(uid: device, type: type, message: message, time: time),
-      // An event pushes: never sent twice after a timeout.
-      idempotent: false
-    ) { .sent(.event, response: $0.body) }
-    .catchingFailures(.event)
-    try runner.finish(outcomes)
+    // An event pushes: never sent twice after a timeout.
+    try runner.send(
+      .event(uid: device, type: type, message: message, time: time), idempotent: false)
   }
 }

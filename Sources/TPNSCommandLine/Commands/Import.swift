@@ -2,14 +2,8 @@ import ArgumentParsing
 import TPNSKit
 import TPNSProtocol
 
-#if canImport(Glibc)
-  import Glibc
-#endif
-
-/// `tpns import <file>`: adds the UIDs of a property list (the app's
-/// preferences, another store) to the list, or makes them the list, then
-/// sends it.
-struct Import: ParsableCommand {
+/// `tpns import <file>`: adds a property list's UIDs (or makes them the list), then sends it.
+struct Import: TPNSSubcommand {
   static let configuration = CommandConfiguration(
     abstract: "Add the UIDs of the app's preferences file or another store and send the list.",
     discussion: """
@@ -44,17 +38,16 @@ struct Import: ParsableCommand {
   var noSync = false
   @OptionGroup var sending: TokenSendingOptions
 
-  /// The file as given (`-` for standard input).
   var file: String { path.string }
-  /// Whether the change is sent (not `--no-sync`).
   var sync: Bool { !noSync }
   var options: GlobalOptions { sending.resolved }
 
   func run() throws {
     let runner = Runner(command: Self.commandName, options: options)
     let name = file == "-" ? "<stdin>" : file
-    let bytes = try InputFile.readList(
-      file, runner: runner, isNot: "no preferences file or store",
+    let bytes = try InputFile.read(
+      file, runner: runner,
+      tooLarge: "it is no preferences file or store",
       hint: "Pass the app's preferences file or a tpns store.")
     // The pipeline checks every UID before anything is stored or sent; a
     // failure names the item's place in the file.
@@ -77,10 +70,9 @@ struct Import: ParsableCommand {
             replacesList: replace))), syncsChanges: sync)
   }
 
-  /// What the import does to each UID's settings: a store's (its
-  /// `UIDSettings`) come along; with `--replace`, they become exactly the
-  /// store's (one the store gives none loses its own). A file without
-  /// settings (an app's preferences) changes none.
+  /// What the import does to each UID's settings: a store's come along; with
+  /// `--replace`, they become exactly the store's (none given: none kept).
+  /// An app's preferences, without settings, change none.
   static func settingsChanges(
     _ contents: ImportFile.Contents, replacing: Bool
   ) -> [String: MappingSettingsUpdate] {

@@ -3,7 +3,7 @@ import Posix
 import TPNSKit
 
 /// `tpns list`: prints the stored UIDs with their indexes.
-struct List: ParsableCommand {
+struct List: TPNSSubcommand {
   static let configuration = CommandConfiguration(
     abstract: "Show the stored UIDs with their indexes, and each one's settings.",
     examples: [
@@ -24,18 +24,15 @@ struct List: ParsableCommand {
     let state = try runner.loadStore()
     let uids = state.uids
     if options.json {
+      let entries = uids.enumerated().map { index, uid in
+        OrderedJSON.object(
+          [("index", .number(index)), ("uid", .string(uid))]
+            + OutcomeFormatting.fields(state.settings(of: uid)))
+      }
       var json =
         OrderedJSON.object([
           ("command", .string("list")), ("store", .string(options.storePath)),
-          (
-            "uids",
-            .array(
-              uids.enumerated().map {
-                .object(
-                  [("index", .number($0.offset)), ("uid", .string($0.element))]
-                    + OutcomeFormatting.fields(state.settings(of: $0.element)))
-              })
-          ),
+          ("uids", .array(entries)),
         ]).rendered + "\n"
       try Self.checkingOutput { try json.withUTF8 { try Console.outputChecked($0) } }
       return
@@ -68,10 +65,9 @@ struct List: ParsableCommand {
     }
   }
 
-  /// The `index  uid` lines of `uids` as UTF-8, the index right-aligned to
-  /// the widest, each UID followed by its text in `suffixes`, if any.
-  /// Built in one buffer of bytes: a `String` appended to piece by piece
-  /// costs several times more for a long list.
+  /// The `index  uid` lines as UTF-8, the index right-aligned to the widest,
+  /// each UID followed by its `suffixes` text, if any. One buffer: a `String`
+  /// appended to piece by piece costs several times more for a long list.
   static func lines(of uids: [String], suffixes: [String: String] = [:]) -> [UInt8] {
     let width = String(max(uids.count - 1, 0)).count
     var text: [UInt8] = []

@@ -3,7 +3,7 @@ import TPNSKit
 import TPNSProtocol
 
 /// `tpns mapping <uid>`: stores one UID and sends it alone.
-struct Mapping: ParsableCommand {
+struct Mapping: TPNSSubcommand {
   static let configuration = CommandConfiguration(
     abstract: "Add one UID to the list and send it alone (cmd=mapping), for scripts.",
     discussion: """

@@ -1,14 +1,9 @@
 import ArgumentParsing
-import Reactive
 import TPNSKit
 import TPNSProtocol
 
-#if canImport(Glibc)
-  import Glibc
-#endif
-
 /// `tpns register <token>`: stores the token and sends `cmd=client`.
-struct Register: ParsableCommand {
+struct Register: TPNSSubcommand {
   static let configuration = CommandConfiguration(
     abstract: "Register a push token with the server (cmd=client).",
     discussion: """
@@ -84,15 +79,12 @@ struct Register: ParsableCommand {
     var sandbox: Bool?
   }
 
-  /// Where the token comes from, in the order they are looked at.
+  /// Where the token comes from, in the order they are looked at: `<token>`,
+  /// `--token-file` ('-': standard input), `TPNS_TOKEN`, else the stored one.
   enum TokenSource: Equatable {
-    /// The `<token>` argument, which other local users can read.
     case argument(String)
-    /// `--token-file FILE`, or `-` for standard input (read when the command runs).
     case file(String)
-    /// `TPNS_TOKEN`.
     case environment(String)
-    /// None given: the stored registration's, whose options this command changes.
     case stored
   }
 
@@ -100,8 +92,6 @@ struct Register: ParsableCommand {
     Given(os: os, appID: appID, udid: udid, language: language, sandbox: sandbox)
   }
 
-  /// The token's source; `validate()` makes sure there is at most one, and
-  /// none only when options change the stored registration.
   var source: TokenSource {
     if let token { return .argument(token) }
     if let tokenFile { return .file(tokenFile.string) }
@@ -109,16 +99,13 @@ struct Register: ParsableCommand {
     return .stored
   }
 
-  /// Whether an option that changes a registration is given.
-  var changesRegistration: Bool { given != Given() }
-
   var options: GlobalOptions { sending.resolved }
 
   func validate() throws {
     if token != nil, tokenFile != nil {
       throw ValidationError("Give the token once: as <token> or with --token-file, not both")
     }
-    if token == nil, tokenFile == nil, environmentToken == nil, !changesRegistration {
+    if token == nil, tokenFile == nil, environmentToken == nil, given == Given() {
       throw ValidationError("Missing expected argument '<token>' (or --token-file, or TPNS_TOKEN)")
     }
   }
@@ -148,9 +135,8 @@ struct Register: ParsableCommand {
       .init(token: .just(token)), registration: Self.registration(given, stored: stored))
   }
 
-  /// The stored registration's token, for options that change it without
-  /// a new one; none stored, or another `--os` (whose token it is not), is
-  /// a usage error.
+  /// The stored registration's token, for options that change it; none
+  /// stored, or another `--os` (whose token it is not), is a usage error.
   func storedToken(_ stored: PhoneRegistration?, runner: Runner) throws -> String {
     guard let stored else {
       throw runner.fail(
@@ -168,9 +154,8 @@ struct Register: ParsableCommand {
     return stored.token.rawValue
   }
 
-  /// A warning for an iOS-looking token (64 hex characters) about to be
-  /// registered as the stored registration's other OS, which it keeps when
-  /// `--os` is not given.
+  /// A warning for an iOS-looking token about to be registered as the stored
+  /// registration's other OS, which it keeps without `--os`.
   static func osWarning(token: String, given: Given, stored: PhoneRegistration?) -> String? {
     guard given.os == nil, let os = stored?.phone.os, !os.usesAPNsTokens,
       IOSTokenSyntax.isValid(token.trimmingWhitespace())
@@ -180,46 +165,22 @@ struct Register: ParsableCommand {
       + "stored registration's OS; if it is an iOS token, run tpns register again with --os ios"
   }
 
-  /// The largest token file read: an Android token has up to 4,096 characters.
-  static let tokenFileLimit = 16_384
-
   /// The token in `path` ('-': standard input), white space around it
-  /// trimmed; a file that cannot be read is exit 66, one another user owns
-  /// or may read 73 (see ``InputFile/read(_:limit:secret:)``), one larger
-  /// than any token 65 (never read to its end: `/dev/zero` is refused too).
+  /// trimmed (see ``InputFile/read(_:runner:noun:limit:secret:tooLarge:hint:)``).
   static func readToken(_ path: String, runner: Runner) throws -> String {
-    let name = path == "-" ? "<stdin>" : path
-    let bytes: [UInt8]
-    do {
-      bytes = try InputFile.read(path, limit: tokenFileLimit + 1, secret: true)
-    } catch {
-      switch error {
-      case .unreadable(let failure):
-        throw runner.fail(
-          "cannot read the token file \(name): \(String(cString: strerror(failure.code)))",
-          hint: "Check the path and its permissions, or pass '-' to read standard input.",
-          code: ExitStatus.noInput)
-      case .untrusted(let reason):
-        throw runner.fail(
-          reason.description(of: name), hint: reason.suggestion(for: name),
-          code: ExitStatus.cannotCreate)
-      }
-    }
-    guard bytes.count <= tokenFileLimit else {
-      throw runner.fail(
-        "the token file \(name) is larger than \(tokenFileLimit) bytes: it holds no token",
-        hint: "Put only the token in the file (one line).", code: ExitStatus.dataError)
-    }
+    let bytes = try InputFile.read(
+      // An Android token has up to 4,096 characters.
+      path, runner: runner, noun: "the token file ", limit: 16_384, secret: true,
+      tooLarge: "it holds no token",
+      hint: "Put only the token in the file (one line).")
     // A UTF-8 byte-order mark (Windows editors write one) is no part of the token.
     let text = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? Array(bytes.dropFirst(3)) : bytes
     return String(decoding: text, as: UTF8.self).trimmingWhitespace()
   }
 
-  /// The registration to send: each option given, else the stored
-  /// registration's value when it is of the same OS (a refreshed token keeps
-  /// its phone), else the OS's default (`lang` enUS, `dev` 0). An iOS
-  /// phone's udid is its token unless given (nil here); any other phone's
-  /// has no default (nil).
+  /// The registration to send: each option given, else the stored one's of
+  /// the same OS (a refreshed token keeps its phone), else the OS's default.
+  /// An iOS phone's udid is its token unless given (nil here).
   static func registration(_ given: Given, stored: PhoneRegistration?) -> Registration {
     let os = given.os ?? stored?.phone.os ?? .ios
     let same = stored?.phone.os == os ? stored : nil

@@ -2,7 +2,7 @@ import ArgumentParsing
 import TPNSKit
 
 /// `tpns remove <index>...`: removes UIDs by index, then sends the list.
-struct Remove: ParsableCommand {
+struct Remove: TPNSSubcommand {
   static let configuration = CommandConfiguration(
     abstract: "Remove UIDs from the list by index (as 'tpns list' prints them) and send it.",
     discussion: """
@@ -31,7 +31,6 @@ struct Remove: ParsableCommand {
   var noSync = false
   @OptionGroup var sending: TokenSendingOptions
 
-  /// Whether the change is sent (not `--no-sync`).
   var sync: Bool { !noSync }
   var options: GlobalOptions { sending.resolved }
 

@@ -3,7 +3,7 @@ import TPNSKit
 import TPNSProtocol
 
 /// `tpns rm-mapping <uid>`: removes one UID and sends its removal alone.
-struct RemoveMapping: ParsableCommand {
+struct RemoveMapping: TPNSSubcommand {
   static let configuration = CommandConfiguration(
     commandName: "rm-mapping",
     abstract: "Remove one UID from the list and send its removal alone (cmd=rm_mapping).",

@@ -3,7 +3,7 @@ import Posix
 import TPNSKit
 
 /// `tpns status`: what the store holds and whether this server has it.
-struct Status: ParsableCommand {
+struct Status: TPNSSubcommand {
   static let configuration = CommandConfiguration(
     abstract: "Show the token, the server, and whether the server has the stored list.",
     examples: [
@@ -33,6 +33,12 @@ struct Status: ParsableCommand {
     let unknown = difference.listIsUnknown
     func count(_ uids: [String]) -> OrderedJSON { unknown ? .null : .number(uids.count) }
     if options.json {
+      let formerPhones = difference.formerPhones.map { phone in
+        OrderedJSON.object([
+          ("os", .string(phone.os.rawValue)), ("appid", .string(phone.appID)),
+          ("udid", .string(options.show(phone.udid))),
+        ])
+      }
       Console.line(
         OrderedJSON.object([
           ("command", .string("status")),
@@ -57,16 +63,7 @@ struct Status: ParsableCommand {
           ("pending", .bool(difference.isPending)),
           ("not_activated", .array(difference.notActivated.map(OrderedJSON.string))),
           ("needs_registration", .bool(difference.desired == nil || difference.needsRegistration)),
-          (
-            "former_phones",
-            .array(
-              difference.formerPhones.map { phone in
-                .object([
-                  ("os", .string(phone.os.rawValue)), ("appid", .string(phone.appID)),
-                  ("udid", .string(options.show(phone.udid))),
-                ])
-              })
-          ),
+          ("former_phones", .array(formerPhones)),
           ("to_add", count(difference.toAdd)),
           ("to_remove", count(difference.toRemove)),
           ("to_update", count(difference.toUpdate)),
@@ -77,36 +74,43 @@ struct Status: ParsableCommand {
     let token =
       registration.map { "\(options.show($0.token.rawValue)) (\($0.phone.os.rawValue))" }
       ?? "none (tpns register --token-file FILE, or TPNS_TOKEN)"
-    let registered: String
-    if registration == nil {
-      registered = "no (no token)"
-    } else if difference.isRegistered {
-      registered = "yes"
-    } else if let other = registeredAt.first {
-      registered = "no (acknowledged at \(other), not here)"
-    } else if !difference.formerPhones.isEmpty {
-      registered = "no (this server holds a former phone)"
-    } else {
-      registered = "no"
-    }
-    var rows = [
-      ("server", options.shownServer), ("store", options.storePath), ("token", token),
-      ("registered", registered), ("uids", String(state.uids.count)),
-      ("pending", Self.pending(difference)),
+    let registered =
+      if registration == nil {
+        "no (no token)"
+      } else if difference.isRegistered {
+        "yes"
+      } else if let other = registeredAt.first {
+        "no (acknowledged at \(other), not here)"
+      } else if !difference.formerPhones.isEmpty {
+        "no (this server holds a former phone)"
+      } else {
+        "no"
+      }
+    // What is in line is green, what is pending or missing yellow.
+    let inLine = difference.nextCommand == nil && difference.notActivated.isEmpty
+    var rows: [(String, String, Palette.Style?)] = [
+      ("server", options.shownServer, nil), ("store", options.storePath, nil),
+      ("token", token, nil),
+      ("registered", registered, difference.isRegistered ? .success : .pending),
+      ("uids", String(state.uids.count), nil),
+      ("pending", Self.pending(difference), inLine ? .success : .pending),
     ]
     if let formerDefault {
       rows.append(
         (
           "note",
           "the store's acknowledgements are at the former default, \(formerDefault) "
-            + "(--server \(formerDefault) uses it; tpns sync sends the store here)"
+            + "(--server \(formerDefault) uses it; tpns sync sends the store here)", .pending
         ))
     }
     // Each phone this server may still push the cameras to, until it
     // acknowledges the removal of its mappings.
     for phone in difference.formerPhones {
       rows.append(
-        ("former", "\(options.show(phone.udid)) (\(phone.os.rawValue), \(phone.appID)) to unmap"))
+        (
+          "former", "\(options.show(phone.udid)) (\(phone.os.rawValue), \(phone.appID)) to unmap",
+          .pending
+        ))
     }
     // Neither in line nor pending: refused by the server until activated.
     for uid in difference.notActivated {
@@ -114,27 +118,16 @@ struct Status: ParsableCommand {
         (
           "refused",
           "\(uid), not activated at this server: activate it in your TPNS console, then "
-            + "tpns sync"
+            + "tpns sync", .pending
         ))
     }
-    for (label, value) in rows {
-      // What is in line is green, what is pending or missing yellow.
-      let style: Palette.Style?
-      switch label {
-      case "registered": style = difference.isRegistered ? .success : .pending
-      case "former", "note", "refused": style = .pending
-      case "pending":
-        style =
-          difference.nextCommand == nil && difference.notActivated.isEmpty ? .success : .pending
-      default: style = nil
-      }
-      runner.output.line(label.padding(to: 12) + value, style: style)
+    for (label, value, style) in rows {
+      runner.output.line(UIRenderer.pad(label, 12) + value, style: style)
     }
   }
 
-  /// The former default server (the quickstart's http URL) when the server in use is
-  /// the default, which has acknowledged nothing, and the store holds acknowledgements
-  /// at the former: a store from before the default changed. Else nil.
+  /// The former default server when the default, in use, has acknowledged
+  /// nothing and the former has: a store from before the default changed.
   static func formerDefault(of state: StoreContents, server: String) -> String? {
     let former = ServerLocation.formerDefault.storeKey
     guard server == ServerLocation.realService.storeKey, state.servers[server] == nil,
@@ -176,12 +169,5 @@ struct Status: ParsableCommand {
     }
     let repairs = difference.listIsUnknown ? " repairs it" : ""
     return "yes: \(parts.joined(separator: ", ")) (\(next)\(repairs))"
-  }
-}
-
-extension String {
-  /// The text padded with spaces to `width`.
-  func padding(to width: Int) -> String {
-    count >= width ? self + " " : self + String(repeating: " ", count: width - count)
   }
 }

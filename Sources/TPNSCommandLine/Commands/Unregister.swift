@@ -3,7 +3,7 @@ import TPNSKit
 import TPNSProtocol
 
 /// `tpns unregister [--uid UID]...`: removes this phone's mappings at the server.
-struct Unregister: ParsableCommand {
+struct Unregister: TPNSSubcommand {
   static let configuration = CommandConfiguration(
     abstract: "Remove this phone's mappings at the server (cmd=unreg_mapping).",
     discussion: """

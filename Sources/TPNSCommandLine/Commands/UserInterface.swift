@@ -5,7 +5,7 @@ import TPNSKit
 import Terminal
 
 /// `tpns ui`: the quickstart's screen in a terminal, a View on the pipeline.
-struct UserInterface: ParsableCommand {
+struct UserInterface: TPNSSubcommand {
   static let configuration = CommandConfiguration(
     commandName: "ui",
     abstract: "Edit the token and the UID list on an interactive screen (a terminal only).",
@@ -89,10 +89,9 @@ struct UserInterface: ParsableCommand {
     let environment = try runner.environment()
     let scheduler = environment.scheduler
     let formatting = OutcomeFormatting(options: options, mask: runner.mask, namesServer: false)
-    let mask = runner.mask
     let context = UIContext(
       server: options.serverKey, showToken: { options.show($0) },
-      describe: { outcome in Self.status(of: outcome, formatting: formatting, mask: mask) })
+      describe: { outcome in Self.status(of: outcome, formatting: formatting) })
     let initial = UIState.initial(stored, context: context, revealsToken: options.showToken)
     let storeChanges = StoreWatcher.events(
       of: runner.store, debounce: .milliseconds(50), maxDelay: .milliseconds(500),
@@ -133,7 +132,7 @@ struct UserInterface: ParsableCommand {
         terminal.write(frame.update(from: shown))
         shown = frame
       }
-      for event in terminal.wait(timeout: nil, wake: wake.readEnd) {
+      for event in terminal.wait(wake: wake.readEnd) {
         switch event {
         case .input(let bytes):
           for key in decoder.decode(bytes) { keys.onNext(key) }
@@ -155,23 +154,19 @@ struct UserInterface: ParsableCommand {
   }
 
   /// The status line of an outcome: the CLI's words without the server
-  /// (the header names it), coloured as the CLI colours them.
-  static func status(
-    of outcome: Outcome, formatting: OutcomeFormatting, mask: TokenMask
-  ) -> UIState.Status {
+  /// (the header names it), coloured as the CLI colours them (news: green).
+  static func status(of outcome: Outcome, formatting: OutcomeFormatting) -> UIState.Status {
     switch outcome {
     case .failed(let failure):
-      return UIState.Status(text: "failed: \(mask(failure.description))", style: .failure)
+      return UIState.Status(
+        text: "failed: \(formatting.mask(failure.description))", style: .failure)
     case .storeAbsent:
       // The CLI's line names the path; at the start of a screen, what to do matters.
       return UIState.Status(
         text: "no store yet: a token entered here creates it", style: .pending)
-    case .retrying, .waitingForRegistration, .storeDeleted, .registrationLost:
-      return UIState.Status(text: formatting.line(outcome) ?? "", style: .pending)
     default:
-      return UIState.Status(text: formatting.line(outcome) ?? "", style: .success)
+      return UIState.Status(
+        text: formatting.line(outcome) ?? "", style: OutcomePrinter.style(of: outcome) ?? .success)
     }
   }
 }
-
-extension UserInterface: TPNSSubcommand {}

@@ -8,7 +8,7 @@ import TPNSKit
 #endif
 
 /// `tpns watch`: keeps the server in sync with the store as it changes.
-struct Watch: ParsableCommand {
+struct Watch: TPNSSubcommand {
   static let configuration = CommandConfiguration(
     abstract: "Keep the server in sync with the store as it changes, until SIGINT or SIGTERM.",
     discussion: """
@@ -29,20 +29,19 @@ struct Watch: ParsableCommand {
         "Keep the server in line with the store, printing a JSON line per event.")
     ])
 
-  /// What `--debounce` and `--max-delay` take.
   static let milliseconds = "a whole number of milliseconds from 0 to 600000"
 
   @Option(
     name: .customLong("debounce"),
     help: ArgumentHelp("Wait this long after a change for more (up to 600000).", valueName: "ms"),
-    validate: { $0 <= Milliseconds(600_000) }, expectation: Self.milliseconds)
-  var debounceTime = Milliseconds(200)
+    validate: { (0...600_000).contains($0) }, expectation: Self.milliseconds)
+  var debounceTime = 200
   @Option(
     name: .customLong("max-delay"),
     help: ArgumentHelp(
       "Sync after this long even if changes keep coming (up to 600000).", valueName: "ms"),
-    validate: { $0 <= Milliseconds(600_000) }, expectation: Self.milliseconds)
-  var maxDelayTime = Milliseconds(2000)
+    validate: { (0...600_000).contains($0) }, expectation: Self.milliseconds)
+  var maxDelayTime = 2000
   @Option(
     name: .customLong("interval"),
     help: ArgumentHelp(
@@ -51,8 +50,8 @@ struct Watch: ParsableCommand {
   var retryInterval = Seconds(60)
   @OptionGroup var sending: TokenSendingOptions
 
-  var debounce: Duration { debounceTime.duration }
-  var maxDelay: Duration { maxDelayTime.duration }
+  var debounce: Duration { .milliseconds(debounceTime) }
+  var maxDelay: Duration { .milliseconds(maxDelayTime) }
   var interval: Duration { retryInterval.duration }
   var options: GlobalOptions { sending.resolved }
 
@@ -64,7 +63,7 @@ struct Watch: ParsableCommand {
     // With --json, a warning (a token about to go out in clear) is a line too.
     let warningLine: (@Sendable (String) -> Void)? =
       options.json
-      ? { @Sendable message in Console.line(Self.warningLine(message).rendered) } : nil
+      ? { @Sendable message in Self.printLine("warning", [("message", .string(message))]) } : nil
     let runner = Runner(
       command: Self.commandName, options: options, budgeted: false, streamWarning: warningLine)
     var lock = try WatchLock(store: runner.store)
@@ -90,19 +89,17 @@ struct Watch: ParsableCommand {
       Observable.interval(interval, scheduler: environment.scheduler).map { _ in () },
       reloadChecks.observe(on: environment.scheduler))
     let viewModel = SyncViewModel(environment: environment)
-    let printer = OutcomePrinter(
-      .watch, options: options, mask: runner.mask, output: runner.output)
+    let printer = OutcomePrinter(view: .watch, formatting: runner.formatting, output: runner.output)
     let output = runner.output
     let outcomes = viewModel.transform(.init(storeChanges: events, periodicChecks: checks)).outcomes
     // The first JSON line, before any outcome (some come as the watch subscribes).
     if options.json {
-      Console.line(
-        OutcomePrinter.stamped(
-          .object([
-            ("event", .string("started")), ("store", .string(options.storePath)),
-            ("server", .string(options.shownServer)), ("pid", .number(Int(getpid()))),
-          ])
-        ).rendered)
+      Self.printLine(
+        "started",
+        [
+          ("store", .string(options.storePath)), ("server", .string(options.shownServer)),
+          ("pid", .number(Int(getpid()))),
+        ])
     }
     let subscription = outcomes.subscribe(onNext: printer.print)
     // Disposing cancels a request in flight (libcurl polls the flag at least once a second).
@@ -113,7 +110,12 @@ struct Watch: ParsableCommand {
     while true {
       switch signals.wait().signal {
       case SIGHUP:
-        Self.printReloading(output: output, options: options)
+        // Re-read and re-arm, as daemons do.
+        if options.json {
+          Self.printLine("reloading", [("store", .string(options.storePath))])
+        } else if !options.quiet {
+          output.line(OutcomePrinter.stamped("reloading: re-reading \(options.storePath)"))
+        }
         reloads.onNext(())
         reloadChecks.onNext(())
       case SIGUSR1:
@@ -124,21 +126,8 @@ struct Watch: ParsableCommand {
     }
   }
 
-  /// The `--json` line of a warning: `{"event":"warning","time":…,"message":…}`.
-  static func warningLine(_ message: String) -> OrderedJSON {
-    OutcomePrinter.stamped(.object([("event", .string("warning")), ("message", .string(message))]))
+  /// A `--json` line: `{"event":…,"time":…,…}`.
+  static func printLine(_ event: String, _ members: [(String, OrderedJSON)]) {
+    Console.line(OutcomePrinter.stamped(.object([("event", .string(event))] + members)).rendered)
   }
-
-  /// The line for a SIGHUP: the daemon convention, re-read and re-arm.
-  static func printReloading(output: TextOutput, options: GlobalOptions) {
-    if options.json {
-      let line = OrderedJSON.object([
-        ("event", .string("reloading")), ("store", .string(options.storePath)),
-      ])
-      Console.line(OutcomePrinter.stamped(line).rendered)
-    } else if !options.quiet {
-      output.line(OutcomePrinter.stamped("reloading: re-reading \(options.storePath)"))
-    }
-  }
-
 }

@@ -40,8 +40,6 @@ extension ServerURL: ExpressibleByArgument {
     return text.unicodeScalars.allSatisfy { (0x21..<0x7F).contains($0.value) }
   }
 
-  /// Whether the authority of the URL `text` has no port, an empty one, or
-  /// digits of at most 65535.
   private static func hasValidPort(_ text: String) -> Bool {
     guard let schemeEnd = text.firstRange(of: "://") else { return false }
     let rest = text[schemeEnd.upperBound...]
@@ -94,25 +92,6 @@ struct Seconds: ExpressibleByArgument, Comparable {
   static var expectation: String? { "a number of seconds above 0" }
 
   static func < (lhs: Seconds, rhs: Seconds) -> Bool { lhs.duration < rhs.duration }
-}
-
-/// A whole number of milliseconds, 0 or more (`--debounce 200`).
-struct Milliseconds: ExpressibleByArgument, Comparable {
-  var count: Int
-
-  init(_ count: Int) { self.count = count }
-
-  init?(argument: String) {
-    guard let count = Int(argument), count >= 0 else { return nil }
-    self.count = count
-  }
-
-  var duration: Duration { .milliseconds(count) }
-  var defaultValueDescription: String { "\(count)" }
-
-  static var expectation: String? { "a whole number of milliseconds, 0 or more" }
-
-  static func < (lhs: Milliseconds, rhs: Milliseconds) -> Bool { lhs.count < rhs.count }
 }
 
 /// `--color auto|always|never`.

@@ -2,8 +2,7 @@ import ArgumentParsing
 import TPNSKit
 import TPNSProtocol
 
-/// `--interval`, `--format` and their `--no-` forms, which `add` and
-/// `mapping` share: the change of the UIDs' settings.
+/// `--interval`, `--format` and their `--no-` forms, of `add` and `mapping`.
 struct MappingSettingsOptions: ParsableArguments {
   @Option(
     name: .customLong("interval"),
@@ -45,18 +44,17 @@ struct MappingSettingsOptions: ParsableArguments {
     givenFormat.map { .set($0) } ?? (clearsFormat ? .clear : .keep)
   }
 
-  /// The change, checked: a bad format is bad data (65), found before
-  /// anything is stored or sent. (A bad interval is a usage error, found
-  /// by the parser.)
+  /// The change, checked: a bad format is bad data (65), before anything is
+  /// stored or sent (a bad interval is the parser's usage error).
   func update(runner: Runner) throws -> MappingSettingsUpdate {
     do {
       return try MappingSettingsUpdate(interval: interval, format: format)
     } catch {
-      let message: String
-      switch error {
-      case .format(let violation): message = "invalid format: it \(violation)"
-      case .interval: message = "invalid interval: \(error)"
-      }
+      let message =
+        switch error {
+        case .format(let violation): "invalid format: it \(violation)"
+        case .interval: "invalid interval: \(error)"
+        }
       throw runner.fail(
         message,
         hint:

@@ -7,10 +7,9 @@ import TPNSKit
 
 /// `--server` (env `TPNS_SERVER`).
 struct ServerLocation: ParsableArguments {
-  /// The real service, as shipping apps use it (https on port 7380).
   static let realService = ServerURL("https://push.iotcplatform.com:7380/tpns")
-  /// The default before it: the quickstart's, in clear. A store may hold
-  /// acknowledgements there, which `status` points out.
+  /// The quickstart's default, in clear: a store may hold acknowledgements
+  /// there, which `status` points out.
   static let formerDefault = ServerURL("http://push.iotcplatform.com/tpns")
 
   @Option(help: ArgumentHelp("The TPNS URL.", valueName: "url"), environment: "TPNS_SERVER")
@@ -31,7 +30,6 @@ struct StoreLocation: ParsableArguments {
   @EnvironmentVariable("HOME", help: "Where the store is kept without XDG_CONFIG_HOME.")
   var home: String?
 
-  /// The store's path: `--store`, `TPNS_STORE`, or the default.
   var resolvedPath: String? {
     path?.string
       ?? Store.defaultPath(
@@ -45,12 +43,10 @@ struct StoreLocation: ParsableArguments {
   }
 }
 
-/// `--json`.
 struct JSONOutput: ParsableArguments {
   @Flag(help: "Print JSON instead of text (one document; watch: JSON lines).") var json = false
 }
 
-/// `-q, --quiet`.
 struct QuietOutput: ParsableArguments {
   @Flag(
     name: .shortAndLong,
@@ -58,7 +54,6 @@ struct QuietOutput: ParsableArguments {
   var quiet = false
 }
 
-/// `--color`.
 struct ColorOption: ParsableArguments {
   @Option(
     name: .customLong("color"),
@@ -68,7 +63,6 @@ struct ColorOption: ParsableArguments {
   var choice = ColorChoice.auto
 }
 
-/// `--show-token`.
 struct TokenDisplay: ParsableArguments {
   @Flag(help: "Print tokens in full (they are masked by default).") var showToken = false
 }
@@ -96,6 +90,16 @@ struct TransferOptions: ParsableArguments {
       "Trust only the CA certificates in this PEM file (not the system's as well).",
       valueName: "file"), environment: "TPNS_CACERT")
   var caCertificate: FilePath?
+
+  /// Refuses an http:// `server` off this machine with `--require-https`.
+  func checkCleartext(to server: ServerURL) throws {
+    if requireHTTPS, server.isCleartextOverNetwork {
+      throw ValidationError(
+        "\(server.redacted) is not https://, and --require-https (or "
+          + "TPNS_REQUIRE_HTTPS) refuses an http:// server that is not on this machine: the "
+          + "token would cross the network unencrypted")
+    }
+  }
 }
 
 /// `--allow-token-in-url`, for the commands that may send the token.
@@ -106,6 +110,15 @@ struct TokenInURLPermission: ParsableArguments {
       "Let --method get send the token in the URL, which proxies and access logs keep "
         + "(refused without it)."))
   var allowTokenInURL = false
+
+  /// Refuses `--method get` without `--allow-token-in-url`.
+  func check(_ method: HTTPRequest.Method) throws {
+    if method == .get, !allowTokenInURL {
+      throw ValidationError(
+        "--method get would put the push token in the URL, where proxies and access logs "
+          + "keep it: use --method post (the default), or add --allow-token-in-url")
+    }
+  }
 }
 
 /// The options of a command that talks to the server without the token (`event`).
@@ -114,8 +127,7 @@ struct SendingOptions: ParsableArguments {
   @OptionGroup var store: StoreLocation
   @OptionGroup var output: JSONOutput
   @OptionGroup var quietness: QuietOutput
-  /// `-v, --verbose`: here, the one group of the commands that print lines
-  /// (not `ui`, whose screen the lines would break into).
+  /// Here, in the one group of the commands that print lines (not `ui`).
   @Flag(
     name: .shortAndLong,
     help: "Print each HTTP request and its answer (status, time) on stderr, as curl -v does.")
@@ -124,52 +136,28 @@ struct SendingOptions: ParsableArguments {
   @OptionGroup var display: TokenDisplay
   @OptionGroup var color: ColorOption
 
-  /// An http:// server off this machine with `--require-https` is refused
-  /// before anything is stored.
   func validate() throws {
-    try Self.checkCleartext(server: location.server, requireHTTPS: transfer.requireHTTPS)
-  }
-
-  /// Refuses an http:// server off this machine with `--require-https`.
-  static func checkCleartext(server: ServerURL, requireHTTPS: Bool) throws {
-    if requireHTTPS, server.isCleartextOverNetwork {
-      throw ValidationError(
-        "\(server.redacted) is not https://, and --require-https (or "
-          + "TPNS_REQUIRE_HTTPS) refuses an http:// server that is not on this machine: the "
-          + "token would cross the network unencrypted")
-    }
+    try transfer.checkCleartext(to: location.server)
   }
 
   var resolved: GlobalOptions {
     GlobalOptions(
-      server: location.server, storePath: store.resolvedPath ?? "", json: output.json,
+      server: location.server.text, storePath: store.resolvedPath ?? "", json: output.json,
       quiet: quietness.quiet, verbose: verbose, timeout: transfer.timeout.duration,
       method: transfer.method, caCertificate: transfer.caCertificate?.string,
-      showToken: display.showToken, requireHTTPS: transfer.requireHTTPS, allowTokenInURL: false,
+      showToken: display.showToken, requireHTTPS: transfer.requireHTTPS,
       color: color.choice)
   }
 }
 
 /// The options of a command that may send the token: every one that
-/// reconciles may send `cmd=client`, and an iOS phone's udid (in `mapsync`,
-/// `unreg_mapping`) is its token.
+/// reconciles (`cmd=client`; an iOS phone's udid is its token).
 struct TokenSendingOptions: ParsableArguments {
   @OptionGroup var sending: SendingOptions
   @OptionGroup var permission: TokenInURLPermission
 
   func validate() throws {
-    try Self.checkTokenInURL(method: sending.transfer.method, permission: permission)
-  }
-
-  /// Refuses `--method get` without `--allow-token-in-url`.
-  static func checkTokenInURL(
-    method: HTTPRequest.Method, permission: TokenInURLPermission
-  ) throws {
-    if method == .get, !permission.allowTokenInURL {
-      throw ValidationError(
-        "--method get would put the push token in the URL, where proxies and access logs "
-          + "keep it: use --method post (the default), or add --allow-token-in-url")
-    }
+    try permission.check(sending.transfer.method)
   }
 
   var resolved: GlobalOptions {
@@ -179,9 +167,8 @@ struct TokenSendingOptions: ParsableArguments {
   }
 }
 
-/// The options of `ui`, which draws a screen and may send the token: those
-/// of ``TokenSendingOptions`` but `--json`, `--quiet` and `--verbose`
-/// (lines on stderr would break into the screen).
+/// The options of `ui`: those of ``TokenSendingOptions`` but `--json`,
+/// `--quiet` and `--verbose` (lines would break into the screen).
 struct InteractiveOptions: ParsableArguments {
   @OptionGroup var location: ServerLocation
   @OptionGroup var store: StoreLocation
@@ -191,13 +178,13 @@ struct InteractiveOptions: ParsableArguments {
   @OptionGroup var permission: TokenInURLPermission
 
   func validate() throws {
-    try SendingOptions.checkCleartext(server: location.server, requireHTTPS: transfer.requireHTTPS)
-    try TokenSendingOptions.checkTokenInURL(method: transfer.method, permission: permission)
+    try transfer.checkCleartext(to: location.server)
+    try permission.check(transfer.method)
   }
 
   var resolved: GlobalOptions {
     GlobalOptions(
-      server: location.server, storePath: store.resolvedPath ?? "",
+      server: location.server.text, storePath: store.resolvedPath ?? "",
       timeout: transfer.timeout.duration, method: transfer.method,
       caCertificate: transfer.caCertificate?.string, showToken: display.showToken,
       requireHTTPS: transfer.requireHTTPS, allowTokenInURL: permission.allowTokenInURL,
@@ -217,7 +204,7 @@ struct ListingOptions: ParsableArguments {
     // choose, as the other commands' would (nothing is refused over it).
     let environment = ProcessEnvironment.current["TPNS_SERVER"].flatMap(ServerURL.init(argument:))
     return GlobalOptions(
-      server: environment ?? ServerLocation.realService, storePath: store.resolvedPath ?? "",
+      server: (environment ?? ServerLocation.realService).text, storePath: store.resolvedPath ?? "",
       json: output.json, quiet: quietness.quiet, color: color.choice)
   }
 }
@@ -232,7 +219,7 @@ struct ReportingOptions: ParsableArguments {
 
   var resolved: GlobalOptions {
     GlobalOptions(
-      server: location.server, storePath: store.resolvedPath ?? "", json: output.json,
+      server: location.server.text, storePath: store.resolvedPath ?? "", json: output.json,
       showToken: display.showToken, color: color.choice)
   }
 }

@@ -1,8 +1,7 @@
 import TPNSProtocol
 
 /// What the UID field says under it as you type: the pipeline's own check
-/// (``DeviceUID``), with the CLI's message, and how many characters are
-/// missing or too many; a UID the list has already is not one to add.
+/// (``DeviceUID``) in the CLI's words; a UID the list has is not one to add.
 struct UIDHint: Sendable, Equatable {
   let text: String
   /// Whether Enter would add it: a valid UID the list does not have.
@@ -40,8 +39,7 @@ struct UIDHint: Sendable, Equatable {
 }
 
 /// What the token field says under it as you type: the pipeline's own check
-/// (``PushToken``, for the iOS phone `tpns ui` registers), in the CLI's words.
-/// It never shows the token: only its length and a character not allowed.
+/// (``PushToken``, iOS) in the CLI's words, never showing the token.
 struct TokenHint: Sendable, Equatable {
   let text: String
   /// The token Enter would register, nil when the text is not one.

@@ -2,9 +2,8 @@ import TPNSKit
 import TPNSProtocol
 import Terminal
 
-/// Draws a ``UIState`` on a screen of a given size: a pure function from
-/// state and size to a ``Frame`` (lines and cursor), so that it is tested
-/// without a terminal and the terminal is sent only the rows that changed.
+/// Draws a ``UIState`` as a ``Frame``: a pure function of state and size,
+/// tested without a terminal; the terminal is sent only the rows that changed.
 ///
 ///      tpns ui  http://127.0.0.1:7380/tpns
 ///      token …c0ffee  registered at this server
@@ -17,14 +16,10 @@ import Terminal
 ///         1  BBCDEFGHJKLMNPRSTUVW  pending
 ///         2  CBCDEFGHJKLMNPRSTUVW  not activated
 struct UIRenderer: Sendable {
-  /// The smallest screen it draws on.
   static let minimumSize = (columns: 40, rows: 12)
-  /// The server, as shown.
   let server: String
-  /// Colours (or none: `--color never`, `NO_COLOR`).
   let palette: Palette
 
-  /// The frame of `state` on a screen of `columns` by `rows`.
   func frame(_ state: UIState, columns: Int, rows: Int) -> Frame {
     guard columns >= Self.minimumSize.columns, rows >= Self.minimumSize.rows else {
       let message =
@@ -33,7 +28,8 @@ struct UIRenderer: Sendable {
     }
     var lines: [String] = []
     lines.append(ANSI.bold + Self.fit(" tpns ui  \(shown(server))", columns) + ANSI.resetAttributes)
-    lines.append(Self.fit(" " + header(state), columns, painted: headerStyle(state), palette))
+    let waits = state.registering != nil || (state.token != nil && !state.isRegistered)
+    lines.append(Self.fit(" " + header(state), columns, painted: waits ? .pending : nil, palette))
     let label = { (name: String, focus: UIState.Focus) -> String in
       state.focus == focus ? ANSI.reverse + name + ANSI.resetAttributes : name
     }
@@ -81,7 +77,6 @@ struct UIRenderer: Sendable {
     return Frame(lines: lines, cursor: cursor)
   }
 
-  /// The keys line for the field in focus.
   static func keys(_ state: UIState) -> String {
     switch state.focus {
     case .token:
@@ -92,8 +87,7 @@ struct UIRenderer: Sendable {
     }
   }
 
-  /// The line under the token field: why the token in it is not registered,
-  /// or the field's own check as you type.
+  /// The line under the token field: why its token is not registered, or its check.
   private func tokenNote(_ state: UIState, _ columns: Int) -> String {
     if let reason = state.tokenReason {
       return note(reason, columns, painted: .failure)
@@ -107,8 +101,7 @@ struct UIRenderer: Sendable {
     return note(hint.text, columns, painted: hint.isValid ? .success : nil)
   }
 
-  /// A line under a field: in line with the field's text, or from the
-  /// screen's edge when it would not fit there.
+  /// A line under a field, in line with its text if it fits.
   private func note(_ text: String, _ columns: Int, painted style: Palette.Style? = nil)
     -> String
   {
@@ -121,14 +114,9 @@ struct UIRenderer: Sendable {
     guard let token = state.token else {
       return state.registering.map { "registering \($0)" } ?? "no token: type one and press Enter"
     }
-    var text = "token \(token)  "
-    text += state.isRegistered ? "registered at this server" : "not registered at this server"
+    var text = "token \(token)  \(state.isRegistered ? "" : "not ")registered at this server"
     if let registering = state.registering { text += "  (registering \(registering))" }
     return text
-  }
-
-  private func headerStyle(_ state: UIState) -> Palette.Style? {
-    state.registering != nil || (state.token != nil && !state.isRegistered) ? .pending : nil
   }
 
   private func listTitle(_ state: UIState) -> String {
@@ -147,23 +135,22 @@ struct UIRenderer: Sendable {
   private func listLine(_ state: UIState, index: Int, columns: Int) -> String {
     let uid = state.list[index]
     let selected = index == state.selection
-    let marker = selected ? ">" : " "
     let number = String(index)
     let text =
-      " \(marker) " + String(repeating: " ", count: max(3 - number.count, 0)) + number + "  "
-      + shown(uid)
+      " \(selected ? ">" : " ") " + String(repeating: " ", count: max(3 - number.count, 0))
+      + number + "  " + shown(uid)
     var line = Self.fit(text, columns)
     if state.pending.contains(uid) { line += palette.paint("  pending", .pending) }
     if state.notActivated.contains(uid) { line += palette.paint("  not activated", .failure) }
     return selected && state.focus == .list ? ANSI.reverse + line + ANSI.resetAttributes : line
   }
 
-  /// Text with its control characters escaped: a server's words never move the cursor.
+  /// A server's words never move the cursor.
   private func shown(_ text: String) -> String {
     text.escapingControlCharacters
   }
 
-  /// The first row of the list so that `selection` is in view.
+  /// The first row of the list that keeps `selection` in view.
   static func top(selection: Int, count: Int, rows: Int) -> Int {
     guard rows > 0, count > rows else { return 0 }
     return min(max(selection - rows + 1, 0), count - rows)
@@ -185,9 +172,8 @@ struct UIRenderer: Sendable {
     return palette.paint(cut, style)
   }
 
-  /// `text` in rows of at most `width` characters, broken at spaces (a
-  /// longer word where it must be), at most `rows` of them: the last ends
-  /// in `…` when text is left over.
+  /// `text` in at most `rows` rows of `width`, broken at spaces (a longer
+  /// word where it must be), the last ending in `…` when text is left over.
   static func wrap(_ text: String, _ width: Int, rows: Int) -> [String] {
     var lines: [String] = []
     var line = ""
@@ -220,7 +206,6 @@ struct UIRenderer: Sendable {
     text + String(repeating: " ", count: max(width - text.count, 0))
   }
 
-  /// A horizontal rule across the screen, with a title.
   static func rule(_ title: String, _ width: Int) -> String {
     let head = title.isEmpty ? "" : "── \(title) "
     let fitted = String(head.prefix(width))

@@ -4,10 +4,9 @@ import TPNSKit
 import Terminal
 
 /// The View of `tpns ui` bound to the pipeline, without a terminal: keys in,
-/// states out. Keys and the pipeline's outputs are events of
-/// ``UIState/reduce(_:context:)``, whose actions feed the ``SyncViewModel``'s
-/// inputs. Events are handled one at a time, in order: an output an action
-/// causes is handled right after that action, never inside it.
+/// states out. Keys and the pipeline's outputs go through
+/// ``UIState/reduce(_:context:)``, whose actions feed the pipeline's inputs,
+/// one at a time: an output an action causes is handled after it, never inside it.
 ///
 ///     let states = UISession(viewModel: viewModel, context: context, initial: state)
 ///       .states(keys: keys, storeChanges: events)
@@ -17,9 +16,7 @@ struct UISession: Sendable {
   let initial: UIState
 
   /// The state after each event, starting with `initial`; the pipeline runs
-  /// while it is subscribed (disposing cancels a request in flight). Store
-  /// changes by other processes come in as `storeChanges`, and `checks`
-  /// send what is still pending (as `watch --interval`).
+  /// while it is subscribed. `checks` send what is still pending (as `watch --interval`).
   func states(
     keys: Observable<Key>, storeChanges: Observable<StoreEvent> = .empty(),
     checks: Observable<Void> = .empty()
@@ -39,7 +36,7 @@ struct UISession: Sendable {
           token: token.asObservable(), uidText: uidText.asObservable(),
           addTaps: taps.asObservable(), removals: removals.asObservable(),
           syncRequests: syncs.asObservable(), storeChanges: storeChanges, periodicChecks: checks))
-      let loop = UIEventLoop(state: initial) { state, commands in
+      let loop = UIEventLoop(state: initial, context: context) { state, commands in
         observer.onNext(state)
         for command in commands {
           switch command {
@@ -50,8 +47,6 @@ struct UISession: Sendable {
           case .sync: syncs.onNext(())
           }
         }
-      } reduce: { state, event in
-        state.reduce(event, context: context)
       }
       observer.onNext(initial)
       let events = Observable.merge([
@@ -66,9 +61,8 @@ struct UISession: Sendable {
   }
 }
 
-/// Handles events one at a time: the reducer under a lock, then (without
-/// it) the state and commands go out; an event submitted meanwhile, from
-/// this thread or another, waits its turn.
+/// Handles events one at a time: the reducer under the lock, then the state
+/// and commands go out without it; an event submitted meanwhile waits its turn.
 private final class UIEventLoop: @unchecked Sendable {
   // @unchecked: `state`, `queue` and `isDraining` are guarded by `lock`;
   // `emit` runs on one thread at a time.
@@ -76,16 +70,15 @@ private final class UIEventLoop: @unchecked Sendable {
   private var state: UIState
   private var queue: [UIEvent] = []
   private var isDraining = false
+  private let context: UIContext
   private let emit: @Sendable (UIState, [UIAction]) -> Void
-  private let reduce: @Sendable (inout UIState, UIEvent) -> [UIAction]
 
   init(
-    state: UIState, emit: @escaping @Sendable (UIState, [UIAction]) -> Void,
-    reduce: @escaping @Sendable (inout UIState, UIEvent) -> [UIAction]
+    state: UIState, context: UIContext, emit: @escaping @Sendable (UIState, [UIAction]) -> Void
   ) {
     self.state = state
+    self.context = context
     self.emit = emit
-    self.reduce = reduce
   }
 
   func submit(_ event: UIEvent) {
@@ -107,7 +100,7 @@ private final class UIEventLoop: @unchecked Sendable {
         return nil
       }
       let event = queue.removeFirst()
-      let commands = reduce(&state, event)
+      let commands = state.reduce(event, context: context)
       return (state, commands)
     }
   }

@@ -6,8 +6,7 @@ extension UIState {
   /// What the UID field says under it: its check against the list as it is.
   var uidHint: UIDHint { UIDHint(uidField.text, list: list) }
 
-  /// Whether Add is enabled: the pipeline's `canAdd`, and the UID not in
-  /// the list already.
+  /// Whether Add is enabled: the pipeline's `canAdd`, and the UID not listed.
   var addEnabled: Bool { canAdd && uidHint.isValid }
 
   /// The text the token field shows: a bullet for each character unless revealed.
@@ -20,30 +19,19 @@ extension UIState {
 
   mutating func press(_ key: Key, context: UIContext) -> [UIAction] {
     switch key {
-    case .control("c"):
-      exit = .interrupted
-      return []
-    case .control("r"):
-      revealsToken.toggle()
-      return []
-    case .tab: return move(by: 1)
-    case .backTab: return move(by: -1)
-    case .escape:
-      focus = .list
-      return []
-    default: break
+    case .control("c"): exit = .interrupted
+    case .control("r"): revealsToken.toggle()
+    case .tab, .backTab:
+      let all = Focus.allCases
+      focus = all[(all.firstIndex(of: focus)! + (key == .tab ? 1 : all.count - 1)) % all.count]
+    case .escape: focus = .list
+    default:
+      switch focus {
+      case .token: return pressInToken(key, context: context)
+      case .uid: return pressInUID(key)
+      case .list: return pressInList(key)
+      }
     }
-    switch focus {
-    case .token: return pressInToken(key, context: context)
-    case .uid: return pressInUID(key)
-    case .list: return pressInList(key)
-    }
-  }
-
-  private mutating func move(by offset: Int) -> [UIAction] {
-    let all = Focus.allCases
-    let index = all.firstIndex(of: focus)!
-    focus = all[(index + offset + all.count) % all.count]
     return []
   }
 
@@ -53,16 +41,15 @@ extension UIState {
     case .down: focus = .uid
     default:
       let before = tokenField.text
-      _ = tokenField.apply(key)
+      tokenField.apply(key)
       // Edited: the field's own check replaces the reason of the token before.
       if tokenField.text != before { tokenReason = nil }
     }
     return []
   }
 
-  /// Enter in the token field: a valid token is registered and stays in the
-  /// field until the server acknowledges it; anything else is refused here
-  /// with the field's reason.
+  /// Enter in the token field: a valid token is registered, and stays in the
+  /// field until acknowledged; anything else is refused with the field's reason.
   private mutating func enterToken(context: UIContext) -> [UIAction] {
     let hint = TokenHint(tokenField.text)
     guard let token = hint.token else {
@@ -72,32 +59,22 @@ extension UIState {
     }
     let shown = context.showToken(token.rawValue)
     statusIsAboutStore = false
-    if registering == nil, token.rawValue == submitted, let reason = tokenReason {
-      // The pipeline takes a token once until another is entered; the
-      // same one again would send nothing.
-      guard !tokenRefused else {
-        status = Status(text: "\(reason): type another token", style: .failure)
-        return []
-      }
-      // Stored, its request failed: a sync registers it first.
-      status = Status(text: "registering \(shown)", style: .pending)
-      registering = shown
-      tokenReason = nil
-      focus = .uid
-      return [.sync]
+    // The pipeline takes a token once until another is entered: the same one
+    // again would send nothing. Refused, it is refused again; stored but its
+    // request failed, a sync registers it.
+    let again = registering == nil && token.rawValue == submitted && tokenReason != nil
+    if again, tokenRefused, let reason = tokenReason {
+      status = Status(text: "\(reason): type another token", style: .failure)
+      return []
     }
-    if let older = registering, older != shown {
-      // The pipeline's flatMapLatest cancels the older registration.
-      status = Status(
-        text: "registering \(shown) (cancelled registering \(older))", style: .pending)
-    } else {
-      status = Status(text: "registering \(shown)", style: .pending)
-    }
+    // The pipeline's flatMapLatest cancels the older registration.
+    let cancelled = registering.map { $0 != shown ? " (cancelled registering \($0))" : "" } ?? ""
+    status = Status(text: "registering \(shown)\(cancelled)", style: .pending)
     registering = shown
     submitted = token.rawValue
     tokenReason = nil
     focus = .uid
-    return [.token(tokenField.text.trimmingWhitespace())]
+    return again ? [.sync] : [.token(tokenField.text.trimmingWhitespace())]
   }
 
   private mutating func pressInUID(_ key: Key) -> [UIAction] {
@@ -117,7 +94,7 @@ extension UIState {
     case .down: focus = .list
     default:
       let before = uidField.text
-      _ = uidField.apply(key)
+      uidField.apply(key)
       if uidField.text != before { return [.uidText(uidField.text)] }
     }
     return []

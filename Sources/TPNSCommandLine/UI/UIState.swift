@@ -2,22 +2,17 @@ import TPNSKit
 import TPNSProtocol
 import Terminal
 
-/// What the screen of `tpns ui` shows, as a value: the Model of its View.
-/// It changes only by ``reduce(_:context:)``, a pure function of the state,
-/// a key or one of the pipeline's outputs; what the pipeline should be told
-/// comes back as ``UIAction``s.
+/// What the screen of `tpns ui` shows: the Model of its View. It changes
+/// only by ``reduce(_:context:)``, a pure function of the state and a key or
+/// a pipeline output, which returns what the pipeline should be told.
 struct UIState: Sendable, Equatable {
-  /// Where keys go.
   enum Focus: Sendable, Equatable, CaseIterable {
     case token, uid, list
   }
 
-  /// How the program ends.
+  /// How the program ends: `q` (status 0) or Ctrl-C (130, as after SIGINT).
   enum Exit: Sendable, Equatable {
-    /// `q`: exit status 0.
-    case quit
-    /// Ctrl-C: exit status 130, as after SIGINT.
-    case interrupted
+    case quit, interrupted
   }
 
   /// The line at the bottom: the newest outcome, or a hint.
@@ -35,44 +30,37 @@ struct UIState: Sendable, Equatable {
   var isRegistered = false
   /// The token (masked) sent to be registered and not answered yet.
   var registering: String?
-  /// The pipeline's `canAdd`: the Add button is enabled.
+  /// The pipeline's `canAdd` and `list`.
   var canAdd = false
-  /// The pipeline's `list`.
   var list: [String] = []
   /// UIDs in the list this server has not acknowledged.
   var pending: Set<String> = []
-  /// UIDs in the list this server refused as not activated: neither
-  /// pending nor held (`status`'s "refused").
+  /// UIDs in the list this server refused as not activated (`status`'s "refused").
   var notActivated: Set<String> = []
   /// UIDs this server still holds that the list no longer has.
   var pendingRemovals: [String] = []
-  /// The selected row of the list.
   var selection = 0
   var status: Status?
-  /// Whether `status` tells of the store being unreadable, deleted or
-  /// absent: the next good read of the store clears it.
+  /// Whether `status` says the store is unreadable, deleted or absent: the
+  /// next good read of the store clears it.
   var statusIsAboutStore = false
-  /// Whether the token field shows what is typed (Ctrl-R; `--show-token`)
-  /// rather than a bullet for each character.
+  /// Whether the token field shows what is typed (Ctrl-R; `--show-token`), not bullets.
   var revealsToken = false
   /// The token last handed to the pipeline's `token` input, normalised.
   var submitted: String?
-  /// Why the token in the field is not registered (the server refused it,
-  /// or its request failed), shown under the field until it is edited.
+  /// Why the token in the field is not registered, shown under it until it is edited.
   var tokenReason: String?
-  /// Whether `tokenReason` is a refusal: entering the same token again is
-  /// refused again, so Enter says so instead of sending it.
+  /// Whether `tokenReason` is a refusal: Enter with the same token says so
+  /// instead of sending it again.
   var tokenRefused = false
-  /// Set when the program should end.
   var exit: Exit?
 
-  /// The state at start: the token field has the focus until a token is stored.
+  /// The token field has the focus until a token is stored.
   init(tokenStored: Bool = false) {
     focus = tokenStored ? .uid : .token
   }
 
-  /// The state at start for the store as read: its token, list and what is
-  /// pending; the token field revealed with `revealsToken` (`--show-token`).
+  /// The state at start for the store as read; `revealsToken`: `--show-token`.
   static func initial(
     _ stored: StoreContents, context: UIContext, revealsToken: Bool = false
   ) -> UIState {
@@ -95,26 +83,18 @@ enum UIEvent: Sendable, Equatable {
 
 /// What the screen tells the pipeline: one of its inputs.
 enum UIAction: Sendable, Equatable {
-  /// The `token` input: register this token.
   case token(String)
-  /// The `uidText` input: the UID field's text now.
   case uidText(String)
-  /// The `addTaps` input: the Add button pressed.
   case addTap
-  /// The `removals` input: remove this UID.
   case remove(String)
-  /// The `syncRequests` input: send the list again.
   case sync
 }
 
-/// What the reducer needs to know beyond the state: the server in use (as
-/// the store records it), how tokens and outcomes read.
+/// What the reducer needs beyond the state: the server's key in the store,
+/// a token as shown, an outcome as the status line says it.
 struct UIContext: Sendable {
-  /// The server's key in the store (``GlobalOptions/serverKey``).
   var server: String
-  /// A token as shown: masked unless `--show-token`.
   var showToken: @Sendable (String) -> String
-  /// An outcome as the status line says it.
   var describe: @Sendable (Outcome) -> UIState.Status
 }
 
@@ -139,9 +119,8 @@ extension UIState {
     return []
   }
 
-  /// The status line says `outcome`; the end of a registration updates the
-  /// token field: registered, it is emptied; refused or failed, the token
-  /// stays in it with the reason.
+  /// The status line says `outcome`; a registration's end empties the token
+  /// field, or, refused or failed, leaves the token in it with the reason.
   private mutating func conclude(_ outcome: Outcome, context: UIContext) {
     let described = context.describe(outcome)
     status = described

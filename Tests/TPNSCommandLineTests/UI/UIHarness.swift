@@ -74,14 +74,14 @@ final class UIHarness: Sendable {
     }
   }
 
-  static let options = GlobalOptions(server: ServerURL(server), storePath: "/tmp/state.plist")
+  static let options = GlobalOptions(server: server, storePath: "/tmp/state.plist")
 
   static let context: UIContext = {
     let mask = TokenMask(showsTokens: false)
     let formatting = OutcomeFormatting(options: options, mask: mask, namesServer: false)
     return UIContext(
       server: server, showToken: { options.show($0) },
-      describe: { UserInterface.status(of: $0, formatting: formatting, mask: mask) })
+      describe: { UserInterface.status(of: $0, formatting: formatting) })
   }()
 
   /// The screen's states while `keys` are pressed (and the store changes

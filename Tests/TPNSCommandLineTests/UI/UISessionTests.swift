@@ -192,8 +192,7 @@ import Testing
     let line = UserInterface.status(
       of: .storeAbsent,
       formatting: OutcomeFormatting(
-        options: H.options, mask: TokenMask(showsTokens: false), namesServer: false),
-      mask: TokenMask(showsTokens: false))
+        options: H.options, mask: TokenMask(showsTokens: false), namesServer: false))
     #expect(line.text == "no store yet: a token entered here creates it")
   }
 
