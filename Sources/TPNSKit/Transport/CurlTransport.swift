@@ -49,12 +49,6 @@ public final class CurlTransport: @unchecked Sendable {
   ) throws(TransportError) -> HTTPResponse {
     lock.lock()
     defer { lock.unlock() }
-    return try performLocked(request, isCancelled: isCancelled)
-  }
-
-  private func performLocked(
-    _ request: HTTPRequest, isCancelled: @escaping @Sendable () -> Bool
-  ) throws(TransportError) -> HTTPResponse {
     // Schemes are case-insensitive (RFC 3986), as for libcurl itself.
     let scheme = request.url.prefix(8).lowercased()
     guard scheme.hasPrefix("http://") || scheme.hasPrefix("https://") else {

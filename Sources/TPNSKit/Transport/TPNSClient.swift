@@ -80,22 +80,23 @@ public struct TPNSClient: Sendable {
   ) throws(RequestFailure) -> HTTPResponse {
     var http = request.httpRequest(server: server, method: method, legacy: legacy)
     http.timeout = timeout
-    let clock = ContinuousClock()
-    let start = clock.now
+    let start = ContinuousClock.now
+    var status: Int?
+    var failure: TransportError?
+    defer {
+      log?(
+        Exchange(
+          method: http.method, url: http.url, command: request.name, isLegacy: legacy,
+          status: status, failure: failure, duration: .now - start))
+    }
     let response: HTTPResponse
     do {
       response = try transport.perform(http, isCancelled: isCancelled)
     } catch {
-      log?(
-        Exchange(
-          method: http.method, url: http.url, command: request.name, isLegacy: legacy,
-          status: nil, failure: error, duration: clock.now - start))
+      failure = error
       throw .transport(error)
     }
-    log?(
-      Exchange(
-        method: http.method, url: http.url, command: request.name, isLegacy: legacy,
-        status: response.status, failure: nil, duration: clock.now - start))
+    status = response.status
     guard response.isSuccess else { throw RequestFailure(response) }
     return response
   }
