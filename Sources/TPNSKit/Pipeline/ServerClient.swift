@@ -46,24 +46,11 @@ public struct ServerClient: Sendable {
         }
       }
     }
-    if inline {
-      return ServerClient(url: url) { command, timeout in
-        Observable<HTTPResponse>.create { observer in
-          do {
-            observer.onNext(try client().send(command, timeout: timeout))
-            observer.onCompleted()
-          } catch {
-            observer.onError(error)
-          }
-          return Disposables.create()
-        }
-      }
-    }
-    let worker = DispatchQueue(label: "tpns.transport")
+    let worker = inline ? nil : DispatchQueue(label: "tpns.transport")
     return ServerClient(url: url) { command, timeout in
-      Observable<HTTPResponse>.create { observer in
+      let response = Observable<HTTPResponse>.create { observer in
         let cancelled = BooleanDisposable()
-        worker.async {
+        let send = { @Sendable in
           guard !cancelled.isDisposed else { return }
           do {
             observer.onNext(
@@ -73,9 +60,10 @@ public struct ServerClient: Sendable {
             observer.onError(error)
           }
         }
+        if let worker { worker.async(execute: send) } else { send() }
         return cancelled
       }
-      .observe(on: scheduler)
+      return worker == nil ? response : response.observe(on: scheduler)
     }
   }
 

@@ -110,8 +110,7 @@ extension SyncSteps {
       let refusedSet = Set(refused)
       try update { state in
         guard state.holds(desired.phone, at: server) else { return }
-        var sent: [String: MappingSettings] = [:]
-        for (uid, value) in settings { sent[uid.rawValue] = value }
+        let sent = Dictionary(uniqueKeysWithValues: settings.map { ($0.key.rawValue, $0.value) })
         let held = refused.isEmpty ? uids : uids.filter { !refusedSet.contains($0) }
         state.servers[server]?.accept(
           list: held.map(\.rawValue), sent: sent, notActivated: refused.map(\.rawValue))
@@ -135,10 +134,10 @@ extension SyncSteps {
   /// the server acknowledged, if it still holds that phone: a UID mapped
   /// with `settings` (`mapping`), one mapping removed (`rm_mapping`,
   /// `unreg_mapping` with `uid`), or all of them (`unreg_mapping`). It
-  /// leaves the demand once acknowledged; a server that answers "not
+  /// leaves the demand once answered; a server that answers "not
   /// registered" forgot the phone, which is registered again (once) before
   /// the request is sent again. A `mapping` or `rm_mapping` refused as not
-  /// activated leaves the demand too, and is reported as a failure.
+  /// activated is reported as a failure.
   private func send(
     _ mappingRequest: MappingRequest, settings: MappingSettings, taking: Int,
     for desired: PhoneRegistration, next: LockedState<Demand>
@@ -155,67 +154,39 @@ extension SyncSteps {
       command = .unregisterMapping(phone, uid: uid)
     }
     return request(command) { response in
-      if NotActivatedAnswer.isRefusal(response.body) {
-        switch mappingRequest {
-        case .map(let uid): return try refuse(uid, phone: phone, taking: taking, next: next)
-        case .removeMapping(let uid): return try keep(uid, taking: taking, next: next)
-        case .unregister: break
-        }
+      // A failure below ends the reconciliation, and `next` with it.
+      next.withLock { $0.mappingRequests.removeFirst(min(taking, $0.mappingRequests.count)) }
+      let refused = NotActivatedAnswer.isRefusal(response.body)
+      if refused, case .removeMapping(let uid) = mappingRequest {
+        // The server removed nothing: what it acknowledged stands, and a UID
+        // it holds stays pending removal. This reconciliation sends no
+        // `mapsync` only to remove it, since the command asked for
+        // `rm_mapping` alone; `sync` and `watch` send the list without it.
+        let held = try load().difference(at: server).acknowledgedUIDs.contains(uid.rawValue)
+        next.withLock { _ = $0.refusedRemovals.insert(uid.rawValue) }
+        return .failed(.removalNotActivated(uid, stillMapped: held))
       }
       try update { state in
         guard state.holds(phone, at: server) else { return }
         switch mappingRequest {
-        case .map(let uid):
-          state.servers[server]?.accept(mapping: uid.rawValue, sent: settings)
-        case .removeMapping(let uid):
-          state.servers[server]?.accept(unmapping: uid.rawValue)
-        case .unregister(let uid):
-          state.servers[server]?.accept(unmapping: uid?.rawValue)
+        // Refused as not activated: the server holds no mapping of it.
+        case .map(let uid) where refused: state.servers[server]?.refuse(notActivated: uid.rawValue)
+        case .map(let uid): state.servers[server]?.accept(mapping: uid.rawValue, sent: settings)
+        case .removeMapping(let uid): state.servers[server]?.accept(unmapping: uid.rawValue)
+        case .unregister(let uid): state.servers[server]?.accept(unmapping: uid?.rawValue)
         }
       }
-      next.withLock { $0.mappingRequests.removeFirst(min(taking, $0.mappingRequests.count)) }
       switch mappingRequest {
-      case .map(let uid):
-        return .mapped(uid, settings, response: response.body)
-      case .removeMapping(let uid):
-        return .unmapped(uid, .rmMapping, response: response.body)
-      case .unregister(let uid):
-        return .unmapped(uid, .unregMapping, response: response.body)
+      case .map(let uid) where refused: return .failed(.notActivated([uid], .mapping))
+      case .map(let uid): return .mapped(uid, settings, response: response.body)
+      case .removeMapping(let uid): return .unmapped(uid, .rmMapping, response: response.body)
+      case .unregister(let uid): return .unmapped(uid, .unregMapping, response: response.body)
       }
     }
     .catch { error in
       try forgetRegistration(after: error, next: next)
       return .just(.registrationLost(server: server))
     }
-  }
-
-  /// Records that the server refused to map `uid` as not activated (it
-  /// holds no mapping of it), if it still holds `phone`, and takes the
-  /// request off the demand.
-  private func refuse(
-    _ uid: DeviceUID, phone: Phone, taking: Int, next: LockedState<Demand>
-  ) throws -> Outcome {
-    let server = server
-    try update { state in
-      guard state.holds(phone, at: server) else { return }
-      state.servers[server]?.refuse(notActivated: uid.rawValue)
-    }
-    next.withLock { $0.mappingRequests.removeFirst(min(taking, $0.mappingRequests.count)) }
-    return .failed(.notActivated([uid], .mapping))
-  }
-
-  /// After the server refused to remove `uid`'s mapping as not activated:
-  /// it removed nothing, so what it acknowledged stands, and a UID it holds
-  /// stays pending removal. This reconciliation sends no `mapsync` only to
-  /// remove it, since the command asked for `rm_mapping` alone; `sync` and
-  /// `watch` send the list without it.
-  private func keep(_ uid: DeviceUID, taking: Int, next: LockedState<Demand>) throws -> Outcome {
-    let held = try load().difference(at: server).acknowledgedUIDs.contains(uid.rawValue)
-    next.withLock {
-      $0.mappingRequests.removeFirst(min(taking, $0.mappingRequests.count))
-      $0.refusedRemovals.insert(uid.rawValue)
-    }
-    return .failed(.removalNotActivated(uid, stillMapped: held))
   }
 
   /// After `error` from a request for the desired phone: if the server

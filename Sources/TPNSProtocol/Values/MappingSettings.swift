@@ -41,16 +41,8 @@ public struct MappingSettings: Hashable, Sendable {
   /// changed, the others kept.
   public func updated(by update: MappingSettingsUpdate) -> MappingSettings {
     var settings = self
-    switch update.interval {
-    case .keep: break
-    case .set(let value): settings.interval = value
-    case .clear: settings.interval = nil
-    }
-    switch update.format {
-    case .keep: break
-    case .set(let value): settings.format = value
-    case .clear: settings.format = nil
-    }
+    settings.interval = update.interval.applied(to: interval)
+    settings.format = update.format.applied(to: format)
     return settings
   }
 
@@ -83,6 +75,15 @@ public struct MappingSettingsUpdate: Sendable, Equatable {
     case set(Value)
     /// Cleared: the service's default.
     case clear
+
+    /// What a setting that is `value` becomes.
+    func applied(to value: Value?) -> Value? {
+      switch self {
+      case .keep: value
+      case .set(let new): new
+      case .clear: nil
+      }
+    }
   }
 
   /// What happens to `interval`.
