@@ -2,11 +2,9 @@
   import Glibc
 #endif
 
-/// A server URL as text, taken apart as far as tpns needs: its credentials
-/// and query (which output hides), its host (a loopback server is reached
-/// directly and may be `http://`), and whether what is sent to it crosses
-/// the network unencrypted. Nothing is decoded or normalised: `text` is sent
-/// as given.
+/// A server URL as text, taken apart as far as tpns needs: credentials and query
+/// (which output hides), host (a loopback server is reached directly and may be
+/// `http://`). Nothing is decoded or normalised: `text` is sent as given.
 ///
 ///     ServerURL("http://me:pw@push.example/tpns?key=k").redacted
 ///     // "http://***@push.example/tpns?key=***"
@@ -19,8 +17,7 @@ public struct ServerURL: Sendable, Hashable, CustomStringConvertible {
     self.text = text
   }
 
-  /// A URL's parts: `scheme://userinfo@hostport` then the rest (path,
-  /// query, fragment).
+  /// `scheme://userinfo@hostport`, then the rest (path, query, fragment).
   private struct Parts {
     var scheme: Substring
     var userinfo: Substring?
@@ -115,9 +112,8 @@ public struct ServerURL: Sendable, Hashable, CustomStringConvertible {
     redacted { _, _ in "***" }
   }
 
-  /// The URL with credentials as `***@` and each query value as `value`
-  /// makes it from the parameter's name and value (the name is empty for a
-  /// parameter without `=`); the fragment is kept.
+  /// The URL with credentials as `***@` and each query value as `value` makes it of
+  /// the parameter's name (empty without `=`) and value.
   public func redacted(queryValue value: (Substring, Substring) -> String) -> String {
     guard let parts else { return text }
     let start = "\(parts.scheme)://" + (parts.userinfo == nil ? "" : "***@") + parts.hostPort
@@ -140,14 +136,13 @@ public struct ServerURL: Sendable, Hashable, CustomStringConvertible {
     return start + parts.rest[...questionMark] + query + fragment
   }
 
-  /// Whether the host is this machine: `localhost`, 127.0.0.0/8 or `::1`
-  /// (also as an IPv4-mapped address). Any other spelling is not.
+  /// Whether the host is this machine: `localhost`, 127.0.0.0/8 or `::1`.
   public var isLoopback: Bool {
     host.map(Self.isLoopback(host:)) ?? false
   }
 
-  /// Whether `host` (lower case, without brackets) names this machine:
-  /// `localhost`, 127.0.0.0/8 or `::1` (also as an IPv4-mapped address).
+  /// Whether `host` (lower case, without brackets) names this machine: `localhost`,
+  /// 127.0.0.0/8 or `::1` (also IPv4-mapped). Any other spelling does not.
   static func isLoopback(host: String) -> Bool {
     if host == "localhost" { return true }
     var v4 = in_addr()
