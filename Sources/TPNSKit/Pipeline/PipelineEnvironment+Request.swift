@@ -18,11 +18,7 @@ extension PipelineEnvironment {
     _ request: TPNSRequest, idempotent: Bool = true, abandon: Observable<Void> = .never(),
     onSuccess: @escaping @Sendable (HTTPResponse) throws -> Outcome
   ) -> Observable<Outcome> {
-    let retryPolicy = retryPolicy
-    let deadline = deadline
-    let scheduler = scheduler
-    let send = server.send
-    return Observable<Outcome>.create { observer in
+    Observable<Outcome>.create { observer in
       let start = scheduler.now
       var budgeted = retryPolicy
       if let deadline {
@@ -33,7 +29,7 @@ extension PipelineEnvironment {
       let abandonment = Abandonment()
       let attempt = Observable.deferred {
         abandonment.attemptStarts()
-        return send(request, policy.remainingTime(elapsed: scheduler.now - start))
+        return server.send(request, policy.remainingTime(elapsed: scheduler.now - start))
       }
       // Before the retry sees a failure: an abandoned request is not retried.
       .do(onError: { _ in abandonment.attemptEnds() }, onCompleted: { abandonment.attemptEnds() })

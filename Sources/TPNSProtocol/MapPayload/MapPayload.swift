@@ -138,9 +138,7 @@ public enum MapPayload {
     case .integer(let number):
       return Int(exactly: number)
     case .string(let text):
-      let digits = text.hasPrefix("-") ? text.utf8.dropFirst() : text.utf8[...]
-      guard !digits.isEmpty, digits.allSatisfy({ (0x30...0x39).contains($0) }) else { return nil }
-      return Int(text)
+      return text.hasPrefix("+") ? nil : Int(text)
     default:
       return nil
     }

@@ -55,9 +55,11 @@ public enum TPNSRequest: Hashable, Sendable {
       add(.lang, language)
       add(.dev, sandbox.map { $0 ? "1" : "0" })
       add(.bgfetch, backgroundFetch.map { $0 ? "1" : "0" })
-    case .mapsync(let phone, _, _):
+    case .mapsync(let phone, let uids, let settings):
       add(phone)
-      add(.map, MapPayload.encode(entries: mapEntries))
+      add(
+        .map,
+        MapPayload.encode(entries: uids.map { (settings[$0] ?? MappingSettings()).entry(for: $0) }))
     case .mapping(let phone, let uid, let interval, let format):
       add(phone)
       add(.uid, uid.rawValue)
@@ -107,12 +109,6 @@ public enum TPNSRequest: Hashable, Sendable {
       body += PercentEncoding.encode(parameter.value)
     }
     return body
-  }
-
-  /// The entries of a `mapsync`'s `map`: each UID with its settings.
-  private var mapEntries: [MapEntry] {
-    guard case .mapsync(_, let uids, let settings) = self else { return [] }
-    return uids.map { (settings[$0] ?? MappingSettings()).entry(for: $0) }
   }
 
   /// The GET URL: `server` with the form body as its query.
