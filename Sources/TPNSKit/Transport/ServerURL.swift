@@ -98,12 +98,10 @@ public struct ServerURL: Sendable, Hashable, CustomStringConvertible {
     if let number = Int(portText), number >= 0 { portText = String(number) }
     let defaultPort = ["http": "80", "https": "443"][scheme]
     let shownPort = portText.isEmpty || portText == defaultPort ? "" : ":" + portText
-    let hash = parts.rest.firstIndex(of: "#") ?? parts.rest.endIndex
-    let beforeFragment = parts.rest[..<hash]
-    let queryStart = beforeFragment.firstIndex(of: "?") ?? beforeFragment.endIndex
-    let given = beforeFragment[..<queryStart]
-    let path = given.isEmpty ? "/" : given
-    return "\(scheme)://\(name)\(shownPort)\(path)\(beforeFragment[queryStart...])"
+    let beforeFragment = parts.rest.prefix { $0 != "#" }
+    let path = beforeFragment.prefix { $0 != "?" }
+    return "\(scheme)://\(name)\(shownPort)\(path.isEmpty ? "/" : path)"
+      + beforeFragment[path.endIndex...]
   }
 
   /// The URL as output shows it: credentials as `***@`, every query value
