@@ -1,7 +1,5 @@
-/// One request of the TPNS protocol, with its values: a row of docs/ARCHITECTURE.md's
-/// protocol table. It encodes to the form parameters in wire order (`cmd`
-/// first), a percent-encoded POST body, or a GET URL. (Its name on the wire,
-/// the `cmd` value, is its ``CommandName``.)
+/// One request of the TPNS protocol, with its values (a row of docs/ARCHITECTURE.md's
+/// protocol table): the form parameters in wire order, a POST body, or a GET URL.
 ///
 ///     let sync = TPNSRequest.mapsync(phone, uids: [uid])
 ///     sync.formBody  // "cmd=mapsync&os=ios&appid=…&udid=…&map=W3sidWlkIjoi…%3D"
@@ -82,9 +80,8 @@ public enum TPNSRequest: Hashable, Sendable {
     return list
   }
 
-  /// ``parameters`` with `cmd` as the command's older name
-  /// (``CommandName/legacyName``, where it has one), as firmware and older
-  /// apps send it to the legacy path: `cmd=raise_event&uid=…`.
+  /// ``parameters`` with `cmd` as the command's older name, where it has one
+  /// (``CommandName/legacyName``): `cmd=raise_event&uid=…`.
   public var legacyParameters: [(name: String, value: String)] {
     var list = parameters
     list[0].value = name.legacyName ?? name.rawValue

@@ -1,13 +1,9 @@
-/// A single pass over JSON bytes (RFC 8259), building ``JSONValue``s, with errors
-/// that name the offending byte.
-///
-/// `JSONDecoder` would bring Foundation into every binary that links the protocol;
-/// this reader does what the `map` needs, strictly: strings are UTF-8 with every escape
-/// checked (a lone surrogate is refused), numbers have JSON's syntax (no leading zero,
-/// no `+`, no bare `.`), there is nothing after the value but whitespace, and no
-/// trailing comma. As `JSONDecoder`: a leading UTF-8 byte order mark is skipped, the
-/// first of duplicate keys wins, and arrays and objects nest at most
-/// ``maximumDepth`` deep.
+/// A recursive descent over JSON bytes (RFC 8259), with errors that name the offending
+/// byte: `JSONDecoder` would bring Foundation into every binary that links the protocol.
+/// Strict: strings are UTF-8 with every escape checked (a lone surrogate is refused),
+/// numbers have JSON's syntax, nothing but whitespace follows the value, no trailing
+/// comma. As `JSONDecoder`: a leading byte order mark is skipped, the first of
+/// duplicate keys wins, and arrays and objects nest at most ``maximumDepth`` deep.
 struct JSONParser {
   /// How deep arrays and objects may nest, as in `JSONDecoder`. The reader recurses
   /// once per level; a few thousand levels would end the stack.
