@@ -3,15 +3,11 @@ import Reactive
 import TPNSProtocol
 
 extension PipelineEnvironment {
-  /// Sends `request` with the retry policy, waiting on the scheduler: a
-  /// `retrying` outcome before each new attempt, then what `onSuccess` makes of
-  /// the response; the last failure ends the sequence as a ``RequestFailure``.
-  /// The policy's time limit is counted on the scheduler's clock, cut to
-  /// what is left before the ``deadline``.
-  ///
-  /// Once `abandon` sends, no further attempt is made. An attempt already
-  /// sent is let finish, since the server may be acting on it: a success is
-  /// still handled, so that the store records what the server did.
+  /// Sends `request` with the retry policy on the scheduler (its clock counts the time
+  /// limit, cut to the ``deadline``): a `retrying` outcome before each new attempt,
+  /// then what `onSuccess` makes of the response; the last failure ends the sequence
+  /// as a ``RequestFailure``. Once `abandon` sends, no further attempt is made; one
+  /// already sent is let finish, and its success handled: the server may act on it.
   ///
   ///     environment.request(.event(uid: uid, type: 1)) { .sent(.event, response: $0.body) }
   public func request(

@@ -52,9 +52,8 @@ public struct ServerURL: Sendable, Hashable, CustomStringConvertible {
     return String(hostPort.prefix { $0 != ":" }).lowercased()
   }
 
-  /// The service's legacy path on the same server, where firmware sends the
-  /// older commands: the path's last `/tpns` (or the whole path, if it has
-  /// none) becomes `/apns/apns.php`; credentials and query are kept.
+  /// The service's legacy path, where firmware sends the older commands: the path's
+  /// last `/tpns` (or the whole path) becomes `/apns/apns.php`.
   ///
   ///     ServerURL("https://push.iotcplatform.com:7380/tpns").legacyService
   ///     // "https://push.iotcplatform.com:7380/apns/apns.php"
@@ -67,11 +66,9 @@ public struct ServerURL: Sendable, Hashable, CustomStringConvertible {
     return "\(parts.scheme)://\(authority)\(path)/apns/apns.php\(parts.rest[pathEnd...])"
   }
 
-  /// What identifies the server in the store (its key in `Servers`): the URL
-  /// without credentials or fragment, the scheme and host in lower case (a
-  /// host's final dot dropped), the scheme's default port dropped,
-  /// `localhost` as `127.0.0.1`, and an empty path as `/`; the path and the
-  /// query as given (`/tpns/` is another resource).
+  /// The server's key in the store: the URL without credentials, fragment or default
+  /// port, scheme and host in lower case (a final dot dropped, `localhost` as
+  /// `127.0.0.1`), an empty path as `/`; path and query as given.
   ///
   ///     ServerURL("HTTP://LocalHost:80/tpns").storeKey  // "http://127.0.0.1/tpns"
   public var storeKey: String {
@@ -104,8 +101,7 @@ public struct ServerURL: Sendable, Hashable, CustomStringConvertible {
       + beforeFragment[path.endIndex...]
   }
 
-  /// The URL as output shows it: credentials as `***@`, every query value
-  /// as `***`.
+  /// The URL as output shows it: credentials as `***@`, every query value as `***`.
   public var redacted: String {
     redacted { _, _ in "***" }
   }
@@ -158,8 +154,7 @@ public struct ServerURL: Sendable, Hashable, CustomStringConvertible {
     }
   }
 
-  /// Whether what is sent here crosses the network unencrypted: `http://`
-  /// to a host that is not this machine.
+  /// Whether what is sent here crosses the network unencrypted (`http://`, not loopback).
   public var isCleartextOverNetwork: Bool {
     scheme == "http" && !isLoopback
   }

@@ -10,17 +10,16 @@ enum Base64 {
   static func encode(_ bytes: [UInt8]) -> String {
     var output: [UInt8] = []
     output.reserveCapacity((bytes.count + 2) / 3 * 4)
-    var index = 0
-    while index < bytes.count {
-      let remaining = bytes.count - index
-      let second = remaining > 1 ? bytes[index + 1] : 0
-      let third = remaining > 2 ? bytes[index + 2] : 0
-      let group = UInt32(bytes[index]) << 16 | UInt32(second) << 8 | UInt32(third)
-      output.append(alphabet[Int(group >> 18 & 0x3F)])
-      output.append(alphabet[Int(group >> 12 & 0x3F)])
-      output.append(remaining > 1 ? alphabet[Int(group >> 6 & 0x3F)] : UInt8(ascii: "="))
-      output.append(remaining > 2 ? alphabet[Int(group & 0x3F)] : UInt8(ascii: "="))
-      index += 3
+    for start in stride(from: 0, to: bytes.count, by: 3) {
+      let chunk = bytes[start..<min(start + 3, bytes.count)]
+      var group: UInt32 = 0
+      for (offset, byte) in chunk.enumerated() { group |= UInt32(byte) << (16 - 8 * offset) }
+      // A chunk of n bytes fills n + 1 sextets; '=' pads the rest.
+      for sextet in 0..<4 {
+        output.append(
+          sextet <= chunk.count
+            ? alphabet[Int(group >> (18 - 6 * sextet) & 0x3F)] : UInt8(ascii: "="))
+      }
     }
     return String(decoding: output, as: UTF8.self)
   }
