@@ -8,25 +8,20 @@ struct Demand: Sendable, Equatable {
   /// Send the list even if the server acknowledged it (`sync`).
   var forcesList = false
   /// Send the list if the server refused stored UIDs as not activated
-  /// (`watch --interval`): they may be activated since, and only asking
-  /// again tells.
+  /// (`watch --interval`): only asking again tells whether they are now.
   var retriesNotActivated = false
-  /// The registration a `register` just stored, and the one it replaced:
-  /// if the server rejects the new one, the previous one is put back.
+  /// The registration a `register` just stored, and the one it replaced.
   var attempt: RegistrationAttempt?
-  /// The server already answered "not registered" once in this
-  /// reconciliation: a second time is a failure, not a loop.
+  /// The server answered "not registered" once: a second time is a failure, not a loop.
   var registrationLost = false
   /// Single-UID requests to send in place of a `mapsync` (`tpns mapping`,
   /// `rm-mapping`, `unregister`), in order, each once.
   var mappingRequests: [MappingRequest] = []
-  /// Former phones the server refused to unmap (a 4xx) in this
-  /// reconciliation: still pending there, asked again by the next one,
-  /// and passed over in this one so that they never block the new phone.
+  /// Former phones the server refused to unmap (a 4xx): passed over in this
+  /// reconciliation, so that they never block the new phone, and asked again next.
   var refusedFormerPhones: [Phone] = []
-  /// UIDs whose `rm_mapping` the server refused as not activated in this
-  /// reconciliation: the list is not sent only to remove them (the command
-  /// asked for `rm_mapping` alone); the next reconciliation sends it.
+  /// UIDs whose `rm_mapping` the server refused as not activated: the list is not
+  /// sent only to remove them (the command asked for `rm_mapping` alone).
   var refusedRemovals: Set<String> = []
 
   /// Both demands at once (a request asked for twice is sent once).
@@ -44,16 +39,13 @@ struct Demand: Sendable, Equatable {
       refusedRemovals: refusedRemovals.union(other.refusedRemovals))
   }
 
-  /// Whether `registration` is the one the `register` in this demand
-  /// stored (so its previous one is known, and a `register` of it is
-  /// satisfied once it is acknowledged).
+  /// Whether `registration` is the one the `register` in this demand stored.
   func attempts(_ registration: PhoneRegistration) -> Bool {
     attempt?.registration == registration
   }
 
-  /// The first request that still agrees with the desired list `uids`, and
-  /// how many requests it takes off the queue (those before it no longer
-  /// agree: the list itself is sent instead).
+  /// The first request that still agrees with the desired list `uids`, and how many it
+  /// takes off the queue (those before it no longer agree: the list goes instead).
   func nextMappingRequest(for uids: Set<String>) -> (request: MappingRequest, taking: Int)? {
     for (index, request) in mappingRequests.enumerated() where request.agrees(with: uids) {
       return (request, index + 1)
@@ -69,8 +61,7 @@ enum MappingRequest: Sendable, Equatable, Hashable {
   case map(DeviceUID)
   /// `cmd=rm_mapping` of a UID no longer stored.
   case removeMapping(DeviceUID)
-  /// `cmd=unreg_mapping` of a UID no longer stored, or of every mapping
-  /// (nil) when nothing is stored.
+  /// `cmd=unreg_mapping` of a UID no longer stored, or (nil) of every mapping.
   case unregister(DeviceUID?)
 
   /// Whether sending it moves the server towards the desired list `uids`.
@@ -85,8 +76,7 @@ enum MappingRequest: Sendable, Equatable, Hashable {
 
 /// A registration `register` stored, with the one it replaced.
 struct RegistrationAttempt: Sendable, Equatable {
-  /// What was stored as desired.
   var registration: PhoneRegistration
-  /// The desired registration before, put back if the server rejects this one.
+  /// Put back if the server rejects `registration`.
   var previous: PhoneRegistration?
 }

@@ -1,26 +1,21 @@
 import TPNSProtocol
 
-/// What the pipeline did, as a stream of values: errors are outcomes too and
-/// never end the pipeline (the single-source-of-truth article's
-/// `Observable<Event<T>>`).
+/// What the pipeline did, as a stream of values: errors are outcomes too and never
+/// end the pipeline.
 public enum Outcome: Sendable, Equatable {
   /// A UID was stored, with its settings (none by default).
   case added(DeviceUID, settings: MappingSettings = MappingSettings())
   /// A UID was already in the list; nothing changed.
   case alreadyPresent(DeviceUID)
-  /// A UID already in the list was given other settings; these are its
-  /// settings now.
+  /// A UID already in the list was given other settings, these.
   case settingsChanged(DeviceUID, MappingSettings)
   /// An entry was removed from the list; `index` is where it was.
   case removed(String, index: Int)
-  /// A UID to remove was no longer stored, but the server still held it:
-  /// its removal is what gets sent.
+  /// A UID to remove was no longer stored, but the server still held it.
   case alreadyRemoved(DeviceUID)
-  /// The server removed every mapping of a former phone (another udid or
-  /// appid than the desired one): `cmd=unreg_mapping`.
+  /// The server removed every mapping of a former phone (`cmd=unreg_mapping`).
   case unregistered(Phone, response: String)
-  /// The server answered that it does not know the phone: it lost the
-  /// registration (a restart, say), which is sent again.
+  /// The server no longer knows the phone (a restart, say); it is registered again.
   case registrationLost(server: String)
   /// The server acknowledged the token (`client`); `response` is its body.
   case registered(PushToken, response: String)
@@ -30,8 +25,7 @@ public enum Outcome: Sendable, Equatable {
   case synced([DeviceUID], response: String)
   /// The server mapped one UID with these settings (`cmd=mapping`).
   case mapped(DeviceUID, MappingSettings, response: String)
-  /// The server removed the mapping of one UID, or (nil) every mapping of
-  /// the phone: `cmd=rm_mapping` or `cmd=unreg_mapping`.
+  /// The server removed the mapping of one UID, or (nil) every one of the phone.
   case unmapped(DeviceUID?, CommandName, response: String)
   /// The list is stored but cannot be sent until a token is registered.
   case waitingForRegistration([DeviceUID])
@@ -47,8 +41,7 @@ public enum Outcome: Sendable, Equatable {
 
 /// Why a step of the pipeline failed.
 public enum PipelineFailure: Error, Equatable, CustomStringConvertible {
-  /// A UID given by the user is not valid (`input` as typed), read at
-  /// `location` (`uids.txt:3`) if not typed.
+  /// A UID given by the user is not valid, read at `location` (`uids.txt:3`) if any.
   case invalidUID(String, IdentifierError, location: String? = nil)
   /// A token given by the user is not valid.
   case invalidToken(IdentifierError)
@@ -64,16 +57,13 @@ public enum PipelineFailure: Error, Equatable, CustomStringConvertible {
   case request(CommandName, RequestFailure)
   /// The server rejected a new token; the store keeps `kept`, the previous one.
   case registrationRejected(PushToken, kept: PushToken?, RequestFailure)
-  /// The server refused to unmap a former phone; it is given up, and its
-  /// mappings may remain there.
+  /// The server refused to unmap a former phone; its mappings may remain there.
   case formerPhoneNotUnmapped(Phone, RequestFailure)
-  /// The server answered `command` with a refusal of these UIDs as not
-  /// activated in the vendor's console (``NotActivatedAnswer``): it holds
-  /// none of them; they stay stored.
+  /// The server refused these UIDs as not activated in the vendor's console
+  /// (``NotActivatedAnswer``): it holds none of them; they stay stored.
   case notActivated([DeviceUID], CommandName)
-  /// The server answered `rm_mapping` of this UID with a refusal as not
-  /// activated: it removed nothing, and still maps it if `stillMapped`
-  /// (what it acknowledged says so).
+  /// The server refused `rm_mapping` of this UID as not activated: it removed
+  /// nothing, and still maps it if `stillMapped`.
   case removalNotActivated(DeviceUID, stillMapped: Bool)
 
   public var description: String {

@@ -3,26 +3,18 @@ import Reactive
 import TPNSProtocol
 
 extension PipelineEnvironment {
-  /// Sends `request` with the retry policy, waiting on the scheduler: a
-  /// `retrying` outcome before each new attempt, then what `onSuccess` makes of
-  /// the response; the last failure ends the sequence as a ``RequestFailure``.
-  /// The policy's time limit is counted on the scheduler's clock, cut to
-  /// what is left before the ``deadline``.
-  ///
-  /// Once `abandon` sends, no further attempt is made. An attempt already
-  /// sent is let finish, since the server may be acting on it: a success is
-  /// still handled, so that the store records what the server did.
+  /// Sends `request` with the retry policy on the scheduler (its clock counts the time
+  /// limit, cut to the ``deadline``): a `retrying` outcome before each new attempt,
+  /// then what `onSuccess` makes of the response; the last failure ends the sequence
+  /// as a ``RequestFailure``. Once `abandon` sends, no further attempt is made; one
+  /// already sent is let finish, and its success handled: the server may act on it.
   ///
   ///     environment.request(.event(uid: uid, type: 1)) { .sent(.event, response: $0.body) }
   public func request(
     _ request: TPNSRequest, idempotent: Bool = true, abandon: Observable<Void> = .never(),
     onSuccess: @escaping @Sendable (HTTPResponse) throws -> Outcome
   ) -> Observable<Outcome> {
-    let retryPolicy = retryPolicy
-    let deadline = deadline
-    let scheduler = scheduler
-    let send = server.send
-    return Observable<Outcome>.create { observer in
+    Observable<Outcome>.create { observer in
       let start = scheduler.now
       var budgeted = retryPolicy
       if let deadline {
@@ -33,7 +25,7 @@ extension PipelineEnvironment {
       let abandonment = Abandonment()
       let attempt = Observable.deferred {
         abandonment.attemptStarts()
-        return send(request, policy.remainingTime(elapsed: scheduler.now - start))
+        return server.send(request, policy.remainingTime(elapsed: scheduler.now - start))
       }
       // Before the retry sees a failure: an abandoned request is not retried.
       .do(onError: { _ in abandonment.attemptEnds() }, onCompleted: { abandonment.attemptEnds() })

@@ -1,23 +1,14 @@
 import TPNSProtocol
 
-/// The next request that brings one server closer to the desired state, as
-/// a pure function of the store and the demand: the rule every sending
-/// command, `watch` and the UI share.
-///
-/// In order: register the desired registration if the server has not
-/// acknowledged it (or `register` asks), then unmap every former phone the
-/// server still holds for this store (another udid or appid), but those it
-/// refused to unmap in this reconciliation (they stay pending), then
-/// remove the mappings whose settings must be cleared (a `mapsync` without
-/// them: leaving a setting out keeps it at the service), then the
-/// single-UID requests a command asked for (`mapping`, `rm_mapping`,
-/// `unreg_mapping`) while they agree with the desired list, then send the
-/// list if the server's (or a UID's settings) still differs, but for the
-/// removals refused as not activated in this reconciliation (or `sync`
-/// asks, or `watch`'s interval asks again for UIDs refused as not
-/// activated). `nil` when the server is in line. Registering first means a
-/// new token the server rejects leaves the working phone and its mappings
-/// as they were.
+/// The next request that brings one server closer to the desired state, as a pure
+/// function of the store and the demand: the rule every sending command, `watch` and
+/// the UI share. In order: register (unless acknowledged), so that a new token the
+/// server rejects leaves the working phone and its mappings as they were; unmap former
+/// phones (but those refused in this reconciliation); remove the mappings whose
+/// settings must be cleared (leaving a setting out keeps it at the service); the
+/// single-UID requests a command asked for, while they agree with the list; the list,
+/// if it or a UID's settings differs (but for removals refused as not activated), or
+/// `sync` or `watch --interval` asks.
 enum ReconcileStep: Equatable, Sendable {
   /// `cmd=unreg_mapping` for a former phone: its mappings go before the new one is mapped.
   case unmapFormerPhone(Phone)
@@ -25,8 +16,8 @@ enum ReconcileStep: Equatable, Sendable {
   case register(PhoneRegistration)
   /// `cmd=mapsync` of the desired list, with its settings, for the desired phone.
   case sendList(PhoneRegistration, [DeviceUID], [DeviceUID: MappingSettings])
-  /// A single-UID request for the desired phone, the UID's desired settings
-  /// with it (for `mapping`), taking `taking` requests off the demand.
+  /// A single-UID request, with the UID's settings (for `mapping`), taking `taking`
+  /// requests off the demand.
   case sendMappingRequest(PhoneRegistration, MappingRequest, MappingSettings, taking: Int)
   /// UIDs are stored but there is no token to send them for.
   case waitForToken([DeviceUID])
@@ -34,8 +25,7 @@ enum ReconcileStep: Equatable, Sendable {
   /// The step for `server`, or `nil` when nothing is left to do.
   static func next(in state: StoreContents, at server: String, demand: Demand) -> ReconcileStep? {
     let difference = state.difference(at: server)
-    // Validated when the store was read: every stored text is a UID. Made
-    // only for a step that carries them (a store in line asks every time).
+    // Validated when the store was read; made only for a step that carries them.
     var uids: [DeviceUID] { state.uids.compactMap { try? DeviceUID($0) } }
     guard let desired = difference.desired else {
       return difference.waitsForToken ? .waitForToken(uids) : nil

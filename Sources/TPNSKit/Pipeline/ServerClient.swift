@@ -3,9 +3,8 @@ import Locking
 import Reactive
 import TPNSProtocol
 
-/// How the pipeline reaches the server: one attempt per subscription
-/// (isowords-style: a struct of closures, with a live value over
-/// ``TPNSClient``, and ``failing`` for a test that must send nothing).
+/// How the pipeline reaches the server, one attempt per subscription: a struct of
+/// closures, over ``TPNSClient``, or ``failing`` for a test that must send nothing.
 ///
 ///     ServerClient(url: "http://127.0.0.1:7380/tpns") { command, _ in .just(response) }
 public struct ServerClient: Sendable {
@@ -24,11 +23,9 @@ public struct ServerClient: Sendable {
     self.send = send
   }
 
-  /// Sends through the client `makeClient` makes on a worker queue (libcurl
-  /// blocks), delivering the result on `scheduler`; disposing cancels the
-  /// request in flight. With `inline`, on the thread that subscribes instead
-  /// (a one-shot command's run loop). The client, and so libcurl, is made at
-  /// the first request: a command that sends nothing never loads it.
+  /// Sends through the client `makeClient` makes (at the first request: a command that
+  /// sends nothing never loads libcurl) on a worker queue, delivering the result on
+  /// `scheduler`, or with `inline` on the thread that subscribes; disposing cancels.
   public static func live(
     url: String, scheduler: some ImmediateSchedulerType, inline: Bool = false,
     makeClient: @escaping @Sendable () throws -> TPNSClient
@@ -46,24 +43,11 @@ public struct ServerClient: Sendable {
         }
       }
     }
-    if inline {
-      return ServerClient(url: url) { command, timeout in
-        Observable<HTTPResponse>.create { observer in
-          do {
-            observer.onNext(try client().send(command, timeout: timeout))
-            observer.onCompleted()
-          } catch {
-            observer.onError(error)
-          }
-          return Disposables.create()
-        }
-      }
-    }
-    let worker = DispatchQueue(label: "tpns.transport")
+    let worker = inline ? nil : DispatchQueue(label: "tpns.transport")
     return ServerClient(url: url) { command, timeout in
-      Observable<HTTPResponse>.create { observer in
+      let response = Observable<HTTPResponse>.create { observer in
         let cancelled = BooleanDisposable()
-        worker.async {
+        let send = { @Sendable in
           guard !cancelled.isDisposed else { return }
           do {
             observer.onNext(
@@ -73,15 +57,15 @@ public struct ServerClient: Sendable {
             observer.onError(error)
           }
         }
+        if let worker { worker.async(execute: send) } else { send() }
         return cancelled
       }
-      .observe(on: scheduler)
+      return worker == nil ? response : response.observe(on: scheduler)
     }
   }
 
-  /// A server that must not be asked: every request fails at once with
-  /// ``UnexpectedDependencyCall`` naming the command, which the pipeline
-  /// reports as a `failed` outcome (a test that expects none sees it).
+  /// A server that must not be asked: every request fails with
+  /// ``UnexpectedDependencyCall``, which the pipeline reports as a `failed` outcome.
   public static let failing = ServerClient(url: "http://failing.invalid/tpns") { command, _ in
     .error(UnexpectedDependencyCall("ServerClient.send(\(command.name.rawValue))"))
   }

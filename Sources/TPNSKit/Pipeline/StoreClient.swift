@@ -2,9 +2,8 @@ import Locking
 import Reactive
 import TPNSProtocol
 
-/// What the pipeline reads and writes the store with (isowords-style: a
-/// struct of closures, with a live value over ``Store``, one in
-/// memory, and ``failing`` for a test whose store must not be touched).
+/// What the pipeline reads and writes the store with: a struct of closures, over
+/// ``Store``, in memory, or ``failing`` for a test whose store must not be touched.
 ///
 ///     PipelineEnvironment(store: .live(Store(path: path)), server: server, scheduler: s)
 public struct StoreClient: Sendable {
@@ -12,8 +11,7 @@ public struct StoreClient: Sendable {
   public var load: @Sendable () throws -> StoreContents
   /// Changes the stored state under the store's lock; returns the new state.
   public var update: @Sendable ((inout StoreContents) throws -> Void) throws -> StoreContents
-  /// Takes the store's send lock (one request in flight per store, across
-  /// processes) until the result is disposed.
+  /// Takes the store's send lock (across processes) until the result is disposed.
   public var lockForSending: @Sendable () throws -> any Disposable
 
   /// A client with the given closures (no send lock unless given).
@@ -54,9 +52,8 @@ public struct StoreClient: Sendable {
       })
   }
 
-  /// A store that must not be touched: every closure throws
-  /// ``UnexpectedDependencyCall`` naming it, which the pipeline reports as
-  /// a `failed` outcome (a test that expects none sees it).
+  /// A store that must not be touched: every closure throws ``UnexpectedDependencyCall``,
+  /// which the pipeline reports as a `failed` outcome.
   public static let failing = StoreClient(
     load: { throw UnexpectedDependencyCall("StoreClient.load") },
     update: { _ in throw UnexpectedDependencyCall("StoreClient.update") },

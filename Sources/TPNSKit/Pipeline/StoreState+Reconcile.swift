@@ -28,11 +28,9 @@ extension StoreContents {
     registration.map(servers(acknowledging:)) ?? []
   }
 
-  /// Whether the registration `server` acknowledged is (still) for `phone`
-  /// (nil: it acknowledged none): only then does the list it acknowledged
-  /// belong to `phone`, and only then may what it acknowledges for a
-  /// request sent for `phone` be recorded (a registration of another phone
-  /// since has replaced what it holds for this store).
+  /// Whether the registration `server` acknowledged is (still) for `phone` (nil: none):
+  /// only then is what it acknowledges for `phone` recorded (a registration of
+  /// another phone since has replaced what it holds for this store).
   public func holds(_ phone: Phone?, at server: String) -> Bool {
     servers[server]?.registration?.phone == phone
   }

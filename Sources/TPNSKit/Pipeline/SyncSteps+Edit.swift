@@ -2,14 +2,9 @@ import Reactive
 import TPNSProtocol
 
 extension SyncSteps {
-  /// Checks every UID, then stores the new ones (all or nothing), with
-  /// `addition`'s settings (then its own, if it has some there); a UID
-  /// already stored gets its settings updated.
-  /// Then reconciles, whether or not one was new: re-running a command
-  /// finishes what an earlier run left pending. With `sending` `.mapping`,
-  /// each UID goes as one `cmd=mapping` instead of in a `mapsync`. With
-  /// `replacesList`, the same change first removes the stored UIDs not
-  /// given, and leaves the list in the order given.
+  /// Checks every UID, then stores the new ones (all or nothing) and updates the
+  /// settings of all, then reconciles, whether or not one was new: re-running a
+  /// command finishes what an earlier run left pending.
   func add(_ addition: SyncViewModel.Addition, triggers: PublishSubject<Void>)
     -> Observable<Outcome>
   {
@@ -61,20 +56,17 @@ extension SyncSteps {
     .catchingFailures()
   }
 
-  /// Checks every target against the list, then removes them all (or none),
-  /// with their settings; then reconciles. A UID no longer stored that the
-  /// server in use still holds is already removed here, and its removal is
-  /// what gets sent.
+  /// Checks every target against the list, then removes them all (or none), then
+  /// reconciles. A UID no longer stored that the server still holds is already
+  /// removed, and its removal is what gets sent.
   func remove(
     _ removals: [SyncViewModel.Removal], triggers: PublishSubject<Void>
   ) -> Observable<Outcome> {
     remove(removals, all: false, requests: { _ in [] }, triggers: triggers)
   }
 
-  /// Checks every UID, then removes as ``remove(_:triggers:)`` does, and
-  /// sends each removal as a single-UID request (`rm_mapping`,
-  /// `unreg_mapping`) instead of in a `mapsync`; `unregister` of no UID
-  /// removes them all, and sends one `unreg_mapping` without a `uid`.
+  /// Removes as ``remove(_:triggers:)`` does, and sends each removal as a single-UID
+  /// request instead of in a `mapsync`.
   func unmap(_ unmapping: SyncViewModel.Unmapping, triggers: PublishSubject<Void>)
     -> Observable<Outcome>
   {
@@ -148,8 +140,7 @@ extension SyncSteps {
     .catchingFailures()
   }
 
-  /// A store change from outside: publishes it and reconciles if the
-  /// server in use is not in line; reports a store that cannot be read, or is gone.
+  /// A store change from outside: publishes it, and reconciles if the server is not in line.
   func storeChanged(_ event: StoreEvent, triggers: PublishSubject<Void>) -> Observable<Outcome> {
     switch event {
     case .changed(let state):

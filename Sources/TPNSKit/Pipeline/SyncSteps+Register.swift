@@ -7,11 +7,9 @@ extension SyncSteps {
     Result { () throws(IdentifierError) in try PushToken(text, os: registration.os) }
   }
 
-  /// Stores the token (``token(_:)``) as the desired registration (with the
-  /// `lang`, `dev`, `udid` and `appid` it goes with), then asks for it to
-  /// be registered; the retries of a registration of another token stop.
-  /// A token that is not valid, or a phone of any OS but
-  /// iOS without its own ID, stores nothing and sends nothing.
+  /// Stores the token as the desired registration, then asks for it to be registered;
+  /// the retries of a registration of another token stop. A token that is not valid,
+  /// or a phone of any OS but iOS without its own ID, stores and sends nothing.
   func register(
     _ result: Result<PushToken, IdentifierError>, triggers: PublishSubject<Void>
   ) -> Observable<Outcome> {
@@ -40,11 +38,9 @@ extension SyncSteps {
     .catchingFailures()
   }
 
-  /// Registers `desired` and records that the server acknowledged exactly
-  /// that, whatever the store desires by now (the next step compares). A
-  /// rejected `register` puts the previous desired registration back. A
-  /// newer token stored meanwhile ends it without an outcome, unless an
-  /// attempt sent before succeeds.
+  /// Registers `desired` and records that the server acknowledged exactly that,
+  /// whatever the store desires by now (the next step compares). A rejected
+  /// `register` puts the previous desired registration back.
   func register(_ desired: PhoneRegistration, demand attempted: Demand) -> Observable<Outcome> {
     let server = server
     // A newer token stored meanwhile ends this one's retries (an attempt

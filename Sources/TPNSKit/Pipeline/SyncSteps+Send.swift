@@ -3,9 +3,8 @@ import Reactive
 import TPNSProtocol
 
 extension SyncSteps {
-  /// Brings the server in use in line with the store, under the store's
-  /// send lock (one reconciliation at a time across processes): it reads the
-  /// newest desired state once the lock is held, and again after each step.
+  /// Brings the server in use in line with the store, under the store's send lock
+  /// (one at a time across processes), reading the store again before each step.
   func reconcile() -> Observable<Outcome> {
     Observable<Outcome>.create { observer in
       let held: any Disposable
@@ -27,9 +26,8 @@ extension SyncSteps {
     .catchingFailures()
   }
 
-  /// The next step for the store as it is now, then the one after it.
-  /// `previous` is the step just acknowledged: the same one again means the
-  /// store did not record it (edited meanwhile), and is left to the next run.
+  /// The next step for the store as it is now, then the one after it. The same step
+  /// as `previous` again means the store did not record it (edited meanwhile).
   private func step(
     _ demand: Demand, number: Int, limit: Int, previous: ReconcileStep? = nil
   ) -> Observable<Outcome> {
@@ -66,13 +64,10 @@ extension SyncSteps {
     }
   }
 
-  /// Removes every mapping of a phone the server holds that is no longer
-  /// the desired one; a server that no longer knows it has none to remove.
-  /// One the server refuses to unmap (another 4xx) is reported and passed
-  /// over in this reconciliation, so that it never blocks the new phone, but
-  /// stays pending there (the server may still map the UIDs to it): the
-  /// next `sync`, or `watch`'s next check, asks again. A transient failure
-  /// keeps it too, and ends the reconciliation.
+  /// Removes every mapping of a former phone; a server that no longer knows it has
+  /// none. One the server refuses to unmap (another 4xx) is reported and passed over,
+  /// so that it never blocks the new phone, but stays pending for the next run; a
+  /// transient failure keeps it too, and ends the reconciliation.
   private func unmap(_ former: Phone, next: LockedState<Demand>) -> Observable<Outcome> {
     let server = server
     let forget: @Sendable () throws -> Void = {
@@ -95,11 +90,10 @@ extension SyncSteps {
     }
   }
 
-  /// Sends the list and records it as acknowledged, if the server still
-  /// holds `desired`'s phone, but the UIDs it refused as not activated
-  /// (recorded as such, and reported as a failure). A server that answers
-  /// "not registered" forgot the phone: it loses its acknowledged state, and
-  /// the next step registers again (once).
+  /// Sends the list and records it as acknowledged, if the server still holds
+  /// `desired`'s phone, but the UIDs it refused as not activated (reported as a
+  /// failure). A server that answers "not registered" forgot the phone: the next
+  /// step registers again (once).
   private func sendList(
     _ uids: [DeviceUID], settings: [DeviceUID: MappingSettings], for desired: PhoneRegistration,
     next: LockedState<Demand>
@@ -110,8 +104,7 @@ extension SyncSteps {
       let refusedSet = Set(refused)
       try update { state in
         guard state.holds(desired.phone, at: server) else { return }
-        var sent: [String: MappingSettings] = [:]
-        for (uid, value) in settings { sent[uid.rawValue] = value }
+        let sent = Dictionary(uniqueKeysWithValues: settings.map { ($0.key.rawValue, $0.value) })
         let held = refused.isEmpty ? uids : uids.filter { !refusedSet.contains($0) }
         state.servers[server]?.accept(
           list: held.map(\.rawValue), sent: sent, notActivated: refused.map(\.rawValue))
@@ -131,14 +124,10 @@ extension SyncSteps {
     }
   }
 
-  /// Sends one single-UID request for `desired`'s phone and records what
-  /// the server acknowledged, if it still holds that phone: a UID mapped
-  /// with `settings` (`mapping`), one mapping removed (`rm_mapping`,
-  /// `unreg_mapping` with `uid`), or all of them (`unreg_mapping`). It
-  /// leaves the demand once acknowledged; a server that answers "not
-  /// registered" forgot the phone, which is registered again (once) before
-  /// the request is sent again. A `mapping` or `rm_mapping` refused as not
-  /// activated leaves the demand too, and is reported as a failure.
+  /// Sends one single-UID request for `desired`'s phone and records what the server
+  /// acknowledged, if it still holds that phone; it leaves the demand once answered.
+  /// A phone the server forgot is registered again (once) before the request is
+  /// sent again; a `mapping` or `rm_mapping` refused as not activated is a failure.
   private func send(
     _ mappingRequest: MappingRequest, settings: MappingSettings, taking: Int,
     for desired: PhoneRegistration, next: LockedState<Demand>
@@ -155,32 +144,33 @@ extension SyncSteps {
       command = .unregisterMapping(phone, uid: uid)
     }
     return request(command) { response in
-      if NotActivatedAnswer.isRefusal(response.body) {
-        switch mappingRequest {
-        case .map(let uid): return try refuse(uid, phone: phone, taking: taking, next: next)
-        case .removeMapping(let uid): return try keep(uid, taking: taking, next: next)
-        case .unregister: break
-        }
+      // A failure below ends the reconciliation, and `next` with it.
+      next.withLock { $0.mappingRequests.removeFirst(min(taking, $0.mappingRequests.count)) }
+      let refused = NotActivatedAnswer.isRefusal(response.body)
+      if refused, case .removeMapping(let uid) = mappingRequest {
+        // The server removed nothing: what it acknowledged stands, and a UID
+        // it holds stays pending removal. This reconciliation sends no
+        // `mapsync` only to remove it, since the command asked for
+        // `rm_mapping` alone; `sync` and `watch` send the list without it.
+        let held = try load().difference(at: server).acknowledgedUIDs.contains(uid.rawValue)
+        next.withLock { _ = $0.refusedRemovals.insert(uid.rawValue) }
+        return .failed(.removalNotActivated(uid, stillMapped: held))
       }
       try update { state in
         guard state.holds(phone, at: server) else { return }
         switch mappingRequest {
-        case .map(let uid):
-          state.servers[server]?.accept(mapping: uid.rawValue, sent: settings)
-        case .removeMapping(let uid):
-          state.servers[server]?.accept(unmapping: uid.rawValue)
-        case .unregister(let uid):
-          state.servers[server]?.accept(unmapping: uid?.rawValue)
+        // Refused as not activated: the server holds no mapping of it.
+        case .map(let uid) where refused: state.servers[server]?.refuse(notActivated: uid.rawValue)
+        case .map(let uid): state.servers[server]?.accept(mapping: uid.rawValue, sent: settings)
+        case .removeMapping(let uid): state.servers[server]?.accept(unmapping: uid.rawValue)
+        case .unregister(let uid): state.servers[server]?.accept(unmapping: uid?.rawValue)
         }
       }
-      next.withLock { $0.mappingRequests.removeFirst(min(taking, $0.mappingRequests.count)) }
       switch mappingRequest {
-      case .map(let uid):
-        return .mapped(uid, settings, response: response.body)
-      case .removeMapping(let uid):
-        return .unmapped(uid, .rmMapping, response: response.body)
-      case .unregister(let uid):
-        return .unmapped(uid, .unregMapping, response: response.body)
+      case .map(let uid) where refused: return .failed(.notActivated([uid], .mapping))
+      case .map(let uid): return .mapped(uid, settings, response: response.body)
+      case .removeMapping(let uid): return .unmapped(uid, .rmMapping, response: response.body)
+      case .unregister(let uid): return .unmapped(uid, .unregMapping, response: response.body)
       }
     }
     .catch { error in
@@ -189,39 +179,8 @@ extension SyncSteps {
     }
   }
 
-  /// Records that the server refused to map `uid` as not activated (it
-  /// holds no mapping of it), if it still holds `phone`, and takes the
-  /// request off the demand.
-  private func refuse(
-    _ uid: DeviceUID, phone: Phone, taking: Int, next: LockedState<Demand>
-  ) throws -> Outcome {
-    let server = server
-    try update { state in
-      guard state.holds(phone, at: server) else { return }
-      state.servers[server]?.refuse(notActivated: uid.rawValue)
-    }
-    next.withLock { $0.mappingRequests.removeFirst(min(taking, $0.mappingRequests.count)) }
-    return .failed(.notActivated([uid], .mapping))
-  }
-
-  /// After the server refused to remove `uid`'s mapping as not activated:
-  /// it removed nothing, so what it acknowledged stands, and a UID it holds
-  /// stays pending removal. This reconciliation sends no `mapsync` only to
-  /// remove it, since the command asked for `rm_mapping` alone; `sync` and
-  /// `watch` send the list without it.
-  private func keep(_ uid: DeviceUID, taking: Int, next: LockedState<Demand>) throws -> Outcome {
-    let held = try load().difference(at: server).acknowledgedUIDs.contains(uid.rawValue)
-    next.withLock {
-      $0.mappingRequests.removeFirst(min(taking, $0.mappingRequests.count))
-      $0.refusedRemovals.insert(uid.rawValue)
-    }
-    return .failed(.removalNotActivated(uid, stillMapped: held))
-  }
-
-  /// After `error` from a request for the desired phone: if the server
-  /// answered that it does not know the phone, for the first time in this
-  /// reconciliation, forgets what it acknowledged (so that the next step
-  /// registers again); else rethrows `error`.
+  /// After the first "not registered" of a reconciliation, forgets what the server
+  /// acknowledged (the next step registers again); rethrows any other `error`.
   private func forgetRegistration(after error: any Error, next: LockedState<Demand>) throws {
     guard Self.isNotRegistered(error), !next.value.registrationLost else { throw error }
     let server = server
@@ -229,8 +188,7 @@ extension SyncSteps {
     next.withLock { $0.registrationLost = true }
   }
 
-  /// Whether the server refused a phone it does not know (the emulator's
-  /// and the service's 4xx "… is not registered …").
+  /// Whether the server refused a phone it does not know (a 4xx "… not registered …").
   static func isNotRegistered(_ error: any Error) -> Bool {
     guard case .request(_, let failure) = error as? PipelineFailure,
       case .status(let status, let body, _) = failure.underlying, (400..<500).contains(status)

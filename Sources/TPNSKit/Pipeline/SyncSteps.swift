@@ -2,28 +2,23 @@ import Locking
 import Reactive
 import TPNSProtocol
 
-/// The steps of the pipeline, which ``SyncViewModel`` wires to its inputs.
-/// Each input changes the desired state in the store first, then asks for
-/// a reconciliation of the server in use, which runs under the store's
-/// send lock and moves the acknowledged state only with what the server
-/// acknowledged. Every failure becomes an outcome.
+/// The steps of the pipeline, which ``SyncViewModel`` wires to its inputs: each
+/// changes the desired state in the store, then asks for a reconciliation (under the
+/// store's send lock). Every failure becomes an outcome.
 struct SyncSteps: Sendable {
-  /// Reconciliation steps in one run at most: each acknowledged step moves
-  /// the server closer, so more means the store keeps changing under it
-  /// (the next trigger picks that up).
+  /// Steps in one reconciliation at most: more means the store keeps changing under
+  /// it (the next trigger picks that up).
   static let maximumSteps = 8
 
   let environment: PipelineEnvironment
   let registration: Registration
-  /// The store as a step last read or wrote it: the View's list, and the
-  /// state a command reports.
+  /// The store as a step last read or wrote it.
   let states: PublishSubject<StoreContents>
   let syncsChanges: Bool
   /// What the triggers since the last reconciliation started asked for.
   let pendingDemand = LockedState(Demand())
-  /// Each registration the `token` input stored: the registration of
-  /// another one is abandoned (only the newest token matters, as in the
-  /// quickstart's `flatMapLatest`): no more retries of it, no wait for them.
+  /// Each registration the `token` input stored: the registration of an older one
+  /// is abandoned (the quickstart's `flatMapLatest`).
   let storedRegistrations = PublishSubject<PhoneRegistration>()
 
   var store: StoreClient { environment.store }
@@ -54,15 +49,13 @@ struct SyncSteps: Sendable {
     return state
   }
 
-  /// Changes the store and publishes the new state. (A ``StoreError``
-  /// becomes a `failed(.store)` outcome in `catchingFailures`.)
+  /// Changes the store and publishes the new state.
   func update(_ change: (inout StoreContents) throws -> Void) throws {
     states.onNext(try store.update(change))
   }
 
-  /// Sends `command` with retries; a final failure is a ``PipelineFailure`` naming the command.
-  /// Once `abandon` sends, no further attempt is made (see
-  /// ``PipelineEnvironment/request(_:idempotent:abandon:onSuccess:)``).
+  /// Sends `command` with retries (none after `abandon` sends); a final failure is a
+  /// ``PipelineFailure`` naming the command.
   func request(
     _ command: TPNSRequest, abandon: Observable<Void> = .never(),
     onSuccess: @escaping @Sendable (HTTPResponse) throws -> Outcome

@@ -1,12 +1,10 @@
 import Reactive
 import TPNSProtocol
 
-/// The quickstart's ViewModel, as the heart of tpns: inputs from a View (the
-/// command line, `watch`, a test), outputs it binds to. Every input changes
-/// the desired state in the store first, then asks for the server in use to
-/// be reconciled (``ReconcileStep``), one reconciliation at a time; every
-/// failure is an ``Outcome/failed(_:)`` value, and the pipeline goes on.
-/// When every input has completed and no work is left, `outcomes` completes.
+/// The quickstart's ViewModel, the heart of tpns: inputs from a View (the command
+/// line, `watch`, a test), outputs it binds to. Every input changes the desired state
+/// in the store, then asks for the server to be reconciled, one reconciliation at a
+/// time; every failure is an ``Outcome/failed(_:)`` value, and the pipeline goes on.
 ///
 ///     let output = SyncViewModel(environment: env).transform(.init(addBatches: .just(["…"])))
 ///     let outcomes = try output.outcomes.toBlocking(timeout: .seconds(120)).toArray()
@@ -25,8 +23,7 @@ public struct SyncViewModel: Sendable {
     public var additions: Observable<Addition>
     /// Entries to remove at once, by index in the list or by UID.
     public var removals: Observable<[Removal]>
-    /// UIDs to remove and send as single-UID requests (`rm_mapping`,
-    /// `unreg_mapping`) instead of in a `mapsync`.
+    /// UIDs to remove and send as single-UID requests instead of in a `mapsync`.
     public var unmappings: Observable<Unmapping>
     /// Requests to send the stored list again, changed or not (registering first if needed).
     public var syncRequests: Observable<Void>
@@ -56,32 +53,26 @@ public struct SyncViewModel: Sendable {
     }
   }
 
-  /// UIDs to add (all or none), with a change of their settings, and how
-  /// to send them.
+  /// UIDs to add (all or none), with a change of their settings, and how to send them.
   public struct Addition: Sendable, Equatable {
     /// How the added UIDs reach the server.
     public enum Sending: Sendable, Equatable {
       /// In a `mapsync` of the whole list, if it differs (`tpns add`).
       case list
-      /// One `cmd=mapping` each, always (`tpns mapping`); a `mapsync`
-      /// follows only if the list still differs.
+      /// One `cmd=mapping` each, always (`tpns mapping`); then a `mapsync` if the list differs.
       case mapping
     }
 
-    /// The UIDs, as given (the pipeline checks them: one that is not a UID
-    /// stores none).
+    /// The UIDs, as given (one that is not a UID stores none).
     public var uids: [UIDInput]
     /// The change of their settings (a UID already stored keeps what it does not change).
     public var settings: MappingSettingsUpdate
-    /// The change of some UIDs' own settings, by UID, after ``settings``
-    /// (`tpns import` of a store: each UID's settings there).
+    /// Some UIDs' own change of settings, after ``settings`` (`tpns import`).
     public var settingsByUID: [String: MappingSettingsUpdate] = [:]
     /// How they are sent.
     public var sending: Sending
-    /// Whether the list becomes exactly these UIDs, in their order (`tpns
-    /// import --replace`): stored UIDs not among them are removed with
-    /// their settings, in the same change, and leave the server with the
-    /// next `mapsync`.
+    /// Whether the list becomes exactly these UIDs, in their order (`tpns import
+    /// --replace`): the others are removed in the same change.
     public var replacesList: Bool
 
     /// An addition; no settings, sent in the list, and added to it by default.
@@ -106,14 +97,12 @@ public struct SyncViewModel: Sendable {
     }
   }
 
-  /// Removals sent as single-UID requests: the store is changed as by
-  /// ``Removal``s, and the server told with these commands instead of a `mapsync`.
+  /// Removals, as ``Removal``s, sent as single-UID requests instead of in a `mapsync`.
   public enum Unmapping: Sendable, Equatable {
     /// Remove this UID and send `cmd=rm_mapping` (`tpns rm-mapping`).
     case removeMapping(String)
-    /// Remove these UIDs and send `cmd=unreg_mapping` for each; none: remove
-    /// every stored UID and send one `cmd=unreg_mapping` without a `uid`
-    /// (`tpns unregister`).
+    /// Remove these UIDs and send `cmd=unreg_mapping` for each; none: remove every
+    /// UID and send one `cmd=unreg_mapping` without a `uid` (`tpns unregister`).
     case unregister([String])
   }
 
@@ -131,9 +120,8 @@ public struct SyncViewModel: Sendable {
     public var canAdd: Observable<Bool>
     /// The stored list, read from the store after each change.
     public var list: Observable<[String]>
-    /// The store as the pipeline last read or wrote it, after each read or
-    /// change (no read of its own): what a command reports at the end
-    /// without reading the store again.
+    /// The store as the pipeline last read or wrote it (no read of its own): what a
+    /// command reports at the end.
     public var state: Observable<StoreContents>
     /// Every outcome, in order; completes when the inputs have and all work is done.
     public var outcomes: Observable<Outcome>
@@ -143,9 +131,8 @@ public struct SyncViewModel: Sendable {
   private let registration: Registration
   private let syncsChanges: Bool
 
-  /// A pipeline over `environment`; `registration` says how tokens are
-  /// registered. With `syncsChanges` false, list changes are only stored
-  /// (`--no-sync`): they stay pending until a sync request.
+  /// A pipeline over `environment`. With `syncsChanges` false, list changes are only
+  /// stored (`--no-sync`) until a sync request.
   public init(
     environment: PipelineEnvironment, registration: Registration = Registration(),
     syncsChanges: Bool = true
@@ -157,8 +144,7 @@ public struct SyncViewModel: Sendable {
 
   /// Wires `input` to the outputs. Nothing runs until `outcomes` is subscribed.
   public func transform(_ input: Input) -> Output {
-    // The store is read only when an output is subscribed: a one-shot
-    // command reads it once, in the step that changes it.
+    // The store is read only when an output is subscribed.
     let store = environment.store
     let states = PublishSubject<StoreContents>()
     let steps = SyncSteps(
@@ -176,8 +162,7 @@ public struct SyncViewModel: Sendable {
       .distinctUntilChanged()
 
     let outcomes = Observable<Outcome>.deferred {
-      // Reconciliation triggers from the changes below; that branch subscribes
-      // first so that no trigger sent while the changes are subscribed is missed.
+      // Reconciliations subscribe first, so that no trigger of the changes is missed.
       let triggers = PublishSubject<Void>()
       let tapped = input.addTaps.flatMapLatest { _ in input.uidText.take(1).map { [$0] } }
       let changes = Observable.merge([

@@ -2,13 +2,9 @@
   import Glibc
 #endif
 
-/// An exclusive `flock(2)` on an open file, the project's one call of `flock`:
-/// the store's lock files (``Store/update(_:)``, the send lock) and the
-/// CLI's one `tpns watch` per store.
-///
-/// It owns the file's descriptor: ``release()``, or the lock's end, closes it.
-/// A `flock` belongs to the open file, so two opens of one file exclude each
-/// other as two processes do.
+/// An exclusive `flock(2)` on an open file, which it owns: ``release()``, or the
+/// lock's end, closes it. A `flock` belongs to the open file, so two opens of one
+/// file exclude each other as two processes do.
 ///
 ///     guard let lock = try FileLock(trying: descriptor) else { /* held by another */ }
 ///     defer { lock.release() }

@@ -3,12 +3,10 @@ import DurationFormatting
 import Locking
 import Reactive
 
-/// Sends HTTP requests through libcurl, one at a time, over one reused easy
-/// handle (so keep-alive connections are reused between requests).
-///
-/// TLS verification is always on, redirects are not followed, only http and
-/// https are allowed, and a loopback server is reached directly, whatever the
-/// proxy variables say. Any HTTP answer is a response, not an error.
+/// Sends HTTP requests through libcurl, one at a time, over one reused easy handle
+/// (keep-alive). TLS verification is always on, redirects are not followed, only
+/// http and https are allowed, and a loopback server is reached directly, whatever
+/// the proxy variables say. Any HTTP answer is a response, not an error.
 ///
 ///     let transport = try CurlTransport(options: TransportOptions(timeout: .seconds(10)))
 ///     let response = try transport.perform(HTTPRequest(method: .get, url: url))
@@ -35,9 +33,8 @@ public final class CurlTransport: @unchecked Sendable {
     tpns_curl_easy_cleanup(handle)
   }
 
-  /// The version of the libcurl this process runs on and its TLS library
-  /// (`7.88.1, GnuTLS/3.7.9`), as `curl --version` names them: the library
-  /// loaded, not the one built against ("unavailable" if it cannot be loaded).
+  /// The version of the libcurl loaded and its TLS library (`7.88.1, GnuTLS/3.7.9`),
+  /// or "unavailable".
   public static var libraryVersion: String {
     String(cString: tpns_curl_version())
   }
@@ -49,12 +46,6 @@ public final class CurlTransport: @unchecked Sendable {
   ) throws(TransportError) -> HTTPResponse {
     lock.lock()
     defer { lock.unlock() }
-    return try performLocked(request, isCancelled: isCancelled)
-  }
-
-  private func performLocked(
-    _ request: HTTPRequest, isCancelled: @escaping @Sendable () -> Bool
-  ) throws(TransportError) -> HTTPResponse {
     // Schemes are case-insensitive (RFC 3986), as for libcurl itself.
     let scheme = request.url.prefix(8).lowercased()
     guard scheme.hasPrefix("http://") || scheme.hasPrefix("https://") else {
@@ -102,8 +93,7 @@ public final class CurlTransport: @unchecked Sendable {
         set(tpns_curl_set_long(handle, CURLOPT_HTTPGET, 1))
       case .post:
         set(tpns_curl_set_long(handle, CURLOPT_POST, 1))
-        // libcurl copies the body (CURLOPT_COPYPOSTFIELDS) from the array's
-        // own bytes; an empty one is given a valid (empty C string) pointer.
+        // libcurl copies the body (CURLOPT_COPYPOSTFIELDS); an empty one needs a valid pointer.
         if request.body.isEmpty {
           set(tpns_curl_set_post_body(handle, "", 0))
         } else {

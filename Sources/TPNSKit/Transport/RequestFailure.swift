@@ -39,14 +39,9 @@ public indirect enum RequestFailure: Error, Equatable, CustomStringConvertible {
     }
   }
 
-  /// A body as a person reads it, on one line: an HTML page (a proxy's, or
-  /// a web server's own error page) by its title, anything else trimmed;
-  /// control characters (newlines, escape sequences) escaped.
-  static func summary(of body: String) -> String {
-    unescapedSummary(of: body).escapingControlCharacters
-  }
-
-  private static func unescapedSummary(of body: String) -> String {
+  /// A body as a person reads it: an HTML page (a proxy's, or a web server's own
+  /// error page) by its title, anything else trimmed.
+  private static func summary(of body: String) -> String {
     let text = body.trimmingWhitespace()
     let lower = text.lowercased()
     guard text.hasPrefix("<"), lower.contains("<html") else { return text }
@@ -70,7 +65,8 @@ public indirect enum RequestFailure: Error, Equatable, CustomStringConvertible {
     case .transport(let error):
       return error.description
     case .status(let status, let body, _):
-      let text = Self.summary(of: body)
+      // On one line: control characters (newlines, escape sequences) escaped.
+      let text = Self.summary(of: body).escapingControlCharacters
       let shown = text.count > 300 ? String(text.prefix(300)) + "…" : text
       return "the server answered \(status)\(shown.isEmpty ? "" : ": \(shown)")"
     case .retryAfterTooLong(let wait, let limit, let status):

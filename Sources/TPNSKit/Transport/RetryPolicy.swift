@@ -56,12 +56,24 @@ public struct RetryPolicy: Sendable {
     {
       requested = (delay, status)
     }
-    let decision = decideIgnoringTimeLimit(
-      failure, attempt: attempt, idempotent: idempotent, requested: requested)
-    guard case .retry(let delay) = decision, let timeLimit, elapsed + delay >= timeLimit else {
-      return decision
+    guard failure.isTransient else { return .fail(failure) }
+    if !idempotent {
+      switch failure {
+      case .transport(.timedOut), .transport(.connectionLost): return .fail(failure)
+      default: break
+      }
     }
-    // A wait the server asked for is named, so that the user sees why.
+    // A wait the server asked for replaces the backoff; one too long is named, so that
+    // the user sees why.
+    if let requested, requested.delay > cap {
+      return .fail(
+        RequestFailure.retryAfterTooLong(requested.delay, limit: cap, status: requested.status))
+    }
+    guard attempt < maxAttempts else {
+      return .fail(RequestFailure.exhausted(attempts: attempt, last: failure))
+    }
+    let delay = requested?.delay ?? backoff(attempt: attempt)
+    guard let timeLimit, elapsed + delay >= timeLimit else { return .retry(after: delay) }
     if let requested {
       return .fail(
         RequestFailure.retryAfterPastTimeLimit(
@@ -74,28 +86,6 @@ public struct RetryPolicy: Sendable {
   /// left of `timeLimit` (at least a millisecond), or `nil` without a limit.
   public func remainingTime(elapsed: Duration) -> Duration? {
     timeLimit.map { max($0 - elapsed, .milliseconds(1)) }
-  }
-
-  /// `requested` is the `Retry-After` wait of a status failure, which replaces the backoff.
-  private func decideIgnoringTimeLimit(
-    _ failure: RequestFailure, attempt: Int, idempotent: Bool,
-    requested: (delay: Duration, status: Int)?
-  ) -> RetryDecision {
-    guard failure.isTransient else { return .fail(failure) }
-    if !idempotent {
-      switch failure {
-      case .transport(.timedOut), .transport(.connectionLost): return .fail(failure)
-      default: break
-      }
-    }
-    if let requested, requested.delay > cap {
-      return .fail(
-        RequestFailure.retryAfterTooLong(requested.delay, limit: cap, status: requested.status))
-    }
-    guard attempt < maxAttempts else {
-      return .fail(RequestFailure.exhausted(attempts: attempt, last: failure))
-    }
-    return .retry(after: requested?.delay ?? backoff(attempt: attempt))
   }
 
   /// The full-jitter wait after failed attempt number `attempt`.

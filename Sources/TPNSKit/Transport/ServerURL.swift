@@ -2,11 +2,9 @@
   import Glibc
 #endif
 
-/// A server URL as text, taken apart as far as tpns needs: its credentials
-/// and query (which output hides), its host (a loopback server is reached
-/// directly and may be `http://`), and whether what is sent to it crosses
-/// the network unencrypted. Nothing is decoded or normalised: `text` is sent
-/// as given.
+/// A server URL as text, taken apart as far as tpns needs: credentials and query
+/// (which output hides), host (a loopback server is reached directly and may be
+/// `http://`). Nothing is decoded or normalised: `text` is sent as given.
 ///
 ///     ServerURL("http://me:pw@push.example/tpns?key=k").redacted
 ///     // "http://***@push.example/tpns?key=***"
@@ -19,8 +17,7 @@ public struct ServerURL: Sendable, Hashable, CustomStringConvertible {
     self.text = text
   }
 
-  /// A URL's parts: `scheme://userinfo@hostport` then the rest (path,
-  /// query, fragment).
+  /// `scheme://userinfo@hostport`, then the rest (path, query, fragment).
   private struct Parts {
     var scheme: Substring
     var userinfo: Substring?
@@ -55,9 +52,8 @@ public struct ServerURL: Sendable, Hashable, CustomStringConvertible {
     return String(hostPort.prefix { $0 != ":" }).lowercased()
   }
 
-  /// The service's legacy path on the same server, where firmware sends the
-  /// older commands: the path's last `/tpns` (or the whole path, if it has
-  /// none) becomes `/apns/apns.php`; credentials and query are kept.
+  /// The service's legacy path, where firmware sends the older commands: the path's
+  /// last `/tpns` (or the whole path) becomes `/apns/apns.php`.
   ///
   ///     ServerURL("https://push.iotcplatform.com:7380/tpns").legacyService
   ///     // "https://push.iotcplatform.com:7380/apns/apns.php"
@@ -70,11 +66,9 @@ public struct ServerURL: Sendable, Hashable, CustomStringConvertible {
     return "\(parts.scheme)://\(authority)\(path)/apns/apns.php\(parts.rest[pathEnd...])"
   }
 
-  /// What identifies the server in the store (its key in `Servers`): the URL
-  /// without credentials or fragment, the scheme and host in lower case (a
-  /// host's final dot dropped), the scheme's default port dropped,
-  /// `localhost` as `127.0.0.1`, and an empty path as `/`; the path and the
-  /// query as given (`/tpns/` is another resource).
+  /// The server's key in the store: the URL without credentials, fragment or default
+  /// port, scheme and host in lower case (a final dot dropped, `localhost` as
+  /// `127.0.0.1`), an empty path as `/`; path and query as given.
   ///
   ///     ServerURL("HTTP://LocalHost:80/tpns").storeKey  // "http://127.0.0.1/tpns"
   public var storeKey: String {
@@ -101,23 +95,19 @@ public struct ServerURL: Sendable, Hashable, CustomStringConvertible {
     if let number = Int(portText), number >= 0 { portText = String(number) }
     let defaultPort = ["http": "80", "https": "443"][scheme]
     let shownPort = portText.isEmpty || portText == defaultPort ? "" : ":" + portText
-    let hash = parts.rest.firstIndex(of: "#") ?? parts.rest.endIndex
-    let beforeFragment = parts.rest[..<hash]
-    let queryStart = beforeFragment.firstIndex(of: "?") ?? beforeFragment.endIndex
-    let given = beforeFragment[..<queryStart]
-    let path = given.isEmpty ? "/" : given
-    return "\(scheme)://\(name)\(shownPort)\(path)\(beforeFragment[queryStart...])"
+    let beforeFragment = parts.rest.prefix { $0 != "#" }
+    let path = beforeFragment.prefix { $0 != "?" }
+    return "\(scheme)://\(name)\(shownPort)\(path.isEmpty ? "/" : path)"
+      + beforeFragment[path.endIndex...]
   }
 
-  /// The URL as output shows it: credentials as `***@`, every query value
-  /// as `***`.
+  /// The URL as output shows it: credentials as `***@`, every query value as `***`.
   public var redacted: String {
     redacted { _, _ in "***" }
   }
 
-  /// The URL with credentials as `***@` and each query value as `value`
-  /// makes it from the parameter's name and value (the name is empty for a
-  /// parameter without `=`); the fragment is kept.
+  /// The URL with credentials as `***@` and each query value as `value` makes it of
+  /// the parameter's name (empty without `=`) and value.
   public func redacted(queryValue value: (Substring, Substring) -> String) -> String {
     guard let parts else { return text }
     let start = "\(parts.scheme)://" + (parts.userinfo == nil ? "" : "***@") + parts.hostPort
@@ -140,14 +130,13 @@ public struct ServerURL: Sendable, Hashable, CustomStringConvertible {
     return start + parts.rest[...questionMark] + query + fragment
   }
 
-  /// Whether the host is this machine: `localhost`, 127.0.0.0/8 or `::1`
-  /// (also as an IPv4-mapped address). Any other spelling is not.
+  /// Whether the host is this machine: `localhost`, 127.0.0.0/8 or `::1`.
   public var isLoopback: Bool {
     host.map(Self.isLoopback(host:)) ?? false
   }
 
-  /// Whether `host` (lower case, without brackets) names this machine:
-  /// `localhost`, 127.0.0.0/8 or `::1` (also as an IPv4-mapped address).
+  /// Whether `host` (lower case, without brackets) names this machine: `localhost`,
+  /// 127.0.0.0/8 or `::1` (also IPv4-mapped). Any other spelling does not.
   static func isLoopback(host: String) -> Bool {
     if host == "localhost" { return true }
     var v4 = in_addr()
@@ -165,8 +154,7 @@ public struct ServerURL: Sendable, Hashable, CustomStringConvertible {
     }
   }
 
-  /// Whether what is sent here crosses the network unencrypted: `http://`
-  /// to a host that is not this machine.
+  /// Whether what is sent here crosses the network unencrypted (`http://`, not loopback).
   public var isCleartextOverNetwork: Bool {
     scheme == "http" && !isLoopback
   }

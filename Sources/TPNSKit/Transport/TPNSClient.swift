@@ -1,8 +1,7 @@
 import TPNSProtocol
 
-/// Sends TPNS requests to one server: the transport, the server URL and the
-/// method together. One call is one attempt; retries are the caller's (the
-/// pipeline's, on its scheduler, with a ``RetryPolicy``).
+/// Sends TPNS requests to one server by one method. One call is one attempt; retries
+/// are the caller's (the pipeline's, with a ``RetryPolicy``).
 ///
 ///     let client = TPNSClient(server: url, method: .post, transport: transport)
 ///     let response = try client.send(.device(uid: uid))
@@ -25,13 +24,11 @@ public struct TPNSClient: Sendable {
     /// From the start of the request to its end.
     public var duration: Duration
 
-    /// ``url`` as output shows it: credentials as `***@`; the values of the
-    /// `token` and `udid` parameters (an iOS phone's udid is its token) cut
-    /// to their last 6 characters, as tokens are printed, unless
-    /// `showingTokens`; TPNS's other parameters as sent; any other
-    /// query value (the server URL's own: a key, say) as `***`.
+    /// ``url`` as output shows it: credentials as `***@`; `token` and `udid` (an iOS
+    /// phone's is its token) masked unless `showingTokens`; TPNS's other parameters as
+    /// sent; any other query value (the server URL's own: a key, say) as `***`.
     public func shownURL(showingTokens: Bool = false) -> String {
-      return ServerURL(url).redacted { name, value in
+      ServerURL(url).redacted { name, value in
         guard Self.names.contains(String(name)) else { return "***" }
         guard !showingTokens, name == "token" || name == "udid" else { return String(value) }
         return MaskedSecret(value).description
@@ -80,22 +77,23 @@ public struct TPNSClient: Sendable {
   ) throws(RequestFailure) -> HTTPResponse {
     var http = request.httpRequest(server: server, method: method, legacy: legacy)
     http.timeout = timeout
-    let clock = ContinuousClock()
-    let start = clock.now
+    let start = ContinuousClock.now
+    var status: Int?
+    var failure: TransportError?
+    defer {
+      log?(
+        Exchange(
+          method: http.method, url: http.url, command: request.name, isLegacy: legacy,
+          status: status, failure: failure, duration: .now - start))
+    }
     let response: HTTPResponse
     do {
       response = try transport.perform(http, isCancelled: isCancelled)
     } catch {
-      log?(
-        Exchange(
-          method: http.method, url: http.url, command: request.name, isLegacy: legacy,
-          status: nil, failure: error, duration: clock.now - start))
+      failure = error
       throw .transport(error)
     }
-    log?(
-      Exchange(
-        method: http.method, url: http.url, command: request.name, isLegacy: legacy,
-        status: response.status, failure: nil, duration: clock.now - start))
+    status = response.status
     guard response.isSuccess else { throw RequestFailure(response) }
     return response
   }

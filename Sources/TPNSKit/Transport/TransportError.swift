@@ -33,21 +33,19 @@ public enum TransportError: Error, Equatable, CustomStringConvertible {
   /// The failure on one line; libcurl's reason (which may quote a
   /// certificate's or a server's text) with its control characters escaped.
   public var description: String {
-    unescapedDescription.escapingControlCharacters
-  }
-
-  private var unescapedDescription: String {
-    switch self {
-    case .unreachable(let url, let reason): "cannot reach \(url): \(reason)"
-    case .timedOut(let url, let after):
-      "no answer from \(url) within \(after.text(in: .seconds))"
-    case .connectionLost(let url, let reason): "the connection to \(url) broke: \(reason)"
-    case .tls(let url, let reason): "TLS with \(url) failed: \(reason)"
-    case .invalidURL(let url): "'\(url)' is not an http:// or https:// URL"
-    case .responseTooLarge(let limit): "the response was larger than \(limit) bytes"
-    case .cancelled: "the request was cancelled"
-    case .libraryMissing(let reason): "libcurl could not be loaded (\(reason))"
-    case .failed(let reason): reason
-    }
+    let text =
+      switch self {
+      case .unreachable(let url, let reason): "cannot reach \(url): \(reason)"
+      case .timedOut(let url, let after):
+        "no answer from \(url) within \(after.text(in: .seconds))"
+      case .connectionLost(let url, let reason): "the connection to \(url) broke: \(reason)"
+      case .tls(let url, let reason): "TLS with \(url) failed: \(reason)"
+      case .invalidURL(let url): "'\(url)' is not an http:// or https:// URL"
+      case .responseTooLarge(let limit): "the response was larger than \(limit) bytes"
+      case .cancelled: "the request was cancelled"
+      case .libraryMissing(let reason): "libcurl could not be loaded (\(reason))"
+      case .failed(let reason): reason
+      }
+    return text.escapingControlCharacters
   }
 }

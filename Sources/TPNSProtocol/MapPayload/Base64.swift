@@ -10,20 +10,26 @@ enum Base64 {
   static func encode(_ bytes: [UInt8]) -> String {
     var output: [UInt8] = []
     output.reserveCapacity((bytes.count + 2) / 3 * 4)
-    var index = 0
-    while index < bytes.count {
-      let remaining = bytes.count - index
-      let second = remaining > 1 ? bytes[index + 1] : 0
-      let third = remaining > 2 ? bytes[index + 2] : 0
-      let group = UInt32(bytes[index]) << 16 | UInt32(second) << 8 | UInt32(third)
-      output.append(alphabet[Int(group >> 18 & 0x3F)])
-      output.append(alphabet[Int(group >> 12 & 0x3F)])
-      output.append(remaining > 1 ? alphabet[Int(group >> 6 & 0x3F)] : UInt8(ascii: "="))
-      output.append(remaining > 2 ? alphabet[Int(group & 0x3F)] : UInt8(ascii: "="))
-      index += 3
+    for start in stride(from: 0, to: bytes.count, by: 3) {
+      let chunk = bytes[start..<min(start + 3, bytes.count)]
+      var group: UInt32 = 0
+      for (offset, byte) in chunk.enumerated() { group |= UInt32(byte) << (16 - 8 * offset) }
+      // A chunk of n bytes fills n + 1 sextets; '=' pads the rest.
+      for sextet in 0..<4 {
+        output.append(
+          sextet <= chunk.count
+            ? alphabet[Int(group >> (18 - 6 * sextet) & 0x3F)] : UInt8(ascii: "="))
+      }
     }
     return String(decoding: output, as: UTF8.self)
   }
+
+  /// Each byte's 6-bit value, nil for a byte outside the alphabet.
+  private static let sextets: [UInt32?] = {
+    var table = [UInt32?](repeating: nil, count: 256)
+    for (value, byte) in alphabet.enumerated() { table[Int(byte)] = UInt32(value) }
+    return table
+  }()
 
   /// The bytes the base64 text `input` (its UTF-8) encodes; throws a reason for anything
   /// but padded standard base64.
@@ -33,50 +39,28 @@ enum Base64 {
     }
     var output: [UInt8] = []
     output.reserveCapacity(input.count / 4 * 3)
-    var index = 0
-    while index < input.count {
-      var group: UInt32 = 0
-      var padding = 0
-      for offset in 0..<4 {
-        let byte = input[index + offset]
-        let value: UInt32
-        if byte == UInt8(ascii: "=") {
-          // Padding only in the last two places of the last group.
-          guard index + 4 == input.count, offset >= 2 else {
-            throw .base64("'=' at offset \(index + offset) is not at the end")
-          }
-          padding += 1
-          value = 0
-        } else {
-          guard padding == 0, let decoded = sextet(byte) else {
-            throw .base64("\(shown(byte)) at offset \(index + offset) is not a base64 character")
-          }
-          value = decoded
+    var group: UInt32 = 0
+    var padding = 0
+    for (offset, byte) in input.enumerated() {
+      if byte == UInt8(ascii: "=") {
+        // Padding only in the last two places.
+        guard offset >= input.count - 2 else {
+          throw .base64("'=' at offset \(offset) is not at the end")
+        }
+        padding += 1
+        group <<= 6
+      } else {
+        guard padding == 0, let value = sextets[Int(byte)] else {
+          throw .base64("\(JSONParser.shown(byte)) at offset \(offset) is not a base64 character")
         }
         group = group << 6 | value
       }
-      output.append(UInt8(group >> 16 & 0xFF))
-      if padding < 2 { output.append(UInt8(group >> 8 & 0xFF)) }
-      if padding < 1 { output.append(UInt8(group & 0xFF)) }
-      index += 4
+      if offset % 4 == 3 {
+        output.append(UInt8(group >> 16 & 0xFF))
+        if padding < 2 { output.append(UInt8(group >> 8 & 0xFF)) }
+        if padding < 1 { output.append(UInt8(group & 0xFF)) }
+      }
     }
     return output
-  }
-
-  private static func sextet(_ byte: UInt8) -> UInt32? {
-    switch byte {
-    case UInt8(ascii: "A")...UInt8(ascii: "Z"): return UInt32(byte - UInt8(ascii: "A"))
-    case UInt8(ascii: "a")...UInt8(ascii: "z"): return UInt32(byte - UInt8(ascii: "a") + 26)
-    case UInt8(ascii: "0")...UInt8(ascii: "9"): return UInt32(byte - UInt8(ascii: "0") + 52)
-    case UInt8(ascii: "+"): return 62
-    case UInt8(ascii: "/"): return 63
-    default: return nil
-    }
-  }
-
-  private static func shown(_ byte: UInt8) -> String {
-    byte >= 0x20 && byte < 0x7F
-      ? "'\(Character(Unicode.Scalar(byte)))'"
-      : "byte 0x\(String(byte, radix: 16, uppercase: true))"
   }
 }

@@ -17,11 +17,6 @@ public enum MapPayload {
   /// `interval` and `format` when set (TUTK's Android quickstart's shape), in
   /// standard padded base64.
   public static func encode(entries: [MapEntry]) -> String {
-    Base64.encode(json(entries: entries))
-  }
-
-  /// The JSON ``encode(entries:)`` encodes in base64.
-  static func json(entries: [MapEntry]) -> [UInt8] {
     var json: [UInt8] = Array("[".utf8)
     json.reserveCapacity(entries.count * 32 + 2)
     for (index, entry) in entries.enumerated() {
@@ -32,7 +27,7 @@ public enum MapPayload {
       if let format = entry.format { json += (#","format":"# + JSONString.quoted(format)).utf8 }
       json += "}".utf8
     }
-    return json + "]".utf8
+    return Base64.encode(json + "]".utf8)
   }
 
   /// The UIDs of a payload as a canonical client sends it, in order and as sent
@@ -76,32 +71,34 @@ public enum MapPayload {
     }
     if hasLineBreaks { irregularities.append(.lineBreaks) }
     let bytes = try Base64.decode(base64)
-    let read: Result<[RawEntry], ShapeError>
+    let json: JSONValue
     do {
-      read = try rawEntries(bytes)
+      json = try JSONValue(parsing: bytes)
     } catch {
       throw .json(error.description)
     }
-    let raw: [RawEntry]
-    switch read {
-    case .success(let entries): raw = entries
-    case .failure(let error): throw .shape(error.reason)
-    }
+    guard case .array(let elements) = json else { throw .shape(expected) }
 
     var entries: [MapEntry] = []
     var otherKeys: [[String: JSONValue]] = []
     var withOtherKeys: [Int] = []
     var otherKeyNames: Set<String> = []
-    entries.reserveCapacity(raw.count)
-    otherKeys.reserveCapacity(raw.count)
-    for (index, entry) in raw.enumerated() {
-      var others = entry.others
-      var mapEntry = MapEntry(uid: entry.uid)
-      guard !others.isEmpty else {
-        entries.append(mapEntry)
-        otherKeys.append(others)
-        continue
+    entries.reserveCapacity(elements.count)
+    otherKeys.reserveCapacity(elements.count)
+    for (index, element) in elements.enumerated() {
+      guard case .object(var others) = element else {
+        throw .shape("\(expected), found an element that is not an object")
       }
+      let uid: String
+      switch others.removeValue(forKey: "uid") {
+      case .string(let text)?: uid = text
+      case nil:
+        let keys = others.keys.sorted()
+        let found = keys.isEmpty ? "an empty object" : "keys \(keys.joined(separator: ", "))"
+        throw .shape("\(expected), found \(found)")
+      case _?: throw .shape("\(expected), found a \"uid\" that is not a string")
+      }
+      var mapEntry = MapEntry(uid: uid)
       if var value = others.removeValue(forKey: "interval") {
         // JSONDecoder read a number that is a whole Int64 (3.0, 1e2) as an integer.
         if case .number(let number) = value, let integer = Self.wholeInt64(number) {
@@ -141,9 +138,7 @@ public enum MapPayload {
     case .integer(let number):
       return Int(exactly: number)
     case .string(let text):
-      let digits = text.hasPrefix("-") ? text.utf8.dropFirst() : text.utf8[...]
-      guard !digits.isEmpty, digits.allSatisfy({ (0x30...0x39).contains($0) }) else { return nil }
-      return Int(text)
+      return text.hasPrefix("+") ? nil : Int(text)
     default:
       return nil
     }
@@ -158,95 +153,6 @@ public enum MapPayload {
   }
 
   private static let expected = #"expected a JSON array of {"uid": "..."} objects"#
-
-  /// Why the JSON is not an array of objects each with a string `uid`.
-  private struct ShapeError: Error {
-    let reason: String
-  }
-
-  /// One object with a string `uid`, and its other keys as sent.
-  private struct RawEntry {
-    let uid: String
-    let others: [String: JSONValue]
-  }
-
-  /// The entries of the JSON `bytes`, or why they are not an array of objects each
-  /// with a string `uid` (the first element that is not, in order). Bytes that are
-  /// not JSON throw, whatever their shape: the whole input is read either way.
-  private static func rawEntries(_ bytes: [UInt8]) throws(JSONSyntaxError) -> Result<
-    [RawEntry], ShapeError
-  > {
-    var parser = JSONParser(bytes)
-    parser.skipByteOrderMark()
-    guard parser.peek() == UInt8(ascii: "[") else {
-      _ = try parser.value(depth: 0)
-      try parser.end()
-      return .failure(ShapeError(reason: expected))
-    }
-    var entries: [RawEntry] = []
-    var shapeError: ShapeError?
-    if try parser.beginArray(depth: 0) {
-      repeat {
-        if shapeError == nil, parser.peek() == UInt8(ascii: "{") {
-          switch try entry(&parser) {
-          case .success(let entry): entries.append(entry)
-          case .failure(let error): shapeError = error
-          }
-        } else {
-          _ = try parser.value(depth: 1)
-          if shapeError == nil {
-            shapeError = ShapeError(reason: "\(expected), found an element that is not an object")
-          }
-        }
-      } while try parser.next(close: "]")
-    }
-    try parser.end()
-    return shapeError.map { .failure($0) } ?? .success(entries)
-  }
-
-  /// The object at the parser's `{`, an element of the top array. As `JSONDecoder`
-  /// read it, the first of duplicate keys wins, `uid` included.
-  private static func entry(_ parser: inout JSONParser) throws(JSONSyntaxError) -> Result<
-    RawEntry, ShapeError
-  > {
-    enum UID {
-      case absent
-      case string(String)
-      case notString
-    }
-    var uid = UID.absent
-    var others: [String: JSONValue] = [:]
-    if try parser.beginObject(depth: 1) {
-      repeat {
-        let key = try parser.key()
-        if key == "uid" {
-          guard case .absent = uid else {
-            _ = try parser.value(depth: 2)
-            continue
-          }
-          if parser.peek() == UInt8(ascii: "\"") {
-            uid = .string(try parser.string())
-          } else {
-            _ = try parser.value(depth: 2)
-            uid = .notString
-          }
-        } else {
-          let value = try parser.value(depth: 2)
-          if others.index(forKey: key) == nil { others[key] = value }
-        }
-      } while try parser.next(close: "}")
-    }
-    switch uid {
-    case .string(let uid):
-      return .success(RawEntry(uid: uid, others: others))
-    case .notString:
-      return .failure(ShapeError(reason: "\(expected), found a \"uid\" that is not a string"))
-    case .absent:
-      let keys = others.keys.sorted()
-      let found = keys.isEmpty ? "an empty object" : "keys \(keys.joined(separator: ", "))"
-      return .failure(ShapeError(reason: "\(expected), found \(found)"))
-    }
-  }
 }
 
 extension JSONValue {

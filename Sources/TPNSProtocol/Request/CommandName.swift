@@ -1,9 +1,6 @@
-/// A TPNS command: the value of the `cmd` form parameter.
-///
-/// Each command knows its parameters in wire order (`cmd` itself comes first and is
-/// not listed). `CommandName(rawValue: "rm_mapping")` parses a wire name;
-/// `CommandName(wireName: "reg_client")` also takes the older names that
-/// firmware and older apps send to the legacy path (``legacyName``).
+/// A TPNS command: the value of the `cmd` form parameter, with its parameters in wire
+/// order. `CommandName(wireName: "reg_client")` also takes the older names
+/// (``legacyName``).
 public enum CommandName: String, CaseIterable, Sendable, Hashable {
   /// Registers (or refreshes) a phone's push token.
   case client
@@ -23,10 +20,8 @@ public enum CommandName: String, CaseIterable, Sendable, Hashable {
   /// host and take the first that answers `hi`.
   case hello
 
-  /// The older name of the command, which firmware and older apps still send
-  /// (to `/apns/apns.php`): `reg_client` for `client`, `reg_mapping` for
-  /// `mapping`, `raise_event` for `event`, `reg_server` for `device`; nil for
-  /// a command that has none.
+  /// The older name of the command, which firmware and older apps still send (to
+  /// `/apns/apns.php`); nil for a command that has none.
   public var legacyName: String? {
     switch self {
     case .client: "reg_client"
@@ -37,8 +32,7 @@ public enum CommandName: String, CaseIterable, Sendable, Hashable {
     }
   }
 
-  /// The command a `cmd` value names, by its name or its older one
-  /// (``legacyName``); nil for one that names none.
+  /// The command a `cmd` value names, by its name or its older one (``legacyName``).
   public init?(wireName: String) {
     guard
       let command = Self(rawValue: wireName)

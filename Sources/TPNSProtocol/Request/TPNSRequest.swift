@@ -1,7 +1,5 @@
-/// One request of the TPNS protocol, with its values: a row of docs/ARCHITECTURE.md's
-/// protocol table. It encodes to the form parameters in wire order (`cmd`
-/// first), a percent-encoded POST body, or a GET URL. (Its name on the wire,
-/// the `cmd` value, is its ``CommandName``.)
+/// One request of the TPNS protocol, with its values (a row of docs/ARCHITECTURE.md's
+/// protocol table): the form parameters in wire order, a POST body, or a GET URL.
 ///
 ///     let sync = TPNSRequest.mapsync(phone, uids: [uid])
 ///     sync.formBody  // "cmd=mapsync&os=ios&appid=…&udid=…&map=W3sidWlkIjoi…%3D"
@@ -55,9 +53,11 @@ public enum TPNSRequest: Hashable, Sendable {
       add(.lang, language)
       add(.dev, sandbox.map { $0 ? "1" : "0" })
       add(.bgfetch, backgroundFetch.map { $0 ? "1" : "0" })
-    case .mapsync(let phone, _, _):
+    case .mapsync(let phone, let uids, let settings):
       add(phone)
-      add(.map, MapPayload.encode(entries: mapEntries))
+      add(
+        .map,
+        MapPayload.encode(entries: uids.map { (settings[$0] ?? MappingSettings()).entry(for: $0) }))
     case .mapping(let phone, let uid, let interval, let format):
       add(phone)
       add(.uid, uid.rawValue)
@@ -80,9 +80,8 @@ public enum TPNSRequest: Hashable, Sendable {
     return list
   }
 
-  /// ``parameters`` with `cmd` as the command's older name
-  /// (``CommandName/legacyName``, where it has one), as firmware and older
-  /// apps send it to the legacy path: `cmd=raise_event&uid=…`.
+  /// ``parameters`` with `cmd` as the command's older name, where it has one
+  /// (``CommandName/legacyName``): `cmd=raise_event&uid=…`.
   public var legacyParameters: [(name: String, value: String)] {
     var list = parameters
     list[0].value = name.legacyName ?? name.rawValue
@@ -107,12 +106,6 @@ public enum TPNSRequest: Hashable, Sendable {
       body += PercentEncoding.encode(parameter.value)
     }
     return body
-  }
-
-  /// The entries of a `mapsync`'s `map`: each UID with its settings.
-  private var mapEntries: [MapEntry] {
-    guard case .mapsync(_, let uids, let settings) = self else { return [] }
-    return uids.map { (settings[$0] ?? MappingSettings()).entry(for: $0) }
   }
 
   /// The GET URL: `server` with the form body as its query.

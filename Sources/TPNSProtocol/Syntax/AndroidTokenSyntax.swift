@@ -8,12 +8,6 @@ public enum AndroidTokenSyntax {
 
   /// What is wrong with `text`, or nil when it is a valid Android token.
   public static func violation(in text: String) -> SyntaxViolation? {
-    SyntaxViolation.first(in: text, length: lengths, allows: isAllowed)
-  }
-
-  /// Whether `scalar` may appear in an Android token (`[A-Za-z0-9_:.-]`).
-  private static func isAllowed(_ scalar: Unicode.Scalar) -> Bool {
-    ("A"..."Z").contains(scalar) || ("a"..."z").contains(scalar) || ("0"..."9").contains(scalar)
-      || scalar == "_" || scalar == ":" || scalar == "." || scalar == "-"
+    SyntaxViolation.first(in: text, length: lengths) { $0.isASCIIAlphanumeric(or: "_:.-") }
   }
 }

@@ -9,9 +9,6 @@ public enum EventMessageSyntax {
 
   /// What is wrong with `text`, or nil when it is a valid message.
   public static func violation(in text: String) -> SyntaxViolation? {
-    SyntaxViolation.first(in: text, length: lengths) { scalar in
-      let isControl = scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
-      return !isControl || scalar == "\n" || scalar == "\t"
-    }
+    SyntaxViolation.first(in: text, length: lengths) { !$0.isControl || $0 == "\n" || $0 == "\t" }
   }
 }

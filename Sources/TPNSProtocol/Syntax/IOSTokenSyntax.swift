@@ -11,10 +11,6 @@ public enum IOSTokenSyntax {
 
   /// What is wrong with `text`, or nil when it is a valid iOS token.
   public static func violation(in text: String) -> SyntaxViolation? {
-    SyntaxViolation.first(in: text, length: length...length, allows: isHexDigit)
-  }
-
-  private static func isHexDigit(_ scalar: Unicode.Scalar) -> Bool {
-    ("0"..."9").contains(scalar) || ("a"..."f").contains(scalar) || ("A"..."F").contains(scalar)
+    SyntaxViolation.first(in: text, length: length...length, allows: \.properties.isASCIIHexDigit)
   }
 }

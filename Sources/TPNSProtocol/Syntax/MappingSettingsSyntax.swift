@@ -15,8 +15,6 @@ public enum MappingSettingsSyntax {
   /// What is wrong with a format (1 to 255 characters, no control
   /// characters), or nil.
   public static func formatViolation(in text: String) -> SyntaxViolation? {
-    SyntaxViolation.first(in: text, length: formatLengths) { scalar in
-      !(scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value))
-    }
+    SyntaxViolation.first(in: text, length: formatLengths) { !$0.isControl }
   }
 }

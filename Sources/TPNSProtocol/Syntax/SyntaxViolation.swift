@@ -35,3 +35,16 @@ public enum SyntaxViolation: Sendable, Hashable, CustomStringConvertible {
     return length.contains(count) ? nil : .length(actual: count, expected: length)
   }
 }
+
+extension Unicode.Scalar {
+  /// Whether it is `A-Z`, `a-z`, `0-9` or one of `others`.
+  func isASCIIAlphanumeric(or others: String = "") -> Bool {
+    ("A"..."Z").contains(self) || ("a"..."z").contains(self) || ("0"..."9").contains(self)
+      || others.unicodeScalars.contains(self)
+  }
+
+  /// C0 (U+0000–U+001F), DEL (U+007F) or C1 (U+0080–U+009F).
+  var isControl: Bool {
+    value < 0x20 || (0x7F...0x9F).contains(value)
+  }
+}

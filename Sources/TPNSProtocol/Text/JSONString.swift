@@ -20,7 +20,7 @@ public enum JSONString {
       case "\r": output += "\\r"
       case "\t": output += "\\t"
       // C0, DEL and C1: a terminal shown the JSON must not take them as controls.
-      case _ where scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value):
+      case _ where scalar.isControl:
         let hex = String(scalar.value, radix: 16)
         output += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
       default: output.unicodeScalars.append(scalar)

@@ -4,13 +4,9 @@
 ///
 ///     "udid '\(MaskedSecret(udid))'"  // "udid '…d2e1f0'"
 public struct MaskedSecret: Sendable, CustomStringConvertible {
-  /// Characters shown.
-  public static let shownCount = 6
-
   public let description: String
 
   public init(_ secret: some StringProtocol) {
-    description =
-      secret.count <= Self.shownCount ? String(secret) : "…" + secret.suffix(Self.shownCount)
+    description = secret.count <= 6 ? String(secret) : "…" + secret.suffix(6)
   }
 }

@@ -1,8 +1,5 @@
-/// The settings of one mapping (a UID mapped to the phone), sent in that
-/// UID's `mapsync` entry and with `cmd=mapping`: how often the service may
-/// push the device's events (`interval`, seconds) and the push message
-/// template (`format`). A setting not set is the service's default, and is
-/// not sent.
+/// The settings of one mapping, sent in its `mapsync` entry and with `cmd=mapping`:
+/// `interval` and `format`. A setting not set is the service's default, and not sent.
 ///
 ///     let settings = try MappingSettings(interval: 30, format: "motion")
 ///     settings.entry(for: uid)  // MapEntry(uid: "…", interval: 30, format: "motion")
@@ -15,9 +12,7 @@ public struct MappingSettings: Hashable, Sendable {
   /// No settings: the service's defaults.
   public init() {}
 
-  /// Settings, each checked: an interval is a positive whole number of
-  /// seconds (``MappingSettingsSyntax/intervals``), a format 1 to 255
-  /// characters without control characters.
+  /// Settings, each checked against ``MappingSettingsSyntax``.
   public init(interval: Int? = nil, format: String? = nil) throws(MappingSettingsError) {
     if let interval, !MappingSettingsSyntax.intervals.contains(interval) {
       throw .interval(interval)
@@ -37,33 +32,22 @@ public struct MappingSettings: Hashable, Sendable {
     MapEntry(uid: uid.rawValue, interval: interval, format: format)
   }
 
-  /// These settings with `update` applied: each field it sets or clears
-  /// changed, the others kept.
+  /// These settings with `update` applied.
   public func updated(by update: MappingSettingsUpdate) -> MappingSettings {
     var settings = self
-    switch update.interval {
-    case .keep: break
-    case .set(let value): settings.interval = value
-    case .clear: settings.interval = nil
-    }
-    switch update.format {
-    case .keep: break
-    case .set(let value): settings.format = value
-    case .clear: settings.format = nil
-    }
+    settings.interval = update.interval.applied(to: interval)
+    settings.format = update.format.applied(to: format)
     return settings
   }
 
-  /// Whether sending these settings can turn `held` into them: every
-  /// setting `held` has, these have too (sending replaces a setting, but
-  /// leaving one out keeps it).
+  /// Whether sending these settings can turn `held` into them: every setting `held`
+  /// has, these have too (leaving one out keeps it).
   public func covers(_ held: MappingSettings) -> Bool {
     (held.interval == nil || interval != nil) && (held.format == nil || format != nil)
   }
 
-  /// These settings as far as a `mapping` or a `mapsync` entry of `sent`
-  /// changes them at the server: the fields it carries replace, those it
-  /// leaves out are kept (only removing the mapping clears a setting).
+  /// These settings after a `mapping` or `mapsync` entry of `sent`: the fields it
+  /// carries replace, those it leaves out are kept.
   public func merged(sending sent: MappingSettings) -> MappingSettings {
     var settings = self
     if let interval = sent.interval { settings.interval = interval }
@@ -83,6 +67,15 @@ public struct MappingSettingsUpdate: Sendable, Equatable {
     case set(Value)
     /// Cleared: the service's default.
     case clear
+
+    /// What a setting that is `value` becomes.
+    func applied(to value: Value?) -> Value? {
+      switch self {
+      case .keep: value
+      case .set(let new): new
+      case .clear: nil
+      }
+    }
   }
 
   /// What happens to `interval`.

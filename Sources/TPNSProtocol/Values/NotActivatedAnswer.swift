@@ -1,13 +1,9 @@
-/// The service's answer for UIDs that are not activated in the vendor's
-/// console (its whitelist): HTTP 200 with a body that starts with `422`.
-/// Shipping clients (public apps and samples) treat it apart from success on
-/// `mapping` and `rm_mapping`; what `mapsync` answers is not public, and the
-/// emulator's model is the same body naming the UIDs it did not map.
-///
-/// The emulator writes `422 not activated: UID1, UID2`; a client reads any
-/// body whose first word is `422` as a refusal, of every 20-character UID it
-/// names in any case and between any separators. One that names none of
-/// the UIDs sent refuses them all: nothing in it says which were taken.
+/// The service's answer for UIDs not activated in the vendor's console (its
+/// whitelist): HTTP 200 with a body that starts with `422`, as shipping clients read
+/// it on `mapping` and `rm_mapping` (what `mapsync` answers is not public: the
+/// emulator's model is the same body naming the UIDs it did not map). A body whose
+/// first word is `422` refuses every UID it names, in any case and between any
+/// separators; one that names none of the UIDs sent refuses them all.
 ///
 ///     NotActivatedAnswer.text(naming: ["ABCDEFGHJKLMNPRSTUVW"])
 ///     // "422 not activated: ABCDEFGHJKLMNPRSTUVW"

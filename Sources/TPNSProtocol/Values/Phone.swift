@@ -4,9 +4,8 @@ public struct Phone: Hashable, Sendable {
   /// The default application ID, the quickstart's.
   public static let defaultAppID = "com.tutk.cc.samples.tpns.ios"
 
-  /// The default application ID of a phone of `os`: the quickstart's for iOS,
-  /// its Android counterpart's for every other push service (they are
-  /// Android phones' push services, or apps on them).
+  /// The default application ID of a phone of `os`: the quickstart's for iOS, its
+  /// Android counterpart's for every other push service (all Android's).
   ///
   ///     Phone.defaultAppID(for: .android)  // "com.tutk.cc.samples.tpns.android"
   public static func defaultAppID(for os: OperatingSystem) -> String {
@@ -20,9 +19,8 @@ public struct Phone: Hashable, Sendable {
   /// The phone's ID: an iOS phone's is its token.
   public var udid: String
 
-  /// Whether `other` is the same phone at the server: the same `appid` and
-  /// `udid`, whatever its `os` (`cmd=client` is an upsert keyed by the two,
-  /// so a registration with another `os` updates this phone in place).
+  /// Whether `other` is the same phone at the server: the same `appid` and `udid`,
+  /// whatever its `os` (`cmd=client` is an upsert keyed by the two).
   public func isSamePhone(as other: Phone) -> Bool {
     appID == other.appID && udid == other.udid
   }

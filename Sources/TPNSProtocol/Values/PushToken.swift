@@ -16,9 +16,11 @@ public struct PushToken: Hashable, Sendable, CustomStringConvertible {
   /// Validates and normalises `text` as a token for `os`.
   public init(_ text: String, os: OperatingSystem) throws(IdentifierError) {
     self.os = os
-    // A token as it is stored and sent is taken as it is, without the
-    // searches below for the forms to normalise.
-    if os.usesAPNsTokens, Self.isCanonicalAPNs(text) {
+    // A token as it is stored and sent (64 of `0-9a-f`) is taken as it is, without
+    // the searches below for the forms to normalise.
+    if os.usesAPNsTokens, text.utf8.count == 64,
+      text.utf8.allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x66).contains($0) })
+    {
       rawValue = text
       return
     }
@@ -42,12 +44,6 @@ public struct PushToken: Hashable, Sendable, CustomStringConvertible {
       }
     }
     rawValue = token
-  }
-
-  /// Whether `text` is 64 of `0-9a-f`: an APNs token in its normal form.
-  static func isCanonicalAPNs(_ text: String) -> Bool {
-    text.utf8.count == 64
-      && text.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }
   }
 
   /// The token with all but its last 6 characters hidden, for output and logs.
