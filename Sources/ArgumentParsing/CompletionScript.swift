@@ -45,7 +45,7 @@ struct CompletionScript {
         subcommands: command.displayedSubcommands.map {
           ($0.commandName, $0.configuration.abstract)
         },
-        options: definitions.filter { !$0.isPositional && !$0.kind.isEnvironment },
+        options: definitions.filter(\.isNamed),
         positionals: definitions.filter(\.isPositional),
         hasVersion: !command.configuration.version.isEmpty)
     }
@@ -54,25 +54,6 @@ struct CompletionScript {
   /// A shell-safe function name part: `tpns-server` → `tpns_server`.
   var identifier: String {
     String(root.map { $0.isLetter || $0.isNumber ? $0 : "_" })
-  }
-
-  /// Every name an option answers to: `--store`, `-q`, `--quiet`, `--no-dev`.
-  static func names(_ definition: ArgumentDefinition) -> [String] {
-    var names: [String] = []
-    if let short = definition.short { names.append("-\(short)") }
-    if let long = definition.long { names.append("--\(long)") }
-    if let inversion = definition.inversion { names.append("--\(inversion)") }
-    return names
-  }
-
-  static func takesValue(_ definition: ArgumentDefinition) -> Bool {
-    if case .option = definition.kind { return true }
-    return false
-  }
-
-  /// The builtin names every command takes.
-  static func builtins(_ command: Command) -> [String] {
-    (command.hasVersion ? ["--version"] : []) + ["-h", "--help"]
   }
 
   // MARK: bash
@@ -127,18 +108,20 @@ struct CompletionScript {
     ]
     for command in commands {
       lines.append("    \"\(command.path)\")")
-      let valued = command.options.filter(Self.takesValue)
+      let valued = command.options.filter(\.takesValue)
       if !valued.isEmpty {
         lines.append("      case $prev in")
         for option in valued {
           let kind = Self.bashKind(option.completion)
           let action = kind.map { "\(f)_values \($0) \"$cur\"" } ?? ":"
           lines.append(
-            "        \(Self.names(option).joined(separator: " | "))) \(action); return ;;")
+            "        \(option.names.joined(separator: " | "))) \(action); return ;;")
         }
         lines.append("      esac")
       }
-      let words = command.options.flatMap(Self.names) + Self.builtins(command)
+      let words =
+        command.options.flatMap(\.names) + (command.hasVersion ? ["--version"] : [])
+        + ["-h", "--help"]
       lines.append(
         "      if [[ $cur == -* ]]; then \(f)_values \(Self.quotedWords(words)) \"$cur\"; return; fi"
       )
@@ -215,11 +198,11 @@ struct CompletionScript {
       var specs: [String] = []
       for option in command.options {
         // `--name=`: the value may follow `=` or come as the next word.
-        let names = Self.names(option).filter { !$0.hasPrefix("--no-") || option.inversion == nil }
-          .map { Self.takesValue(option) && $0.hasPrefix("--") ? $0 + "=" : $0 }
+        let names = option.names.filter { !$0.hasPrefix("--no-") || option.inversion == nil }
+          .map { option.takesValue && $0.hasPrefix("--") ? $0 + "=" : $0 }
         let help = Self.zshEscaped(option.help)
         let value =
-          Self.takesValue(option) ? ":\(option.valueName):\(zshAction(option.completion))" : ""
+          option.takesValue ? ":\(option.valueName):\(zshAction(option.completion))" : ""
         let repeated = option.isRepeating ? "*" : ""
         if names.count == 1 {
           specs.append("'\(repeated)\(names[0])[\(help)]\(value)'")
@@ -262,18 +245,10 @@ struct CompletionScript {
 
   /// `text` inside an _arguments spec's single quotes and brackets.
   static func zshEscaped(_ text: String, inParentheses: Bool = false) -> String {
-    var output = ""
-    for character in text {
-      switch character {
-      // Within (( )), the words are read again as shell words: a quote needs a backslash.
-      case "'" where inParentheses: output += "\\'\\''"
-      case "'": output += "'\\''"
-      case "[", "]": output += "\\\(character)"
-      case ":": output += "\\:"
-      case "(" where inParentheses, ")" where inParentheses: output += "\\\(character)"
-      case " " where inParentheses: output += "\\ "
-      default: output.append(character)
-      }
+    // Within (( )), the words are read again as shell words: a quote needs a backslash.
+    var output = text.replacing("'", with: inParentheses ? "\\'\\''" : "'\\''")
+    for special in inParentheses ? ["[", "]", ":", "(", ")", " "] : ["[", "]", ":"] {
+      output = output.replacing(special, with: "\\" + special)
     }
     return output
   }
@@ -331,7 +306,7 @@ struct CompletionScript {
         var parts = ["complete -c \(root) \(condition)"]
         if let short = option.short { parts.append("-s \(short)") }
         if let long = option.long { parts.append("-l \(long)") }
-        if Self.takesValue(option) {
+        if option.takesValue {
           switch option.completion {
           case .file: parts.append("-r -F")
           case .directory: parts.append("-r -a '(__fish_complete_directories)'")

@@ -21,7 +21,6 @@ public struct Flag<Value: Sendable>: Decodable, Sendable, ArgumentDeclaration {
   public init(from decoder: any Decoder) throws {
     storage = try decoder.wrapperStorage(Value.self, wrapper: "@Flag")
   }
-
 }
 
 /// How a flag's opposite is spelled.
@@ -41,9 +40,7 @@ extension Flag where Value == Bool {
       return [
         ArgumentDefinition(
           kind: .flag(inversion: nil), key: key, long: names.long, short: names.short,
-          valueName: names.long ?? "", help: help.abstract, environment: environment,
-          isOptional: true, defaultDescription: nil, completion: .default,
-          convert: { $0 == "true" }, collect: { $0[$0.count - 1] }, absent: .value(wrappedValue))
+          help: help.abstract, environment: environment, absent: .value(wrappedValue))
       ]
     }
   }
@@ -57,10 +54,7 @@ extension Flag where Value == Bool? {
       return [
         ArgumentDefinition(
           kind: .flag(inversion: names.long.map { "no-\($0)" }), key: key, long: names.long,
-          short: names.short, valueName: names.long ?? "", help: help.abstract,
-          environment: nil, isOptional: true, defaultDescription: nil, completion: .default,
-          convert: { $0 == "true" }, collect: { $0[$0.count - 1] as? Bool },
-          absent: .value(Bool?.none))
+          short: names.short, help: help.abstract, absent: .value(Bool?.none))
       ]
     }
   }

@@ -67,7 +67,7 @@ struct ManualPageWriter {
   var page: ManualPage {
     let configuration = command.configuration
     let definitions = command.definitions()
-    let options = definitions.filter { !$0.isPositional && !$0.kind.isEnvironment }
+    let options = definitions.filter(\.isNamed)
     let arguments = definitions.filter(\.isPositional)
     var lines = [
       ".\\\" Generated from the command's declarations (as --help is); do not edit.",
@@ -125,7 +125,7 @@ struct ManualPageWriter {
       guard let name = definition.environment, !seen.contains(name) else { continue }
       seen.append(name)
       let help =
-        definition.kind.isEnvironment
+        definition.isEnvironment
         ? definition.help
         : "Stands in for \(definition.long.map { "--\($0)" } ?? "") when it is not given ("
           + Self.lowercasedFirst(definition.help) + ")"
@@ -216,28 +216,15 @@ struct ManualPageWriter {
 
   /// `\fB\-q\fR, \fB\-\-quiet\fR`, `\fB\-\-timeout\fR \fIseconds\fR`.
   static func label(_ definition: ArgumentDefinition) -> String {
-    var names: [String] = []
-    if let short = definition.short { names.append("\\fB\(escaped("-\(short)"))\\fR") }
-    if let long = definition.long { names.append("\\fB\(escaped("--\(long)"))\\fR") }
-    if let inversion = definition.inversion { names.append("\\fB\(escaped("--\(inversion)"))\\fR") }
-    var text = names.joined(separator: ", ")
-    if case .option = definition.kind { text += " \\fI\(escaped(definition.valueName))\\fR" }
-    return text
+    definition.names.map { "\\fB\(escaped($0))\\fR" }.joined(separator: ", ")
+      + (definition.takesValue ? " \\fI\(escaped(definition.valueName))\\fR" : "")
   }
 
   /// `text` as man(7) text: backslashes and hyphens escaped, a leading `.`
   /// or `'` (a request) made literal.
   static func escaped(_ text: String) -> String {
-    var output = ""
-    for character in text {
-      switch character {
-      case "\\": output += "\\e"
-      case "-": output += "\\-"
-      default: output.append(character)
-      }
-    }
-    if output.hasPrefix(".") || output.hasPrefix("'") { output = "\\&" + output }
-    return output
+    let output = text.replacing("\\", with: "\\e").replacing("-", with: "\\-")
+    return output.hasPrefix(".") || output.hasPrefix("'") ? "\\&" + output : output
   }
 
   /// `"text"`, for a request's argument.

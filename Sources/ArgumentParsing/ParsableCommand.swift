@@ -81,20 +81,6 @@ extension ParsableCommand {
     }
   }
 
-  /// Parses `arguments` as this command's own (no subcommand), for tests and
-  /// tools: `try Add.parseAsCommand(["ABCDEFGHJKLMNPRSTUVW"])`.
-  public static func parseAsCommand(
-    _ arguments: [String], environment: [String: String] = [:]
-  ) throws -> Self {
-    guard case .run(let command) = try parse(arguments, environment: environment),
-      let parsed = command as? Self
-    else {
-      throw UsageError(
-        message: "not a command line of \(commandName)", commandPath: [commandName], usage: "")
-    }
-    return parsed
-  }
-
   /// Parses the process's arguments, runs the command and exits: the one place that
   /// prints errors and ends the program.
   public static func main(_ arguments: [String]? = nil) -> Never {
