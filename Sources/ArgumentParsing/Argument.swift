@@ -8,7 +8,7 @@
 ///
 /// An array without a default needs at least one value.
 @propertyWrapper
-public struct Argument<Value: Sendable>: Decodable, Sendable, ArgumentDeclaration {
+public struct Argument<Value: Sendable>: Decodable, Sendable {
   var storage: WrapperStorage<Value>
 
   public var wrappedValue: Value {
@@ -24,7 +24,7 @@ public struct Argument<Value: Sendable>: Decodable, Sendable, ArgumentDeclaratio
     _: Element.Type, strategy: ArgumentArrayParsingStrategy?, help: ArgumentHelp,
     completion: CompletionKind?, validate: (@Sendable (Element) -> Bool)?, absent: Absence
   ) {
-    storage = Self.declaring { key in
+    storage = .declaring { key in
       [
         ArgumentDefinition(
           Element.self, kind: .positional(strategy), key: key,

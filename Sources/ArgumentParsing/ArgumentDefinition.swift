@@ -145,6 +145,12 @@ struct ArgumentDefinition: Sendable {
   static let version = ArgumentDefinition(
     kind: .flag(inversion: nil), key: ["version"], long: "version", help: "Show the version.",
     absent: .value(false))
+
+  /// The built-ins of a command so configured: `--version` (the root's, when
+  /// it has one) and `--help`.
+  static func builtins(_ configuration: CommandConfiguration) -> [ArgumentDefinition] {
+    configuration.version.isEmpty ? [help] : [version, help]
+  }
 }
 
 extension ArgumentDefinition {

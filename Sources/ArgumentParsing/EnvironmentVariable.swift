@@ -2,7 +2,7 @@
 /// help, man pages and parse tables know it: `@EnvironmentVariable("TPNS_TOKEN",
 /// help: "The push token.") var token: String?`. Empty counts as not set.
 @propertyWrapper
-public struct EnvironmentVariable<Value: Sendable>: Decodable, Sendable, ArgumentDeclaration {
+public struct EnvironmentVariable<Value: Sendable>: Decodable, Sendable {
   var storage: WrapperStorage<Value>
 
   public var wrappedValue: Value {
@@ -17,7 +17,7 @@ public struct EnvironmentVariable<Value: Sendable>: Decodable, Sendable, Argumen
   /// The variable `name`, nil when it is not set or empty.
   public init<Element: ExpressibleByArgument>(_ name: String, help: ArgumentHelp)
   where Value == Element? {
-    storage = Self.declaring { key in
+    storage = .declaring { key in
       [
         ArgumentDefinition(
           kind: .environment, key: key, valueName: name, help: help.abstract, environment: name,

@@ -10,7 +10,7 @@
 /// error. A flag's `environment` variable is read as 1/true/yes/on or
 /// 0/false/no/off (empty: not set).
 @propertyWrapper
-public struct Flag<Value: Sendable>: Decodable, Sendable, ArgumentDeclaration {
+public struct Flag<Value: Sendable>: Decodable, Sendable {
   var storage: WrapperStorage<Value>
 
   public var wrappedValue: Value {
@@ -35,7 +35,7 @@ extension Flag where Value == Bool {
     wrappedValue: Bool = false, name: NameSpecification = .long, help: ArgumentHelp,
     environment: String? = nil
   ) {
-    storage = Self.declaring { key in
+    storage = .declaring { key in
       let names = name.names(for: key.last ?? "")
       return [
         ArgumentDefinition(
@@ -49,7 +49,7 @@ extension Flag where Value == Bool {
 extension Flag where Value == Bool? {
   /// `--name` (true), `--no-name` (false), or neither (nil).
   public init(name: NameSpecification = .long, inversion: FlagInversion, help: ArgumentHelp) {
-    storage = Self.declaring { key in
+    storage = .declaring { key in
       let names = name.names(for: key.last ?? "")
       return [
         ArgumentDefinition(

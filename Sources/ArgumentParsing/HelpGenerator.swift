@@ -39,10 +39,7 @@ enum HelpGenerator {
       sections.append(
         "ARGUMENTS:\n" + arguments.map { row($0.synopsis, $0.fullHelp) }.joined(separator: "\n"))
     }
-    let options =
-      definitions.filter { !$0.isPositional && !$0.isEnvironment }
-      + (configuration.version.isEmpty ? [] : [ArgumentDefinition.version])
-      + [ArgumentDefinition.help]
+    let options = definitions.filter(\.isNamed) + ArgumentDefinition.builtins(configuration)
     sections.append(
       "OPTIONS:\n" + options.map { row($0.label, $0.fullHelp) }.joined(separator: "\n"))
     let variables = definitions.filter(\.isEnvironment)

@@ -45,26 +45,15 @@ extension ParsableCommand {
   /// EXIT STATUS, FILES, EXAMPLES, SEE ALSO. `date` is the page's date
   /// (`2026-12-01`).
   public static func manualPages(_ supplement: ManualSupplement, date: String) -> [ManualPage] {
-    let paths = commandPaths()
-    let names = paths.map { $0.map { $0.commandName }.joined(separator: "-") }
-    return paths.map { path in
-      ManualPageWriter(path: path, supplement: supplement, date: date, allPages: names).page
-    }
+    commandPaths().map { ManualPage(path: $0, supplement: supplement, date: date) }
   }
 }
 
-/// Writes one page.
-struct ManualPageWriter {
-  let path: [any ParsableCommand.Type]
-  let supplement: ManualSupplement
-  let date: String
-  let allPages: [String]
-
-  var command: any ParsableCommand.Type { path[path.count - 1] }
-  var name: String { path.map { $0.commandName }.joined(separator: "-") }
-  var typed: String { path.map { $0.commandName }.joined(separator: " ") }
-
-  var page: ManualPage {
+extension ManualPage {
+  init(path: [any ParsableCommand.Type], supplement: ManualSupplement, date: String) {
+    let command = path[path.count - 1]
+    let name = path.map { $0.commandName }.joined(separator: "-")
+    let typed = path.map { $0.commandName }.joined(separator: " ")
     let configuration = command.configuration
     let definitions = command.definitions()
     let options = definitions.filter(\.isNamed)
@@ -109,21 +98,14 @@ struct ManualPageWriter {
       }
     }
     lines.append(".SH OPTIONS")
-    let builtins =
-      (configuration.version.isEmpty ? [] : [ArgumentDefinition.version]) + [
-        ArgumentDefinition.help
-      ]
-    for option in options + builtins {
+    for option in options + ArgumentDefinition.builtins(configuration) {
       lines += [".TP", Self.label(option), Self.escaped(option.fullHelp)]
     }
     // A group's page names the variables of every command under it.
-    let everyDefinition =
-      subcommands.isEmpty ? definitions : command.commandPaths().flatMap { $0.last!.definitions() }
-    var seen: [String] = []
     var variables: [(name: String, meaning: String)] = []
-    for definition in everyDefinition {
-      guard let name = definition.environment, !seen.contains(name) else { continue }
-      seen.append(name)
+    for definition in command.commandPaths().flatMap({ $0[$0.count - 1].definitions() }) {
+      guard let name = definition.environment, !variables.contains(where: { $0.name == name })
+      else { continue }
       let help =
         definition.isEnvironment
         ? definition.help
@@ -131,7 +113,9 @@ struct ManualPageWriter {
           + Self.lowercasedFirst(definition.help) + ")"
       variables.append((name, help))
     }
-    variables += supplement.environment.filter { !seen.contains($0.name) }
+    variables += supplement.environment.filter { variable in
+      !variables.contains { $0.name == variable.name }
+    }
     lines.append(".SH ENVIRONMENT")
     for variable in variables {
       lines += [".TP", ".B \(Self.escaped(variable.name))", Self.escaped(variable.meaning)]
@@ -159,21 +143,24 @@ struct ManualPageWriter {
         ]
       }
     }
+    // The parent's page, or the root's: every other page.
+    let pages =
+      path.count > 1
+      ? [path.dropLast()] : command.commandPaths().dropFirst().map { $0[...] }
     let related =
-      (path.count > 1
-        ? [path.map { $0.commandName }.dropLast().joined(separator: "-") + "(1)"] : [])
-      + (path.count == 1 ? allPages.dropFirst().map { "\($0)(1)" } : [])
-      + supplement.seeAlso
+      pages.map { $0.map { $0.commandName }.joined(separator: "-") + "(1)" } + supplement.seeAlso
     if !related.isEmpty {
       lines.append(".SH SEE ALSO")
       lines.append(
-        related.enumerated().map { index, page in
-          let (title, section) = Self.split(page)
+        related.map { page in
+          // `tpns-add(1)`: the title in bold, then the section.
+          let open = page.hasSuffix(")") ? page.lastIndex(of: "(") : nil
+          let title = open.map { String(page[..<$0]) } ?? page
+          let section = open.map { String(page[$0...].dropFirst().dropLast()) } ?? "1"
           return "\\fB\(Self.escaped(title))\\fR(\(section))"
-            + (index + 1 < related.count ? "," : "")
-        }.joined(separator: "\n"))
+        }.joined(separator: ",\n"))
     }
-    return ManualPage(name: name, section: 1, text: lines.joined(separator: "\n") + "\n")
+    self.init(name: name, section: 1, text: lines.joined(separator: "\n") + "\n")
   }
 
   /// `The state file.` → `the state file`: a help line inside a sentence.
@@ -183,15 +170,6 @@ struct ManualPageWriter {
       text = first.lowercased() + text.dropFirst()
     }
     return text
-  }
-
-  /// `tpns-add(1)` → (`tpns-add`, `1`).
-  static func split(_ page: String) -> (String, String) {
-    guard let open = page.lastIndex(of: "("), page.hasSuffix(")") else { return (page, "1") }
-    return (
-      String(page[..<open]),
-      String(page[page.index(after: open)..<page.index(before: page.endIndex)])
-    )
   }
 
   /// `[\fB\-\-from\fR \fIfile\fR]`.

@@ -12,7 +12,7 @@
 /// (for a range `validate` keeps: `a whole number from 1 to 64`), else the
 /// type's own; `environment` names a variable read when the option is not given.
 @propertyWrapper
-public struct Option<Value: Sendable>: Decodable, Sendable, ArgumentDeclaration {
+public struct Option<Value: Sendable>: Decodable, Sendable {
   var storage: WrapperStorage<Value>
 
   public var wrappedValue: Value {
@@ -30,7 +30,7 @@ public struct Option<Value: Sendable>: Decodable, Sendable, ArgumentDeclaration 
     defaultDescription: String?, completion: CompletionKind?,
     validate: (@Sendable (Element) -> Bool)?, expectation: String?, absent: Absence
   ) {
-    storage = Self.declaring { key in
+    storage = .declaring { key in
       let names = name.names(for: key.last ?? "")
       return [
         ArgumentDefinition(

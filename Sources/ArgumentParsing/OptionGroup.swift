@@ -9,7 +9,7 @@
 /// conformance records whenever it builds an `OptionGroup<…>` type from its
 /// mangled name, once for each group on a command's path.
 @propertyWrapper
-public struct OptionGroup<Value: Sendable>: Sendable, ArgumentDeclaration {
+public struct OptionGroup<Value: Sendable>: Sendable {
   var storage: WrapperStorage<Value>
 
   public var wrappedValue: Value {
@@ -22,7 +22,7 @@ public struct OptionGroup<Value: Sendable>: Sendable, ArgumentDeclaration {
   /// to be ``ParsableArguments``: an `init()` that needs it would leave the
   /// types that declare groups without their synthesized `init()`.
   public init() {
-    storage = Self.declaring { _ in [] }
+    storage = .declaring { _ in [] }
   }
 }
 
