@@ -20,15 +20,10 @@ public struct UsageError: Error, Sendable, Equatable, CustomStringConvertible {
 
   /// `text` with C0, DEL and C1 characters written as `\u{1b}`.
   static func escapingControlCharacters(_ text: String) -> String {
-    var output = ""
-    for scalar in text.unicodeScalars {
-      if scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) {
-        output += "\\u{\(String(scalar.value, radix: 16))}"
-      } else {
-        output.unicodeScalars.append(scalar)
-      }
-    }
-    return output
+    text.unicodeScalars.map { scalar in
+      scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
+        ? "\\u{\(String(scalar.value, radix: 16))}" : String(scalar)
+    }.joined()
   }
 
   static func unknownOption(_ name: String, suggestion: String? = nil) -> String {

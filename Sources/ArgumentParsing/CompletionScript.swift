@@ -24,11 +24,10 @@ struct CompletionScript {
   struct Command {
     /// `tpns add`.
     var path: String
-    var abstract: String
     var subcommands: [(name: String, abstract: String)]
+    /// Its options and flags, then `--version` (the root's) and `--help`.
     var options: [ArgumentDefinition]
     var positionals: [ArgumentDefinition]
-    var hasVersion: Bool
   }
 
   let root: String
@@ -41,13 +40,11 @@ struct CompletionScript {
       let definitions = command.definitions()
       return Command(
         path: path.map { $0.commandName }.joined(separator: " "),
-        abstract: command.configuration.abstract,
         subcommands: command.displayedSubcommands.map {
           ($0.commandName, $0.configuration.abstract)
         },
-        options: definitions.filter(\.isNamed),
-        positionals: definitions.filter(\.isPositional),
-        hasVersion: !command.configuration.version.isEmpty)
+        options: definitions.filter(\.isNamed) + ArgumentDefinition.builtins(command.configuration),
+        positionals: definitions.filter(\.isPositional))
     }
   }
 
@@ -119,9 +116,7 @@ struct CompletionScript {
         }
         lines.append("      esac")
       }
-      let words =
-        command.options.flatMap(\.names) + (command.hasVersion ? ["--version"] : [])
-        + ["-h", "--help"]
+      let words = command.options.flatMap(\.names)
       lines.append(
         "      if [[ $cur == -* ]]; then \(f)_values \(Self.quotedWords(words)) \"$cur\"; return; fi"
       )
@@ -216,8 +211,6 @@ struct CompletionScript {
           specs.append("'--\(inversion)[\(help)]'")
         }
       }
-      if command.hasVersion { specs.append("'--version[Show the version.]'") }
-      specs.append("'(-h --help)'{-h,--help}'[Show help information.]'")
       if !command.subcommands.isEmpty {
         let described = command.subcommands.map {
           "\($0.name)\\:\(Self.zshEscaped($0.abstract, inParentheses: true))"
@@ -307,15 +300,9 @@ struct CompletionScript {
         if let short = option.short { parts.append("-s \(short)") }
         if let long = option.long { parts.append("-l \(long)") }
         if option.takesValue {
-          switch option.completion {
-          case .file: parts.append("-r -F")
-          case .directory: parts.append("-r -a '(__fish_complete_directories)'")
-          case .list(let words):
-            parts.append("-x -a \(Self.fishQuoted(words.joined(separator: " ")))")
-          case .custom(let name):
-            parts.append("-x -a '(\(root) __complete \(name) -- (commandline -opc) 2>/dev/null)'")
-          case .default: parts.append("-x")
-          }
+          // -r: the value is required; -x: and it is no file.
+          parts.append([.file, .directory].contains(option.completion) ? "-r" : "-x")
+          if let values = fishValues(option.completion) { parts.append(values) }
         }
         parts.append("-d \(Self.fishQuoted(option.help))")
         lines.append(parts.joined(separator: " "))
@@ -324,26 +311,26 @@ struct CompletionScript {
             "complete -c \(root) \(condition) -l \(inversion) -d \(Self.fishQuoted(option.help))")
         }
       }
-      if command.hasVersion {
-        lines.append("complete -c \(root) \(condition) -l version -d 'Show the version.'")
-      }
-      lines.append("complete -c \(root) \(condition) -s h -l help -d 'Show help information.'")
-      if command.subcommands.isEmpty, let positional = command.positionals.first {
-        switch positional.completion {
-        case .file: lines.append("complete -c \(root) \(condition) -F")
-        case .list(let words):
-          lines.append(
-            "complete -c \(root) \(condition) -a \(Self.fishQuoted(words.joined(separator: " ")))")
-        case .custom(let name):
-          lines.append(
-            "complete -c \(root) \(condition) -a '(\(root) __complete \(name) -- (commandline -opc) 2>/dev/null)'"
-          )
-        case .default, .directory: break
-        }
+      if command.subcommands.isEmpty, let positional = command.positionals.first,
+        positional.completion != .directory, let values = fishValues(positional.completion)
+      {
+        lines.append("complete -c \(root) \(condition) \(values)")
       }
     }
     lines.append("")
     return lines.joined(separator: "\n")
+  }
+
+  /// The values fish offers for `kind`; nil: none of its own.
+  func fishValues(_ kind: CompletionKind) -> String? {
+    switch kind {
+    case .default: return nil
+    case .file: return "-F"
+    case .directory: return "-a '(__fish_complete_directories)'"
+    case .list(let words): return "-a \(Self.fishQuoted(words.joined(separator: " ")))"
+    case .custom(let name):
+      return "-a '(\(root) __complete \(name) -- (commandline -opc) 2>/dev/null)'"
+    }
   }
 
   static func fishQuoted(_ text: String) -> String {
