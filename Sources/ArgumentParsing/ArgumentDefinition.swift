@@ -38,7 +38,6 @@ struct ArgumentDefinition: Sendable {
   /// The property's value when nothing was given, if it may be left out.
   var absent: Absence
 
-  /// The key as ``ParsedValues`` stores it.
   var path: String { key.joined(separator: ".") }
 
   /// Whether it may be left out (it has a default, is optional or is a flag).

@@ -13,7 +13,6 @@
 /// takes its environment variable, if declared and set, else its default; an
 /// option's variable set but empty is a usage error (a flag's is off).
 enum ArgumentParser {
-  /// What a command line asks for.
   enum Outcome {
     case command(path: [any ParsableCommand.Type], values: ParsedValues)
     case help(path: [any ParsableCommand.Type])
@@ -124,17 +123,9 @@ enum ArgumentParser {
       if let typed = given[definition.path] {
         values[definition.path] = definition.collect(typed)
       } else if let variable = definition.environment, let text = environment(variable),
-        !text.isEmpty || definition.isFlag
+        !text.isEmpty || !definition.isEnvironment
       {
         values[definition.path] = try fromEnvironment(text, variable, definition, path)
-      } else if let variable = definition.environment, environment(variable) == "",
-        case .option = definition.kind
-      {
-        // Set but empty is a mistake (`TPNS_SERVER=$UNSET_VARIABLE`), not the default.
-        let expected = definition.expectation ?? "a valid '\(definition.synopsis)'"
-        throw error(
-          "\(variable) is set but empty: set it to \(expected), or unset it for the default",
-          path)
       } else if case .value(let absent) = definition.absent {
         values[definition.path] = absent
       } else {
@@ -148,7 +139,7 @@ enum ArgumentParser {
 
   /// The value of `definition` from its environment variable's `text`: a flag's
   /// is 1/true/yes/on or 0/false/no/off (empty: off); an option's converts as
-  /// its argument would.
+  /// its argument would, and empty is a usage error.
   private static func fromEnvironment(
     _ text: String, _ variable: String, _ definition: ArgumentDefinition,
     _ path: [any ParsableCommand.Type]
@@ -160,8 +151,13 @@ enum ArgumentParser {
         "\(variable) must be 1, true, yes or on (or 0, false, no, off or empty), got "
           + text.debugDescription, path)
     }
+    let expected = definition.expectation ?? "a valid '\(definition.synopsis)'"
+    if text.isEmpty, !definition.isEnvironment {
+      // A mistake (`TPNS_SERVER=$UNSET_VARIABLE`), not the default.
+      throw error(
+        "\(variable) is set but empty: set it to \(expected), or unset it for the default", path)
+    }
     guard let value = definition.convert(text) else {
-      let expected = definition.expectation ?? "a valid '\(definition.synopsis)'"
       throw error(
         "\(variable) must be \(expected), got \(definition.shown(text).debugDescription)", path)
     }

@@ -37,16 +37,11 @@ extension ParsableArguments {
       (property.build ?? build)(prefix + [property.name])
     }
   }
-}
 
-extension ParsableArguments {
   /// Whether `name` (`--db`, `-p`) names a declared option that takes a value
   /// (not a flag): for tools that must find where options end, as `exec`
   /// finds its COMMAND.
   public static func optionTakesValue(named name: String) -> Bool {
-    definitions().contains { definition in
-      if case .option = definition.kind { return definition.matches(name) }
-      return false
-    }
+    definitions().contains { $0.takesValue && $0.matches(name) }
   }
 }
