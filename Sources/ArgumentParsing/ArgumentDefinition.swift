@@ -42,23 +42,19 @@ struct ArgumentDefinition: Sendable {
 
   /// Whether it may be left out (it has a default, is optional or is a flag).
   var isOptional: Bool {
-    if case .value = absent { return true }
-    return false
+    if case .value = absent { true } else { false }
   }
 
   var isPositional: Bool {
-    if case .positional = kind { return true }
-    return false
+    if case .positional = kind { true } else { false }
   }
 
   var isFlag: Bool {
-    if case .flag = kind { return true }
-    return false
+    if case .flag = kind { true } else { false }
   }
 
   var isEnvironment: Bool {
-    if case .environment = kind { return true }
-    return false
+    if case .environment = kind { true } else { false }
   }
 
   /// Given by name: an option or a flag.
@@ -66,18 +62,15 @@ struct ArgumentDefinition: Sendable {
 
   /// The `--no-` name of an inverted flag.
   var inversion: String? {
-    if case .flag(let inversion) = kind { return inversion }
-    return nil
+    if case .flag(let inversion) = kind { inversion } else { nil }
   }
 
   var takesValue: Bool {
-    if case .option = kind { return true }
-    return false
+    if case .option = kind { true } else { false }
   }
 
   var isRepeating: Bool {
-    if case .option(_, let isRepeating) = kind { return isRepeating }
-    return false
+    if case .option(_, let isRepeating) = kind { isRepeating } else { false }
   }
 
   /// How errors name it: `--port <port>`, `--quiet`, `<uid>`.
