@@ -84,16 +84,22 @@ struct ArgumentDefinition: Sendable {
   }
 
   /// How usage shows it: `[--port <port>]`, `[--uid <uid> ...]`, `<uid> ...`,
-  /// `[--dev|--no-dev]`, `-- <command> ...`.
-  var usage: String {
+  /// `[--dev|--no-dev]`, `-- <command> ...`; a manual page writes the names
+  /// (`name`) and values (`value`) in its own fonts.
+  func usage(
+    name: (String) -> String = { $0 }, value: (String) -> String = { "<\($0)>" }
+  ) -> String {
     var text: String
     switch kind {
-    case .flag(let inversion?): text = "--\(long ?? "")|--\(inversion)"
-    case .positional(let strategy?):
-      text = synopsis + " ..."
-      if strategy == .postTerminator { text = "-- " + text }
-    default: text = synopsis + (isRepeating ? " ..." : "")
+    case .option: text = name("--\(long ?? "")") + " " + value(valueName)
+    case .flag(let inversion?): text = name("--\(long ?? "")") + "|" + name("--\(inversion)")
+    case .flag: text = name("--\(long ?? "")")
+    case .positional(let strategy):
+      text = value(valueName) + (strategy == nil ? "" : " ...")
+      if strategy == .postTerminator { text = name("--") + " " + text }
+    case .environment: text = ""
     }
+    if isRepeating { text += " ..." }
     return isOptional ? "[\(text)]" : text
   }
 

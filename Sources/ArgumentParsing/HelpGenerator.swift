@@ -11,8 +11,8 @@ enum HelpGenerator {
     let command = path[path.count - 1]
     let definitions = command.definitions().filter { !$0.isEnvironment }
     var parts = path.map { $0.commandName }
-    parts += definitions.filter { !$0.isPositional }.map(\.usage)
-    parts += definitions.filter(\.isPositional).map(\.usage)
+    parts += definitions.filter { !$0.isPositional }.map { $0.usage() }
+    parts += definitions.filter(\.isPositional).map { $0.usage() }
     // swift-argument-parser's `tool <subcommand>` (its built-in --version and
     // --help are not shown).
     if command.isGroup(definitions) { parts.append("<subcommand>") }

@@ -174,22 +174,7 @@ extension ManualPage {
 
   /// `[\fB\-\-from\fR \fIfile\fR]`.
   static func synopsis(_ definition: ArgumentDefinition) -> String {
-    var text: String
-    switch definition.kind {
-    case .option:
-      text =
-        "\\fB\(escaped("--" + (definition.long ?? "")))\\fR \\fI\(escaped(definition.valueName))\\fR"
-    case .flag(let inversion?):
-      text =
-        "\\fB\(escaped("--" + (definition.long ?? "")))\\fR|\\fB\(escaped("--" + inversion))\\fR"
-    case .flag: text = "\\fB\(escaped("--" + (definition.long ?? "")))\\fR"
-    case .positional(let strategy):
-      text = "\\fI\(escaped(definition.valueName))\\fR" + (strategy == nil ? "" : " ...")
-      if strategy == .postTerminator { text = "\\fB\\-\\-\\fR " + text }
-    case .environment: text = ""
-    }
-    if definition.isRepeating { text += " ..." }
-    return definition.isOptional ? "[\(text)]" : text
+    definition.usage(name: { "\\fB\(escaped($0))\\fR" }, value: { "\\fI\(escaped($0))\\fR" })
   }
 
   /// `\fB\-q\fR, \fB\-\-quiet\fR`, `\fB\-\-timeout\fR \fIseconds\fR`.
