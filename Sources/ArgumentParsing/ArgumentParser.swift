@@ -90,7 +90,8 @@ enum ArgumentParser {
           index -= 1
           continue
         }
-        throw unknownOption(name, named, path)
+        let long = (named + [.help]).flatMap(\.names).filter { $0.hasPrefix("--") }
+        throw unknown("option", name, among: name.hasPrefix("--") ? long : [], path)
       }
       if case .flag(let inversion) = definition.kind {
         guard inlineValue == nil else { throw error(UsageError.unexpectedArgument(argument), path) }
@@ -198,21 +199,21 @@ enum ArgumentParser {
     return Double(rest) != nil
   }
 
-  /// "Unknown option '--verbos'. Did you mean '--verbose'?"
-  private static func unknownOption(
-    _ name: String, _ named: [ArgumentDefinition], _ path: [any ParsableCommand.Type]
-  ) -> UsageError {
-    let long = (named + [.help]).flatMap(\.names).filter { $0.hasPrefix("--") }
-    let suggestion = name.hasPrefix("--") ? name.nearest(among: long) : nil
-    return error(UsageError.unknownOption(name, suggestion: suggestion), path)
-  }
-
   /// "Unknown command 'lst'. Did you mean 'list'?", as git suggests the nearest one.
   private static func unknownCommand(_ name: String, _ path: [any ParsableCommand.Type])
     -> UsageError
   {
-    let names = path[path.count - 1].displayedSubcommands.map { $0.commandName }
-    return error(UsageError.unknownCommand(name, suggestion: name.nearest(among: names)), path)
+    unknown(
+      "command", name, among: path[path.count - 1].displayedSubcommands.map { $0.commandName }, path
+    )
+  }
+
+  /// "Unknown option '--verbos'. Did you mean '--verbose'?"
+  private static func unknown(
+    _ what: String, _ name: String, among names: [String], _ path: [any ParsableCommand.Type]
+  ) -> UsageError {
+    let suggestion = name.nearest(among: names).map { ". Did you mean '\($0)'?" } ?? ""
+    return error("Unknown \(what) '\(name)'" + suggestion, path)
   }
 
   /// Distributes positional values over the declared arguments.

@@ -26,12 +26,6 @@ public struct UsageError: Error, Sendable, Equatable, CustomStringConvertible {
     }.joined()
   }
 
-  static func unknownOption(_ name: String, suggestion: String? = nil) -> String {
-    "Unknown option '\(name)'" + (suggestion.map { ". Did you mean '\($0)'?" } ?? "")
-  }
-  static func unknownCommand(_ name: String, suggestion: String? = nil) -> String {
-    "Unknown command '\(name)'" + (suggestion.map { ". Did you mean '\($0)'?" } ?? "")
-  }
   static func missingValue(_ synopsis: String) -> String { "Missing value for '\(synopsis)'" }
   static func invalidValue(_ value: String, _ name: String, expected: String? = nil) -> String {
     "The value '\(value)' is invalid for '\(name)'" + (expected.map { ": it must be \($0)" } ?? "")

@@ -18,12 +18,10 @@ extension ParsableArguments {
   public mutating func validate() throws {}
 
   /// The declarations of `Self`'s properties, in declaration order, with keys
-  /// from `prefix`: the wrappers record their declarations as `Self()` makes
-  /// them (``DeclarationCollector``), and a naming decode lists the
-  /// properties' names in the same order, with each group's declarations
-  /// (``NameRecorder``). Neither casts a property to a protocol nor reflects
-  /// on the type, which would make the runtime scan the binary's conformance
-  /// records for each wrapper type.
+  /// from `prefix`: as `Self()` makes them (``DeclarationCollector``), named by
+  /// a decode that lists the properties in the same order (``NameRecorder``).
+  /// Neither casts a property to a protocol nor reflects on the type, which
+  /// would make the runtime scan the binary's conformance records.
   static func definitions(prefix: [String] = []) -> [ArgumentDefinition] {
     let builds = DeclarationCollector.collect { _ = Self() }
     let recorder = NameRecorder()

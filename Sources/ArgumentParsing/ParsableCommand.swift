@@ -58,11 +58,8 @@ extension ParsableCommand {
   public static func parse(_ arguments: [String], environment: [String: String]? = nil) throws
     -> CommandLineOutcome
   {
-    let lookup: @Sendable (String) -> String?
-    if let environment {
-      lookup = { environment[$0] }
-    } else {
-      lookup = { name in getenv(name).map { String(cString: $0) } }
+    let lookup: @Sendable (String) -> String? = { name in
+      environment.map { $0[name] } ?? getenv(name).map { String(cString: $0) }
     }
     switch try ArgumentParser.parse(arguments, root: self, environment: lookup) {
     case .help(let path):
