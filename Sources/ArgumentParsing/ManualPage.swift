@@ -66,13 +66,14 @@ extension ManualPage {
       ".SH SYNOPSIS",
     ]
     let subcommands = command.displayedSubcommands
+    lines.append(".B \(Self.escaped(typed))")
     if command.isGroup(definitions) {
-      lines.append(".B \(Self.escaped(typed))")
       lines.append("\\fIsubcommand\\fR [\\fIoptions\\fR]")
     } else {
-      lines.append(".B \(Self.escaped(typed))")
-      lines += options.map { Self.synopsis($0) }
-      lines += arguments.map { Self.synopsis($0) }
+      // The help's usage in man fonts: `[\fB\-\-from\fR \fIfile\fR]`.
+      lines += (options + arguments).map {
+        $0.usage(name: { "\\fB\(Self.escaped($0))\\fR" }, value: { "\\fI\(Self.escaped($0))\\fR" })
+      }
     }
     lines.append(".SH DESCRIPTION")
     lines.append(Self.escaped(configuration.abstract))
@@ -170,11 +171,6 @@ extension ManualPage {
       text = first.lowercased() + text.dropFirst()
     }
     return text
-  }
-
-  /// `[\fB\-\-from\fR \fIfile\fR]`.
-  static func synopsis(_ definition: ArgumentDefinition) -> String {
-    definition.usage(name: { "\\fB\(escaped($0))\\fR" }, value: { "\\fI\(escaped($0))\\fR" })
   }
 
   /// `\fB\-q\fR, \fB\-\-quiet\fR`, `\fB\-\-timeout\fR \fIseconds\fR`.
