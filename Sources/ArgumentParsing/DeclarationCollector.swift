@@ -6,8 +6,7 @@
 enum DeclarationCollector {
   typealias Build = @Sendable (_ key: [String]) -> [ArgumentDefinition]
 
-  /// The declarations being collected; only the thread that runs `collect`'s
-  /// body sees it.
+  /// The declarations being collected, seen only by the thread running `collect`.
   final class Builds: @unchecked Sendable {
     var list: [Build] = []
   }
