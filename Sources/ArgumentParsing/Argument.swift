@@ -8,7 +8,7 @@
 ///
 /// An array without a default needs at least one value.
 @propertyWrapper
-public struct Argument<Value: Sendable>: Decodable, Sendable, ArgumentDeclaration {
+public struct Argument<Value: Sendable>: Decodable, Sendable {
   var storage: WrapperStorage<Value>
 
   public var wrappedValue: Value {
@@ -21,23 +21,15 @@ public struct Argument<Value: Sendable>: Decodable, Sendable, ArgumentDeclaratio
   }
 
   init<Element: ExpressibleByArgument>(
-    strategy: ArgumentArrayParsingStrategy?, help: ArgumentHelp, completion: CompletionKind?,
-    validate: (@Sendable (Element) -> Bool)?, absent: Absence,
-    collect: @escaping @Sendable ([any Sendable]) -> any Sendable, elementType: Element.Type
+    _: Element.Type, strategy: ArgumentArrayParsingStrategy?, help: ArgumentHelp,
+    completion: CompletionKind?, validate: (@Sendable (Element) -> Bool)?, absent: Absence
   ) {
-    storage = Self.declaring { key in
+    storage = .declaring { key in
       [
         ArgumentDefinition(
-          kind: .positional(strategy), key: key, long: nil, short: nil,
+          Element.self, kind: .positional(strategy), key: key,
           valueName: help.valueName ?? (key.last ?? "value").kebabCased, help: help.abstract,
-          environment: nil, isOptional: absent.isAllowed, defaultDescription: nil,
-          completion: completion ?? Element.defaultCompletionKind,
-          expectation: validate == nil ? Element.expectation : nil, shown: { Element.shown($0) },
-          convert: { text in
-            guard let value = Element(argument: text), validate?(value) ?? true else { return nil }
-            return value
-          },
-          collect: collect, absent: absent)
+          completion: completion, validate: validate, absent: absent)
       ]
     }
   }
@@ -50,8 +42,8 @@ extension Argument where Value: ExpressibleByArgument {
     validate: (@Sendable (Value) -> Bool)? = nil
   ) {
     self.init(
-      strategy: nil, help: help, completion: completion, validate: validate, absent: .required,
-      collect: { $0[0] }, elementType: Value.self)
+      Value.self, strategy: nil, help: help, completion: completion, validate: validate,
+      absent: .required)
   }
 }
 
@@ -62,8 +54,8 @@ extension Argument {
     validate: (@Sendable (Element) -> Bool)? = nil
   ) where Value == Element? {
     self.init(
-      strategy: nil, help: help, completion: completion, validate: validate,
-      absent: .value(Element?.none), collect: { $0[0] as? Element }, elementType: Element.self)
+      Element.self, strategy: nil, help: help, completion: completion, validate: validate,
+      absent: .value(Element?.none))
   }
 
   /// Every remaining value (or every value after `--`): at least one, unless
@@ -73,8 +65,8 @@ extension Argument {
     completion: CompletionKind? = nil, validate: (@Sendable (Element) -> Bool)? = nil
   ) where Value == [Element] {
     self.init(
-      strategy: parsing, help: help, completion: completion, validate: validate, absent: .required,
-      collect: { $0.compactMap { $0 as? Element } }, elementType: Element.self)
+      Element.self, strategy: parsing, help: help, completion: completion, validate: validate,
+      absent: .required)
   }
 
   /// Every remaining value, none at all allowed.
@@ -84,8 +76,7 @@ extension Argument {
     validate: (@Sendable (Element) -> Bool)? = nil
   ) where Value == [Element] {
     self.init(
-      strategy: parsing, help: help, completion: completion, validate: validate,
-      absent: .value(wrappedValue), collect: { $0.compactMap { $0 as? Element } },
-      elementType: Element.self)
+      Element.self, strategy: parsing, help: help, completion: completion, validate: validate,
+      absent: .value(wrappedValue))
   }
 }

@@ -1,3 +1,8 @@
+/// The typed values of one parsed command line, by property path
+/// (`options.server`): what the decoder hands each property wrapper. A nil
+/// optional is a value too.
+typealias ParsedValues = [String: any Sendable]
+
 /// Decodes a ``ParsableArguments`` type from ``ParsedValues``: the synthesized
 /// `init(from:)` asks for each wrapper by its property's name, and the
 /// wrapper takes its value at the decoder's path.
@@ -12,15 +17,19 @@ struct ArgumentDecoder: Decoder {
   /// The path ``ParsedValues`` keys this decoder's value by: `options.server`.
   var path: String { codingPath.map(\.stringValue).joined(separator: ".") }
 
+  func appending(_ key: any CodingKey) -> ArgumentDecoder {
+    ArgumentDecoder(values: values, codingPath: codingPath + [key], names: names)
+  }
+
   func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedDecodingContainer<Key> {
     KeyedDecodingContainer(Container<Key>(decoder: self))
   }
 
-  func unkeyedContainer() throws -> any UnkeyedDecodingContainer { throw undeclared() }
-  func singleValueContainer() throws -> any SingleValueDecodingContainer { throw undeclared() }
+  func unkeyedContainer() throws -> any UnkeyedDecodingContainer { throw undeclared }
+  func singleValueContainer() throws -> any SingleValueDecodingContainer { throw undeclared }
 
   /// A stored property without a wrapper cannot come from the command line.
-  func undeclared() -> DecodingError {
+  var undeclared: DecodingError {
     .typeMismatch(
       Any.self,
       .init(
@@ -34,56 +43,42 @@ struct ArgumentDecoder: Decoder {
     let decoder: ArgumentDecoder
     var codingPath: [any CodingKey] { decoder.codingPath }
     var allKeys: [Key] { [] }
+    var undeclared: DecodingError { decoder.undeclared }
 
     func contains(_ key: Key) -> Bool { true }
     func decodeNil(forKey key: Key) throws -> Bool { false }
 
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
-      try T(
-        from: ArgumentDecoder(
-          values: decoder.values, codingPath: codingPath + [key], names: decoder.names))
+      try T(from: decoder.appending(key))
     }
 
     func nestedContainer<NestedKey: CodingKey>(
       keyedBy type: NestedKey.Type, forKey key: Key
     ) throws -> KeyedDecodingContainer<NestedKey> {
-      ArgumentDecoder(values: decoder.values, codingPath: codingPath + [key], names: decoder.names)
-        .container(keyedBy: type)
+      decoder.appending(key).container(keyedBy: type)
     }
 
     func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
-      throw decoder.undeclared()
+      throw undeclared
     }
     func superDecoder() throws -> any Decoder { decoder }
-    func superDecoder(forKey key: Key) throws -> any Decoder {
-      ArgumentDecoder(values: decoder.values, codingPath: codingPath + [key], names: decoder.names)
-    }
+    func superDecoder(forKey key: Key) throws -> any Decoder { decoder.appending(key) }
 
     // Plain stored properties are not declarations.
-    func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { throw decoder.undeclared() }
-    func decode(_ type: String.Type, forKey key: Key) throws -> String {
-      throw decoder.undeclared()
-    }
-    func decode(_ type: Double.Type, forKey key: Key) throws -> Double {
-      throw decoder.undeclared()
-    }
-    func decode(_ type: Float.Type, forKey key: Key) throws -> Float { throw decoder.undeclared() }
-    func decode(_ type: Int.Type, forKey key: Key) throws -> Int { throw decoder.undeclared() }
-    func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 { throw decoder.undeclared() }
-    func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 { throw decoder.undeclared() }
-    func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 { throw decoder.undeclared() }
-    func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 { throw decoder.undeclared() }
-    func decode(_ type: UInt.Type, forKey key: Key) throws -> UInt { throw decoder.undeclared() }
-    func decode(_ type: UInt8.Type, forKey key: Key) throws -> UInt8 { throw decoder.undeclared() }
-    func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 {
-      throw decoder.undeclared()
-    }
-    func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 {
-      throw decoder.undeclared()
-    }
-    func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 {
-      throw decoder.undeclared()
-    }
+    func decode(_: Bool.Type, forKey _: Key) throws -> Bool { throw undeclared }
+    func decode(_: String.Type, forKey _: Key) throws -> String { throw undeclared }
+    func decode(_: Double.Type, forKey _: Key) throws -> Double { throw undeclared }
+    func decode(_: Float.Type, forKey _: Key) throws -> Float { throw undeclared }
+    func decode(_: Int.Type, forKey _: Key) throws -> Int { throw undeclared }
+    func decode(_: Int8.Type, forKey _: Key) throws -> Int8 { throw undeclared }
+    func decode(_: Int16.Type, forKey _: Key) throws -> Int16 { throw undeclared }
+    func decode(_: Int32.Type, forKey _: Key) throws -> Int32 { throw undeclared }
+    func decode(_: Int64.Type, forKey _: Key) throws -> Int64 { throw undeclared }
+    func decode(_: UInt.Type, forKey _: Key) throws -> UInt { throw undeclared }
+    func decode(_: UInt8.Type, forKey _: Key) throws -> UInt8 { throw undeclared }
+    func decode(_: UInt16.Type, forKey _: Key) throws -> UInt16 { throw undeclared }
+    func decode(_: UInt32.Type, forKey _: Key) throws -> UInt32 { throw undeclared }
+    func decode(_: UInt64.Type, forKey _: Key) throws -> UInt64 { throw undeclared }
   }
 }
 

@@ -1,7 +1,7 @@
 /// One declared option, flag, positional argument or environment variable,
-/// as the parser, help and completion see it. Built by the property wrappers
-/// (``Option``, ``Flag``, ``Argument``, ``EnvironmentVariable``) from their
-/// declaration (recorded as the type's `init()` makes it) and the property's name (from a naming decode).
+/// as the parser, help and completion see it. The property wrappers build it
+/// from their declaration (recorded as the type's `init()` makes it) and the
+/// property's name (from a naming decode).
 struct ArgumentDefinition: Sendable {
   enum Kind: Sendable {
     /// `--name value`.
@@ -17,51 +17,60 @@ struct ArgumentDefinition: Sendable {
   var kind: Kind
   /// The property's path from the command: `["options", "server"]`.
   var key: [String]
-  var long: String?
-  var short: Character?
+  var long: String? = nil
+  var short: Character? = nil
   /// The value's name in usage (`seconds`); the argument's name for a positional.
-  var valueName: String
+  var valueName = ""
   var help: String
   /// The environment variable read when the option is not given.
-  var environment: String?
-  /// Whether it may be left out (it has a default, is optional or is a flag).
-  var isOptional: Bool
+  var environment: String? = nil
   /// The default as help shows it.
-  var defaultDescription: String?
-  var completion: CompletionKind
+  var defaultDescription: String? = nil
+  var completion = CompletionKind.default
   /// What a value must be (``ExpressibleByArgument/expectation``), if said.
   var expectation: String? = nil
   /// A given text as an error shows it (``ExpressibleByArgument/shown(_:)``).
   var shown: @Sendable (String) -> String = { $0 }
-  /// One given value, typed; nil when it is invalid.
-  var convert: @Sendable (String) -> (any Sendable)?
+  /// One given value, typed; nil when it is invalid. (A flag takes none.)
+  var convert: @Sendable (String) -> (any Sendable)? = { _ in nil }
   /// The property's value from every value given, in order (never empty).
-  var collect: @Sendable ([any Sendable]) -> any Sendable
+  var collect: @Sendable ([any Sendable]) -> any Sendable = { $0[$0.count - 1] }
   /// The property's value when nothing was given, if it may be left out.
   var absent: Absence
 
-  /// The key as ``ParsedValues`` stores it.
   var path: String { key.joined(separator: ".") }
 
+  /// Whether it may be left out (it has a default, is optional or is a flag).
+  var isOptional: Bool {
+    if case .value = absent { true } else { false }
+  }
+
   var isPositional: Bool {
-    if case .positional = kind { return true }
-    return false
+    if case .positional = kind { true } else { false }
   }
 
   var isFlag: Bool {
-    if case .flag = kind { return true }
-    return false
+    if case .flag = kind { true } else { false }
   }
+
+  var isEnvironment: Bool {
+    if case .environment = kind { true } else { false }
+  }
+
+  /// Given by name: an option or a flag.
+  var isNamed: Bool { !isPositional && !isEnvironment }
 
   /// The `--no-` name of an inverted flag.
   var inversion: String? {
-    if case .flag(let inversion) = kind { return inversion }
-    return nil
+    if case .flag(let inversion) = kind { inversion } else { nil }
+  }
+
+  var takesValue: Bool {
+    if case .option = kind { true } else { false }
   }
 
   var isRepeating: Bool {
-    if case .option(_, let isRepeating) = kind { return isRepeating }
-    return false
+    if case .option(_, let isRepeating) = kind { isRepeating } else { false }
   }
 
   /// How errors name it: `--port <port>`, `--quiet`, `<uid>`.
@@ -75,16 +84,22 @@ struct ArgumentDefinition: Sendable {
   }
 
   /// How usage shows it: `[--port <port>]`, `[--uid <uid> ...]`, `<uid> ...`,
-  /// `[--dev|--no-dev]`, `-- <command> ...`.
-  var usage: String {
+  /// `[--dev|--no-dev]`, `-- <command> ...`; a manual page writes the names
+  /// (`name`) and values (`value`) in its own fonts.
+  func usage(
+    name: (String) -> String = { $0 }, value: (String) -> String = { "<\($0)>" }
+  ) -> String {
     var text: String
     switch kind {
-    case .flag(let inversion?): text = "--\(long ?? "")|--\(inversion)"
-    case .positional(let strategy?):
-      text = synopsis + " ..."
-      if strategy == .postTerminator { text = "-- " + text }
-    default: text = synopsis + (isRepeating ? " ..." : "")
+    case .option: text = name("--\(long ?? "")") + " " + value(valueName)
+    case .flag(let inversion?): text = name("--\(long ?? "")") + "|" + name("--\(inversion)")
+    case .flag: text = name("--\(long ?? "")")
+    case .positional(let strategy):
+      text = value(valueName) + (strategy == nil ? "" : " ...")
+      if strategy == .postTerminator { text = name("--") + " " + text }
+    case .environment: text = ""
     }
+    if isRepeating { text += " ..." }
     return isOptional ? "[\(text)]" : text
   }
 
@@ -95,23 +110,25 @@ struct ArgumentDefinition: Sendable {
     return (short.map { "-\($0), " } ?? "") + synopsis
   }
 
+  /// Every name it answers to: `-q`, `--quiet`, `--no-dev`.
+  var names: [String] {
+    [short.map { "-\($0)" }, long.map { "--\($0)" }, inversion.map { "--\($0)" }]
+      .compactMap { $0 }
+  }
+
   /// The help with what the declaration adds: `(env TPNS_SERVER; default: …)`.
   var fullHelp: String {
     var notes: [String] = []
-    if let environment, !(kind.isEnvironment) {
+    if let environment, !isEnvironment {
       notes.append(isFlag ? "env \(environment)=1" : "env \(environment)")
     }
     if let defaultDescription { notes.append("default: \(defaultDescription)") }
     return notes.isEmpty ? help : "\(help) (\(notes.joined(separator: "; ")))"
   }
 
-  /// Whether `name` (`--port`, `-p`, `--no-dev`) names it, and what a flag so
-  /// named sets.
+  /// Whether `name` (`--port`, `-p`, `--no-dev`) names it.
   func matches(_ name: String) -> Bool {
-    switch kind {
-    case .positional, .environment: return false
-    default: break
-    }
+    guard isNamed else { return false }
     if name.hasPrefix("--") {
       let long = String(name.dropFirst(2))
       return long == self.long || long == inversion
@@ -120,16 +137,42 @@ struct ArgumentDefinition: Sendable {
   }
 
   // The built-ins every command has.
-  static let help = builtin("help", short: "h", help: "Show help information.")
-  static let version = builtin("version", short: nil, help: "Show the version.")
+  static let help = ArgumentDefinition(
+    kind: .flag(inversion: nil), key: ["help"], long: "help", short: "h",
+    help: "Show help information.", absent: .value(false))
+  static let version = ArgumentDefinition(
+    kind: .flag(inversion: nil), key: ["version"], long: "version", help: "Show the version.",
+    absent: .value(false))
 
-  private static func builtin(_ name: String, short: Character?, help: String)
-    -> ArgumentDefinition
-  {
-    ArgumentDefinition(
-      kind: .flag(inversion: nil), key: [name], long: name, short: short, valueName: name,
-      help: help, environment: nil, isOptional: true, defaultDescription: nil,
-      completion: .default, convert: { _ in true }, collect: { _ in true }, absent: .value(false))
+  /// The built-ins of a command so configured: `--version` (the root's, when
+  /// it has one) and `--help`.
+  static func builtins(_ configuration: CommandConfiguration) -> [ArgumentDefinition] {
+    configuration.version.isEmpty ? [help] : [version, help]
+  }
+}
+
+extension ArgumentDefinition {
+  /// A definition whose values are `Element`s that `validate` accepts: a
+  /// repeating option or an array argument collects all, any other the last.
+  init<Element: ExpressibleByArgument>(
+    _: Element.Type, kind: Kind, key: [String], long: String? = nil, short: Character? = nil,
+    valueName: String, help: String, environment: String? = nil,
+    defaultDescription: String? = nil, completion: CompletionKind?,
+    validate: (@Sendable (Element) -> Bool)?, expectation: String? = nil, absent: Absence
+  ) {
+    self.init(
+      kind: kind, key: key, long: long, short: short, valueName: valueName, help: help,
+      environment: environment, defaultDescription: defaultDescription,
+      completion: completion ?? Element.defaultCompletionKind,
+      // A `validate` narrows the type: only its own expectation says what it allows.
+      expectation: expectation ?? (validate == nil ? Element.expectation : nil),
+      shown: { Element.shown($0) },
+      convert: { text in
+        guard let value = Element(argument: text), validate?(value) ?? true else { return nil }
+        return value
+      }, absent: absent)
+    if case .positional(_?) = kind { collect = { $0.compactMap { $0 as? Element } } }
+    if isRepeating { collect = { $0.compactMap { $0 as? Element } } }
   }
 }
 
@@ -139,19 +182,6 @@ struct ArgumentDefinition: Sendable {
 enum Absence: Sendable {
   case required
   case value(any Sendable)
-
-  /// Whether the option or argument may be left out.
-  var isAllowed: Bool {
-    if case .value = self { return true }
-    return false
-  }
-}
-
-extension ArgumentDefinition.Kind {
-  var isEnvironment: Bool {
-    if case .environment = self { return true }
-    return false
-  }
 }
 
 /// How an option takes its value from the next argument (swift-argument-parser's

@@ -13,7 +13,6 @@
 /// takes its environment variable, if declared and set, else its default; an
 /// option's variable set but empty is a usage error (a flag's is off).
 enum ArgumentParser {
-  /// What a command line asks for.
   enum Outcome {
     case command(path: [any ParsableCommand.Type], values: ParsedValues)
     case help(path: [any ParsableCommand.Type])
@@ -46,7 +45,7 @@ enum ArgumentParser {
 
     let command = path[path.count - 1]
     let definitions = command.definitions()
-    let named = definitions.filter { !$0.isPositional && !$0.kind.isEnvironment }
+    let named = definitions.filter(\.isNamed)
 
     // Help wins over every other problem, as in swift-argument-parser.
     let beforeTerminator = arguments[index...].prefix { $0 != "--" }
@@ -65,8 +64,6 @@ enum ArgumentParser {
     }
 
     var given: [String: [any Sendable]] = [:]
-    // The names each inverted flag was given by (`--dev`, `--no-dev`), as pairs.
-    var flagNames: [(path: String, name: String)] = []
     var positionals: [String] = []
     var afterTerminator: [String]?
     while index < arguments.count {
@@ -93,15 +90,12 @@ enum ArgumentParser {
           index -= 1
           continue
         }
-        throw unknownOption(name, named, path)
+        let long = (named + [.help]).flatMap(\.names).filter { $0.hasPrefix("--") }
+        throw unknown("option", name, among: name.hasPrefix("--") ? long : [], path)
       }
       if case .flag(let inversion) = definition.kind {
         guard inlineValue == nil else { throw error(UsageError.unexpectedArgument(argument), path) }
-        let isInverted = inversion.map { name == "--\($0)" } ?? false
-        if !flagNames.contains(where: { $0 == (definition.path, name) }) {
-          flagNames.append((definition.path, name))
-        }
-        given[definition.path, default: []].append(!isInverted)
+        given[definition.path, default: []].append(inversion.map { name != "--\($0)" } ?? true)
         continue
       }
       guard case .option(let parsing, _) = definition.kind else { continue }
@@ -116,35 +110,25 @@ enum ArgumentParser {
       } else {
         throw error(UsageError.missingValue(definition.synopsis), path)
       }
-      guard let typed = definition.convert(value) else {
-        throw error(invalidValue(value, definition), path)
-      }
-      given[definition.path, default: []].append(typed)
+      given[definition.path, default: []].append(try typed(value, definition, path))
     }
 
     var values = ParsedValues()
     for definition in definitions where !definition.isPositional {
+      // Both names of an inverted flag (`--dev`, `--no-dev`): both values.
       if let inversion = definition.inversion, let long = definition.long,
-        flagNames.filter({ $0.path == definition.path }).count == 2
+        Set(given[definition.path]?.compactMap { $0 as? Bool } ?? []).count == 2
       {
         throw error("--\(long) and --\(inversion) cannot be used together", path)
       }
       if let typed = given[definition.path] {
-        values.set(definition.collect(typed), at: definition.path)
+        values[definition.path] = definition.collect(typed)
       } else if let variable = definition.environment, let text = environment(variable),
-        !text.isEmpty || definition.isFlag
+        !text.isEmpty || !definition.isEnvironment
       {
-        values.set(try fromEnvironment(text, variable, definition, path), at: definition.path)
-      } else if let variable = definition.environment, environment(variable) == "",
-        case .option = definition.kind
-      {
-        // Set but empty is a mistake (`TPNS_SERVER=$UNSET_VARIABLE`), not the default.
-        let expected = definition.expectation ?? "a valid '\(definition.synopsis)'"
-        throw error(
-          "\(variable) is set but empty: set it to \(expected), or unset it for the default",
-          path)
+        values[definition.path] = try fromEnvironment(text, variable, definition, path)
       } else if case .value(let absent) = definition.absent {
-        values.set(absent, at: definition.path)
+        values[definition.path] = absent
       } else {
         throw error(UsageError.missingValue(definition.synopsis), path)
       }
@@ -156,7 +140,7 @@ enum ArgumentParser {
 
   /// The value of `definition` from its environment variable's `text`: a flag's
   /// is 1/true/yes/on or 0/false/no/off (empty: off); an option's converts as
-  /// its argument would.
+  /// its argument would, and empty is a usage error.
   private static func fromEnvironment(
     _ text: String, _ variable: String, _ definition: ArgumentDefinition,
     _ path: [any ParsableCommand.Type]
@@ -168,12 +152,17 @@ enum ArgumentParser {
         "\(variable) must be 1, true, yes or on (or 0, false, no, off or empty), got "
           + text.debugDescription, path)
     }
-    guard let typed = definition.convert(text) else {
-      let expected = definition.expectation ?? "a valid '\(definition.synopsis)'"
+    let expected = definition.expectation ?? "a valid '\(definition.synopsis)'"
+    if text.isEmpty, !definition.isEnvironment {
+      // A mistake (`TPNS_SERVER=$UNSET_VARIABLE`), not the default.
+      throw error(
+        "\(variable) is set but empty: set it to \(expected), or unset it for the default", path)
+    }
+    guard let value = definition.convert(text) else {
       throw error(
         "\(variable) must be \(expected), got \(definition.shown(text).debugDescription)", path)
     }
-    return definition.collect([typed])
+    return definition.collect([value])
   }
 
   /// `-qv` as `["-q", "-v"]`: short names run together, as getopt reads
@@ -210,23 +199,21 @@ enum ArgumentParser {
     return Double(rest) != nil
   }
 
-  /// "Unknown option '--verbos'. Did you mean '--verbose'?"
-  private static func unknownOption(
-    _ name: String, _ named: [ArgumentDefinition], _ path: [any ParsableCommand.Type]
-  ) -> UsageError {
-    let long = (named + [.help]).flatMap { definition in
-      [definition.long, definition.inversion].compactMap { $0.map { "--" + $0 } }
-    }
-    let suggestion = name.hasPrefix("--") ? name.nearest(among: long) : nil
-    return error(UsageError.unknownOption(name, suggestion: suggestion), path)
-  }
-
   /// "Unknown command 'lst'. Did you mean 'list'?", as git suggests the nearest one.
   private static func unknownCommand(_ name: String, _ path: [any ParsableCommand.Type])
     -> UsageError
   {
-    let names = path[path.count - 1].displayedSubcommands.map { $0.commandName }
-    return error(UsageError.unknownCommand(name, suggestion: name.nearest(among: names)), path)
+    unknown(
+      "command", name, among: path[path.count - 1].displayedSubcommands.map { $0.commandName }, path
+    )
+  }
+
+  /// "Unknown option '--verbos'. Did you mean '--verbose'?"
+  private static func unknown(
+    _ what: String, _ name: String, among names: [String], _ path: [any ParsableCommand.Type]
+  ) -> UsageError {
+    let suggestion = name.nearest(among: names).map { ". Did you mean '\($0)'?" } ?? ""
+    return error("Unknown \(what) '\(name)'" + suggestion, path)
   }
 
   /// Distributes positional values over the declared arguments.
@@ -234,73 +221,62 @@ enum ArgumentParser {
     _ positionals: [String], _ afterTerminator: [String]?, to declared: [ArgumentDefinition],
     in values: inout ParsedValues, _ path: [any ParsableCommand.Type]
   ) throws(UsageError) {
-    func strategy(_ definition: ArgumentDefinition) -> ArgumentArrayParsingStrategy? {
+    let strategies = declared.map { definition -> ArgumentArrayParsingStrategy? in
       if case .positional(let strategy) = definition.kind { return strategy }
       return nil
     }
+    var remaining = positionals[...]
+    var terminated = afterTerminator ?? []
     // Without an argument that takes what follows `--`, what follows it is
     // positional values that may look like options (`import -- --odd.plist`).
-    var positionals = positionals
-    var afterTerminator = afterTerminator
-    if !declared.contains(where: { strategy($0) == .postTerminator }) {
-      positionals += afterTerminator ?? []
-      afterTerminator = nil
+    if !strategies.contains(.postTerminator) {
+      remaining += terminated
+      terminated = []
     }
     // A value no argument can take is reported before a missing one.
-    let singles = declared.filter { strategy($0) == nil }.count
-    if !declared.contains(where: { strategy($0) == .remaining }) {
-      if positionals.count > singles {
-        throw error(UsageError.unexpectedArgument(positionals[singles]), path)
-      }
-      if let extra = afterTerminator?.first,
-        !declared.contains(where: { strategy($0) == .postTerminator })
-      {
-        throw error(UsageError.unexpectedArgument(extra), path)
-      }
+    let singles = strategies.filter { $0 == nil }.count
+    if !strategies.contains(.remaining), remaining.count > singles {
+      throw error(UsageError.unexpectedArgument(remaining[singles]), path)
     }
-    var remaining = positionals[...]
-    var terminated = afterTerminator
-    for definition in declared {
+    for (definition, strategy) in zip(declared, strategies) {
       var taken: [String]
-      switch strategy(definition) {
+      switch strategy {
       case nil:
-        taken = remaining.first.map { [$0] } ?? []
-        remaining = remaining.dropFirst(taken.count)
+        taken = Array(remaining.prefix(1))
+        remaining = remaining.dropFirst()
       case .remaining:
-        taken = Array(remaining) + (terminated ?? [])
+        taken = Array(remaining) + terminated
         remaining = []
-        terminated = nil
+        terminated = []
       case .postTerminator:
-        taken = terminated ?? []
-        terminated = nil
+        taken = terminated
+        terminated = []
       }
       if taken.isEmpty {
         guard case .value(let absent) = definition.absent else {
           throw error(UsageError.missingArgument(definition.synopsis), path)
         }
-        values.set(absent, at: definition.path)
+        values[definition.path] = absent
         continue
       }
       var typed: [any Sendable] = []
-      for value in taken {
-        guard let converted = definition.convert(value) else {
-          throw error(invalidValue(value, definition), path)
-        }
-        typed.append(converted)
-      }
-      values.set(definition.collect(typed), at: definition.path)
-    }
-    if let extra = remaining.first ?? terminated?.first {
-      throw error(UsageError.unexpectedArgument(extra), path)
+      for value in taken { typed.append(try Self.typed(value, definition, path)) }
+      values[definition.path] = definition.collect(typed)
     }
   }
 
-  /// The message for `value`, which `definition`'s type does not read: the
-  /// value as the type shows it (a URL's password hidden), and what a value
+  /// `value` as `definition`'s type reads it, else a usage error that shows the
+  /// value as the type does (a URL's password hidden) and says what a value
   /// must be when the type says.
-  static func invalidValue(_ value: String, _ definition: ArgumentDefinition) -> String {
-    UsageError.invalidValue(
-      definition.shown(value), definition.synopsis, expected: definition.expectation)
+  private static func typed(
+    _ value: String, _ definition: ArgumentDefinition, _ path: [any ParsableCommand.Type]
+  ) throws(UsageError) -> any Sendable {
+    guard let typed = definition.convert(value) else {
+      throw error(
+        UsageError.invalidValue(
+          definition.shown(value), definition.synopsis, expected: definition.expectation), path)
+    }
+    return typed
   }
 
   /// The usage error `message` of the last command of `path`.
@@ -309,9 +285,4 @@ enum ArgumentParser {
       message: message, commandPath: path.map { $0.commandName },
       usage: HelpGenerator.usage(for: path))
   }
-}
-
-extension ParsableCommand {
-  /// The command's declarations, in declaration order.
-  static func definitions() -> [ArgumentDefinition] { definitions(prefix: []) }
 }

@@ -92,7 +92,6 @@ extension ParsableCommand {
     return [path] + displayedSubcommands.flatMap { $0.commandPaths(from: path) }
   }
 
-  /// The subcommand named `name`.
   static func subcommand(named name: String) -> (any ParsableCommand.Type)? {
     configuration.subcommands.first { $0.commandName == name }
   }

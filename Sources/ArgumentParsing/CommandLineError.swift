@@ -20,23 +20,12 @@ public struct UsageError: Error, Sendable, Equatable, CustomStringConvertible {
 
   /// `text` with C0, DEL and C1 characters written as `\u{1b}`.
   static func escapingControlCharacters(_ text: String) -> String {
-    var output = ""
-    for scalar in text.unicodeScalars {
-      if scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) {
-        output += "\\u{\(String(scalar.value, radix: 16))}"
-      } else {
-        output.unicodeScalars.append(scalar)
-      }
-    }
-    return output
+    text.unicodeScalars.map { scalar in
+      scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
+        ? "\\u{\(String(scalar.value, radix: 16))}" : String(scalar)
+    }.joined()
   }
 
-  static func unknownOption(_ name: String, suggestion: String? = nil) -> String {
-    "Unknown option '\(name)'" + (suggestion.map { ". Did you mean '\($0)'?" } ?? "")
-  }
-  static func unknownCommand(_ name: String, suggestion: String? = nil) -> String {
-    "Unknown command '\(name)'" + (suggestion.map { ". Did you mean '\($0)'?" } ?? "")
-  }
   static func missingValue(_ synopsis: String) -> String { "Missing value for '\(synopsis)'" }
   static func invalidValue(_ value: String, _ name: String, expected: String? = nil) -> String {
     "The value '\(value)' is invalid for '\(name)'" + (expected.map { ": it must be \($0)" } ?? "")

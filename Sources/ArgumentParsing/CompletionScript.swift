@@ -24,11 +24,10 @@ struct CompletionScript {
   struct Command {
     /// `tpns add`.
     var path: String
-    var abstract: String
     var subcommands: [(name: String, abstract: String)]
+    /// Its options and flags, then `--version` (the root's) and `--help`.
     var options: [ArgumentDefinition]
     var positionals: [ArgumentDefinition]
-    var hasVersion: Bool
   }
 
   let root: String
@@ -41,38 +40,17 @@ struct CompletionScript {
       let definitions = command.definitions()
       return Command(
         path: path.map { $0.commandName }.joined(separator: " "),
-        abstract: command.configuration.abstract,
         subcommands: command.displayedSubcommands.map {
           ($0.commandName, $0.configuration.abstract)
         },
-        options: definitions.filter { !$0.isPositional && !$0.kind.isEnvironment },
-        positionals: definitions.filter(\.isPositional),
-        hasVersion: !command.configuration.version.isEmpty)
+        options: definitions.filter(\.isNamed) + ArgumentDefinition.builtins(command.configuration),
+        positionals: definitions.filter(\.isPositional))
     }
   }
 
   /// A shell-safe function name part: `tpns-server` → `tpns_server`.
   var identifier: String {
     String(root.map { $0.isLetter || $0.isNumber ? $0 : "_" })
-  }
-
-  /// Every name an option answers to: `--store`, `-q`, `--quiet`, `--no-dev`.
-  static func names(_ definition: ArgumentDefinition) -> [String] {
-    var names: [String] = []
-    if let short = definition.short { names.append("-\(short)") }
-    if let long = definition.long { names.append("--\(long)") }
-    if let inversion = definition.inversion { names.append("--\(inversion)") }
-    return names
-  }
-
-  static func takesValue(_ definition: ArgumentDefinition) -> Bool {
-    if case .option = definition.kind { return true }
-    return false
-  }
-
-  /// The builtin names every command takes.
-  static func builtins(_ command: Command) -> [String] {
-    (command.hasVersion ? ["--version"] : []) + ["-h", "--help"]
   }
 
   // MARK: bash
@@ -127,18 +105,18 @@ struct CompletionScript {
     ]
     for command in commands {
       lines.append("    \"\(command.path)\")")
-      let valued = command.options.filter(Self.takesValue)
+      let valued = command.options.filter(\.takesValue)
       if !valued.isEmpty {
         lines.append("      case $prev in")
         for option in valued {
           let kind = Self.bashKind(option.completion)
           let action = kind.map { "\(f)_values \($0) \"$cur\"" } ?? ":"
           lines.append(
-            "        \(Self.names(option).joined(separator: " | "))) \(action); return ;;")
+            "        \(option.names.joined(separator: " | "))) \(action); return ;;")
         }
         lines.append("      esac")
       }
-      let words = command.options.flatMap(Self.names) + Self.builtins(command)
+      let words = command.options.flatMap(\.names)
       lines.append(
         "      if [[ $cur == -* ]]; then \(f)_values \(Self.quotedWords(words)) \"$cur\"; return; fi"
       )
@@ -215,11 +193,11 @@ struct CompletionScript {
       var specs: [String] = []
       for option in command.options {
         // `--name=`: the value may follow `=` or come as the next word.
-        let names = Self.names(option).filter { !$0.hasPrefix("--no-") || option.inversion == nil }
-          .map { Self.takesValue(option) && $0.hasPrefix("--") ? $0 + "=" : $0 }
+        let names = option.names.filter { !$0.hasPrefix("--no-") || option.inversion == nil }
+          .map { option.takesValue && $0.hasPrefix("--") ? $0 + "=" : $0 }
         let help = Self.zshEscaped(option.help)
         let value =
-          Self.takesValue(option) ? ":\(option.valueName):\(zshAction(option.completion))" : ""
+          option.takesValue ? ":\(option.valueName):\(zshAction(option.completion))" : ""
         let repeated = option.isRepeating ? "*" : ""
         if names.count == 1 {
           specs.append("'\(repeated)\(names[0])[\(help)]\(value)'")
@@ -233,8 +211,6 @@ struct CompletionScript {
           specs.append("'--\(inversion)[\(help)]'")
         }
       }
-      if command.hasVersion { specs.append("'--version[Show the version.]'") }
-      specs.append("'(-h --help)'{-h,--help}'[Show help information.]'")
       if !command.subcommands.isEmpty {
         let described = command.subcommands.map {
           "\($0.name)\\:\(Self.zshEscaped($0.abstract, inParentheses: true))"
@@ -262,18 +238,10 @@ struct CompletionScript {
 
   /// `text` inside an _arguments spec's single quotes and brackets.
   static func zshEscaped(_ text: String, inParentheses: Bool = false) -> String {
-    var output = ""
-    for character in text {
-      switch character {
-      // Within (( )), the words are read again as shell words: a quote needs a backslash.
-      case "'" where inParentheses: output += "\\'\\''"
-      case "'": output += "'\\''"
-      case "[", "]": output += "\\\(character)"
-      case ":": output += "\\:"
-      case "(" where inParentheses, ")" where inParentheses: output += "\\\(character)"
-      case " " where inParentheses: output += "\\ "
-      default: output.append(character)
-      }
+    // Within (( )), the words are read again as shell words: a quote needs a backslash.
+    var output = text.replacing("'", with: inParentheses ? "\\'\\''" : "'\\''")
+    for special in inParentheses ? ["[", "]", ":", "(", ")", " "] : ["[", "]", ":"] {
+      output = output.replacing(special, with: "\\" + special)
     }
     return output
   }
@@ -331,16 +299,10 @@ struct CompletionScript {
         var parts = ["complete -c \(root) \(condition)"]
         if let short = option.short { parts.append("-s \(short)") }
         if let long = option.long { parts.append("-l \(long)") }
-        if Self.takesValue(option) {
-          switch option.completion {
-          case .file: parts.append("-r -F")
-          case .directory: parts.append("-r -a '(__fish_complete_directories)'")
-          case .list(let words):
-            parts.append("-x -a \(Self.fishQuoted(words.joined(separator: " ")))")
-          case .custom(let name):
-            parts.append("-x -a '(\(root) __complete \(name) -- (commandline -opc) 2>/dev/null)'")
-          case .default: parts.append("-x")
-          }
+        if option.takesValue {
+          // -r: the value is required; -x: and it is no file.
+          parts.append([.file, .directory].contains(option.completion) ? "-r" : "-x")
+          if let values = fishValues(option.completion) { parts.append(values) }
         }
         parts.append("-d \(Self.fishQuoted(option.help))")
         lines.append(parts.joined(separator: " "))
@@ -349,26 +311,26 @@ struct CompletionScript {
             "complete -c \(root) \(condition) -l \(inversion) -d \(Self.fishQuoted(option.help))")
         }
       }
-      if command.hasVersion {
-        lines.append("complete -c \(root) \(condition) -l version -d 'Show the version.'")
-      }
-      lines.append("complete -c \(root) \(condition) -s h -l help -d 'Show help information.'")
-      if command.subcommands.isEmpty, let positional = command.positionals.first {
-        switch positional.completion {
-        case .file: lines.append("complete -c \(root) \(condition) -F")
-        case .list(let words):
-          lines.append(
-            "complete -c \(root) \(condition) -a \(Self.fishQuoted(words.joined(separator: " ")))")
-        case .custom(let name):
-          lines.append(
-            "complete -c \(root) \(condition) -a '(\(root) __complete \(name) -- (commandline -opc) 2>/dev/null)'"
-          )
-        case .default, .directory: break
-        }
+      if command.subcommands.isEmpty, let positional = command.positionals.first,
+        positional.completion != .directory, let values = fishValues(positional.completion)
+      {
+        lines.append("complete -c \(root) \(condition) \(values)")
       }
     }
     lines.append("")
     return lines.joined(separator: "\n")
+  }
+
+  /// The values fish offers for `kind`; nil: none of its own.
+  func fishValues(_ kind: CompletionKind) -> String? {
+    switch kind {
+    case .default: return nil
+    case .file: return "-F"
+    case .directory: return "-a '(__fish_complete_directories)'"
+    case .list(let words): return "-a \(Self.fishQuoted(words.joined(separator: " ")))"
+    case .custom(let name):
+      return "-a '(\(root) __complete \(name) -- (commandline -opc) 2>/dev/null)'"
+    }
   }
 
   static func fishQuoted(_ text: String) -> String {

@@ -2,7 +2,7 @@
 /// help, man pages and parse tables know it: `@EnvironmentVariable("TPNS_TOKEN",
 /// help: "The push token.") var token: String?`. Empty counts as not set.
 @propertyWrapper
-public struct EnvironmentVariable<Value: Sendable>: Decodable, Sendable, ArgumentDeclaration {
+public struct EnvironmentVariable<Value: Sendable>: Decodable, Sendable {
   var storage: WrapperStorage<Value>
 
   public var wrappedValue: Value {
@@ -14,19 +14,14 @@ public struct EnvironmentVariable<Value: Sendable>: Decodable, Sendable, Argumen
     storage = try decoder.wrapperStorage(Value.self, wrapper: "@EnvironmentVariable")
   }
 
-}
-
-extension EnvironmentVariable {
   /// The variable `name`, nil when it is not set or empty.
   public init<Element: ExpressibleByArgument>(_ name: String, help: ArgumentHelp)
   where Value == Element? {
-    storage = Self.declaring { key in
+    storage = .declaring { key in
       [
         ArgumentDefinition(
-          kind: .environment, key: key, long: nil, short: nil, valueName: name,
-          help: help.abstract, environment: name, isOptional: true, defaultDescription: nil,
-          completion: .default, convert: { Element(argument: $0) },
-          collect: { $0[$0.count - 1] as? Element }, absent: .value(Element?.none))
+          kind: .environment, key: key, valueName: name, help: help.abstract, environment: name,
+          convert: { Element(argument: $0) }, absent: .value(Element?.none))
       ]
     }
   }

@@ -10,7 +10,7 @@
 /// error. A flag's `environment` variable is read as 1/true/yes/on or
 /// 0/false/no/off (empty: not set).
 @propertyWrapper
-public struct Flag<Value: Sendable>: Decodable, Sendable, ArgumentDeclaration {
+public struct Flag<Value: Sendable>: Decodable, Sendable {
   var storage: WrapperStorage<Value>
 
   public var wrappedValue: Value {
@@ -21,7 +21,6 @@ public struct Flag<Value: Sendable>: Decodable, Sendable, ArgumentDeclaration {
   public init(from decoder: any Decoder) throws {
     storage = try decoder.wrapperStorage(Value.self, wrapper: "@Flag")
   }
-
 }
 
 /// How a flag's opposite is spelled.
@@ -36,14 +35,12 @@ extension Flag where Value == Bool {
     wrappedValue: Bool = false, name: NameSpecification = .long, help: ArgumentHelp,
     environment: String? = nil
   ) {
-    storage = Self.declaring { key in
+    storage = .declaring { key in
       let names = name.names(for: key.last ?? "")
       return [
         ArgumentDefinition(
           kind: .flag(inversion: nil), key: key, long: names.long, short: names.short,
-          valueName: names.long ?? "", help: help.abstract, environment: environment,
-          isOptional: true, defaultDescription: nil, completion: .default,
-          convert: { $0 == "true" }, collect: { $0[$0.count - 1] }, absent: .value(wrappedValue))
+          help: help.abstract, environment: environment, absent: .value(wrappedValue))
       ]
     }
   }
@@ -52,15 +49,12 @@ extension Flag where Value == Bool {
 extension Flag where Value == Bool? {
   /// `--name` (true), `--no-name` (false), or neither (nil).
   public init(name: NameSpecification = .long, inversion: FlagInversion, help: ArgumentHelp) {
-    storage = Self.declaring { key in
+    storage = .declaring { key in
       let names = name.names(for: key.last ?? "")
       return [
         ArgumentDefinition(
           kind: .flag(inversion: names.long.map { "no-\($0)" }), key: key, long: names.long,
-          short: names.short, valueName: names.long ?? "", help: help.abstract,
-          environment: nil, isOptional: true, defaultDescription: nil, completion: .default,
-          convert: { $0 == "true" }, collect: { $0[$0.count - 1] as? Bool },
-          absent: .value(Bool?.none))
+          short: names.short, help: help.abstract, absent: .value(Bool?.none))
       ]
     }
   }

@@ -9,10 +9,10 @@ enum HelpGenerator {
   /// The usage line of the last command of `path` (without `USAGE: `).
   static func usage(for path: [any ParsableCommand.Type]) -> String {
     let command = path[path.count - 1]
-    let definitions = command.definitions().filter { !$0.kind.isEnvironment }
+    let definitions = command.definitions().filter { !$0.isEnvironment }
     var parts = path.map { $0.commandName }
-    parts += definitions.filter { !$0.isPositional }.map(\.usage)
-    parts += definitions.filter(\.isPositional).map(\.usage)
+    parts += definitions.filter { !$0.isPositional }.map { $0.usage() }
+    parts += definitions.filter(\.isPositional).map { $0.usage() }
     // swift-argument-parser's `tool <subcommand>` (its built-in --version and
     // --help are not shown).
     if command.isGroup(definitions) { parts.append("<subcommand>") }
@@ -39,13 +39,10 @@ enum HelpGenerator {
       sections.append(
         "ARGUMENTS:\n" + arguments.map { row($0.synopsis, $0.fullHelp) }.joined(separator: "\n"))
     }
-    let options =
-      definitions.filter { !$0.isPositional && !$0.kind.isEnvironment }
-      + (configuration.version.isEmpty ? [] : [ArgumentDefinition.version])
-      + [ArgumentDefinition.help]
+    let options = definitions.filter(\.isNamed) + ArgumentDefinition.builtins(configuration)
     sections.append(
       "OPTIONS:\n" + options.map { row($0.label, $0.fullHelp) }.joined(separator: "\n"))
-    let variables = definitions.filter(\.kind.isEnvironment)
+    let variables = definitions.filter(\.isEnvironment)
     if !variables.isEmpty {
       sections.append(
         "ENVIRONMENT:\n"

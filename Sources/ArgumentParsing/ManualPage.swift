@@ -45,29 +45,18 @@ extension ParsableCommand {
   /// EXIT STATUS, FILES, EXAMPLES, SEE ALSO. `date` is the page's date
   /// (`2026-12-01`).
   public static func manualPages(_ supplement: ManualSupplement, date: String) -> [ManualPage] {
-    let paths = commandPaths()
-    let names = paths.map { $0.map { $0.commandName }.joined(separator: "-") }
-    return paths.map { path in
-      ManualPageWriter(path: path, supplement: supplement, date: date, allPages: names).page
-    }
+    commandPaths().map { ManualPage(path: $0, supplement: supplement, date: date) }
   }
 }
 
-/// Writes one page.
-struct ManualPageWriter {
-  let path: [any ParsableCommand.Type]
-  let supplement: ManualSupplement
-  let date: String
-  let allPages: [String]
-
-  var command: any ParsableCommand.Type { path[path.count - 1] }
-  var name: String { path.map { $0.commandName }.joined(separator: "-") }
-  var typed: String { path.map { $0.commandName }.joined(separator: " ") }
-
-  var page: ManualPage {
+extension ManualPage {
+  init(path: [any ParsableCommand.Type], supplement: ManualSupplement, date: String) {
+    let command = path[path.count - 1]
+    let name = path.map { $0.commandName }.joined(separator: "-")
+    let typed = path.map { $0.commandName }.joined(separator: " ")
     let configuration = command.configuration
     let definitions = command.definitions()
-    let options = definitions.filter { !$0.isPositional && !$0.kind.isEnvironment }
+    let options = definitions.filter(\.isNamed)
     let arguments = definitions.filter(\.isPositional)
     var lines = [
       ".\\\" Generated from the command's declarations (as --help is); do not edit.",
@@ -77,13 +66,14 @@ struct ManualPageWriter {
       ".SH SYNOPSIS",
     ]
     let subcommands = command.displayedSubcommands
+    lines.append(".B \(Self.escaped(typed))")
     if command.isGroup(definitions) {
-      lines.append(".B \(Self.escaped(typed))")
       lines.append("\\fIsubcommand\\fR [\\fIoptions\\fR]")
     } else {
-      lines.append(".B \(Self.escaped(typed))")
-      lines += options.map { Self.synopsis($0) }
-      lines += arguments.map { Self.synopsis($0) }
+      // The help's usage in man fonts: `[\fB\-\-from\fR \fIfile\fR]`.
+      lines += (options + arguments).map {
+        $0.usage(name: { "\\fB\(Self.escaped($0))\\fR" }, value: { "\\fI\(Self.escaped($0))\\fR" })
+      }
     }
     lines.append(".SH DESCRIPTION")
     lines.append(Self.escaped(configuration.abstract))
@@ -109,29 +99,24 @@ struct ManualPageWriter {
       }
     }
     lines.append(".SH OPTIONS")
-    let builtins =
-      (configuration.version.isEmpty ? [] : [ArgumentDefinition.version]) + [
-        ArgumentDefinition.help
-      ]
-    for option in options + builtins {
+    for option in options + ArgumentDefinition.builtins(configuration) {
       lines += [".TP", Self.label(option), Self.escaped(option.fullHelp)]
     }
     // A group's page names the variables of every command under it.
-    let everyDefinition =
-      subcommands.isEmpty ? definitions : command.commandPaths().flatMap { $0.last!.definitions() }
-    var seen: [String] = []
     var variables: [(name: String, meaning: String)] = []
-    for definition in everyDefinition {
-      guard let name = definition.environment, !seen.contains(name) else { continue }
-      seen.append(name)
+    for definition in command.commandPaths().flatMap({ $0[$0.count - 1].definitions() }) {
+      guard let name = definition.environment, !variables.contains(where: { $0.name == name })
+      else { continue }
       let help =
-        definition.kind.isEnvironment
+        definition.isEnvironment
         ? definition.help
         : "Stands in for \(definition.long.map { "--\($0)" } ?? "") when it is not given ("
           + Self.lowercasedFirst(definition.help) + ")"
       variables.append((name, help))
     }
-    variables += supplement.environment.filter { !seen.contains($0.name) }
+    variables += supplement.environment.filter { variable in
+      !variables.contains { $0.name == variable.name }
+    }
     lines.append(".SH ENVIRONMENT")
     for variable in variables {
       lines += [".TP", ".B \(Self.escaped(variable.name))", Self.escaped(variable.meaning)]
@@ -159,21 +144,24 @@ struct ManualPageWriter {
         ]
       }
     }
+    // The parent's page, or the root's: every other page.
+    let pages =
+      path.count > 1
+      ? [path.dropLast()] : command.commandPaths().dropFirst().map { $0[...] }
     let related =
-      (path.count > 1
-        ? [path.map { $0.commandName }.dropLast().joined(separator: "-") + "(1)"] : [])
-      + (path.count == 1 ? allPages.dropFirst().map { "\($0)(1)" } : [])
-      + supplement.seeAlso
+      pages.map { $0.map { $0.commandName }.joined(separator: "-") + "(1)" } + supplement.seeAlso
     if !related.isEmpty {
       lines.append(".SH SEE ALSO")
       lines.append(
-        related.enumerated().map { index, page in
-          let (title, section) = Self.split(page)
+        related.map { page in
+          // `tpns-add(1)`: the title in bold, then the section.
+          let open = page.hasSuffix(")") ? page.lastIndex(of: "(") : nil
+          let title = open.map { String(page[..<$0]) } ?? page
+          let section = open.map { String(page[$0...].dropFirst().dropLast()) } ?? "1"
           return "\\fB\(Self.escaped(title))\\fR(\(section))"
-            + (index + 1 < related.count ? "," : "")
-        }.joined(separator: "\n"))
+        }.joined(separator: ",\n"))
     }
-    return ManualPage(name: name, section: 1, text: lines.joined(separator: "\n") + "\n")
+    self.init(name: name, section: 1, text: lines.joined(separator: "\n") + "\n")
   }
 
   /// `The state file.` → `the state file`: a help line inside a sentence.
@@ -185,59 +173,17 @@ struct ManualPageWriter {
     return text
   }
 
-  /// `tpns-add(1)` → (`tpns-add`, `1`).
-  static func split(_ page: String) -> (String, String) {
-    guard let open = page.lastIndex(of: "("), page.hasSuffix(")") else { return (page, "1") }
-    return (
-      String(page[..<open]),
-      String(page[page.index(after: open)..<page.index(before: page.endIndex)])
-    )
-  }
-
-  /// `[\fB\-\-from\fR \fIfile\fR]`.
-  static func synopsis(_ definition: ArgumentDefinition) -> String {
-    var text: String
-    switch definition.kind {
-    case .option:
-      text =
-        "\\fB\(escaped("--" + (definition.long ?? "")))\\fR \\fI\(escaped(definition.valueName))\\fR"
-    case .flag(let inversion?):
-      text =
-        "\\fB\(escaped("--" + (definition.long ?? "")))\\fR|\\fB\(escaped("--" + inversion))\\fR"
-    case .flag: text = "\\fB\(escaped("--" + (definition.long ?? "")))\\fR"
-    case .positional(let strategy):
-      text = "\\fI\(escaped(definition.valueName))\\fR" + (strategy == nil ? "" : " ...")
-      if strategy == .postTerminator { text = "\\fB\\-\\-\\fR " + text }
-    case .environment: text = ""
-    }
-    if definition.isRepeating { text += " ..." }
-    return definition.isOptional ? "[\(text)]" : text
-  }
-
   /// `\fB\-q\fR, \fB\-\-quiet\fR`, `\fB\-\-timeout\fR \fIseconds\fR`.
   static func label(_ definition: ArgumentDefinition) -> String {
-    var names: [String] = []
-    if let short = definition.short { names.append("\\fB\(escaped("-\(short)"))\\fR") }
-    if let long = definition.long { names.append("\\fB\(escaped("--\(long)"))\\fR") }
-    if let inversion = definition.inversion { names.append("\\fB\(escaped("--\(inversion)"))\\fR") }
-    var text = names.joined(separator: ", ")
-    if case .option = definition.kind { text += " \\fI\(escaped(definition.valueName))\\fR" }
-    return text
+    definition.names.map { "\\fB\(escaped($0))\\fR" }.joined(separator: ", ")
+      + (definition.takesValue ? " \\fI\(escaped(definition.valueName))\\fR" : "")
   }
 
   /// `text` as man(7) text: backslashes and hyphens escaped, a leading `.`
   /// or `'` (a request) made literal.
   static func escaped(_ text: String) -> String {
-    var output = ""
-    for character in text {
-      switch character {
-      case "\\": output += "\\e"
-      case "-": output += "\\-"
-      default: output.append(character)
-      }
-    }
-    if output.hasPrefix(".") || output.hasPrefix("'") { output = "\\&" + output }
-    return output
+    let output = text.replacing("\\", with: "\\e").replacing("-", with: "\\-")
+    return output.hasPrefix(".") || output.hasPrefix("'") ? "\\&" + output : output
   }
 
   /// `"text"`, for a request's argument.

@@ -45,14 +45,13 @@ extension String {
   /// `portFile` → `port-file`; `requireHTTPS` → `require-https`.
   var kebabCased: String {
     var output = ""
-    var previousWasUpper = false
     let characters = Array(self)
     for (index, character) in characters.enumerated() {
-      let isUpper = character.isUppercase
       let nextIsLower = index + 1 < characters.count && characters[index + 1].isLowercase
-      if isUpper, index > 0, !previousWasUpper || nextIsLower { output.append("-") }
+      if character.isUppercase, index > 0, !characters[index - 1].isUppercase || nextIsLower {
+        output.append("-")
+      }
       output += character.lowercased()
-      previousWasUpper = isUpper
     }
     return output
   }

@@ -12,7 +12,7 @@
 /// (for a range `validate` keeps: `a whole number from 1 to 64`), else the
 /// type's own; `environment` names a variable read when the option is not given.
 @propertyWrapper
-public struct Option<Value: Sendable>: Decodable, Sendable, ArgumentDeclaration {
+public struct Option<Value: Sendable>: Decodable, Sendable {
   var storage: WrapperStorage<Value>
 
   public var wrappedValue: Value {
@@ -25,30 +25,19 @@ public struct Option<Value: Sendable>: Decodable, Sendable, ArgumentDeclaration 
   }
 
   init<Element: ExpressibleByArgument>(
-    name: NameSpecification, parsing: SingleValueParsingStrategy, help: ArgumentHelp,
-    environment: String?, isRepeating: Bool, defaultDescription: String?,
-    completion: CompletionKind?, validate: (@Sendable (Element) -> Bool)?,
-    expectation: String?, absent: Absence,
-    collect: @escaping @Sendable ([any Sendable]) -> any Sendable,
-    elementType: Element.Type
+    _: Element.Type, name: NameSpecification, parsing: SingleValueParsingStrategy,
+    help: ArgumentHelp, environment: String?, isRepeating: Bool = false,
+    defaultDescription: String?, completion: CompletionKind?,
+    validate: (@Sendable (Element) -> Bool)?, expectation: String?, absent: Absence
   ) {
-    storage = Self.declaring { key in
+    storage = .declaring { key in
       let names = name.names(for: key.last ?? "")
       return [
         ArgumentDefinition(
-          kind: .option(parsing: parsing, isRepeating: isRepeating), key: key, long: names.long,
-          short: names.short, valueName: help.valueName ?? names.long ?? "value",
-          help: help.abstract, environment: environment, isOptional: absent.isAllowed,
-          defaultDescription: defaultDescription,
-          completion: completion ?? Element.defaultCompletionKind,
-          // A `validate` narrows the type: only its own expectation says what it allows.
-          expectation: expectation ?? (validate == nil ? Element.expectation : nil),
-          shown: { Element.shown($0) },
-          convert: { text in
-            guard let value = Element(argument: text), validate?(value) ?? true else { return nil }
-            return value
-          },
-          collect: collect, absent: absent)
+          Element.self, kind: .option(parsing: parsing, isRepeating: isRepeating), key: key,
+          long: names.long, short: names.short, valueName: help.valueName ?? names.long ?? "value",
+          help: help.abstract, environment: environment, defaultDescription: defaultDescription,
+          completion: completion, validate: validate, expectation: expectation, absent: absent)
       ]
     }
   }
@@ -63,11 +52,9 @@ extension Option where Value: ExpressibleByArgument {
     expectation: String? = nil
   ) {
     self.init(
-      name: name, parsing: parsing, help: help, environment: environment, isRepeating: false,
+      Value.self, name: name, parsing: parsing, help: help, environment: environment,
       defaultDescription: wrappedValue.defaultValueDescription, completion: completion,
-      validate: validate, expectation: expectation, absent: .value(wrappedValue),
-      collect: { $0[$0.count - 1] },
-      elementType: Value.self)
+      validate: validate, expectation: expectation, absent: .value(wrappedValue))
   }
 
   /// An option that must be given.
@@ -77,10 +64,9 @@ extension Option where Value: ExpressibleByArgument {
     validate: (@Sendable (Value) -> Bool)? = nil, expectation: String? = nil
   ) {
     self.init(
-      name: name, parsing: parsing, help: help, environment: environment, isRepeating: false,
-      defaultDescription: nil, completion: completion, validate: validate, expectation: expectation,
-      absent: .required,
-      collect: { $0[$0.count - 1] }, elementType: Value.self)
+      Value.self, name: name, parsing: parsing, help: help, environment: environment,
+      defaultDescription: nil, completion: completion, validate: validate,
+      expectation: expectation, absent: .required)
   }
 }
 
@@ -94,11 +80,9 @@ extension Option {
     expectation: String? = nil
   ) where Value == Element? {
     self.init(
-      name: name, parsing: parsing, help: help, environment: environment, isRepeating: false,
+      Element.self, name: name, parsing: parsing, help: help, environment: environment,
       defaultDescription: defaultDescription, completion: completion, validate: validate,
-      expectation: expectation, absent: .value(Element?.none),
-      collect: { $0[$0.count - 1] as? Element },
-      elementType: Element.self)
+      expectation: expectation, absent: .value(Element?.none))
   }
 
   /// A repeatable option: every value given, in order (`--uid A --uid B`).
@@ -109,9 +93,8 @@ extension Option {
     expectation: String? = nil
   ) where Value == [Element] {
     self.init(
-      name: name, parsing: parsing, help: help, environment: nil, isRepeating: true,
+      Element.self, name: name, parsing: parsing, help: help, environment: nil, isRepeating: true,
       defaultDescription: nil, completion: completion, validate: validate,
-      expectation: expectation, absent: .value(wrappedValue),
-      collect: { $0.compactMap { $0 as? Element } }, elementType: Element.self)
+      expectation: expectation, absent: .value(wrappedValue))
   }
 }

@@ -3,13 +3,11 @@
 /// `@OptionGroup var options: SendingOptions`. The group's `validate()` runs
 /// once it is parsed, before the command's.
 ///
-/// The type itself asks nothing of `Value` (Sendable is checked only by the
-/// compiler): only its decoding needs a ``ParsableArguments``. A requirement on
-/// the type would make the runtime look the conformance up in the binary's
-/// conformance records whenever it builds an `OptionGroup<…>` type from its
-/// mangled name, once for each group on a command's path.
+/// Only its decoding asks for a ``ParsableArguments``: a requirement on the
+/// type would make the runtime look the conformance up in the binary's records
+/// each time it builds an `OptionGroup<…>` type from its mangled name.
 @propertyWrapper
-public struct OptionGroup<Value: Sendable>: Sendable, ArgumentDeclaration {
+public struct OptionGroup<Value: Sendable>: Sendable {
   var storage: WrapperStorage<Value>
 
   public var wrappedValue: Value {
@@ -17,12 +15,11 @@ public struct OptionGroup<Value: Sendable>: Sendable, ArgumentDeclaration {
     set { storage = .value(newValue) }
   }
 
-  /// The group's place among its type's declarations. Its own declarations
-  /// come from the naming decode (``init(from:)``), where `Value` is known
-  /// to be ``ParsableArguments``: an `init()` that needs it would leave the
-  /// types that declare groups without their synthesized `init()`.
+  /// The group's place among its type's declarations; its own come from the
+  /// naming decode (``init(from:)``), where `Value` is a ``ParsableArguments``
+  /// (an `init()` that needs it would cost the declaring types their `init()`).
   public init() {
-    storage = Self.declaring { _ in [] }
+    storage = .declaring { _ in [] }
   }
 }
 

@@ -18,12 +18,10 @@ extension ParsableArguments {
   public mutating func validate() throws {}
 
   /// The declarations of `Self`'s properties, in declaration order, with keys
-  /// from `prefix`: the wrappers record their declarations as `Self()` makes
-  /// them (``DeclarationCollector``), and a naming decode lists the
-  /// properties' names in the same order, with each group's declarations
-  /// (``NameRecorder``). Neither casts a property to a protocol nor reflects
-  /// on the type, which would make the runtime scan the binary's conformance
-  /// records for each wrapper type.
+  /// from `prefix`: as `Self()` makes them (``DeclarationCollector``), named by
+  /// a decode that lists the properties in the same order (``NameRecorder``).
+  /// Neither casts a property to a protocol nor reflects on the type, which
+  /// would make the runtime scan the binary's conformance records.
   static func definitions(prefix: [String] = []) -> [ArgumentDefinition] {
     let builds = DeclarationCollector.collect { _ = Self() }
     let recorder = NameRecorder()
@@ -37,16 +35,11 @@ extension ParsableArguments {
       (property.build ?? build)(prefix + [property.name])
     }
   }
-}
 
-extension ParsableArguments {
   /// Whether `name` (`--db`, `-p`) names a declared option that takes a value
   /// (not a flag): for tools that must find where options end, as `exec`
   /// finds its COMMAND.
   public static func optionTakesValue(named name: String) -> Bool {
-    definitions().contains { definition in
-      if case .option = definition.kind { return definition.matches(name) }
-      return false
-    }
+    definitions().contains { $0.takesValue && $0.matches(name) }
   }
 }

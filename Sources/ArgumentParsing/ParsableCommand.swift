@@ -58,11 +58,8 @@ extension ParsableCommand {
   public static func parse(_ arguments: [String], environment: [String: String]? = nil) throws
     -> CommandLineOutcome
   {
-    let lookup: @Sendable (String) -> String?
-    if let environment {
-      lookup = { environment[$0] }
-    } else {
-      lookup = { name in getenv(name).map { String(cString: $0) } }
+    let lookup: @Sendable (String) -> String? = { name in
+      environment.map { $0[name] } ?? getenv(name).map { String(cString: $0) }
     }
     switch try ArgumentParser.parse(arguments, root: self, environment: lookup) {
     case .help(let path):
@@ -79,20 +76,6 @@ extension ParsableCommand {
         throw ArgumentParser.error(error.message, path)
       }
     }
-  }
-
-  /// Parses `arguments` as this command's own (no subcommand), for tests and
-  /// tools: `try Add.parseAsCommand(["ABCDEFGHJKLMNPRSTUVW"])`.
-  public static func parseAsCommand(
-    _ arguments: [String], environment: [String: String] = [:]
-  ) throws -> Self {
-    guard case .run(let command) = try parse(arguments, environment: environment),
-      let parsed = command as? Self
-    else {
-      throw UsageError(
-        message: "not a command line of \(commandName)", commandPath: [commandName], usage: "")
-    }
-    return parsed
   }
 
   /// Parses the process's arguments, runs the command and exits: the one place that
