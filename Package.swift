@@ -93,7 +93,7 @@ let package = Package(
 
     // MARK: Command-line argument parsing
 
-    .target(name: "ArgumentParsing", dependencies: ["Posix", "Locking"], swiftSettings: swift6),
+    .target(name: "ArgumentParsing", dependencies: ["Posix"], swiftSettings: swift6),
     .testTarget(
       name: "ArgumentParsingTests",
       dependencies: ["ArgumentParsing"],
