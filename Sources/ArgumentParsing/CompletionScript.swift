@@ -143,7 +143,6 @@ struct CompletionScript {
     switch kind {
     case .default: return nil
     case .file: return "file"
-    case .directory: return "directory"
     case .list(let words): return quotedWords(words)
     case .custom(let name): return "custom:\(name)"
     }
@@ -250,7 +249,6 @@ struct CompletionScript {
     switch kind {
     case .default: return " "
     case .file: return "_files"
-    case .directory: return "_files -/"
     case .list(let words): return "(\(words.joined(separator: " ")))"
     case .custom(let name): return "{_\(identifier)_custom \(name)}"
     }
@@ -301,7 +299,7 @@ struct CompletionScript {
         if let long = option.long { parts.append("-l \(long)") }
         if option.takesValue {
           // -r: the value is required; -x: and it is no file.
-          parts.append([.file, .directory].contains(option.completion) ? "-r" : "-x")
+          parts.append(option.completion == .file ? "-r" : "-x")
           if let values = fishValues(option.completion) { parts.append(values) }
         }
         parts.append("-d \(Self.fishQuoted(option.help))")
@@ -312,7 +310,7 @@ struct CompletionScript {
         }
       }
       if command.subcommands.isEmpty, let positional = command.positionals.first,
-        positional.completion != .directory, let values = fishValues(positional.completion)
+        let values = fishValues(positional.completion)
       {
         lines.append("complete -c \(root) \(condition) \(values)")
       }
@@ -326,7 +324,6 @@ struct CompletionScript {
     switch kind {
     case .default: return nil
     case .file: return "-F"
-    case .directory: return "-a '(__fish_complete_directories)'"
     case .list(let words): return "-a \(Self.fishQuoted(words.joined(separator: " ")))"
     case .custom(let name):
       return "-a '(\(root) __complete \(name) -- (commandline -opc) 2>/dev/null)'"

@@ -83,11 +83,6 @@ extension Int32: ExpressibleByArgument {
   public static var expectation: String? { "a whole number from \(min) to \(max)" }
 }
 
-extension Int64: ExpressibleByArgument {
-  public init?(argument: String) { self.init(argument) }
-  public static var expectation: String? { "a whole number" }
-}
-
 extension UInt16: ExpressibleByArgument {
   public init?(argument: String) { self.init(argument) }
   public static var expectation: String? { "a whole number from 0 to \(max)" }
@@ -108,8 +103,6 @@ public enum CompletionKind: Sendable, Equatable {
   case `default`
   /// A file's path.
   case file
-  /// A directory's path.
-  case directory
   /// One of these words.
   case list([String])
   /// The words a command prints: `tpns __complete uids`.

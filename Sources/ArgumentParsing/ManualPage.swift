@@ -29,13 +29,11 @@ public struct ManualSupplement: Sendable {
 public struct ManualPage: Sendable, Equatable {
   /// `tpns-add`.
   public var name: String
-  /// 1.
-  public var section: Int
   /// The page, in man(7) markup.
   public var text: String
 
   /// `tpns-add.1`.
-  public var fileName: String { "\(name).\(section)" }
+  public var fileName: String { "\(name).1" }
 }
 
 extension ParsableCommand {
@@ -161,7 +159,7 @@ extension ManualPage {
           return "\\fB\(Self.escaped(title))\\fR(\(section))"
         }.joined(separator: ",\n"))
     }
-    self.init(name: name, section: 1, text: lines.joined(separator: "\n") + "\n")
+    self.init(name: name, text: lines.joined(separator: "\n") + "\n")
   }
 
   /// `The state file.` → `the state file`: a help line inside a sentence.

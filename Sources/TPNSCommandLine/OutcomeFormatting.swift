@@ -74,11 +74,6 @@ struct OutcomeFormatting {
 
   /// The JSON object for an outcome: its `event`, then its members.
   func json(_ outcome: Outcome) -> OrderedJSON {
-    let (event, members) = jsonMembers(outcome)
-    return .object([("event", .string(event))] + members)
-  }
-
-  private func jsonMembers(_ outcome: Outcome) -> (String, [(String, OrderedJSON)]) {
     func uid(_ uid: DeviceUID) -> (String, OrderedJSON) { ("uid", .string(uid.rawValue)) }
     func uids(_ uids: [DeviceUID]) -> (String, OrderedJSON) {
       ("uids", .array(uids.map { .string($0.rawValue) }))
@@ -88,54 +83,56 @@ struct OutcomeFormatting {
       ("response", .string(mask(Self.body(text))))
     }
     let store: (String, OrderedJSON) = ("store", .string(options.storePath))
-    switch outcome {
-    case .added(let id, let settings): return ("added", [uid(id)] + Self.fields(settings))
-    case .alreadyPresent(let id): return ("already_present", [uid(id)])
-    case .settingsChanged(let id, let settings):
-      return ("updated", [uid(id)] + Self.fields(settings))
-    case .mapped(let id, let settings, let text):
-      return ("mapped", [uid(id)] + Self.fields(settings) + [response(text)])
-    case .unmapped(let id, let command, let text):
-      return (
-        "unmapped",
-        [
-          ("uid", id.map { .string($0.rawValue) } ?? .null), ("cmd", .string(command.rawValue)),
-          response(text),
-        ]
-      )
-    case .removed(let text, let index):
-      return ("removed", [("index", .number(index)), ("uid", .string(text))])
-    case .registered(let token, let text):
-      return ("registered", [("token", .string(options.show(token.rawValue))), response(text)])
-    case .synced(let list, let text): return ("synced", [uids(list), response(text)])
-    case .sent(let command, let text):
-      return ("sent", [("cmd", .string(command.rawValue)), response(text)])
-    case .waitingForRegistration(let list): return ("waiting_for_registration", [uids(list)])
-    case .retrying(let command, let attempt, let of, let delay, let reason):
-      return (
-        "retrying",
-        [
-          ("cmd", .string(command.rawValue)), ("attempt", .number(attempt)),
-          ("max_attempts", .number(of)),
-          ("delay_ms", .number(Int(delay.rounded(to: .milliseconds)))),
-          ("reason", .string(mask(reason))),
-        ]
-      )
-    case .storeDeleted: return ("store_deleted", [store])
-    case .storeAbsent: return ("store_absent", [store])
-    case .alreadyRemoved(let id): return ("already_removed", [uid(id)])
-    case .unregistered(let former, let text):
-      return (
-        "unregistered",
-        [
-          ("udid", .string(options.show(former.udid))), ("os", .string(former.os.rawValue)),
-          ("appid", .string(former.appID)), response(text),
-        ]
-      )
-    case .registrationLost(let server):
-      return ("registration_lost", [("server", .string(ServerURL(server).redacted))])
-    case .failed(let failure): return ("failed", [("error", .string(mask(failure.description)))])
-    }
+    let (event, members): (String, [(String, OrderedJSON)]) =
+      switch outcome {
+      case .added(let id, let settings): ("added", [uid(id)] + Self.fields(settings))
+      case .alreadyPresent(let id): ("already_present", [uid(id)])
+      case .settingsChanged(let id, let settings):
+        ("updated", [uid(id)] + Self.fields(settings))
+      case .mapped(let id, let settings, let text):
+        ("mapped", [uid(id)] + Self.fields(settings) + [response(text)])
+      case .unmapped(let id, let command, let text):
+        (
+          "unmapped",
+          [
+            ("uid", id.map { .string($0.rawValue) } ?? .null), ("cmd", .string(command.rawValue)),
+            response(text),
+          ]
+        )
+      case .removed(let text, let index):
+        ("removed", [("index", .number(index)), ("uid", .string(text))])
+      case .registered(let token, let text):
+        ("registered", [("token", .string(options.show(token.rawValue))), response(text)])
+      case .synced(let list, let text): ("synced", [uids(list), response(text)])
+      case .sent(let command, let text):
+        ("sent", [("cmd", .string(command.rawValue)), response(text)])
+      case .waitingForRegistration(let list): ("waiting_for_registration", [uids(list)])
+      case .retrying(let command, let attempt, let of, let delay, let reason):
+        (
+          "retrying",
+          [
+            ("cmd", .string(command.rawValue)), ("attempt", .number(attempt)),
+            ("max_attempts", .number(of)),
+            ("delay_ms", .number(Int(delay.rounded(to: .milliseconds)))),
+            ("reason", .string(mask(reason))),
+          ]
+        )
+      case .storeDeleted: ("store_deleted", [store])
+      case .storeAbsent: ("store_absent", [store])
+      case .alreadyRemoved(let id): ("already_removed", [uid(id)])
+      case .unregistered(let former, let text):
+        (
+          "unregistered",
+          [
+            ("udid", .string(options.show(former.udid))), ("os", .string(former.os.rawValue)),
+            ("appid", .string(former.appID)), response(text),
+          ]
+        )
+      case .registrationLost(let server):
+        ("registration_lost", [("server", .string(ServerURL(server).redacted))])
+      case .failed(let failure): ("failed", [("error", .string(mask(failure.description)))])
+      }
+    return .object([("event", .string(event))] + members)
   }
 
   /// The `--verbose` lines of one HTTP attempt, marked as `curl -v` does (the

@@ -105,21 +105,16 @@ struct Status: TPNSSubcommand {
     }
     // Each phone this server may still push the cameras to, until it
     // acknowledges the removal of its mappings.
-    for phone in difference.formerPhones {
-      rows.append(
-        (
-          "former", "\(options.show(phone.udid)) (\(phone.os.rawValue), \(phone.appID)) to unmap",
-          .pending
-        ))
+    rows += difference.formerPhones.map { phone in
+      (
+        "former", "\(options.show(phone.udid)) (\(phone.os.rawValue), \(phone.appID)) to unmap",
+        .pending
+      )
     }
     // Neither in line nor pending: refused by the server until activated.
-    for uid in difference.notActivated {
-      rows.append(
-        (
-          "refused",
-          "\(uid), not activated at this server: activate it in your TPNS console, then "
-            + "tpns sync", .pending
-        ))
+    rows += difference.notActivated.map { uid in
+      let next = "activate it in your TPNS console, then tpns sync"
+      return ("refused", "\(uid), not activated at this server: \(next)", .pending)
     }
     for (label, value, style) in rows {
       runner.output.line(UIRenderer.pad(label, 12) + value, style: style)
