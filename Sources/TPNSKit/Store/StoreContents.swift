@@ -246,8 +246,7 @@ public enum StoreFormatError: Error, Equatable, CustomStringConvertible {
     case .empty: "the file is empty"
     case .notADictionary: "its top level is not a dictionary"
     case .wrongType(let key, let expected, let found):
-      "'\(key)' should be \(expected.first.map { "aeiou".contains($0) } == true ? "an" : "a") "
-        + "\(expected), found \(found.typeName)"
+      "'\(key)' should be \(withArticle(expected)), found \(found.typeName)"
     case .wrongElementType(let key, let index, let found):
       "'\(key)' item \(index) should be a string, found \(found.typeName)"
     case .invalidUID(let key, let index, let text, let reason):

@@ -68,7 +68,9 @@ final class StoreDirectory {
         }
         links += 1
         guard links <= 40 else { throw .io(operation: "open", path: path, errno: ELOOP) }
-        let destination = try linkDestination(candidate)
+        guard let destination = readLink(candidate) else {
+          throw .io(operation: "read the link", path: candidate, errno: errno)
+        }
         if destination.hasPrefix("/") { resolved = "" }
         pending += destination.split(separator: "/").reversed()
       default:
@@ -194,13 +196,6 @@ final class StoreDirectory {
     }
     defer { free(directory) }
     return String(cString: directory) + "/" + path
-  }
-
-  private static func linkDestination(_ path: String) throws(StoreError) -> String {
-    guard let destination = readLink(path) else {
-      throw .io(operation: "read the link", path: path, errno: errno)
-    }
-    return destination
   }
 
   /// Where the link at `path` points; nil if it is no link or cannot be read.
