@@ -198,16 +198,12 @@ extension Acknowledgement {
     }
     var acknowledgement = Acknowledgement()
     acknowledgement.otherKeys = list.filter { !Key.all.contains($0.key) }
-    switch list[Key.registration] {
-    case nil: break
-    case .dictionary(let registration):
+    if let registration = try list.dictionary(Key.registration, context: context) {
       acknowledgement.registration = try PhoneRegistration.read(
         registration, context: context + Key.registration + " › ")
       acknowledgement.otherRegistrationKeys = registration.filter {
         !PhoneRegistration.Key.all.contains($0.key)
       }
-    case let other?:
-      throw .wrongType(key: context + Key.registration, expected: "dictionary", found: other)
     }
     var listUnknown = false
     // The mark counts only without a list: a tpns that does not know it
@@ -242,7 +238,7 @@ extension Acknowledgement {
         refused, key: context + Key.notActivated)
     }
     acknowledgement.settings = try StoreContents.settings(
-      list[Key.settings], key: context + Key.settings,
+      in: list, context: context,
       listKey: context + (list[Key.uidRuns] != nil ? Key.uidRuns : Key.uids),
       of: listUnknown ? nil : acknowledgement.uids ?? [])
     switch list[Key.formerPhones] {
@@ -261,7 +257,6 @@ extension Acknowledgement {
     return acknowledgement
   }
 
-  /// The plist dictionary.
   var propertyList: PropertyListValue {
     var list = otherKeys
     list[Key.registration] = registration.map {

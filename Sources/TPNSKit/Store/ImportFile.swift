@@ -47,12 +47,11 @@ public enum ImportFile {
       }
       return UIDInput(text, location: "\(name) › \(key) item \(index)")
     }
-    guard let entries = members[StoreContents.Key.settings] else {
+    guard members[StoreContents.Key.settings] != nil else {
       return Contents(uids: inputs, settings: nil)
     }
     do {
-      let settings = try StoreContents.settings(
-        entries, key: StoreContents.Key.settings, listKey: key, of: nil)
+      let settings = try StoreContents.settings(in: members, listKey: key, of: nil)
       return Contents(uids: inputs, settings: settings)
     } catch {
       throw Failure(file: name, reason: .badSettings(error))

@@ -173,9 +173,10 @@ public struct Store: Sendable {
   /// The bytes `state` is stored as, an XML property list; a string XML
   /// cannot hold is refused, naming this store.
   func encode(_ state: StoreContents) throws(StoreError) -> [UInt8] {
-    switch PropertyListXML.serialize(checking: .dictionary(state.propertyList)) {
-    case .success(let bytes): return bytes
-    case .failure(let unwritable): throw .unwritable(path: path, text: unwritable.text)
+    do {
+      return try PropertyListXML.serialize(.dictionary(state.propertyList))
+    } catch {
+      throw .unwritable(path: path, text: error.text)
     }
   }
 

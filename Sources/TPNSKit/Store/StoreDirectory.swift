@@ -14,7 +14,6 @@
 ///
 ///     let directory = try StoreDirectory.open("/home/me/.config/tpns", creating: true)
 final class StoreDirectory {
-  /// The open directory.
   let descriptor: Int32
   /// The path it was opened by, as given: what messages name.
   let path: String
@@ -24,9 +23,7 @@ final class StoreDirectory {
     self.path = path
   }
 
-  deinit {
-    close(descriptor)
-  }
+  deinit { close(descriptor) }
 
   /// The directory at `path` after checking the way to it; nil if it does
   /// not exist, unless `creating`, which makes each missing directory (mode
@@ -149,7 +146,6 @@ final class StoreDirectory {
     return .file(try checked(descriptor, name: name, isLock: false).descriptor)
   }
 
-  /// What ``openForReading(_:)`` found.
   enum Opened {
     case file(Int32)
     case link
