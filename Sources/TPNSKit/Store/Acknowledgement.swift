@@ -80,11 +80,9 @@ public struct Acknowledgement: Sendable, Equatable {
   /// the end of its list if it was not there; a setting not sent keeps the
   /// value the server had (a `mapping` cannot clear one).
   mutating func accept(mapping uid: String, sent: MappingSettings) {
-    var list = uids ?? []
     notActivated.removeAll { $0 == uid }
-    let held = list.contains(uid)
-    if !held { list.append(uid) }
-    uids = list
+    let held = uids?.contains(uid) ?? false
+    if !held { uids = (uids ?? []) + [uid] }
     let merged = (held ? settings[uid] ?? MappingSettings() : MappingSettings()).merged(
       sending: sent)
     settings[uid] = merged.isEmpty ? nil : merged
@@ -205,12 +203,10 @@ extension Acknowledgement {
         !PhoneRegistration.Key.all.contains($0.key)
       }
     }
-    var listUnknown = false
     // The mark counts only without a list: a tpns that does not know it
     // keeps it as it is, beside the list it records after a sync.
-    if case .bool(true)? = list[Key.uidsUnknown], list[Key.uids] == nil, list[Key.uidRuns] == nil {
-      listUnknown = true
-    }
+    acknowledgement.listIsUnknown =
+      list[Key.uidsUnknown] == .bool(true) && list[Key.uids] == nil && list[Key.uidRuns] == nil
     // Written out (`UIDs`) or as runs of the stored list (`UIDRuns`); not both.
     if let uids = try list.strings(Key.uids, context: context) {
       if list[Key.uidRuns] != nil {
@@ -229,10 +225,9 @@ extension Acknowledgement {
       } else {
         // `UIDs` was edited by hand since: the runs would name other UIDs.
         // The server's list is unknown until the next sync sends the whole one.
-        listUnknown = true
+        acknowledgement.listIsUnknown = true
       }
     }
-    acknowledgement.listIsUnknown = listUnknown
     if let refused = try list.strings(Key.notActivated, context: context) {
       acknowledgement.notActivated = try StoreContents.validated(
         refused, key: context + Key.notActivated)
@@ -240,7 +235,7 @@ extension Acknowledgement {
     acknowledgement.settings = try StoreContents.settings(
       in: list, context: context,
       listKey: context + (list[Key.uidRuns] != nil ? Key.uidRuns : Key.uids),
-      of: listUnknown ? nil : acknowledgement.uids ?? [])
+      of: acknowledgement.listIsUnknown ? nil : acknowledgement.uids ?? [])
     switch list[Key.formerPhones] {
     case nil: break
     case .array(let items):

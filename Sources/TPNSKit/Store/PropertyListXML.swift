@@ -238,22 +238,16 @@ extension PropertyListXML {
       }
       let name = String(decoding: bytes[(index + 1)..<end], as: UTF8.self)
       index = end + 1
-      switch name {
-      case "amp": return Array("&".utf8)
-      case "lt": return Array("<".utf8)
-      case "gt": return Array(">".utf8)
-      case "quot": return Array("\"".utf8)
-      case "apos": return Array("'".utf8)
-      default:
-        let value: UInt32? =
-          name.hasPrefix("#x")
-          ? UInt32(name.dropFirst(2), radix: 16)
-          : name.hasPrefix("#") ? UInt32(name.dropFirst()) : nil
-        guard let value, let scalar = Unicode.Scalar(value) else {
-          throw error("unknown entity '&\(name);'")
-        }
-        return Array(String(Character(scalar)).utf8)
+      let entities = ["amp": "&", "lt": "<", "gt": ">", "quot": "\"", "apos": "'"]
+      if let text = entities[name] { return Array(text.utf8) }
+      let value: UInt32? =
+        name.hasPrefix("#x")
+        ? UInt32(name.dropFirst(2), radix: 16)
+        : name.hasPrefix("#") ? UInt32(name.dropFirst()) : nil
+      guard let value, let scalar = Unicode.Scalar(value) else {
+        throw error("unknown entity '&\(name);'")
       }
+      return Array(String(Character(scalar)).utf8)
     }
 
     /// Skips white space, comments, the XML declaration and a DOCTYPE.
