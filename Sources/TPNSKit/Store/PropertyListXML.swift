@@ -148,12 +148,10 @@ extension PropertyListXML {
       return Tag(nameBytes: name, isEmpty: isEmpty)
     }
 
-    /// The element name of `tag`.
     func name(of tag: Tag) -> String {
       String(decoding: bytes[tag.nameBytes], as: UTF8.self)
     }
 
-    /// Whether `tag`'s element is `name`.
     func tag(_ tag: Tag, is name: StaticString) -> Bool {
       name.withUTF8Buffer { bytes[tag.nameBytes].elementsEqual($0) }
     }
@@ -191,7 +189,6 @@ extension PropertyListXML {
         && bytes[position + 1] == UInt8(ascii: "/")
     }
 
-    /// Whether the bytes at `position` are `prefix`.
     func at(_ position: Int, _ prefix: [UInt8]) -> Bool {
       position <= bytes.count && bytes[position...].starts(with: prefix)
     }

@@ -103,8 +103,7 @@ final class StoreDirectory {
     return directory
   }
 
-  /// The path of `name` in this directory, as ``AtomicFile/parentDirectory(of:)``
-  /// split it: `/dir/name`, `/name`, or `name` for `.`.
+  /// `/dir/name`, `/name`, or `name` for `.` (as ``AtomicFile/parentDirectory(of:)`` split it).
   func path(of name: String) -> String {
     switch path {
     case ".": name
