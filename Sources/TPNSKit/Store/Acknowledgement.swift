@@ -80,11 +80,9 @@ public struct Acknowledgement: Sendable, Equatable {
   /// the end of its list if it was not there; a setting not sent keeps the
   /// value the server had (a `mapping` cannot clear one).
   mutating func accept(mapping uid: String, sent: MappingSettings) {
-    var list = uids ?? []
     notActivated.removeAll { $0 == uid }
-    let held = list.contains(uid)
-    if !held { list.append(uid) }
-    uids = list
+    let held = uids?.contains(uid) ?? false
+    if !held { uids = (uids ?? []) + [uid] }
     let merged = (held ? settings[uid] ?? MappingSettings() : MappingSettings()).merged(
       sending: sent)
     settings[uid] = merged.isEmpty ? nil : merged
@@ -198,23 +196,17 @@ extension Acknowledgement {
     }
     var acknowledgement = Acknowledgement()
     acknowledgement.otherKeys = list.filter { !Key.all.contains($0.key) }
-    switch list[Key.registration] {
-    case nil: break
-    case .dictionary(let registration):
+    if let registration = try list.dictionary(Key.registration, context: context) {
       acknowledgement.registration = try PhoneRegistration.read(
         registration, context: context + Key.registration + " › ")
       acknowledgement.otherRegistrationKeys = registration.filter {
         !PhoneRegistration.Key.all.contains($0.key)
       }
-    case let other?:
-      throw .wrongType(key: context + Key.registration, expected: "dictionary", found: other)
     }
-    var listUnknown = false
     // The mark counts only without a list: a tpns that does not know it
     // keeps it as it is, beside the list it records after a sync.
-    if case .bool(true)? = list[Key.uidsUnknown], list[Key.uids] == nil, list[Key.uidRuns] == nil {
-      listUnknown = true
-    }
+    acknowledgement.listIsUnknown =
+      list[Key.uidsUnknown] == .bool(true) && list[Key.uids] == nil && list[Key.uidRuns] == nil
     // Written out (`UIDs`) or as runs of the stored list (`UIDRuns`); not both.
     if let uids = try list.strings(Key.uids, context: context) {
       if list[Key.uidRuns] != nil {
@@ -233,18 +225,17 @@ extension Acknowledgement {
       } else {
         // `UIDs` was edited by hand since: the runs would name other UIDs.
         // The server's list is unknown until the next sync sends the whole one.
-        listUnknown = true
+        acknowledgement.listIsUnknown = true
       }
     }
-    acknowledgement.listIsUnknown = listUnknown
     if let refused = try list.strings(Key.notActivated, context: context) {
       acknowledgement.notActivated = try StoreContents.validated(
         refused, key: context + Key.notActivated)
     }
     acknowledgement.settings = try StoreContents.settings(
-      list[Key.settings], key: context + Key.settings,
+      in: list, context: context,
       listKey: context + (list[Key.uidRuns] != nil ? Key.uidRuns : Key.uids),
-      of: listUnknown ? nil : acknowledgement.uids ?? [])
+      of: acknowledgement.listIsUnknown ? nil : acknowledgement.uids ?? [])
     switch list[Key.formerPhones] {
     case nil: break
     case .array(let items):
@@ -261,7 +252,6 @@ extension Acknowledgement {
     return acknowledgement
   }
 
-  /// The plist dictionary.
   var propertyList: PropertyListValue {
     var list = otherKeys
     list[Key.registration] = registration.map {

@@ -13,29 +13,37 @@ import FoundationEssentials
 /// ``StoreDirectory``. On any failure the temp file is removed and the old
 /// file is left as it was.
 enum AtomicFile {
-  /// Writes `data` to the file `name` in `directory` with mode `mode`. Without
+  /// Writes `data` to the file `name` in `directory`, mode 0600. Without
   /// `syncingDirectory` the new file is still whole on disk before it is
   /// renamed (a crash leaves the old file or the new one, never an empty
   /// one), but the rename itself may be lost to a crash: for a change that
   /// may be lost, one that only records what a server acknowledged.
   static func write(
-    _ data: [UInt8], named name: String, in directory: StoreDirectory, mode: mode_t = 0o600,
+    _ data: [UInt8], named name: String, in directory: StoreDirectory,
     syncingDirectory: Bool = true
   ) throws(StoreError) {
     let temporaryName = "\(name)\(temporaryMarker)\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
     let temporary = directory.path(of: temporaryName)
     let descriptor = openat(
       directory.descriptor, temporaryName, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW,
-      mode)
+      0o600)
     guard descriptor >= 0 else { throw .io(operation: "create", path: temporary, errno: errno) }
     var renamed = false
     defer { if !renamed { unlinkat(directory.descriptor, temporaryName, 0) } }
     let filled = Result { () throws(StoreError) in
       // The umask can only remove bits; fchmod makes the mode exact either way.
-      guard fchmod(descriptor, mode) == 0 else {
+      guard fchmod(descriptor, 0o600) == 0 else {
         throw .io(operation: "set the mode of", path: temporary, errno: errno)
       }
-      try writeAll(data, to: descriptor, path: temporary)
+      var offset = 0
+      while offset < data.count {
+        let written = data.withUnsafeBufferPointer {
+          Glibc.write(descriptor, $0.baseAddress! + offset, $0.count - offset)
+        }
+        if written < 0, errno == EINTR { continue }
+        guard written >= 0 else { throw .io(operation: "write", path: temporary, errno: errno) }
+        offset += written
+      }
       guard fsync(descriptor) == 0 else {
         throw .io(operation: "flush", path: temporary, errno: errno)
       }
@@ -54,24 +62,21 @@ enum AtomicFile {
 
   /// What follows the file's name in its temp files' names, before
   /// `<pid>-<random>`.
-  static let temporaryMarker = ".tmp-"
+  private static let temporaryMarker = ".tmp-"
 
   /// Removes the temp files a killed writer of `name` in `directory` left
-  /// behind; returns how many. Only for a caller that holds the lock all
-  /// writers of the file take, so that no temp file it finds is still being
-  /// written.
-  @discardableResult
-  static func removeStaleTemporaries(of name: String, in directory: StoreDirectory) -> Int {
+  /// behind. Only for a caller that holds the lock all writers of the file
+  /// take, so that no temp file it finds is still being written.
+  static func removeStaleTemporaries(of name: String, in directory: StoreDirectory) {
     let namePrefix = name + temporaryMarker
     // A descriptor of its own: reading entries moves its offset.
     let listing = openat(directory.descriptor, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-    guard listing >= 0 else { return 0 }
+    guard listing >= 0 else { return }
     guard let stream = fdopendir(listing) else {
       close(listing)
-      return 0
+      return
     }
     defer { closedir(stream) }
-    var removed = 0
     while let entry = readdir(stream) {
       let entryName = withUnsafeBytes(of: entry.pointee.d_name) { bytes in
         String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
@@ -83,9 +88,8 @@ enum AtomicFile {
       guard parts.count == 2,
         parts.allSatisfy({ !$0.isEmpty && $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) })
       else { continue }
-      if unlinkat(directory.descriptor, entryName, 0) == 0 { removed += 1 }
+      unlinkat(directory.descriptor, entryName, 0)
     }
-    return removed
   }
 
   /// The directory part of `path` (`.` for a bare file name).
@@ -98,24 +102,5 @@ enum AtomicFile {
   /// The last component of `path` (all of it for a bare file name).
   static func fileName(of path: String) -> String {
     path.lastIndex(of: "/").map { String(path[path.index(after: $0)...]) } ?? path
-  }
-
-  private static func writeAll(_ data: [UInt8], to descriptor: Int32, path: String)
-    throws(StoreError)
-  {
-    let failure: Int32? = data.withUnsafeBufferPointer { buffer in
-      var offset = 0
-      while offset < buffer.count {
-        let written = Glibc.write(
-          descriptor, buffer.baseAddress! + offset, buffer.count - offset)
-        if written < 0 {
-          if errno == EINTR { continue }
-          return errno
-        }
-        offset += written
-      }
-      return nil
-    }
-    if let failure { throw .io(operation: "write", path: path, errno: failure) }
   }
 }

@@ -209,28 +209,12 @@ final class InotifyWatches: @unchecked Sendable {
     }
   }
 
-  /// What the events in `events` mean: nil if none concerns the file.
+  /// What the events in `events`, as read from the inotify descriptor,
+  /// mean: nil if none concerns the file.
   func classify(_ events: ArraySlice<UInt8>) -> DirectoryWatcher.Change? {
-    var change: DirectoryWatcher.Change?
-    for event in Self.parse(events) {
-      if event.mask & UInt32(IN_Q_OVERFLOW) != 0 { return .overflow }
-      guard let roles = names[event.watch] else { continue }
-      let selfMask = UInt32(IN_DELETE_SELF | IN_MOVE_SELF | IN_IGNORED | IN_UNMOUNT)
-      if event.mask & selfMask != 0 || roles[event.name] == .way {
-        change = .rearmed
-      } else if roles[event.name] == .file, change == nil {
-        change = .file
-      }
-    }
-    return change
-  }
-
-  /// The events in a buffer read from an inotify descriptor.
-  static func parse(
-    _ events: ArraySlice<UInt8>
-  ) -> [(watch: Int32, mask: UInt32, name: String)] {
     let header = MemoryLayout<inotify_event>.size
-    var parsed: [(watch: Int32, mask: UInt32, name: String)] = []
+    let selfMask = UInt32(IN_DELETE_SELF | IN_MOVE_SELF | IN_IGNORED | IN_UNMOUNT)
+    var change: DirectoryWatcher.Change?
     var offset = events.startIndex
     while offset + header <= events.endIndex {
       let (watch, mask, length) = events.withUnsafeBytes { raw in
@@ -242,11 +226,17 @@ final class InotifyWatches: @unchecked Sendable {
         )
       }
       let nameStart = offset + header
-      let nameEnd = min(nameStart + length, events.endIndex)
-      let name = events[nameStart..<nameEnd].prefix { $0 != 0 }
-      parsed.append((watch, mask, String(decoding: name, as: UTF8.self)))
+      let nameBytes = events[nameStart..<min(nameStart + length, events.endIndex)]
       offset = nameStart + length
+      if mask & UInt32(IN_Q_OVERFLOW) != 0 { return .overflow }
+      guard let roles = names[watch] else { continue }
+      let name = String(decoding: nameBytes.prefix { $0 != 0 }, as: UTF8.self)
+      if mask & selfMask != 0 || roles[name] == .way {
+        change = .rearmed
+      } else if roles[name] == .file, change == nil {
+        change = .file
+      }
     }
-    return parsed
+    return change
   }
 }

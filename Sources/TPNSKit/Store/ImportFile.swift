@@ -47,12 +47,11 @@ public enum ImportFile {
       }
       return UIDInput(text, location: "\(name) › \(key) item \(index)")
     }
-    guard let entries = members[StoreContents.Key.settings] else {
+    guard members[StoreContents.Key.settings] != nil else {
       return Contents(uids: inputs, settings: nil)
     }
     do {
-      let settings = try StoreContents.settings(
-        entries, key: StoreContents.Key.settings, listKey: key, of: nil)
+      let settings = try StoreContents.settings(in: members, listKey: key, of: nil)
       return Contents(uids: inputs, settings: settings)
     } catch {
       throw Failure(file: name, reason: .badSettings(error))
@@ -85,14 +84,14 @@ public enum ImportFile {
       switch reason {
       case .notAPropertyList(let error): "\(file) is not a property list: \(error)"
       case .notADictionary(let found):
-        "\(file) holds no '\(ImportFile.key)' list: its top level is \(article(found)) \(found), "
+        "\(file) holds no '\(ImportFile.key)' list: its top level is \(withArticle(found)), "
           + "not a dictionary"
       case .noList: "\(file) holds no '\(ImportFile.key)' list"
       case .notAnArray(let found):
-        "\(file) holds no '\(ImportFile.key)' list: '\(ImportFile.key)' is \(article(found)) "
-          + "\(found), not an array"
+        "\(file) holds no '\(ImportFile.key)' list: '\(ImportFile.key)' is "
+          + "\(withArticle(found)), not an array"
       case .notAString(let index, let found):
-        "\(file): '\(ImportFile.key)' item \(index) is \(article(found)) \(found), not a string"
+        "\(file): '\(ImportFile.key)' item \(index) is \(withArticle(found)), not a string"
       case .badSettings(let error): "\(file) holds settings tpns cannot use: \(error)"
       }
     }
@@ -101,10 +100,6 @@ public enum ImportFile {
     public var suggestion: String {
       "Pass the app's preferences file or a tpns store: a property list (XML or binary) whose "
         + "'\(ImportFile.key)' is an array of UID strings."
-    }
-
-    private func article(_ noun: String) -> String {
-      noun.first.map { "aeiou".contains($0) } == true ? "an" : "a"
     }
   }
 }

@@ -33,10 +33,7 @@ extension MappingSettings {
     do {
       return try MappingSettings(interval: interval, format: format)
     } catch {
-      let field = {
-        if case .interval = error { return Key.interval }
-        return Key.format
-      }()
+      let field = if case .interval = error { Key.interval } else { Key.format }
       throw .invalidValue(key: key + " › " + field, reason: error.description)
     }
   }

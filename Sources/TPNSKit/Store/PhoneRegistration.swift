@@ -68,13 +68,7 @@ extension PhoneRegistration {
     if let violation = PhoneFieldSyntax.languageViolation(in: language) {
       throw .invalidValue(key: context + Key.language, reason: "\(violation)")
     }
-    let sandbox: Bool
-    switch list[Key.sandbox] {
-    case nil: sandbox = false
-    case .bool(let value): sandbox = value
-    case let other?:
-      throw .wrongType(key: context + Key.sandbox, expected: "boolean", found: other)
-    }
+    let sandbox = try list.bool(Key.sandbox, context: context) ?? false
     return PhoneRegistration(token: token, phone: phone, language: language, sandbox: sandbox)
   }
 
@@ -125,12 +119,9 @@ extension Phone {
     return os
   }
 
-  /// The entries that store this phone.
   var propertyList: [String: PropertyListValue] {
     typealias Key = PhoneRegistration.Key
-    return [
-      Key.os: .string(os.rawValue), Key.appID: .string(appID), Key.udid: .string(udid),
-    ]
+    return [Key.os: .string(os.rawValue), Key.appID: .string(appID), Key.udid: .string(udid)]
   }
 }
 
@@ -141,6 +132,26 @@ extension Dictionary where Key == String, Value == PropertyListValue {
     case nil: return nil
     case .string(let text): return text
     case let other?: throw .wrongType(key: context + key, expected: "string", found: other)
+    }
+  }
+
+  /// The boolean at `key`, `nil` if absent; another type fails.
+  func bool(_ key: String, context: String = "") throws(StoreFormatError) -> Bool? {
+    switch self[key] {
+    case nil: return nil
+    case .bool(let value): return value
+    case let other?: throw .wrongType(key: context + key, expected: "boolean", found: other)
+    }
+  }
+
+  /// The dictionary at `key`, `nil` if absent; another type fails.
+  func dictionary(
+    _ key: String, context: String = ""
+  ) throws(StoreFormatError) -> [String: PropertyListValue]? {
+    switch self[key] {
+    case nil: return nil
+    case .dictionary(let value): return value
+    case let other?: throw .wrongType(key: context + key, expected: "dictionary", found: other)
     }
   }
 

@@ -1,3 +1,5 @@
+import FoundationEssentials
+
 /// Reads a property list in either form Apple writes it: XML, or binary
 /// (`bplist00`, how a device keeps `UserDefaults` and how `plutil -convert
 /// binary1` writes). One reader per form: the project's own for XML
@@ -53,4 +55,38 @@ public struct PropertyListParseError: Error, Equatable, CustomStringConvertible 
   }
 
   public var description: String { line.map { "line \($0): \(message)" } ?? message }
+}
+
+/// Any value a property list can hold: how the store keeps keys it does not
+/// know, so that rewriting the file never drops them.
+public enum PropertyListValue: Sendable, Equatable {
+  case string(String)
+  case bool(Bool)
+  case integer(Int)
+  case real(Double)
+  case date(Date)
+  case data(Data)
+  case array([PropertyListValue])
+  case dictionary([String: PropertyListValue])
+}
+
+extension PropertyListValue {
+  /// The name of the value's type as the plist format spells it, for messages.
+  var typeName: String {
+    switch self {
+    case .string: "string"
+    case .bool: "boolean"
+    case .integer: "integer"
+    case .real: "real"
+    case .date: "date"
+    case .data: "data"
+    case .array: "array"
+    case .dictionary: "dictionary"
+    }
+  }
+}
+
+/// `noun` after its article, for messages: `an array`, `a string`.
+func withArticle(_ noun: String) -> String {
+  (noun.first.map { "aeiou".contains($0) } == true ? "an " : "a ") + noun
 }

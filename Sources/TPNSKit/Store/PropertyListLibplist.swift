@@ -16,27 +16,25 @@ import FoundationEssentials
 /// reference to it). Costs one allocation per value in libplist and one per
 /// string here.
 enum PropertyListLibplist {
-  /// The most values a binary file may describe: one per byte of it, or a
-  /// million, whichever is more. A file that shares nothing describes
-  /// fewer values than it has bytes.
-  static func valueLimit(forLength length: Int) -> UInt64 {
-    UInt64(max(length, 1_000_000))
+  /// Why the file is refused; a binary file has no lines.
+  private static func failure(
+    _ message: String, isTooDeep: Bool = false
+  ) -> PropertyListParseError {
+    PropertyListParseError(line: nil, message: message, isTooDeep: isTooDeep)
   }
 
   /// The value at the top of the binary property list in `bytes`.
   static func read(_ bytes: [UInt8]) throws(PropertyListParseError) -> PropertyListValue {
-    // A binary file has no lines.
-    func failure(_ message: String, isTooDeep: Bool = false) -> PropertyListParseError {
-      PropertyListParseError(line: nil, message: message, isTooDeep: isTooDeep)
-    }
     guard !bytes.isEmpty, bytes.count <= Int(UInt32.max) else {
       throw failure(bytes.isEmpty ? "the file is empty" : "the file is larger than 4 GiB")
     }
+    // The most values the file may describe: one per byte, or a million if
+    // more. A file that shares nothing describes fewer values than it has bytes.
+    let valueLimit = UInt64(max(bytes.count, 1_000_000))
     var nul = tpns_plist_nul()
     let shape = bytes.withUnsafeBufferPointer { buffer in
       tpns_plist_binary_shape(
-        buffer.baseAddress!, buffer.count, UInt32(PropertyList.maximumDepth),
-        valueLimit(forLength: buffer.count), &nul)
+        buffer.baseAddress!, buffer.count, UInt32(PropertyList.maximumDepth), valueLimit, &nul)
     }
     switch shape {
     case TPNS_PLIST_SHAPE_TOO_DEEP:
@@ -44,8 +42,7 @@ enum PropertyListLibplist {
         "values nest deeper than \(PropertyList.maximumDepth) levels", isTooDeep: true)
     case TPNS_PLIST_SHAPE_TOO_LARGE:
       throw failure(
-        "it describes more than \(valueLimit(forLength: bytes.count)) values "
-          + "(its containers are shared)")
+        "it describes more than \(valueLimit) values (its containers are shared)")
     case TPNS_PLIST_SHAPE_MALFORMED:
       throw failure("it is not a valid binary property list (bplist00)")
     case TPNS_PLIST_SHAPE_NUL:
@@ -87,9 +84,6 @@ enum PropertyListLibplist {
   private static func value(
     of node: plist_t, depth: Int
   ) throws(PropertyListParseError) -> PropertyListValue {
-    func failure(_ message: String, isTooDeep: Bool = false) -> PropertyListParseError {
-      PropertyListParseError(line: nil, message: message, isTooDeep: isTooDeep)
-    }
     // Checked on the file's bytes already: kept as the recursion's own bound.
     guard depth <= PropertyList.maximumDepth else {
       throw failure("values nest deeper than \(PropertyList.maximumDepth) levels", isTooDeep: true)
@@ -178,7 +172,7 @@ enum PropertyListLibplist {
     guard let pointer else { return "" }
     defer { free(pointer) }
     guard let text = String(validatingCString: pointer) else {
-      throw PropertyListParseError(line: nil, message: "a string is not valid UTF-8")
+      throw failure("a string is not valid UTF-8")
     }
     return text
   }

@@ -15,26 +15,9 @@ extension PropertyListXML {
     }
   }
 
-  /// `value` as an XML property list, in Apple's layout (tabs, sorted keys).
-  /// A string XML cannot hold (see ``isWritable(_:)``) is written as it is:
-  /// ``serialize(checking:)`` refuses it instead.
-  static func serialize(_ value: PropertyListValue) -> [UInt8] {
-    document(value).output
-  }
-
-  /// `value` as ``serialize(_:)`` writes it, or the first string (or key)
-  /// XML cannot hold.
-  static func serialize(checking value: PropertyListValue) -> Result<[UInt8], Unwritable> {
-    let writer = document(value)
-    return writer.unwritable.map { .failure(Unwritable(text: $0)) } ?? .success(writer.output)
-  }
-
-  /// A string a property list cannot hold.
-  struct Unwritable: Error, Equatable {
-    let text: String
-  }
-
-  fileprivate static func document(_ value: PropertyListValue) -> Writer {
+  /// `value` as an XML property list, in Apple's layout (tabs, sorted keys);
+  /// refused for the first string (or key) XML cannot hold (``isWritable(_:)``).
+  static func serialize(_ value: PropertyListValue) throws(Unwritable) -> [UInt8] {
     var writer = Writer()
     writer.append(
       """
@@ -45,7 +28,13 @@ extension PropertyListXML {
       """)
     writer.write(value, depth: 0)
     writer.append("</plist>\n")
-    return writer
+    if let text = writer.unwritable { throw Unwritable(text: text) }
+    return writer.output
+  }
+
+  /// A string a property list cannot hold.
+  struct Unwritable: Error, Equatable {
+    let text: String
   }
 
   /// Appends a document's bytes.

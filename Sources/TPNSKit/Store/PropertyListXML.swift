@@ -148,12 +148,10 @@ extension PropertyListXML {
       return Tag(nameBytes: name, isEmpty: isEmpty)
     }
 
-    /// The element name of `tag`.
     func name(of tag: Tag) -> String {
       String(decoding: bytes[tag.nameBytes], as: UTF8.self)
     }
 
-    /// Whether `tag`'s element is `name`.
     func tag(_ tag: Tag, is name: StaticString) -> Bool {
       name.withUTF8Buffer { bytes[tag.nameBytes].elementsEqual($0) }
     }
@@ -191,7 +189,6 @@ extension PropertyListXML {
         && bytes[position + 1] == UInt8(ascii: "/")
     }
 
-    /// Whether the bytes at `position` are `prefix`.
     func at(_ position: Int, _ prefix: [UInt8]) -> Bool {
       position <= bytes.count && bytes[position...].starts(with: prefix)
     }
@@ -238,22 +235,16 @@ extension PropertyListXML {
       }
       let name = String(decoding: bytes[(index + 1)..<end], as: UTF8.self)
       index = end + 1
-      switch name {
-      case "amp": return Array("&".utf8)
-      case "lt": return Array("<".utf8)
-      case "gt": return Array(">".utf8)
-      case "quot": return Array("\"".utf8)
-      case "apos": return Array("'".utf8)
-      default:
-        let value: UInt32? =
-          name.hasPrefix("#x")
-          ? UInt32(name.dropFirst(2), radix: 16)
-          : name.hasPrefix("#") ? UInt32(name.dropFirst()) : nil
-        guard let value, let scalar = Unicode.Scalar(value) else {
-          throw error("unknown entity '&\(name);'")
-        }
-        return Array(String(Character(scalar)).utf8)
+      let entities = ["amp": "&", "lt": "<", "gt": ">", "quot": "\"", "apos": "'"]
+      if let text = entities[name] { return Array(text.utf8) }
+      let value: UInt32? =
+        name.hasPrefix("#x")
+        ? UInt32(name.dropFirst(2), radix: 16)
+        : name.hasPrefix("#") ? UInt32(name.dropFirst()) : nil
+      guard let value, let scalar = Unicode.Scalar(value) else {
+        throw error("unknown entity '&\(name);'")
       }
+      return Array(String(Character(scalar)).utf8)
     }
 
     /// Skips white space, comments, the XML declaration and a DOCTYPE.

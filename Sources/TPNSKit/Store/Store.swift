@@ -63,23 +63,13 @@ public struct Store: Sendable {
       guard let status = try directory.status(of: name), status.st_mode & S_IFMT == S_IFLNK else {
         return Location(directory: directory, name: name)
       }
-      path = try destination(ofLink: path, status: status, in: directory)
+      if let reason = UntrustedReason.ofLink(status, isStore: true) {
+        throw .untrusted(path: path, reason: reason)
+      }
+      let destination = try directory.linkDestination(name)
+      path = destination.hasPrefix("/") ? destination : directoryPath + "/" + destination
     }
     throw .io(operation: "follow", path: self.path, errno: ELOOP)
-  }
-
-  /// Where the store's link at `path` (`status` its `lstat`), in
-  /// `directory`, points, if this user owns it; a relative destination is
-  /// taken from the link's directory.
-  private func destination(
-    ofLink path: String, status: stat, in directory: StoreDirectory
-  ) throws(StoreError) -> String {
-    if let reason = UntrustedReason.ofLink(status, isStore: true) {
-      throw .untrusted(path: path, reason: reason)
-    }
-    let destination = try directory.linkDestination(AtomicFile.fileName(of: path))
-    return destination.hasPrefix("/")
-      ? destination : AtomicFile.parentDirectory(of: path) + "/" + destination
   }
 
   /// Where the store's file is: see ``locate(creating:)``.
@@ -123,8 +113,10 @@ public struct Store: Sendable {
   /// Needs no lock: writes replace the file by rename, so a reader sees a
   /// whole old or a whole new file.
   public func load() throws(StoreError) -> StoreContents {
-    guard let data = try read() else { return StoreContents() }
-    return try decodeRemembering(data)
+    guard let location = try locate(creating: false), let data = try read(location) else {
+      return StoreContents()
+    }
+    return try decode(data)
   }
 
   /// Runs `change` on the stored state under the store's lock and writes the
@@ -137,7 +129,7 @@ public struct Store: Sendable {
     let location = try located()
     let lock = try Self.lock(".lock", beside: location, timeout: lockWait)
     defer { lock.release() }
-    let before = try read(location).map(decodeRemembering) ?? StoreContents()
+    let before = try read(location).map(decode) ?? StoreContents()
     var after = before
     let result = try change(&after)
     if after != before {
@@ -181,23 +173,18 @@ public struct Store: Sendable {
   /// The bytes `state` is stored as, an XML property list; a string XML
   /// cannot hold is refused, naming this store.
   func encode(_ state: StoreContents) throws(StoreError) -> [UInt8] {
-    switch PropertyListXML.serialize(checking: .dictionary(state.propertyList)) {
-    case .success(let bytes): return bytes
-    case .failure(let unwritable): throw .unwritable(path: path, text: unwritable.text)
+    do {
+      return try PropertyListXML.serialize(.dictionary(state.propertyList))
+    } catch {
+      throw .unwritable(path: path, text: error.text)
     }
   }
 
   /// The state `data` holds, parsed unless the bytes are those last seen.
-  private func decodeRemembering(_ data: [UInt8]) throws(StoreError) -> StoreContents {
+  private func decode(_ data: [UInt8]) throws(StoreError) -> StoreContents {
     if let seen = Self.lastSeen.withLock({ $0 }), seen.bytes == data {
       return seen.state
     }
-    let state = try decode(data)
-    Self.lastSeen.withLock { $0 = (data, state) }
-    return state
-  }
-
-  private func decode(_ data: [UInt8]) throws(StoreError) -> StoreContents {
     if data.isEmpty { throw .corrupt(path: path, reason: .empty) }
     let value: PropertyListValue
     do {
@@ -211,18 +198,14 @@ public struct Store: Sendable {
     guard case .dictionary(let dictionary) = value else {
       throw .corrupt(path: path, reason: .notADictionary)
     }
+    let state: StoreContents
     do {
-      return try StoreContents(propertyList: dictionary)
+      state = try StoreContents(propertyList: dictionary)
     } catch {
       throw .corrupt(path: path, reason: error)
     }
-  }
-
-  /// The file's bytes, or `nil` if it does not exist. A symbolic link is
-  /// followed only if this user owns it.
-  private func read() throws(StoreError) -> [UInt8]? {
-    guard let location = try locate(creating: false) else { return nil }
-    return try read(location)
+    Self.lastSeen.withLock { $0 = (data, state) }
+    return state
   }
 
   /// The bytes of the file at `location` (see ``StoreDirectory/openForReading(_:)``);
@@ -230,20 +213,16 @@ public struct Store: Sendable {
   private func read(_ location: Location) throws(StoreError) -> [UInt8]? {
     switch try location.directory.openForReading(location.name) {
     case nil: return nil
-    case .file(let descriptor): return try readAll(descriptor)
+    case .file(let descriptor):
+      defer { close(descriptor) }
+      do {
+        return try FileDescriptor.readAll(descriptor)
+      } catch {
+        throw .io(operation: "read", path: path, errno: error.code)
+      }
     case .link:
       // Made a link since it was located: looked at again by the next read.
       throw .untrusted(path: location.path, reason: .notARegularFile(kind: "a symbolic link"))
-    }
-  }
-
-  /// All that can be read from `descriptor`, which is closed then.
-  private func readAll(_ descriptor: Int32) throws(StoreError) -> [UInt8] {
-    defer { close(descriptor) }
-    do {
-      return try FileDescriptor.readAll(descriptor)
-    } catch {
-      throw .io(operation: "read", path: path, errno: error.code)
     }
   }
 }

@@ -52,7 +52,6 @@ public struct StoreContents: Sendable, Equatable {
 }
 
 extension StoreContents {
-  /// The top-level keys.
   enum Key {
     static let uids = "UIDs"
     /// ``UIDRuns/digest(of:)`` of `UIDs`, as earlier versions wrote it.
@@ -81,12 +80,9 @@ extension StoreContents {
     if case .string(let digest)? = propertyList[Key.uidsDigest] {
       runsAreOfStoredUIDs = digest == UIDRuns.digest(of: listed)
     }
-    settings = try Self.settings(
-      propertyList[Key.settings], key: Key.settings, listKey: Key.uids, of: uids)
+    settings = try Self.settings(in: propertyList, listKey: Key.uids, of: uids)
     registration = try PhoneRegistration.read(propertyList)
-    switch propertyList[Key.servers] {
-    case nil: break
-    case .dictionary(let entries):
+    if let entries = try propertyList.dictionary(Key.servers) {
       // Keyed by ``ServerURL/storeKey``: a store written before that has
       // an entry per spelling, and spellings of one server are merged.
       var spellings: [String: [Acknowledgement]] = [:]
@@ -96,8 +92,6 @@ extension StoreContents {
         spellings[ServerURL(server).storeKey, default: []].append(acknowledgement)
       }
       servers = spellings.mapValues(Acknowledgement.merged)
-    case let other?:
-      throw .wrongType(key: Key.servers, expected: "dictionary", found: other)
     }
     try migrateLegacyKeys(propertyList)
     otherKeys = propertyList.filter { !Key.all.contains($0.key) }
@@ -108,13 +102,7 @@ extension StoreContents {
   private mutating func migrateLegacyKeys(
     _ propertyList: [String: PropertyListValue]
   ) throws(StoreFormatError) {
-    let registered: Bool
-    switch propertyList[Key.legacyRegistered] {
-    case nil: registered = false
-    case .bool(let value): registered = value
-    case let other?:
-      throw .wrongType(key: Key.legacyRegistered, expected: "boolean", found: other)
-    }
+    let registered = try propertyList.bool(Key.legacyRegistered) ?? false
     let synced = try propertyList.strings(Key.legacySyncedUIDs).map {
       (uids) throws(StoreFormatError) in try Self.validated(uids, key: Key.legacySyncedUIDs)
     }
@@ -148,20 +136,17 @@ extension StoreContents {
     return canonical
   }
 
-  /// The settings in `value`, stored at `key` (`UIDSettings`: UID →
-  /// {`interval`, `format`}), by canonical UID; each must be of a UID of
-  /// `uids` (the list at `listKey`; nil: not known), so that a hand edit
-  /// naming the wrong UID does not pass unnoticed.
+  /// The settings in `list`'s `UIDSettings` (UID → {`interval`, `format`}),
+  /// by canonical UID; each must be of a UID of `uids` (the list at
+  /// `listKey`; nil: not known), so that a hand edit naming the wrong UID
+  /// does not pass unnoticed. `context` prefixes the key in errors.
   static func settings(
-    _ value: PropertyListValue?, key: String, listKey: String, of uids: [String]?
+    in list: [String: PropertyListValue], context: String = "", listKey: String,
+    of uids: [String]?
   ) throws(StoreFormatError) -> [String: MappingSettings] {
-    let entries: [String: PropertyListValue]
-    switch value {
-    case nil: return [:]
-    case .dictionary(let value): entries = value
-    case let other?: throw .wrongType(key: key, expected: "dictionary", found: other)
-    }
-    guard !entries.isEmpty else { return [:] }
+    guard let entries = try list.dictionary(Key.settings, context: context), !entries.isEmpty
+    else { return [:] }
+    let key = context + Key.settings
     let listed = uids.map(Set.init)
     var settings: [String: MappingSettings] = [:]
     var seen = Set<String>()
@@ -246,8 +231,7 @@ public enum StoreFormatError: Error, Equatable, CustomStringConvertible {
     case .empty: "the file is empty"
     case .notADictionary: "its top level is not a dictionary"
     case .wrongType(let key, let expected, let found):
-      "'\(key)' should be \(expected.first.map { "aeiou".contains($0) } == true ? "an" : "a") "
-        + "\(expected), found \(found.typeName)"
+      "'\(key)' should be \(withArticle(expected)), found \(found.typeName)"
     case .wrongElementType(let key, let index, let found):
       "'\(key)' item \(index) should be a string, found \(found.typeName)"
     case .invalidUID(let key, let index, let text, let reason):

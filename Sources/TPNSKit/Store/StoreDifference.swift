@@ -5,14 +5,11 @@ import TPNSProtocol
 /// and whose list it holds, are ``StoreContents``'s rules
 /// (`StoreContents+Reconcile.swift`).
 public struct StoreDifference: Sendable, Equatable {
-  /// The store.
   private let state: StoreContents
-  /// The server compared.
   private let server: String
   /// What the server acknowledged.
   public let acknowledged: Acknowledgement
 
-  /// The difference between `state`'s desired state and what `server` acknowledged.
   init(_ state: StoreContents, at server: String) {
     self.state = state
     self.server = server
@@ -29,9 +26,7 @@ public struct StoreDifference: Sendable, Equatable {
   public var settings: [String: MappingSettings] { state.settings }
 
   /// Whether the server acknowledged the desired registration.
-  public var isRegistered: Bool {
-    state.isRegistered(at: server)
-  }
+  public var isRegistered: Bool { state.isRegistered(at: server) }
 
   /// Phones the server holds for this store that are no longer the desired
   /// one (another udid or appid; another os alone is the same phone,
@@ -48,9 +43,7 @@ public struct StoreDifference: Sendable, Equatable {
 
   /// Whether the desired registration must be sent (a new token, phone,
   /// `lang` or `dev`, or one the server never accepted).
-  public var needsRegistration: Bool {
-    desired != nil && !isRegistered
-  }
+  public var needsRegistration: Bool { desired != nil && !isRegistered }
 
   /// The list the server holds for the desired phone, as far as we know.
   public var acknowledgedUIDs: [String] {
@@ -142,9 +135,7 @@ public struct StoreDifference: Sendable, Equatable {
   }
 
   /// UIDs are stored but no token: nothing can be sent until one is registered.
-  public var waitsForToken: Bool {
-    desired == nil && !uids.isEmpty
-  }
+  public var waitsForToken: Bool { desired == nil && !uids.isEmpty }
 
   /// Whether anything is left to send to the server (or to register first).
   public var isPending: Bool {

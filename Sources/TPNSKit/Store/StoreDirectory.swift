@@ -14,7 +14,6 @@
 ///
 ///     let directory = try StoreDirectory.open("/home/me/.config/tpns", creating: true)
 final class StoreDirectory {
-  /// The open directory.
   let descriptor: Int32
   /// The path it was opened by, as given: what messages name.
   let path: String
@@ -24,9 +23,7 @@ final class StoreDirectory {
     self.path = path
   }
 
-  deinit {
-    close(descriptor)
-  }
+  deinit { close(descriptor) }
 
   /// The directory at `path` after checking the way to it; nil if it does
   /// not exist, unless `creating`, which makes each missing directory (mode
@@ -68,7 +65,9 @@ final class StoreDirectory {
         }
         links += 1
         guard links <= 40 else { throw .io(operation: "open", path: path, errno: ELOOP) }
-        let destination = try linkDestination(candidate)
+        guard let destination = readLink(candidate) else {
+          throw .io(operation: "read the link", path: candidate, errno: errno)
+        }
         if destination.hasPrefix("/") { resolved = "" }
         pending += destination.split(separator: "/").reversed()
       default:
@@ -104,8 +103,7 @@ final class StoreDirectory {
     return directory
   }
 
-  /// The path of `name` in this directory, as ``AtomicFile/parentDirectory(of:)``
-  /// split it: `/dir/name`, `/name`, or `name` for `.`.
+  /// `/dir/name`, `/name`, or `name` for `.` (as ``AtomicFile/parentDirectory(of:)`` split it).
   func path(of name: String) -> String {
     switch path {
     case ".": name
@@ -147,7 +145,6 @@ final class StoreDirectory {
     return .file(try checked(descriptor, name: name, isLock: false).descriptor)
   }
 
-  /// What ``openForReading(_:)`` found.
   enum Opened {
     case file(Int32)
     case link
@@ -194,13 +191,6 @@ final class StoreDirectory {
     }
     defer { free(directory) }
     return String(cString: directory) + "/" + path
-  }
-
-  private static func linkDestination(_ path: String) throws(StoreError) -> String {
-    guard let destination = readLink(path) else {
-      throw .io(operation: "read the link", path: path, errno: errno)
-    }
-    return destination
   }
 
   /// Where the link at `path` points; nil if it is no link or cannot be read.

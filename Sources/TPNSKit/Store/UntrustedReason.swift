@@ -15,9 +15,8 @@ public enum UntrustedReason: Sendable, Equatable {
   /// A directory on the way that the group or others may write, without
   /// the sticky bit: they could rename anything in it.
   case directoryWritable(mode: mode_t)
-  /// A symbolic link on the way owned by another user: it could point
-  /// anywhere. (The store's own name may be a link only if this user owns
-  /// it; a directory's may also be root's.)
+  /// A symbolic link on the way owned by another user (``ofLink(_:isStore:)``):
+  /// it could point anywhere.
   case linkOwner(uid: uid_t)
   /// The store file belongs to another user.
   case fileOwner(uid: uid_t)
@@ -90,8 +89,7 @@ public enum UntrustedReason: Sendable, Equatable {
       + "\(octal(status.st_mode & 0o7777))), and it holds the push token; run 'chmod 600 \(path)'"
   }
 
-  /// This process's effective user, asked once (`geteuid` is a system call,
-  /// and every check on the way asks).
+  /// Asked once: `geteuid` is a system call, and every check on the way asks.
   private static let user = geteuid()
 
   /// What `path` is and why it is refused, for ``StoreError/untrusted(path:reason:)``.
@@ -163,7 +161,7 @@ public enum UntrustedReason: Sendable, Equatable {
     }
   }
 
-  /// `nobody (uid 65534)`, or `uid 1234` for a user without a name.
+  /// `nobody, uid 65534`, or `uid 1234` for a user without a name.
   private static func user(_ uid: uid_t) -> String {
     guard let entry = getpwuid(uid), let name = entry.pointee.pw_name else { return "uid \(uid)" }
     return "\(String(cString: name)), uid \(uid)"
