@@ -34,6 +34,11 @@ public enum TextFile {
     func failure(_ what: String, _ code: Int32) -> WriteError {
       WriteError(path: path, reason: "\(what): \(String(cString: strerror(code)))")
     }
+    // Renamed over, a FIFO or a device (/dev/null) would become a regular file.
+    var status = stat()
+    if stat(path, &status) == 0, status.st_mode & S_IFMT != S_IFREG {
+      throw WriteError(path: path, reason: "not a regular file; refusing to replace it")
+    }
     var temporary = ""
     var descriptor: Int32 = -1
     for _ in 0..<8 where descriptor < 0 {

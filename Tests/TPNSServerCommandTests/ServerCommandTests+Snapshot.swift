@@ -153,6 +153,22 @@ extension ServerCommandTests {
     }
   }
 
+  @Test("--export-on-exit to a FIFO is refused (73) before the command runs, and left a FIFO")
+  func exportToFIFO() throws {
+    let directory = try TemporaryDirectory()
+    let fifo = directory.file("fifo")
+    #expect(mkfifo(fifo, 0o600) == 0)
+    let ran = directory.file("ran")
+    let result = try Self.run([
+      "exec", "--quiet", "--export-on-exit", fifo, "sh", "-c", "touch '\(ran)'",
+    ])
+    #expect(result.status == 73)
+    #expect(result.stderr.contains("is not a regular file"), "\(result.stderr)")
+    #expect(!FileManager.default.fileExists(atPath: ran))
+    var status = stat()
+    #expect(stat(fifo, &status) == 0 && status.st_mode & S_IFMT == S_IFIFO)
+  }
+
   @Test("exec writes --export-on-exit even when its command cannot be found (127)")
   func exportWhenNotFound() throws {
     let directory = try TemporaryDirectory()

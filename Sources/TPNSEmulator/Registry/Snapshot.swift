@@ -211,8 +211,11 @@ extension Snapshot {
   /// directory. Nil when it looks writable.
   public static func exportProblem(_ path: String) -> String? {
     var status = stat()
-    if stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFDIR {
-      return "\(path) is a directory: name the snapshot's file"
+    if stat(path, &status) == 0, status.st_mode & S_IFMT != S_IFREG {
+      // A FIFO or a device (/dev/null) would be replaced by a regular file.
+      return status.st_mode & S_IFMT == S_IFDIR
+        ? "\(path) is a directory: name the snapshot's file"
+        : "\(path) is not a regular file; refusing to replace it"
     }
     let directory = DatabaseTrust.directoryName(of: path)
     guard access(directory, W_OK | X_OK) == 0 else {
