@@ -132,9 +132,7 @@ private final class ServedConnection {
   /// The last small answer, sent again as is when the next one is the same.
   var lastAnswer: ReusableAnswer?
 
-  init(deadlines: RequestDeadlines.Connection) {
-    self.deadlines = deadlines
-  }
+  init(deadlines: RequestDeadlines.Connection) { self.deadlines = deadlines }
 }
 
 /// A libmicrohttpd response kept to be queued again: a keep-alive client sends the
@@ -320,10 +318,19 @@ private func respond(
       Unmanaged.passRetained(StreamedBody(stream, connection: connection)).toOpaque(),
       streamRelease)
   }
+  // A small answer: the connection's last one again when it is the same.
   if response.header == nil, response.body.count <= ReusableAnswer.maximumBody,
     let served = pending.served
   {
-    return respondReusing(served, response, connection)
+    if let last = served.lastAnswer, last.answers(response) {
+      return MHD_queue_response(connection, UInt32(response.status), last.response)
+    }
+    guard
+      let answer = ReusableAnswer(
+        status: response.status, contentType: response.contentType, body: response.body)
+    else { return MHD_Result(rawValue: 0)! }
+    served.lastAnswer = answer
+    return MHD_queue_response(connection, UInt32(response.status), answer.response)
   }
   return response.body.withUnsafeBytes { body in
     tpns_mhd_respond(
@@ -353,21 +360,6 @@ private func peer(_ connection: OpaquePointer) -> String {
     }
     return String(cString: buffer.baseAddress!)
   }
-}
-
-/// Queues a small answer: the connection's last one again when it is the same.
-private func respondReusing(
-  _ served: ServedConnection, _ response: OutgoingResponse, _ connection: OpaquePointer
-) -> MHD_Result {
-  if let last = served.lastAnswer, last.answers(response) {
-    return MHD_queue_response(connection, UInt32(response.status), last.response)
-  }
-  guard
-    let answer = ReusableAnswer(
-      status: response.status, contentType: response.contentType, body: response.body)
-  else { return MHD_Result(rawValue: 0)! }
-  served.lastAnswer = answer
-  return MHD_queue_response(connection, UInt32(response.status), answer.response)
 }
 
 /// Why the headers of `connection`'s request do not frame its body one clear way.

@@ -12,8 +12,9 @@ import CSQLite
 /// each command in a transaction (a registration is one statement, autocommitted).
 final class RegistryStore {
   let database: SQLiteConnection
-  /// Nil in memory.
-  private let file: DatabaseFile?
+  /// Nil in memory. Its `check()` throws when the file opened, or its log, is no
+  /// longer at its path (deleted or replaced): what is written then would be lost.
+  let file: DatabaseFile?
   /// Kept in memory, beside the database.
   let whitelist = Whitelist()
 
@@ -151,15 +152,6 @@ final class RegistryStore {
       }
     }
     try database.execute("PRAGMA user_version = \(schemaVersion);")
-  }
-
-  /// Closes the database (idempotent).
-  func close() { database.close() }
-
-  /// Throws when the database file opened, or its log, is no longer at its path
-  /// (deleted or replaced): what is written then would be lost.
-  func checkFile() throws(DatabaseFileError) {
-    try file?.check()
   }
 
   // MARK: Clients
