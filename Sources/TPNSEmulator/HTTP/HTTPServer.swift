@@ -345,21 +345,16 @@ private func liveConnection(
   let suspended = SuspendedConnection(connection: connection)
   let tracked = pending.connection
   let deadlines = server.deadlines
+  // The client's address, as text; empty when it cannot be told. 64: INET6_ADDRSTRLEN
+  // (46) and a margin.
+  let peer = withUnsafeTemporaryAllocation(of: CChar.self, capacity: 64) { buffer in
+    tpns_mhd_connection_peer(connection, buffer.baseAddress!, buffer.count)
+      ? String(cString: buffer.baseAddress!) : ""
+  }
   return LiveConnection(
-    peer: peer(connection), resume: { MHD_resume_connection(suspended.connection) },
+    peer: peer, resume: { MHD_resume_connection(suspended.connection) },
     unsentBytes: { tracked.map { deadlines.unsentBytes($0) } ?? 0 },
     abort: { tracked.map { deadlines.abort($0) } })
-}
-
-/// The client's address of `connection`, as text; empty when it cannot be told.
-private func peer(_ connection: OpaquePointer) -> String {
-  // INET6_ADDRSTRLEN (46) and a margin.
-  withUnsafeTemporaryAllocation(of: CChar.self, capacity: 64) { buffer in
-    guard tpns_mhd_connection_peer(connection, buffer.baseAddress!, buffer.count) else {
-      return ""
-    }
-    return String(cString: buffer.baseAddress!)
-  }
 }
 
 /// Why the headers of `connection`'s request do not frame its body one clear way.
