@@ -183,7 +183,9 @@ struct Inspector: Sendable {
   {
     var request = request
     if !readingBody { request.body = [] }
-    let form = try FormDecoding.parameters(of: request)
+    // A name in both the query and a POST's form body is a duplicate.
+    try FormDecoding.checkContentType(of: request)
+    let form = try FormParameters(decoding: FormDecoding.formBytes(of: request))
     if let duplicate = form.firstDuplicateName {
       throw .badRequest("parameter '\(Printable(duplicate))' is given more than once")
     }
