@@ -54,7 +54,8 @@ enum ParameterRules {
       // Up to the end of year 9999, as seconds since 1970.
       return judgeInteger(value, in: 0...253_402_300_799)
     case "format":
-      return formatViolation(value).map { .tolerated($0) } ?? .canonical
+      return MappingSettingsSyntax.formatViolation(in: value).map { .tolerated("\($0)") }
+        ?? .canonical
     case "msg":
       return EventMessageSyntax.violation(in: value).map { .tolerated("\($0)") } ?? .canonical
     default:  // cmd, token (judged against os), map (decoded by its handler)
@@ -116,12 +117,6 @@ enum ParameterRules {
       ("A"..."Z").contains(scalar) || ("a"..."z").contains(scalar) || ("0"..."9").contains(scalar)
         || "_:.+/=-".unicodeScalars.contains(scalar)
     }
-  }
-
-  /// Why a `format` (of `mapping`, or of a `map` entry) is not what a canonical client
-  /// sends: at most 255 characters, no control characters; or nil.
-  static func formatViolation(_ value: String) -> String? {
-    MappingSettingsSyntax.formatViolation(in: value).map(String.init(describing:))
   }
 
   /// An optional `-`, then digits only, as an integer.
