@@ -109,14 +109,14 @@ struct AccessPolicy: Sendable {
         + "use tpns, curl or another client that is not a browser")
   }
 
-  /// What a `Host` header names: this machine (`localhost`, an IP address or
-  /// ``listeningHost``), an unspecified address (`0.0.0.0`, `[::]`) other than
-  /// ``listeningHost``, or anything else (or a malformed header).
   enum HostKind: Equatable {
     case served, unspecified, foreign
   }
 
-  /// What a `Host` header (`name`, `name:port`, `[v6]`, `[v6]:port`) names.
+  /// What a `Host` header (`name`, `name:port`, `[v6]`, `[v6]:port`) names: this
+  /// machine (`localhost`, an IP address or ``listeningHost``), an unspecified address
+  /// (`0.0.0.0`, `[::]`) other than ``listeningHost``, or anything else (or a malformed
+  /// header).
   func hostKind(_ host: String) -> HostKind {
     // On the header's bytes, the address parsed from a copy on the stack, not
     // through a `String`: it runs for every request.

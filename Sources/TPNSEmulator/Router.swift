@@ -67,7 +67,9 @@ struct Router: Sendable {
       line +=
         " \(response.status) \(elapsed.decimal(in: .milliseconds, fractionDigits: 2, keepingZeros: true))ms"
       if response.status >= 400, response.contentType.hasPrefix("text/plain") {
-        line += " " + String(decoding: response.body, as: UTF8.self).trimmingNewline()
+        let body =
+          response.body.last == UInt8(ascii: "\n") ? response.body.dropLast() : response.body[...]
+        line += " " + String(decoding: body, as: UTF8.self)
       }
       if !warnings.isEmpty {
         line += " warning\(warnings.count == 1 ? "" : "s"): " + warnings.joined(separator: "; ")
@@ -127,7 +129,9 @@ struct Router: Sendable {
     }
     entry.status = response.status
     entry.warnings = conformance.allWarnings
-    entry.durationMilliseconds = Self.milliseconds(since: started)
+    // Milliseconds, to two decimals.
+    entry.durationMilliseconds =
+      (Double(Clock.monotonicNanoseconds() - started) / 10_000).rounded() / 100
     entry = log.append(entry)
     inspector.counters.record(
       command: command, status: response.status,
@@ -136,15 +140,9 @@ struct Router: Sendable {
     if response.status == 200, request.method != "HEAD", let command,
       let name = CommandName(wireName: command), name != .hello
     {
-      events.publish(
-        name == .event ? "notification" : "registry", ["cmd": command])
+      events.publish(name == .event ? "notification" : "registry", ["cmd": command])
     }
     return (response, command, entry.warnings)
-  }
-
-  /// Milliseconds since `started`, to two decimals.
-  private static func milliseconds(since started: UInt64) -> Double {
-    (Double(Clock.monotonicNanoseconds() - started) / 10_000).rounded() / 100
   }
 
   /// The answer to a `/tpns` request: a chaos rule that takes it (its number put in
@@ -210,11 +208,5 @@ struct Router: Sendable {
     return try RequestError.mappingDatabaseFailures {
       try handler.apply(to: registry, now: now, conformance: &conformance)
     }
-  }
-}
-
-extension String {
-  fileprivate func trimmingNewline() -> String {
-    hasSuffix("\n") ? String(dropLast()) : self
   }
 }

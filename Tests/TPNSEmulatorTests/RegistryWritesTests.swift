@@ -83,9 +83,12 @@ struct RegistryWritesTests {
     let path = directory.file("registry.sqlite")
     let registry = try Registry(path: path)
     defer { registry.close() }
-    #expect(try registry.register(Self.phone(1), tokenKey: Self.phone(1).token!))
+    #expect(
+      try registry.write(inTransaction: false) {
+        try $0.upsert(Self.phone(1), tokenKey: Self.phone(1).token!)
+      })
     let other = try RegistryStore(path: path)
-    defer { other.close() }
+    defer { other.database.close() }
     #expect(try other.clients() == [Self.phone(1)])
   }
 }

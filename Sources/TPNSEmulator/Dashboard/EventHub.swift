@@ -111,8 +111,7 @@ final class EventHub: @unchecked Sendable {
       guard streams[ObjectIdentifier(stream)] != nil else { return [] }
       var wakes: [@Sendable () -> Void] = []
       while true {
-        var byPeer: [String: [EventStream]] = [:]
-        for open in streams.values { byPeer[open.peer, default: []].append(open) }
+        let byPeer = Dictionary(grouping: streams.values, by: \.peer)
         let oldest: EventStream?
         let reason: String
         if let own = byPeer[peer], own.count > Self.maximumStreamsPerPeer {

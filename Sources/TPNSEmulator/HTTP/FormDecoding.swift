@@ -3,16 +3,6 @@ enum FormDecoding {
   /// The media type a form body must have.
   static let formMediaType = "application/x-www-form-urlencoded"
 
-  /// The parameters of `request`: its query, then (for a body) its form body.
-  ///
-  /// A POST may carry parameters in both; a name present in both is a duplicate,
-  /// which the caller refuses. A non-empty body must be declared as
-  /// `application/x-www-form-urlencoded` (else 415).
-  static func parameters(of request: IncomingRequest) throws(RequestError) -> FormParameters {
-    try checkContentType(of: request)
-    return try FormParameters(decoding: formBytes(of: request))
-  }
-
   /// Refuses a body that is not declared as a form (415).
   static func checkContentType(of request: IncomingRequest) throws(RequestError) {
     guard !request.body.isEmpty else { return }

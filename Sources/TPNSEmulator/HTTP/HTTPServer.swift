@@ -132,9 +132,7 @@ private final class ServedConnection {
   /// The last small answer, sent again as is when the next one is the same.
   var lastAnswer: ReusableAnswer?
 
-  init(deadlines: RequestDeadlines.Connection) {
-    self.deadlines = deadlines
-  }
+  init(deadlines: RequestDeadlines.Connection) { self.deadlines = deadlines }
 }
 
 /// A libmicrohttpd response kept to be queued again: a keep-alive client sends the
@@ -320,10 +318,19 @@ private func respond(
       Unmanaged.passRetained(StreamedBody(stream, connection: connection)).toOpaque(),
       streamRelease)
   }
+  // A small answer: the connection's last one again when it is the same.
   if response.header == nil, response.body.count <= ReusableAnswer.maximumBody,
     let served = pending.served
   {
-    return respondReusing(served, response, connection)
+    if let last = served.lastAnswer, last.answers(response) {
+      return MHD_queue_response(connection, UInt32(response.status), last.response)
+    }
+    guard
+      let answer = ReusableAnswer(
+        status: response.status, contentType: response.contentType, body: response.body)
+    else { return MHD_Result(rawValue: 0)! }
+    served.lastAnswer = answer
+    return MHD_queue_response(connection, UInt32(response.status), answer.response)
   }
   return response.body.withUnsafeBytes { body in
     tpns_mhd_respond(
@@ -338,36 +345,16 @@ private func liveConnection(
   let suspended = SuspendedConnection(connection: connection)
   let tracked = pending.connection
   let deadlines = server.deadlines
+  // The client's address, as text; empty when it cannot be told. 64: INET6_ADDRSTRLEN
+  // (46) and a margin.
+  let peer = withUnsafeTemporaryAllocation(of: CChar.self, capacity: 64) { buffer in
+    tpns_mhd_connection_peer(connection, buffer.baseAddress!, buffer.count)
+      ? String(cString: buffer.baseAddress!) : ""
+  }
   return LiveConnection(
-    peer: peer(connection), resume: { MHD_resume_connection(suspended.connection) },
+    peer: peer, resume: { MHD_resume_connection(suspended.connection) },
     unsentBytes: { tracked.map { deadlines.unsentBytes($0) } ?? 0 },
     abort: { tracked.map { deadlines.abort($0) } })
-}
-
-/// The client's address of `connection`, as text; empty when it cannot be told.
-private func peer(_ connection: OpaquePointer) -> String {
-  // INET6_ADDRSTRLEN (46) and a margin.
-  withUnsafeTemporaryAllocation(of: CChar.self, capacity: 64) { buffer in
-    guard tpns_mhd_connection_peer(connection, buffer.baseAddress!, buffer.count) else {
-      return ""
-    }
-    return String(cString: buffer.baseAddress!)
-  }
-}
-
-/// Queues a small answer: the connection's last one again when it is the same.
-private func respondReusing(
-  _ served: ServedConnection, _ response: OutgoingResponse, _ connection: OpaquePointer
-) -> MHD_Result {
-  if let last = served.lastAnswer, last.answers(response) {
-    return MHD_queue_response(connection, UInt32(response.status), last.response)
-  }
-  guard
-    let answer = ReusableAnswer(
-      status: response.status, contentType: response.contentType, body: response.body)
-  else { return MHD_Result(rawValue: 0)! }
-  served.lastAnswer = answer
-  return MHD_queue_response(connection, UInt32(response.status), answer.response)
 }
 
 /// Why the headers of `connection`'s request do not frame its body one clear way.

@@ -97,7 +97,12 @@ final class RequestDeadlines: @unchecked Sendable {
     lock.withLock {
       connections[ObjectIdentifier(connection)] = connection
       incomplete += 1
-      if incomplete > maximumIncomplete, let oldest = longestIncomplete() {
+      // The one that has been sending its request longest (the new one at least is).
+      if incomplete > maximumIncomplete,
+        let oldest = connections.values.min(by: {
+          ($0.requestStarted ?? .max) < ($1.requestStarted ?? .max)
+        })
+      {
         close(oldest)
       }
     }
@@ -182,17 +187,6 @@ final class RequestDeadlines: @unchecked Sendable {
         }
       }
     }
-  }
-
-  /// With `lock` held: the connection that has been sending its request longest.
-  private func longestIncomplete() -> Connection? {
-    var oldest: Connection?
-    for connection in connections.values {
-      guard let started = connection.requestStarted else { continue }
-      if let current = oldest?.requestStarted, current <= started { continue }
-      oldest = connection
-    }
-    return oldest
   }
 
   /// With `lock` held: shuts `connection`'s socket down, for libmicrohttpd to close.

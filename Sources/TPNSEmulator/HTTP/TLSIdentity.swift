@@ -51,8 +51,16 @@ public struct TLSIdentity: Sendable, Equatable {
   public static func load(certificateFile: String, keyFile: String) throws(TLSIdentityError)
     -> TLSIdentity
   {
-    let certificate = try readText(certificateFile)
-    let key = try readText(keyFile)
+    // No certificate chain or key is over 1 MiB; a bigger file (or a device) is not one.
+    let certificate: String
+    let key: String
+    do {
+      certificate = String(
+        decoding: try InputFile.read(certificateFile, limit: 1 << 20), as: UTF8.self)
+      key = String(decoding: try InputFile.read(keyFile, limit: 1 << 20), as: UTF8.self)
+    } catch {
+      throw .unreadable(path: error.path, reason: error.reason)
+    }
     return try TLSIdentity(
       certificate: certificate, key: key, certificateFile: certificateFile, keyFile: keyFile)
   }
@@ -68,18 +76,6 @@ public struct TLSIdentity: Sendable, Equatable {
       throw .cannotMake(reason: String(cString: tpns_tls_error_text(code)))
     }
     return try TLSIdentity(certificate: String(cString: certificate), key: String(cString: key))
-  }
-
-  /// No certificate chain or key is this large; a bigger file (or a device) is not one.
-  static let maximumFileSize = 1 << 20
-
-  /// The text of the file at `path`, at most ``maximumFileSize`` bytes.
-  static func readText(_ path: String) throws(TLSIdentityError) -> String {
-    do {
-      return String(decoding: try InputFile.read(path, limit: maximumFileSize), as: UTF8.self)
-    } catch {
-      throw .unreadable(path: error.path, reason: error.reason)
-    }
   }
 }
 

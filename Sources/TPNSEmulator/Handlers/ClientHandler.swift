@@ -32,7 +32,9 @@ struct ClientHandler: RequestHandler {
     var record = record
     record.registeredAt = now
     record.lastSeen = now
-    let isNew = try registry.register(record, tokenKey: record.tokenKey ?? "")
+    let isNew = try registry.write(inTransaction: false) {
+      try $0.upsert(record, tokenKey: record.tokenKey ?? "")
+    }
     return isNew ? "ok: client registered" : "ok: client updated"
   }
 }

@@ -44,7 +44,9 @@ struct MapsyncHandler: TransactionalHandler {
       case .tolerated(let violation): try conformance.tolerate(reason(violation))
       case .ignored(let violation), .refused(let violation): throw .badRequest(reason(violation))
       }
-      if let format = entry.format, let violation = ParameterRules.formatViolation(format) {
+      if let format = entry.format,
+        let violation = MappingSettingsSyntax.formatViolation(in: format)
+      {
         try conformance.tolerate("map entry \(index) has a format that \(violation)")
       }
       guard seen.insert(uid).inserted else { continue }

@@ -22,8 +22,12 @@ enum ParameterRules {
   /// by ``judge(uid:)``.
   static func judge(_ parameter: CommandParameter, value: String) -> Judgement {
     switch parameter.name {
-    case "os":
-      return judgeOperatingSystem(value)
+    case "os":  // the values the vendor documents are canonical, other plain text tolerated
+      guard OperatingSystem(rawValue: value) == nil else { return .canonical }
+      if let violation = plainTextViolation(value) { return .refused("\(violation)") }
+      return .tolerated(
+        "must be one the vendor documents (\(OperatingSystem.documentedValues)), "
+          + "not '\(Printable(value))'")
     case "appid":
       return judgeText(value, canonical: PhoneFieldSyntax.appIDViolation(in: value))
     case "udid":
@@ -35,7 +39,12 @@ enum ParameterRules {
       let reason = "must be 0 or 1, not '\(Printable(value))'"
       return integer(value) == nil ? .ignored(reason) : .tolerated(reason)
     case "uid":
-      return judge(uid: value).map { "must be \(uidRule): '\(Printable(value))' \($0)" }
+      let rule = "must be \(uidRule): '\(Printable(value))' "
+      switch judge(uid: value) {
+      case .tolerated(let reason): return .tolerated(rule + reason)
+      case .refused(let reason): return .refused(rule + reason)
+      default: return .canonical
+      }
     case "interval":
       return judgeInteger(
         value, in: Int64(MapEntry.intervals.lowerBound)...Int64(MapEntry.intervals.upperBound))
@@ -45,7 +54,8 @@ enum ParameterRules {
       // Up to the end of year 9999, as seconds since 1970.
       return judgeInteger(value, in: 0...253_402_300_799)
     case "format":
-      return formatViolation(value).map { .tolerated($0) } ?? .canonical
+      return MappingSettingsSyntax.formatViolation(in: value).map { .tolerated("\($0)") }
+        ?? .canonical
     case "msg":
       return EventMessageSyntax.violation(in: value).map { .tolerated("\($0)") } ?? .canonical
     default:  // cmd, token (judged against os), map (decoded by its handler)
@@ -109,26 +119,11 @@ enum ParameterRules {
     }
   }
 
-  /// Why a `format` (of `mapping`, or of a `map` entry) is not what a canonical client
-  /// sends: at most 255 characters, no control characters; or nil.
-  static func formatViolation(_ value: String) -> String? {
-    MappingSettingsSyntax.formatViolation(in: value).map(String.init(describing:))
-  }
-
   /// An optional `-`, then digits only, as an integer.
   static func integer(_ value: String) -> Int64? {
     let digits = value.hasPrefix("-") ? value.utf8.dropFirst() : value.utf8[...]
     guard !digits.isEmpty, digits.allSatisfy({ (0x30...0x39).contains($0) }) else { return nil }
     return Int64(value)
-  }
-
-  /// The values the vendor documents are canonical; any other plain text is tolerated.
-  private static func judgeOperatingSystem(_ value: String) -> Judgement {
-    guard OperatingSystem(rawValue: value) == nil else { return .canonical }
-    if let violation = plainTextViolation(value) { return .refused("\(violation)") }
-    return .tolerated(
-      "must be one the vendor documents (\(OperatingSystem.documentedValues)), "
-        + "not '\(Printable(value))'")
   }
 
   /// Free text (`appid`, `udid`, `lang`): canonical when `canonical` is nil,
@@ -163,16 +158,5 @@ enum ParameterRules {
 
   private static func isControl(_ scalar: Unicode.Scalar) -> Bool {
     scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
-  }
-}
-
-extension ParameterRules.Judgement {
-  func map(_ transform: (String) -> String) -> Self {
-    switch self {
-    case .canonical: return .canonical
-    case .tolerated(let reason): return .tolerated(transform(reason))
-    case .ignored(let reason): return .ignored(transform(reason))
-    case .refused(let reason): return .refused(transform(reason))
-    }
   }
 }

@@ -30,19 +30,17 @@ struct Inspector: Sendable {
         "a snapshot PUT is at most 1 MiB; start tpns-server with --import FILE for a larger one")
     }
     try request.checkSize()
-    switch name {
-    case "health":
+    if ["health", "overview", "stream", "openapi.json", "registry"].contains(name) {
       try only(["GET"], request)
       _ = try form(request, allowed: [])
+    }
+    switch name {
+    case "health":
       let fileError = registry.fileError
       return .json(JSONObject(health(fileError)), status: fileError == nil ? 200 : 503)
     case "overview":
-      try only(["GET"], request)
-      _ = try form(request, allowed: [])
       return try overview()
     case "stream":
-      try only(["GET"], request)
-      _ = try form(request, allowed: [])
       var response = OutgoingResponse(
         status: 200, contentType: "text/event-stream; charset=utf-8",
         header: HTTPHeader(name: "Cache-Control", value: "no-store"), body: [])
@@ -51,14 +49,10 @@ struct Inspector: Sendable {
     case "openapi.json":
       // A file beside this one, embedded at build time; Scripts/api-test.sh holds
       // every endpoint to what it says.
-      try only(["GET"], request)
-      _ = try form(request, allowed: [])
       return OutgoingResponse(
         status: 200, contentType: "application/json", header: nil,
         body: request.method == "HEAD" ? [] : PackageResources.openapi_json)
     case "registry":
-      try only(["GET"], request)
-      _ = try form(request, allowed: [])
       return .json(
         try RequestError.mappingDatabaseFailures {
           try registry.read { store in
@@ -119,9 +113,8 @@ struct Inspector: Sendable {
       throw RequestError(
         404,
         "no such path '\(Printable(request.path))' (try \(Self.prefix)health, registry, "
-          + "notifications, requests, requests/count, reset, faults, whitelist, snapshot, overview, "
-          + "stream, "
-          + "openapi.json)")
+          + "notifications, requests, requests/count, reset, faults, whitelist, snapshot, "
+          + "overview, stream, openapi.json)")
     }
   }
 
@@ -190,7 +183,9 @@ struct Inspector: Sendable {
   {
     var request = request
     if !readingBody { request.body = [] }
-    let form = try FormDecoding.parameters(of: request)
+    // A name in both the query and a POST's form body is a duplicate.
+    try FormDecoding.checkContentType(of: request)
+    let form = try FormParameters(decoding: FormDecoding.formBytes(of: request))
     if let duplicate = form.firstDuplicateName {
       throw .badRequest("parameter '\(Printable(duplicate))' is given more than once")
     }

@@ -63,19 +63,6 @@ struct DatabaseFile: Sendable {
   }
 
   private static func logPath(of path: String) -> String { path + "-wal" }
-
-  /// Creates an empty database file at `path` for its owner alone (0600), unless
-  /// something (a file, a directory, a link) is there already; returns whether it did.
-  ///
-  /// SQLite would create it 0644 less the umask, readable by every local user with
-  /// every token in it. It opens an empty file as a new database, and creates the
-  /// `-wal` and `-shm` beside it with the database's own mode, so all three are 0600.
-  static func createPrivately(at path: String) -> Bool {
-    let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
-    guard descriptor >= 0 else { return false }
-    close(descriptor)
-    return true
-  }
 }
 
 /// A state-changing request refused because a file of the registry's database is no

@@ -25,12 +25,6 @@ final class Registry: @unchecked Sendable {
   /// The UIDs the service maps (thread-safe by itself: no lock of this one).
   var whitelist: Whitelist { store.whitelist }
 
-  /// Registers the phone `record` describes (see ``RegistryStore/upsert(_:tokenKey:)``);
-  /// true when it is new.
-  func register(_ record: ClientRecord, tokenKey: String) throws -> Bool {
-    try write(inTransaction: false) { try $0.upsert(record, tokenKey: tokenKey) }
-  }
-
   /// Runs `body` with the lock held, in one transaction (or outside any when
   /// `inTransaction` is false: a write atomic by itself), once the database file is
   /// checked to be still at its path; throws ``DatabaseFileError`` (changing nothing)
@@ -38,7 +32,7 @@ final class Registry: @unchecked Sendable {
   func write<T>(inTransaction: Bool = true, _ body: (RegistryStore) throws -> T) throws -> T {
     do {
       return try lock.withLock { () throws -> T in
-        try store.checkFile()
+        try store.file?.check()
         return try inTransaction ? store.database.transaction { try body(store) } : body(store)
       }
     } catch let error as DatabaseFileError {
@@ -65,7 +59,7 @@ final class Registry: @unchecked Sendable {
   var fileError: DatabaseFileError? {
     let error = lock.withLock { () -> DatabaseFileError? in
       do throws(DatabaseFileError) {
-        try store.checkFile()
+        try store.file?.check()
         return nil
       } catch {
         return error
@@ -77,7 +71,7 @@ final class Registry: @unchecked Sendable {
 
   /// Idempotent; later uses fail with an SQLite error.
   func close() {
-    lock.withLock { store.close() }
+    lock.withLock { store.database.close() }
   }
 
   private func warnOnce(_ error: DatabaseFileError) {

@@ -12,8 +12,9 @@ import CSQLite
 /// each command in a transaction (a registration is one statement, autocommitted).
 final class RegistryStore {
   let database: SQLiteConnection
-  /// Nil in memory.
-  private let file: DatabaseFile?
+  /// Nil in memory. Its `check()` throws when the file opened, or its log, is no
+  /// longer at its path (deleted or replaced): what is written then would be lost.
+  let file: DatabaseFile?
   /// Kept in memory, beside the database.
   let whitelist = Whitelist()
 
@@ -81,9 +82,17 @@ final class RegistryStore {
   /// rollback journal in memory too (SQLite's default there), which a command that
   /// throws needs to change nothing.
   init(path: String?) throws {
-    // Created for its owner alone before SQLite opens it; removed again if the
-    // registry cannot be opened after all.
-    let created = path.map(DatabaseFile.createPrivately(at:)) ?? false
+    // Created empty for its owner alone (0600) before SQLite opens it, unless something
+    // (a file, a directory, a link) is there already; removed again if the registry
+    // cannot be opened after all. SQLite would create it 0644 less the umask, readable
+    // by every local user with every token in it; it opens an empty file as a new
+    // database, and creates the `-wal` and `-shm` beside it with the database's mode.
+    var created = false
+    if let path {
+      let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+      created = descriptor >= 0
+      if created { close(descriptor) }
+    }
     do {
       database = try SQLiteConnection(path: path ?? ":memory:")
     } catch {
@@ -151,15 +160,6 @@ final class RegistryStore {
       }
     }
     try database.execute("PRAGMA user_version = \(schemaVersion);")
-  }
-
-  /// Closes the database (idempotent).
-  func close() { database.close() }
-
-  /// Throws when the database file opened, or its log, is no longer at its path
-  /// (deleted or replaced): what is written then would be lost.
-  func checkFile() throws(DatabaseFileError) {
-    try file?.check()
   }
 
   // MARK: Clients

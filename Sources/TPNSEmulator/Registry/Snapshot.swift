@@ -183,9 +183,7 @@ extension Snapshot {
     let place = path.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
     return place.isEmpty ? reason : "\(place): \(reason)"
   }
-}
 
-extension Snapshot {
   /// Most bytes of a snapshot file (`--import`).
   static let maximumFileSize = 256 << 20
 
@@ -203,9 +201,7 @@ extension Snapshot {
       throw SnapshotError("\(path): \(error)")
     }
   }
-}
 
-extension Snapshot {
   /// Why a snapshot could not be written to `path` when asked now, before a run that
   /// ends by writing it: its directory is missing or not writable, or it names a
   /// directory. Nil when it looks writable.
