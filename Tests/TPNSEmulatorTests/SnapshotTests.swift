@@ -63,6 +63,22 @@ struct SnapshotTests {
     #expect(try server.registry("mappings").count == 2)
   }
 
+  @Test("a UID /tpns stored as sent in lower case is read back from the snapshot it wrote")
+  func lowerCaseUIDRoundTrip() throws {
+    let server = try TestEmulator()
+    let token = try server.registerIOS()
+    let uid = TestEmulator.uid(1).lowercased()
+    let phone = "os=ios&appid=\(TestEmulator.appid)&udid=\(token)"
+    #expect(try server.post("cmd=mapping&\(phone)&uid=\(uid)").status == 200)
+    _ = try server.post("cmd=event&uid=\(uid)&event_type=2")
+    let before = try server.inspect("snapshot").body
+    #expect(before.contains(uid))
+    _ = try server.inspect("reset", method: "POST")
+    let put = try Self.put(server, Array(before.utf8))
+    #expect(put.status == 200, "\(put.body)")
+    #expect(try server.inspect("snapshot").body == before)
+  }
+
   @Test(
     "a bad document is a 400 naming what is wrong, and changes nothing",
     arguments: [

@@ -160,9 +160,10 @@ extension Snapshot {
     }
   }
 
-  /// `text` as a canonical UID, or an error naming `place`.
+  /// `text` as a UID `/tpns` stores (canonical, or lower case kept as sent), or an
+  /// error naming `place`: the emulator reads back every snapshot it writes.
   private static func checkUID(_ text: String, _ place: String) throws(SnapshotError) {
-    guard DeviceUID.isCanonical(text) else {
+    if case .refused = ParameterRules.judge(uid: text) {
       throw SnapshotError("\(place) holds '\(Printable(text, limit: 40))', which is not a UID")
     }
   }
