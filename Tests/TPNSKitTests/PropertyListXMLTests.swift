@@ -12,7 +12,7 @@ import Testing
     "Ratio": .real(1.5),
     "When": .date(Date(timeIntervalSince1970: 1_700_000_000)),
     "Blob": .data(Data([0, 1, 2, 250])),
-    "Text": .string("a < b & c > d \"quoted\" 'single' é 日本"),
+    "Text": .string("a < b & c > d \"quoted\" 'single' é 日本\r\nnext\rline"),
     "Empty": .string(""),
     "Nested": .dictionary(["list": .array([]), "inner": .dictionary([:])]),
   ])
@@ -21,6 +21,8 @@ import Testing
   func roundTrip() throws {
     let bytes = try PropertyListXML.serialize(Self.sample)
     #expect(try PropertyListXML.parse(bytes) == Self.sample)
+    // As a reference: XML readers (expat, plistlib) turn a raw one into a line feed.
+    #expect(String(decoding: bytes, as: UTF8.self).contains("日本&#13;\nnext&#13;line"))
   }
 
   @Test("Foundation's PropertyListDecoder reads what it writes")
@@ -54,7 +56,7 @@ import Testing
     #expect(decoded.ratio == 1.5)
     #expect(decoded.when == Date(timeIntervalSince1970: 1_700_000_000))
     #expect(decoded.blob == Data([0, 1, 2, 250]))
-    #expect(decoded.text == "a < b & c > d \"quoted\" 'single' é 日本")
+    #expect(decoded.text == "a < b & c > d \"quoted\" 'single' é 日本\r\nnext\rline")
     #expect(decoded.empty == "")
   }
 

@@ -89,7 +89,7 @@ extension PropertyListXML {
       }
     }
 
-    /// Appends `text` with `&`, `<` and `>` escaped, and notes it if XML
+    /// Appends `text` with `&`, `<`, `>` and carriage returns escaped, and notes it if XML
     /// cannot hold it.
     mutating func escape(_ original: String) {
       // Over the string's bytes as one buffer: a store writes 20,000 strings.
@@ -113,6 +113,9 @@ extension PropertyListXML {
           case UInt8(ascii: "&"): entity = "&amp;"
           case UInt8(ascii: "<"): entity = "&lt;"
           case UInt8(ascii: ">"): entity = "&gt;"
+          // A reader turns a carriage return written as it is into a line feed (XML's
+          // line ends); written as a reference, it stays one.
+          case 0x0D: entity = "&#13;"
           default: continue
           }
           output += utf8[start..<index]
