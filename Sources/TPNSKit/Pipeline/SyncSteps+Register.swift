@@ -54,7 +54,7 @@ extension SyncSteps {
       }
       // A `register` of this very registration asked for since is satisfied.
       pendingDemand.withLock {
-        if $0.attempts(desired) { $0.forcesRegistration = false }
+        if $0.attempt?.registration == desired { $0.forcesRegistration = false }
       }
       return .registered(desired.token, response: response.body)
     }
@@ -68,7 +68,7 @@ extension SyncSteps {
       var rejected = true
       try update { state in
         let fallback: PhoneRegistration?
-        if attempted.attempts(desired) {
+        if attempted.attempt?.registration == desired {
           fallback = attempted.attempt?.previous
         } else if !state.servers(acknowledging: desired).isEmpty {
           rejected = false
