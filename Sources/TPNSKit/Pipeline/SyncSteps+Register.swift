@@ -14,11 +14,7 @@ extension SyncSteps {
     _ result: Result<PushToken, IdentifierError>, triggers: PublishSubject<Void>
   ) -> Observable<Outcome> {
     Observable<Outcome>.deferred {
-      let token: PushToken
-      switch result {
-      case .success(let valid): token = valid
-      case .failure(let error): throw PipelineFailure.invalidToken(error)
-      }
+      let token = try result.mapError(PipelineFailure.invalidToken).get()
       guard let udid = registration.udid ?? (token.os.usesAPNsTokens ? token.rawValue : nil)
       else {
         throw PipelineFailure.missingUDID(token.os)
