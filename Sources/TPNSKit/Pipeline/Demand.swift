@@ -38,20 +38,6 @@ struct Demand: Sendable, Equatable {
         + other.refusedFormerPhones.filter { !refusedFormerPhones.contains($0) },
       refusedRemovals: refusedRemovals.union(other.refusedRemovals))
   }
-
-  /// Whether `registration` is the one the `register` in this demand stored.
-  func attempts(_ registration: PhoneRegistration) -> Bool {
-    attempt?.registration == registration
-  }
-
-  /// The first request that still agrees with the desired list `uids`, and how many it
-  /// takes off the queue (those before it no longer agree: the list goes instead).
-  func nextMappingRequest(for uids: Set<String>) -> (request: MappingRequest, taking: Int)? {
-    for (index, request) in mappingRequests.enumerated() where request.agrees(with: uids) {
-      return (request, index + 1)
-    }
-    return nil
-  }
 }
 
 /// A single-UID request a command asked for in place of a `mapsync`: the

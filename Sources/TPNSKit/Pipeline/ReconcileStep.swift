@@ -46,12 +46,16 @@ enum ReconcileStep: Equatable, Sendable {
       let cleared = Set(reset)
       return .sendList(desired, uids.filter { !cleared.contains($0.rawValue) }, settings)
     }
-    if !demand.mappingRequests.isEmpty,
-      let next = demand.nextMappingRequest(for: Set(state.uids))
-    {
-      var sent = MappingSettings()
-      if case .map(let uid) = next.request { sent = state.settings(of: uid.rawValue) }
-      return .sendMappingRequest(desired, next.request, sent, taking: next.taking)
+    // The first request that still agrees with the list; those before it no longer
+    // do, and leave the queue with it (the list goes instead).
+    let requests = demand.mappingRequests
+    if !requests.isEmpty {
+      let stored = Set(state.uids)
+      if let index = requests.firstIndex(where: { $0.agrees(with: stored) }) {
+        var sent = MappingSettings()
+        if case .map(let uid) = requests[index] { sent = state.settings(of: uid.rawValue) }
+        return .sendMappingRequest(desired, requests[index], sent, taking: index + 1)
+      }
     }
     if difference.listDiffers(passingOver: demand.refusedRemovals) || demand.forcesList
       || (demand.retriesNotActivated && !difference.notActivated.isEmpty)

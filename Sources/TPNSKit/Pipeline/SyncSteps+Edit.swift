@@ -9,7 +9,8 @@ extension SyncSteps {
     -> Observable<Outcome>
   {
     Observable<Outcome>.deferred {
-      let uids = try UIDInput.parsed(addition.uids)
+      // All checked before anything is stored (all or nothing).
+      let uids = try addition.uids.map { try $0.parsed() }
       var outcomes: [Outcome] = []
       try update { state in
         outcomes = []
@@ -56,16 +57,7 @@ extension SyncSteps {
     .catchingFailures()
   }
 
-  /// Checks every target against the list, then removes them all (or none), then
-  /// reconciles. A UID no longer stored that the server still holds is already
-  /// removed, and its removal is what gets sent.
-  func remove(
-    _ removals: [SyncViewModel.Removal], triggers: PublishSubject<Void>
-  ) -> Observable<Outcome> {
-    remove(removals, all: false, requests: { _ in [] }, triggers: triggers)
-  }
-
-  /// Removes as ``remove(_:triggers:)`` does, and sends each removal as a single-UID
+  /// Removes as ``remove(_:all:requests:triggers:)`` does, and sends each removal as a single-UID
   /// request instead of in a `mapsync`.
   func unmap(_ unmapping: SyncViewModel.Unmapping, triggers: PublishSubject<Void>)
     -> Observable<Outcome>
@@ -84,20 +76,21 @@ extension SyncSteps {
     }
     // Every UID is checked before the store is read (as `add` does).
     return Observable<[DeviceUID]>.deferred {
-      .just(try UIDInput.parsed(texts.map { UIDInput($0) }))
+      .just(try texts.map { try UIDInput($0).parsed() })
     }
     .flatMap { uids in
-      remove(
-        uids.map { .uid($0.rawValue) }, all: false, requests: requests, triggers: triggers)
+      remove(uids.map { .uid($0.rawValue) }, requests: requests, triggers: triggers)
     }
     .catchingFailures()
   }
 
-  /// Removes `removals` (or, with `all`, every stored UID), then reconciles
-  /// with the single-UID `requests` made of the UIDs removed.
-  private func remove(
-    _ removals: [SyncViewModel.Removal], all: Bool,
-    requests: @escaping @Sendable ([DeviceUID]) -> [MappingRequest],
+  /// Checks every target against the list, then removes them all (or none, or with
+  /// `all` every stored UID), then reconciles with the single-UID `requests` made of
+  /// the UIDs removed. A UID no longer stored that the server still holds is already
+  /// removed, and its removal is what gets sent.
+  func remove(
+    _ removals: [SyncViewModel.Removal], all: Bool = false,
+    requests: @escaping @Sendable ([DeviceUID]) -> [MappingRequest] = { _ in [] },
     triggers: PublishSubject<Void>
   ) -> Observable<Outcome> {
     let server = server

@@ -14,11 +14,7 @@ extension SyncSteps {
     _ result: Result<PushToken, IdentifierError>, triggers: PublishSubject<Void>
   ) -> Observable<Outcome> {
     Observable<Outcome>.deferred {
-      let token: PushToken
-      switch result {
-      case .success(let valid): token = valid
-      case .failure(let error): throw PipelineFailure.invalidToken(error)
-      }
+      let token = try result.mapError(PipelineFailure.invalidToken).get()
       guard let udid = registration.udid ?? (token.os.usesAPNsTokens ? token.rawValue : nil)
       else {
         throw PipelineFailure.missingUDID(token.os)
@@ -54,7 +50,7 @@ extension SyncSteps {
       }
       // A `register` of this very registration asked for since is satisfied.
       pendingDemand.withLock {
-        if $0.attempts(desired) { $0.forcesRegistration = false }
+        if $0.attempt?.registration == desired { $0.forcesRegistration = false }
       }
       return .registered(desired.token, response: response.body)
     }
@@ -68,7 +64,7 @@ extension SyncSteps {
       var rejected = true
       try update { state in
         let fallback: PhoneRegistration?
-        if attempted.attempts(desired) {
+        if attempted.attempt?.registration == desired {
           fallback = attempted.attempt?.previous
         } else if !state.servers(acknowledging: desired).isEmpty {
           rejected = false

@@ -27,9 +27,4 @@ public struct UIDInput: Sendable, Equatable {
     }
   }
 
-  /// Every one of `inputs` parsed, in order, or the failure of the first
-  /// that is not a UID: checked before anything is stored (all or nothing).
-  static func parsed(_ inputs: [UIDInput]) throws(PipelineFailure) -> [DeviceUID] {
-    try inputs.map { (input) throws(PipelineFailure) in try input.parsed() }
-  }
 }

@@ -103,8 +103,31 @@ public struct RetryPolicy: Sendable {
       guard let seconds = Int64(text) else { return .seconds(Int64.max / 2) }
       return .seconds(seconds)
     }
-    guard let date = HTTPDate.parse(text) else { return nil }
+    guard let date = Self.httpDate(text) else { return nil }
     let seconds = date.timeIntervalSince(now())
     return seconds > 0 ? .milliseconds(Int64((seconds * 1000).rounded(.up))) : .zero
+  }
+
+  private static let months = [
+    "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
+  ]
+
+  /// An RFC 9110 IMF-fixdate (`Sun, 06 Nov 1994 08:49:37 GMT`), parsed without a
+  /// date formatter (and ICU); `nil` for any other text.
+  static func httpDate(_ text: String) -> Date? {
+    let parts = text.split(separator: " ")
+    guard parts.count == 6, parts[0].hasSuffix(","), parts[5] == "GMT",
+      let day = Int(parts[1]), (1...31).contains(day),
+      let monthIndex = Self.months.firstIndex(of: String(parts[2])),
+      let year = Int(parts[3]), (1970...9999).contains(year)
+    else { return nil }
+    let time = parts[4].split(separator: ":")
+    guard time.count == 3, let hour = Int(time[0]), let minute = Int(time[1]),
+      let second = Int(time[2]), (0..<24).contains(hour), (0..<60).contains(minute),
+      (0...60).contains(second)
+    else { return nil }
+    let days = CivilDate.daysSinceEpoch(year: year, month: monthIndex + 1, day: day)
+    let seconds = ((days * 24 + hour) * 60 + minute) * 60 + second
+    return Date(timeIntervalSince1970: Double(seconds))
   }
 }

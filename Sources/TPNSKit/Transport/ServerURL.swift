@@ -40,9 +40,6 @@ public struct ServerURL: Sendable, Hashable, CustomStringConvertible {
     )
   }
 
-  /// The scheme, lower-cased (`http`), or nil.
-  public var scheme: String? { parts.map { $0.scheme.lowercased() } }
-
   /// The host, lower-cased, without the brackets of an IPv6 address, or nil.
   public var host: String? {
     guard let hostPort = parts?.hostPort else { return nil }
@@ -156,7 +153,7 @@ public struct ServerURL: Sendable, Hashable, CustomStringConvertible {
 
   /// Whether what is sent here crosses the network unencrypted (`http://`, not loopback).
   public var isCleartextOverNetwork: Bool {
-    scheme == "http" && !isLoopback
+    parts?.scheme.lowercased() == "http" && !isLoopback
   }
 
   public var description: String { redacted }

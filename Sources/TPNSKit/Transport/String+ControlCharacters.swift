@@ -8,22 +8,19 @@ extension StringProtocol {
   ///
   ///     "a\u{1B}]0;pwned\u{7}".escapingControlCharacters  // "a\\u{1b}]0;pwned\\u{7}"
   public var escapingControlCharacters: String {
-    guard unicodeScalars.contains(where: \.isTerminalControl) else { return String(self) }
+    // C0 (U+0000–U+001F), DEL (U+007F) or C1 (U+0080–U+009F).
+    func isControl(_ scalar: Unicode.Scalar) -> Bool {
+      scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
+    }
+    guard unicodeScalars.contains(where: isControl) else { return String(self) }
     var output = ""
     for scalar in unicodeScalars {
-      if scalar.isTerminalControl {
+      if isControl(scalar) {
         output += "\\u{\(String(scalar.value, radix: 16))}"
       } else {
         output.unicodeScalars.append(scalar)
       }
     }
     return output
-  }
-}
-
-extension Unicode.Scalar {
-  /// C0 (U+0000–U+001F), DEL (U+007F) or C1 (U+0080–U+009F).
-  var isTerminalControl: Bool {
-    value < 0x20 || (0x7F...0x9F).contains(value)
   }
 }
