@@ -19,11 +19,6 @@ public final class TestableObserver<Element: Sendable>: ObserverType {
     recorded.value
   }
 
-  /// The elements received so far, without times.
-  public var elements: [Element] {
-    events.compactMap(\.value.element)
-  }
-
   public func on(_ event: Event<Element>) {
     let time = scheduler.clock
     recorded.withLock { $0.append(Recorded(time: time, value: event)) }

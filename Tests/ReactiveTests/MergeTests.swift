@@ -52,6 +52,6 @@ import Testing
       a.onNext(3)
     }
     scheduler.start()
-    #expect(observer.elements == [1, 2, 3])
+    #expect(observer.events == [.next(210, 1), .next(210, 2), .next(210, 3)])
   }
 }

@@ -32,7 +32,6 @@ import Testing
     scheduler.scheduleAt(200) { subject.subscribe(observer).disposed(by: bag) }
     scheduler.start()
     #expect(observer.events == [.error(200, TestError.boom)])
-    #expect(subject.isStopped)
     #expect(subject.hasObservers == false)
   }
 

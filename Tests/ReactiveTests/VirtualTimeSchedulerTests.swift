@@ -29,7 +29,7 @@ import Testing
     scheduler.advance(to: 20)
     #expect(ran.value == [10])
     #expect(scheduler.clock == 20)
-    scheduler.advance(by: 10)
+    scheduler.advance(to: 30)
     #expect(ran.value == [10, 30])
   }
 

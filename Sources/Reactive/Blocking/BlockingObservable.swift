@@ -62,18 +62,15 @@ public struct BlockingObservable<Element: Sendable>: Sendable {
     }
     defer { subscription.dispose() }
 
-    if let runLoop {
-      // This thread runs the work while it waits.
-      guard runLoop.run(until: { state.value.isDone }, timeout: timeout) else {
-        throw ReactiveError.timeout(timeout ?? .zero)
+    let isDone =
+      if let runLoop {
+        // This thread runs the work while it waits.
+        runLoop.run(until: { state.value.isDone }, timeout: timeout)
+      } else {
+        finished.wait(timeout: timeout.map { .now() + $0.dispatchInterval } ?? .distantFuture)
+          == .success
       }
-    } else if let timeout {
-      guard finished.wait(timeout: .now() + timeout.dispatchInterval) == .success else {
-        throw ReactiveError.timeout(timeout)
-      }
-    } else {
-      finished.wait()
-    }
+    guard isDone else { throw ReactiveError.timeout(timeout ?? .zero) }
     let (elements, error, _) = state.value
     if let error { throw error }
     return elements

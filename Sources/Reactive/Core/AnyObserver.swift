@@ -23,8 +23,4 @@ public struct AnyObserver<Element: Sendable>: ObserverType {
   public func on(_ event: Event<Element>) {
     eventHandler(event)
   }
-
-  public func asObserver() -> AnyObserver<Element> {
-    self
-  }
 }

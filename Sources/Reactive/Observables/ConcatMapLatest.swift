@@ -12,77 +12,53 @@ extension ObservableType {
   ) -> Observable<Inner.Element> {
     Observable.create { downstream in
       // Inner and outer events may come from different threads.
-      let observer = SerializedObserver(downstream)
+      let serialized = SerialDrain(downstream.on)
       let current = SerialDisposable()
-      let state = LockedState(ConcatMapLatestState<Element>())
+      // Whether an inner sequence runs, the newest element waiting to start
+      // the next one, and whether this sequence has completed.
+      let state = LockedState<(isRunning: Bool, waiting: Element?, isOuterCompleted: Bool)>(
+        (false, nil, false))
 
       @Sendable func start(_ element: Element) {
         // An inner that completed just as the subscription was disposed starts nothing.
         guard !current.isDisposed else { return }
         let inner: Inner
-        do { inner = try selector(element) } catch { return observer.onError(error) }
+        do { inner = try selector(element) } catch { return serialized.submit(.error(error)) }
         let innerSubscription = SingleAssignmentDisposable()
         current.setDisposable(innerSubscription)
         innerSubscription.setDisposable(
           inner.asObservable().subscribe { event in
-            guard case .completed = event else { return observer.on(event) }
-            switch state.withLock({ $0.finishInner() }) {
-            case .startNext(let next): start(next)
-            case .complete: observer.onCompleted()
-            case .idle: break
+            guard case .completed = event else { return serialized.submit(event) }
+            let (next, isComplete) = state.withLock { state -> (Element?, Bool) in
+              defer { state.waiting = nil }
+              state.isRunning = state.waiting != nil
+              return (state.waiting, !state.isRunning && state.isOuterCompleted)
             }
+            if let next { start(next) } else if isComplete { serialized.submit(.completed) }
           })
       }
 
       let outer = self.asObservable().subscribe { event in
         switch event {
         case .next(let element):
-          if state.withLock({ $0.offer(element) }) { start(element) }
+          let startsNow = state.withLock { state in
+            // Otherwise it waits, replacing whatever waited.
+            if state.isRunning { state.waiting = element }
+            defer { state.isRunning = true }
+            return !state.isRunning
+          }
+          if startsNow { start(element) }
         case .error(let error):
-          observer.onError(error)
+          serialized.submit(.error(error))
         case .completed:
-          if state.withLock({ $0.finishOuter() }) { observer.onCompleted() }
+          let isComplete = state.withLock { state in
+            state.isOuterCompleted = true
+            return !state.isRunning
+          }
+          if isComplete { serialized.submit(.completed) }
         }
       }
       return Disposables.create(outer, current)
     }
-  }
-}
-
-/// Whether an inner sequence runs, the newest element waiting, and completion.
-private struct ConcatMapLatestState<Element> {
-  enum AfterInner {
-    case startNext(Element)
-    case complete
-    case idle
-  }
-
-  var isRunning = false
-  var waiting: Element?
-  var isOuterCompleted = false
-
-  /// Whether `element` starts now; otherwise it waits, replacing whatever waited.
-  mutating func offer(_ element: Element) -> Bool {
-    guard isRunning else {
-      isRunning = true
-      return true
-    }
-    waiting = element
-    return false
-  }
-
-  mutating func finishInner() -> AfterInner {
-    if let next = waiting {
-      waiting = nil
-      return .startNext(next)
-    }
-    isRunning = false
-    return isOuterCompleted ? .complete : .idle
-  }
-
-  /// Whether the whole sequence is now complete.
-  mutating func finishOuter() -> Bool {
-    isOuterCompleted = true
-    return !isRunning
   }
 }

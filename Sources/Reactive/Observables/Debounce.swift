@@ -14,8 +14,19 @@ extension ObservableType {
     Observable.create { observer in
       let quietTimer = SerialDisposable()
       let maxDelayTimer = SerialDisposable()
-      // Only touched by the drain's handler, one item at a time.
-      let state = LockedState(DebounceState<Element>())
+      // The element waiting, the newest element's number, and the number of
+      // the element that opened the current window (nil: none is open). Only
+      // touched by the drain's handler, one item at a time.
+      let state = LockedState<(pending: Element?, elementID: UInt64, window: UInt64?)>(
+        (nil, 0, nil))
+      // The element waiting if `isDue(elementID, window)`; closes the window.
+      @Sendable func take(if isDue: (UInt64, UInt64?) -> Bool) -> Element? {
+        state.withLock { state in
+          guard isDue(state.elementID, state.window) else { return nil }
+          defer { (state.pending, state.window) = (nil, nil) }
+          return state.pending
+        }
+      }
       // How a timer reaches the drain below (cleared on disposal).
       let drainBox = LockedState<SerialDrain<DebounceItem<Element>>?>(nil)
       let schedule: @Sendable (Duration, DebounceItem<Element>) -> any Disposable = { delay, item in
@@ -26,23 +37,28 @@ extension ObservableType {
       let drain = SerialDrain<DebounceItem<Element>> { item in
         switch item {
         case .event(.next(let element)):
-          let (id, opensWindow) = state.withLock { $0.receive(element) }
+          let (id, opensWindow) = state.withLock { state -> (UInt64, Bool) in
+            state.pending = element
+            state.elementID += 1
+            defer { state.window = state.window ?? state.elementID }
+            return (state.elementID, state.window == nil)
+          }
           quietTimer.setDisposable(schedule(dueTime, .quiet(id)))
-          if let maxDelay, let window = opensWindow {
-            maxDelayTimer.setDisposable(schedule(maxDelay, .maxDelay(window)))
+          if let maxDelay, opensWindow {
+            maxDelayTimer.setDisposable(schedule(maxDelay, .maxDelay(id)))
           }
         case .quiet(let id):
-          guard let due = state.withLock({ $0.takeIfQuiet(id) }) else { return }
+          guard let due = take(if: { newest, _ in newest == id }) else { return }
           maxDelayTimer.setDisposable(Disposables.create())
           observer.onNext(due)
         case .maxDelay(let window):
-          guard let due = state.withLock({ $0.takeIfWindow(window) }) else { return }
+          guard let due = take(if: { _, open in open == window }) else { return }
           quietTimer.setDisposable(Disposables.create())
           observer.onNext(due)
         case .event(let stop):
           quietTimer.dispose()
           maxDelayTimer.dispose()
-          let last = state.withLock { $0.take() }
+          let last = take { _, _ in true }
           if case .completed = stop, let last { observer.onNext(last) }
           observer.on(stop)
         }
@@ -57,45 +73,9 @@ extension ObservableType {
   }
 }
 
-/// A source event, or a timer set for the element or the window with this number.
+/// A source event, or a timer set for the element, or the window it opened, with this number.
 private enum DebounceItem<Element: Sendable>: Sendable {
   case event(Event<Element>)
   case quiet(UInt64)
   case maxDelay(UInt64)
-}
-
-/// The element waiting, and which timers may still send it: the newest
-/// element's quiet timer, and the max-delay timer of the window its burst opened.
-private struct DebounceState<Element> {
-  private var pending: Element?
-  private var elementID: UInt64 = 0
-  private var windowID: UInt64 = 0
-  private var windowIsOpen = false
-
-  /// Returns `element`'s number and, if it is the first one waiting, its window's.
-  mutating func receive(_ element: Element) -> (id: UInt64, opensWindow: UInt64?) {
-    pending = element
-    elementID += 1
-    guard !windowIsOpen else { return (elementID, nil) }
-    windowIsOpen = true
-    windowID += 1
-    return (elementID, windowID)
-  }
-
-  mutating func takeIfQuiet(_ id: UInt64) -> Element? {
-    id == elementID ? take() : nil
-  }
-
-  mutating func takeIfWindow(_ window: UInt64) -> Element? {
-    windowIsOpen && window == windowID ? take() : nil
-  }
-
-  /// Closes the window.
-  mutating func take() -> Element? {
-    defer {
-      pending = nil
-      windowIsOpen = false
-    }
-    return pending
-  }
 }

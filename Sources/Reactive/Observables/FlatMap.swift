@@ -10,7 +10,8 @@ extension ObservableType {
     _ selector: @escaping @Sendable (Element) throws -> Inner
   ) -> Observable<Inner.Element> {
     Observable.create { downstream in
-      let observer = SerializedObserver(downstream)
+      // Inner and outer events may come from different threads.
+      let serialized = SerialDrain(downstream.on)
       let subscriptions = CompositeDisposable()
       // The outer sequence counts as one active member until it completes.
       let active = LockedState(1)
@@ -19,7 +20,7 @@ extension ObservableType {
           active -= 1
           return active
         }
-        if left == 0 { observer.onCompleted() }
+        if left == 0 { serialized.submit(.completed) }
       }
 
       let outer = SingleAssignmentDisposable()
@@ -30,18 +31,18 @@ extension ObservableType {
           switch event {
           case .next(let element):
             let inner: Inner
-            do { inner = try selector(element) } catch { return observer.onError(error) }
+            do { inner = try selector(element) } catch { return serialized.submit(.error(error)) }
             active.withLock { $0 += 1 }
             let innerSubscription = SingleAssignmentDisposable()
             guard let key = subscriptions.insert(innerSubscription) else { return }
             innerSubscription.setDisposable(
               inner.subscribe { innerEvent in
-                guard case .completed = innerEvent else { return observer.on(innerEvent) }
+                guard case .completed = innerEvent else { return serialized.submit(innerEvent) }
                 subscriptions.remove(for: key)
                 finishOne()
               })
           case .error(let error):
-            observer.onError(error)
+            serialized.submit(.error(error))
           case .completed:
             finishOne()
           }

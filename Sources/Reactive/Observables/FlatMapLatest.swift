@@ -12,18 +12,29 @@ extension ObservableType {
   ) -> Observable<Inner.Element> {
     Observable.create { observer in
       let current = SerialDisposable()
-      let state = LockedState(FlatMapLatestState())
+      // The current inner sequence's number, whether it runs, and whether this one completed.
+      let state = LockedState<(generation: UInt64, hasActiveInner: Bool, isOuterCompleted: Bool)>(
+        (0, false, false))
       // Every event, outer or inner, is delivered through one drain, in order.
       let drain = SerialDrain<FlatMapLatestItem<Inner.Element>> { item in
         switch item {
         case .inner(let generation, let event):
           guard state.withLock({ $0.generation == generation }) else { return }
           guard case .completed = event else { return observer.on(event) }
-          if state.withLock({ $0.finishInner(generation) }) { observer.onCompleted() }
+          let isComplete = state.withLock { state in
+            guard state.generation == generation else { return false }
+            state.hasActiveInner = false
+            return state.isOuterCompleted
+          }
+          if isComplete { observer.onCompleted() }
         case .outerError(let error):
           observer.onError(error)
         case .outerCompleted:
-          if state.withLock({ $0.finishOuter() }) { observer.onCompleted() }
+          let isComplete = state.withLock { state in
+            state.isOuterCompleted = true
+            return !state.hasActiveInner
+          }
+          if isComplete { observer.onCompleted() }
         }
       }
 
@@ -33,7 +44,11 @@ extension ObservableType {
         case .next(let element):
           let inner: Inner
           do { inner = try selector(element) } catch { return drain.submit(.outerError(error)) }
-          let generation = state.withLock { $0.startInner() }
+          let generation = state.withLock { state in
+            state.generation += 1
+            state.hasActiveInner = true
+            return state.generation
+          }
           let innerSubscription = SingleAssignmentDisposable()
           current.setDisposable(innerSubscription)
           innerSubscription.setDisposable(
@@ -53,29 +68,4 @@ private enum FlatMapLatestItem<Element: Sendable>: Sendable {
   case inner(UInt64, Event<Element>)
   case outerError(any Error)
   case outerCompleted
-}
-
-/// Which inner sequence is current, and what has completed.
-private struct FlatMapLatestState {
-  var generation: UInt64 = 0
-  var hasActiveInner = false
-  var isOuterCompleted = false
-
-  mutating func startInner() -> UInt64 {
-    generation += 1
-    hasActiveInner = true
-    return generation
-  }
-
-  /// Whether the whole sequence is now complete.
-  mutating func finishInner(_ finished: UInt64) -> Bool {
-    guard finished == generation else { return false }
-    hasActiveInner = false
-    return isOuterCompleted
-  }
-
-  mutating func finishOuter() -> Bool {
-    isOuterCompleted = true
-    return !hasActiveInner
-  }
 }

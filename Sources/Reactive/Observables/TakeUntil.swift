@@ -6,16 +6,16 @@ extension ObservableType {
   public func take<Other: ObservableType>(until other: Other) -> Observable<Element> {
     Observable.create { downstream in
       // The two sources may send from different threads.
-      let observer = SerializedObserver(downstream)
+      let serialized = SerialDrain(downstream.on)
       // Subscribed first: if `other` sends at once, nothing of this one is wanted.
       let stopper = other.asObservable().subscribe { event in
         switch event {
-        case .next: observer.onCompleted()
-        case .error(let error): observer.onError(error)
+        case .next: serialized.submit(.completed)
+        case .error(let error): serialized.submit(.error(error))
         case .completed: break
         }
       }
-      let source = self.asObservable().subscribe { observer.on($0) }
+      let source = self.asObservable().subscribe { serialized.submit($0) }
       return Disposables.create(stopper, source)
     }
   }

@@ -55,11 +55,12 @@ public final class RunLoopScheduler: SchedulerType, @unchecked Sendable {
       if isDone() { return true }
       let next: Pending? = condition.withLock {
         let time = now
-        if let index = nextDueIndex(at: time) { return pending.remove(at: index) }
+        // The earliest action, the first scheduled of those due at once.
+        let soonest = pending.indices.min { pending[$0].due < pending[$1].due }
+        if let soonest, pending[soonest].due <= time { return pending.remove(at: soonest) }
         if let limit, time >= limit { return nil }
         // Sleep until the next action is due, the limit, or a wake.
-        let soonest = pending.map(\.due).min()
-        let until = [soonest, limit].compactMap { $0 }.min()
+        let until = [soonest.map { pending[$0].due }, limit].compactMap { $0 }.min()
         condition.wait(forNanoseconds: until.map { ($0 - time).saturatingNanoseconds })
         return nil
       }
@@ -69,11 +70,5 @@ public final class RunLoopScheduler: SchedulerType, @unchecked Sendable {
         return isDone()
       }
     }
-  }
-
-  /// The first action due at `time`, earliest first, then in scheduling order.
-  private func nextDueIndex(at time: Duration) -> Int? {
-    guard let earliest = pending.map(\.due).filter({ $0 <= time }).min() else { return nil }
-    return pending.firstIndex { $0.due == earliest }
   }
 }

@@ -57,26 +57,21 @@ open class VirtualTimeScheduler: SchedulerType, @unchecked Sendable {
   public func schedule(
     after delay: Duration, _ action: @escaping @Sendable () -> Void
   ) -> any Disposable {
-    let delayTicks = ticks(delay)
-    return state.withLock { state in
-      insert(at: state.clock + delayTicks, action, into: &state)
-    }
+    schedule(at: clock + ticks(delay), action)
   }
 
   /// Schedules `action` at the absolute time `time` (in ticks); a time in the
   /// past runs at the current time.
   @discardableResult
   public func schedule(at time: Int, _ action: @escaping @Sendable () -> Void) -> any Disposable {
-    state.withLock { state in insert(at: max(time, state.clock), action, into: &state) }
-  }
-
-  private func insert(
-    at time: Int, _ action: @escaping @Sendable () -> Void, into state: inout State
-  ) -> BooleanDisposable {
-    let item = Item(time: time, action: action, cancelled: BooleanDisposable())
-    // Before the first item due later: equal times keep FIFO order.
-    state.items.insert(item, at: state.items.firstIndex { $0.time > time } ?? state.items.endIndex)
-    return item.cancelled
+    let cancelled = BooleanDisposable()
+    state.withLock { state in
+      let item = Item(time: max(time, state.clock), action: action, cancelled: cancelled)
+      // Before the first item due later: equal times keep FIFO order.
+      let index = state.items.firstIndex { $0.time > item.time } ?? state.items.endIndex
+      state.items.insert(item, at: index)
+    }
+    return cancelled
   }
 
   /// Runs every scheduled action, including those they schedule, until none
@@ -89,11 +84,6 @@ open class VirtualTimeScheduler: SchedulerType, @unchecked Sendable {
   public func advance(to time: Int) {
     run(until: time)
     state.withLock { $0.clock = max($0.clock, time) }
-  }
-
-  /// Advances the clock by `ticks`.
-  public func advance(by ticks: Int) {
-    advance(to: clock + ticks)
   }
 
   /// Makes a running `start()` or `advance(to:)` return after the current action.

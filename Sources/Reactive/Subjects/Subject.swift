@@ -46,11 +46,6 @@ public class Subject<Element: Sendable>: ObservableType, ObserverType, @unchecke
     summary.withLock { $0.observerCount > 0 }
   }
 
-  /// Whether the subject received an error or completion.
-  public var isStopped: Bool {
-    summary.withLock { $0.stopEvent != nil }
-  }
-
   public func on(_ event: Event<Element>) {
     // Queued under the summary lock, so the drain sees events in the order
     // the summary recorded them; handled after it is released.

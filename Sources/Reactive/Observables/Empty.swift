@@ -1,6 +1,0 @@
-extension Observable {
-  /// Completion, with no element.
-  public static func empty() -> Observable<Element> {
-    from([])
-  }
-}
