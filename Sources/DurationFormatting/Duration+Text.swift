@@ -2,9 +2,6 @@
 public enum DurationUnit: Int64, Sendable {
   case seconds = 1_000_000_000_000_000_000
   case milliseconds = 1_000_000_000_000_000
-
-  /// The symbol after the number: `s`, `ms`.
-  public var symbol: String { self == .seconds ? "s" : "ms" }
 }
 
 /// Durations as text, the project's one home for it: the client's messages
@@ -50,7 +47,7 @@ extension Duration {
   ///     Duration.milliseconds(2_500).text(in: .seconds)  // "2.5 s"
   ///     Duration.milliseconds(3).text(in: .milliseconds, fractionDigits: 0)  // "3 ms"
   public func text(in unit: DurationUnit, fractionDigits: Int = 3) -> String {
-    decimal(in: unit, fractionDigits: fractionDigits) + " " + unit.symbol
+    decimal(in: unit, fractionDigits: fractionDigits) + (unit == .seconds ? " s" : " ms")
   }
 
   /// A wait as a person would say it: whole hours and minutes by name (a

@@ -6,14 +6,11 @@
   import Darwin
 #endif
 
-/// A mutual-exclusion lock over a heap-allocated `pthread_mutex_t`: the one
-/// lock type of the project (reactive core, client, emulator).
-///
-/// Not `Synchronization.Mutex`: on Linux ThreadSanitizer reports false races on
-/// it (it does not see the futex), and the suites run under `--sanitize=thread`.
-/// The mutex lives on the heap so that its address never changes. It is
-/// adaptive (spins briefly before sleeping: critical sections here are short).
-/// Costs one allocation per lock and an uncontended atomic per acquisition.
+/// A mutual-exclusion lock, the project's one: a `pthread_mutex_t` on the heap (its
+/// address never changes), adaptive (critical sections here are short). Not
+/// `Synchronization.Mutex`: on Linux ThreadSanitizer, which the suites run under, does
+/// not see its futex and reports false races. Costs one allocation per lock and an
+/// uncontended atomic per acquisition.
 ///
 ///     let lock = Lock()
 ///     lock.withLock { counter += 1 }

@@ -37,13 +37,12 @@ public struct Signals: Sendable {
   /// Waits, on a thread of its own, for the first of the blocked signals,
   /// and runs `handler` with it there.
   public func handleOnce(_ handler: @escaping @Sendable (Int32) -> Void) {
-    let context = Unmanaged.passRetained(Waiter(signals: self, handler: handler)).toOpaque()
+    let context = Unmanaged.passRetained(Waiter { handler(self.wait().signal) }).toOpaque()
     var thread = pthread_t()
     let started = pthread_create(
       &thread, nil,
       { context in
-        let waiter = Unmanaged<Waiter>.fromOpaque(context!).takeRetainedValue()
-        waiter.handler(waiter.signals.wait().signal)
+        Unmanaged<Waiter>.fromOpaque(context!).takeRetainedValue().run()
         return nil
       }, context)
     if started == 0 {
@@ -53,15 +52,10 @@ public struct Signals: Sendable {
     }
   }
 
-  /// What the thread of ``handleOnce(_:)`` holds.
+  /// What the thread of ``handleOnce(_:)`` runs.
   private final class Waiter: Sendable {
-    let signals: Signals
-    let handler: @Sendable (Int32) -> Void
-
-    init(signals: Signals, handler: @escaping @Sendable (Int32) -> Void) {
-      self.signals = signals
-      self.handler = handler
-    }
+    let run: @Sendable () -> Void
+    init(_ run: @escaping @Sendable () -> Void) { self.run = run }
   }
 
   /// Ends the process by `signal` as if it had never been taken (its

@@ -9,5 +9,4 @@ public struct DecodedMapPayload: Sendable, Hashable {
   public var otherKeys: [[String: JSONValue]]
   /// What a canonical client would not have sent; empty for a canonical payload.
   public var irregularities: [MapPayloadIrregularity]
-
 }

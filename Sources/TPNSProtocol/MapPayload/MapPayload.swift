@@ -58,19 +58,12 @@ public enum MapPayload {
   ///
   ///     try MapPayload.decode(entries: text).entries  // [MapEntry(uid: "…", interval: 3)]
   public static func decode(entries text: String) throws(MapPayloadError) -> DecodedMapPayload {
-    var irregularities: [MapPayloadIrregularity] = []
-    // Line breaks skipped, a space read as '+'.
-    var base64: [UInt8] = []
-    var hasLineBreaks = false
-    for byte in text.utf8 {
-      switch byte {
-      case UInt8(ascii: "\n"), UInt8(ascii: "\r"): hasLineBreaks = true
-      case UInt8(ascii: " "): base64.append(UInt8(ascii: "+"))
-      default: base64.append(byte)
-      }
-    }
-    if hasLineBreaks { irregularities.append(.lineBreaks) }
-    let bytes = try Base64.decode(base64)
+    let isLineBreak = { (byte: UInt8) in byte == UInt8(ascii: "\n") || byte == UInt8(ascii: "\r") }
+    var irregularities: [MapPayloadIrregularity] =
+      text.utf8.contains(where: isLineBreak) ? [.lineBreaks] : []
+    let bytes = try Base64.decode(
+      text.utf8.filter { !isLineBreak($0) }.map { $0 == UInt8(ascii: " ") ? UInt8(ascii: "+") : $0 }
+    )
     let json: JSONValue
     do {
       json = try JSONValue(parsing: bytes)
@@ -83,8 +76,6 @@ public enum MapPayload {
     var otherKeys: [[String: JSONValue]] = []
     var withOtherKeys: [Int] = []
     var otherKeyNames: Set<String> = []
-    entries.reserveCapacity(elements.count)
-    otherKeys.reserveCapacity(elements.count)
     for (index, element) in elements.enumerated() {
       guard case .object(var others) = element else {
         throw .shape("\(expected), found an element that is not an object")
@@ -104,18 +95,24 @@ public enum MapPayload {
         if case .number(let number) = value, let integer = Self.wholeInt64(number) {
           value = .integer(integer)
         }
-        let taken = Self.interval(value)
-        mapEntry.interval = taken
-        if taken.map(MapEntry.intervals.contains) != true || !value.isInteger {
-          irregularities.append(.interval(entry: index, found: value.compactText, takenAs: taken))
+        // Taken: an integer, or a string of decimal digits (with an optional `-`).
+        var isCanonical = false
+        switch value {
+        case .integer(let number):
+          mapEntry.interval = Int(number)
+          isCanonical = MapEntry.intervals.contains(Int(number))
+        case .string(let text) where !text.hasPrefix("+"): mapEntry.interval = Int(text)
+        default: break
+        }
+        if !isCanonical {
+          irregularities.append(
+            .interval(entry: index, found: value.compactText, takenAs: mapEntry.interval))
         }
       }
-      if let value = others.removeValue(forKey: "format") {
-        if case .string(let format) = value {
-          mapEntry.format = format
-        } else {
-          irregularities.append(.format(entry: index, found: value.compactText))
-        }
+      switch others.removeValue(forKey: "format") {
+      case .string(let format)?: mapEntry.format = format
+      case let value?: irregularities.append(.format(entry: index, found: value.compactText))
+      case nil: break
       }
       if !others.isEmpty {
         withOtherKeys.append(index)
@@ -131,19 +128,6 @@ public enum MapPayload {
       entries: entries, otherKeys: otherKeys, irregularities: irregularities)
   }
 
-  /// The integer an `interval` value stands for: a JSON integer, or a string of
-  /// decimal digits (with an optional `-`); nil for anything else.
-  private static func interval(_ value: JSONValue) -> Int? {
-    switch value {
-    case .integer(let number):
-      return Int(exactly: number)
-    case .string(let text):
-      return text.hasPrefix("+") ? nil : Int(text)
-    default:
-      return nil
-    }
-  }
-
   /// `number` as an `Int64` when it is one exactly (`Int64(exactly:)` without the C
   /// library's `trunc`, which would make this module link libm).
   private static func wholeInt64(_ number: Double) -> Int64? {
@@ -153,12 +137,4 @@ public enum MapPayload {
   }
 
   private static let expected = #"expected a JSON array of {"uid": "..."} objects"#
-}
-
-extension JSONValue {
-  /// Whether this is a JSON integer.
-  fileprivate var isInteger: Bool {
-    if case .integer = self { return true }
-    return false
-  }
 }

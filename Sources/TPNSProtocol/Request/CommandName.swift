@@ -34,12 +34,8 @@ public enum CommandName: String, CaseIterable, Sendable, Hashable {
 
   /// The command a `cmd` value names, by its name or its older one (``legacyName``).
   public init?(wireName: String) {
-    guard
-      let command = Self(rawValue: wireName)
-        ?? Self.allCases.first(where: { $0.legacyName == wireName })
-    else {
-      return nil
-    }
+    let command = Self(rawValue: wireName) ?? Self.allCases.first { $0.legacyName == wireName }
+    guard let command else { return nil }
     self = command
   }
 

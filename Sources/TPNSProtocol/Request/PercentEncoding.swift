@@ -4,25 +4,17 @@
 enum PercentEncoding {
   private static let hex = Array("0123456789ABCDEF".utf8)
 
-  /// Whether `byte` is kept as it is (an unreserved character).
-  private static func isKept(_ byte: UInt8) -> Bool {
-    switch byte {
-    case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-      UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."),
-      UInt8(ascii: "_"), UInt8(ascii: "~"):
-      true
-    default: false
-    }
-  }
-
   /// The UTF-8 of `text`, percent-encoded.
   static func encode(_ text: String) -> [UInt8] {
     var output: [UInt8] = []
     output.reserveCapacity(text.utf8.count)
     for byte in text.utf8 {
-      if isKept(byte) {
+      switch byte {
+      case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+        UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."),
+        UInt8(ascii: "_"), UInt8(ascii: "~"):
         output.append(byte)
-      } else {
+      default:
         output.append(UInt8(ascii: "%"))
         output.append(hex[Int(byte >> 4)])
         output.append(hex[Int(byte & 0x0F)])

@@ -12,11 +12,8 @@ public enum DeviceUIDSyntax {
   /// What is wrong with `text`, or nil when it is a valid UID. A bad character is
   /// reported before a bad length.
   public static func violation(in text: String) -> SyntaxViolation? {
-    SyntaxViolation.first(
-      in: text, length: length...length, allows: isAllowed)
-  }
-
-  private static func isAllowed(_ scalar: Unicode.Scalar) -> Bool {
-    ("A"..."Z").contains(scalar) || ("0"..."9").contains(scalar)
+    SyntaxViolation.first(in: text, length: length...length) {
+      ("A"..."Z").contains($0) || ("0"..."9").contains($0)
+    }
   }
 }

@@ -10,10 +10,7 @@ public enum SyntaxViolation: Sendable, Hashable, CustomStringConvertible {
   public var description: String {
     switch self {
     case .length(let actual, let expected):
-      let wanted =
-        expected.lowerBound == expected.upperBound
-        ? "\(expected.lowerBound)" : "\(expected.lowerBound) to \(expected.upperBound)"
-      return "has \(actual) characters, expected \(wanted)"
+      return "has \(actual) characters, expected \(expected.spoken)"
     case .character(let scalar, let position):
       let shown =
         scalar.isASCII && scalar.value >= 0x20 && scalar.value < 0x7F
@@ -47,4 +44,9 @@ extension Unicode.Scalar {
   var isControl: Bool {
     value < 0x20 || (0x7F...0x9F).contains(value)
   }
+}
+
+extension ClosedRange<Int> {
+  /// A range of lengths as messages say it: `20`, `1 to 4096`.
+  var spoken: String { count == 1 ? "\(lowerBound)" : "\(lowerBound) to \(upperBound)" }
 }

@@ -21,10 +21,6 @@ struct JSONParser {
     return value
   }
 
-  private init(bytes: [UInt8]) {
-    self.bytes = bytes
-  }
-
   /// The next byte after any whitespace, not consumed; nil at the end.
   private mutating func peek() -> UInt8? {
     while index < bytes.count, [0x20, 0x0A, 0x0D, 0x09].contains(bytes[index]) { index += 1 }

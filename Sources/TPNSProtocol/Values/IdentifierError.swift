@@ -44,11 +44,8 @@ public enum IdentifierError: Error, Equatable, CustomStringConvertible {
     case .empty(let kind):
       return "the \(kind.rawValue) is empty"
     case .length(let kind, let actual, let expected):
-      let count =
-        expected.count == 1
-        ? "\(expected.lowerBound)" : "\(expected.lowerBound) to \(expected.upperBound)"
       let unit = kind == .iosToken ? "hex characters" : "characters"
-      return "\(kind.article) \(kind.rawValue) must be \(count) \(unit), got \(actual)"
+      return "\(kind.article) \(kind.rawValue) must be \(expected.spoken) \(unit), got \(actual)"
     case .character(let kind, let scalar, let position):
       return
         "character \(Self.show(scalar)) at position \(position) is not allowed in "

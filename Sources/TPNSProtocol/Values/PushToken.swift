@@ -25,8 +25,9 @@ public struct PushToken: Hashable, Sendable, CustomStringConvertible {
       return
     }
     var token = text.trimmingWhitespace()
+    let kind: IdentifierError.Kind = os.usesAPNsTokens ? .iosToken : .token(os)
+    guard !token.isEmpty else { throw .empty(kind) }
     if os.usesAPNsTokens {
-      guard !token.isEmpty else { throw .empty(.iosToken) }
       if token.hasPrefix("{") && token.contains("length") || token.contains("bytes = 0x") {
         throw .truncatedIOSDescription
       }
@@ -34,15 +35,8 @@ public struct PushToken: Hashable, Sendable, CustomStringConvertible {
         token = String(token.dropFirst().dropLast().filter { $0 != " " })
       }
       token = String(String.UnicodeScalarView(token.unicodeScalars.map(\.asciiLowercased)))
-      if let violation = IOSTokenSyntax.violation(in: token) {
-        throw IdentifierError(.iosToken, violation)
-      }
-    } else {
-      guard !token.isEmpty else { throw .empty(.token(os)) }
-      if let violation = AndroidTokenSyntax.violation(in: token) {
-        throw IdentifierError(.token(os), violation)
-      }
     }
+    if let violation = os.tokenViolation(token) { throw IdentifierError(kind, violation) }
     rawValue = token
   }
 
