@@ -50,7 +50,7 @@ public enum TextFile {
     let written = bytes.withUnsafeBufferPointer { Console.write($0, to: descriptor) }
     var error = written == 0 ? nil : failure("write", written)
     if error == nil, fsync(descriptor) != 0 { error = failure("fsync", errno) }
-    if close(descriptor) != 0, error == nil { error = failure("fsync", errno) }
+    if close(descriptor) != 0, error == nil { error = failure("close", errno) }
     if error == nil, rename(temporary, path) != 0 { error = failure("rename", errno) }
     if let error {
       unlink(temporary)
