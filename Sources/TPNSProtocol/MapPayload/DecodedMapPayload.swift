@@ -9,4 +9,13 @@ public struct DecodedMapPayload: Sendable, Hashable {
   public var otherKeys: [[String: JSONValue]]
   /// What a canonical client would not have sent; empty for a canonical payload.
   public var irregularities: [MapPayloadIrregularity]
+
+  public init(
+    entries: [MapEntry], otherKeys: [[String: JSONValue]],
+    irregularities: [MapPayloadIrregularity]
+  ) {
+    self.entries = entries
+    self.otherKeys = otherKeys
+    self.irregularities = irregularities
+  }
 }

@@ -17,6 +17,11 @@ public enum MapPayload {
   /// `interval` and `format` when set (TUTK's Android quickstart's shape), in
   /// standard padded base64.
   public static func encode(entries: [MapEntry]) -> String {
+    Base64.encode(json(entries: entries))
+  }
+
+  /// The JSON ``encode(entries:)`` encodes in base64.
+  static func json(entries: [MapEntry]) -> [UInt8] {
     var json: [UInt8] = Array("[".utf8)
     json.reserveCapacity(entries.count * 32 + 2)
     for (index, entry) in entries.enumerated() {
@@ -27,7 +32,7 @@ public enum MapPayload {
       if let format = entry.format { json += (#","format":"# + JSONString.quoted(format)).utf8 }
       json += "}".utf8
     }
-    return Base64.encode(json + "]".utf8)
+    return json + "]".utf8
   }
 
   /// The UIDs of a payload as a canonical client sends it, in order and as sent
@@ -58,61 +63,62 @@ public enum MapPayload {
   ///
   ///     try MapPayload.decode(entries: text).entries  // [MapEntry(uid: "…", interval: 3)]
   public static func decode(entries text: String) throws(MapPayloadError) -> DecodedMapPayload {
-    let isLineBreak = { (byte: UInt8) in byte == UInt8(ascii: "\n") || byte == UInt8(ascii: "\r") }
-    var irregularities: [MapPayloadIrregularity] =
-      text.utf8.contains(where: isLineBreak) ? [.lineBreaks] : []
-    let bytes = try Base64.decode(
-      text.utf8.filter { !isLineBreak($0) }.map { $0 == UInt8(ascii: " ") ? UInt8(ascii: "+") : $0 }
-    )
-    let json: JSONValue
+    var irregularities: [MapPayloadIrregularity] = []
+    // Line breaks skipped, a space read as '+'.
+    var base64: [UInt8] = []
+    var hasLineBreaks = false
+    for byte in text.utf8 {
+      switch byte {
+      case UInt8(ascii: "\n"), UInt8(ascii: "\r"): hasLineBreaks = true
+      case UInt8(ascii: " "): base64.append(UInt8(ascii: "+"))
+      default: base64.append(byte)
+      }
+    }
+    if hasLineBreaks { irregularities.append(.lineBreaks) }
+    let bytes = try Base64.decode(base64)
+    let read: Result<[RawEntry], ShapeError>
     do {
-      json = try JSONValue(parsing: bytes)
+      read = try rawEntries(bytes)
     } catch {
       throw .json(error.description)
     }
-    guard case .array(let elements) = json else { throw .shape(expected) }
+    let raw: [RawEntry]
+    switch read {
+    case .success(let entries): raw = entries
+    case .failure(let error): throw .shape(error.reason)
+    }
 
     var entries: [MapEntry] = []
     var otherKeys: [[String: JSONValue]] = []
     var withOtherKeys: [Int] = []
     var otherKeyNames: Set<String> = []
-    for (index, element) in elements.enumerated() {
-      guard case .object(var others) = element else {
-        throw .shape("\(expected), found an element that is not an object")
+    entries.reserveCapacity(raw.count)
+    otherKeys.reserveCapacity(raw.count)
+    for (index, entry) in raw.enumerated() {
+      var others = entry.others
+      var mapEntry = MapEntry(uid: entry.uid)
+      guard !others.isEmpty else {
+        entries.append(mapEntry)
+        otherKeys.append(others)
+        continue
       }
-      let uid: String
-      switch others.removeValue(forKey: "uid") {
-      case .string(let text)?: uid = text
-      case nil:
-        let keys = others.keys.sorted()
-        let found = keys.isEmpty ? "an empty object" : "keys \(keys.joined(separator: ", "))"
-        throw .shape("\(expected), found \(found)")
-      case _?: throw .shape("\(expected), found a \"uid\" that is not a string")
-      }
-      var mapEntry = MapEntry(uid: uid)
       if var value = others.removeValue(forKey: "interval") {
         // JSONDecoder read a number that is a whole Int64 (3.0, 1e2) as an integer.
         if case .number(let number) = value, let integer = Self.wholeInt64(number) {
           value = .integer(integer)
         }
-        // Taken: an integer, or a string of decimal digits (with an optional `-`).
-        var isCanonical = false
-        switch value {
-        case .integer(let number):
-          mapEntry.interval = Int(number)
-          isCanonical = MapEntry.intervals.contains(Int(number))
-        case .string(let text) where !text.hasPrefix("+"): mapEntry.interval = Int(text)
-        default: break
-        }
-        if !isCanonical {
-          irregularities.append(
-            .interval(entry: index, found: value.compactText, takenAs: mapEntry.interval))
+        let taken = Self.interval(value)
+        mapEntry.interval = taken
+        if taken.map(MapEntry.intervals.contains) != true || !value.isInteger {
+          irregularities.append(.interval(entry: index, found: value.compactText, takenAs: taken))
         }
       }
-      switch others.removeValue(forKey: "format") {
-      case .string(let format)?: mapEntry.format = format
-      case let value?: irregularities.append(.format(entry: index, found: value.compactText))
-      case nil: break
+      if let value = others.removeValue(forKey: "format") {
+        if case .string(let format) = value {
+          mapEntry.format = format
+        } else {
+          irregularities.append(.format(entry: index, found: value.compactText))
+        }
       }
       if !others.isEmpty {
         withOtherKeys.append(index)
@@ -128,6 +134,21 @@ public enum MapPayload {
       entries: entries, otherKeys: otherKeys, irregularities: irregularities)
   }
 
+  /// The integer an `interval` value stands for: a JSON integer, or a string of
+  /// decimal digits (with an optional `-`); nil for anything else.
+  private static func interval(_ value: JSONValue) -> Int? {
+    switch value {
+    case .integer(let number):
+      return Int(exactly: number)
+    case .string(let text):
+      let digits = text.hasPrefix("-") ? text.utf8.dropFirst() : text.utf8[...]
+      guard !digits.isEmpty, digits.allSatisfy({ (0x30...0x39).contains($0) }) else { return nil }
+      return Int(text)
+    default:
+      return nil
+    }
+  }
+
   /// `number` as an `Int64` when it is one exactly (`Int64(exactly:)` without the C
   /// library's `trunc`, which would make this module link libm).
   private static func wholeInt64(_ number: Double) -> Int64? {
@@ -137,4 +158,101 @@ public enum MapPayload {
   }
 
   private static let expected = #"expected a JSON array of {"uid": "..."} objects"#
+
+  /// Why the JSON is not an array of objects each with a string `uid`.
+  private struct ShapeError: Error {
+    let reason: String
+  }
+
+  /// One object with a string `uid`, and its other keys as sent.
+  private struct RawEntry {
+    let uid: String
+    let others: [String: JSONValue]
+  }
+
+  /// The entries of the JSON `bytes`, or why they are not an array of objects each
+  /// with a string `uid` (the first element that is not, in order). Bytes that are
+  /// not JSON throw, whatever their shape: the whole input is read either way.
+  private static func rawEntries(_ bytes: [UInt8]) throws(JSONSyntaxError) -> Result<
+    [RawEntry], ShapeError
+  > {
+    var parser = JSONParser(bytes)
+    parser.skipByteOrderMark()
+    guard parser.peek() == UInt8(ascii: "[") else {
+      _ = try parser.value(depth: 0)
+      try parser.end()
+      return .failure(ShapeError(reason: expected))
+    }
+    var entries: [RawEntry] = []
+    var shapeError: ShapeError?
+    if try parser.beginArray(depth: 0) {
+      repeat {
+        if shapeError == nil, parser.peek() == UInt8(ascii: "{") {
+          switch try entry(&parser) {
+          case .success(let entry): entries.append(entry)
+          case .failure(let error): shapeError = error
+          }
+        } else {
+          _ = try parser.value(depth: 1)
+          if shapeError == nil {
+            shapeError = ShapeError(reason: "\(expected), found an element that is not an object")
+          }
+        }
+      } while try parser.next(close: "]")
+    }
+    try parser.end()
+    return shapeError.map { .failure($0) } ?? .success(entries)
+  }
+
+  /// The object at the parser's `{`, an element of the top array. As `JSONDecoder`
+  /// read it, the first of duplicate keys wins, `uid` included.
+  private static func entry(_ parser: inout JSONParser) throws(JSONSyntaxError) -> Result<
+    RawEntry, ShapeError
+  > {
+    enum UID {
+      case absent
+      case string(String)
+      case notString
+    }
+    var uid = UID.absent
+    var others: [String: JSONValue] = [:]
+    if try parser.beginObject(depth: 1) {
+      repeat {
+        let key = try parser.key()
+        if key == "uid" {
+          guard case .absent = uid else {
+            _ = try parser.value(depth: 2)
+            continue
+          }
+          if parser.peek() == UInt8(ascii: "\"") {
+            uid = .string(try parser.string())
+          } else {
+            _ = try parser.value(depth: 2)
+            uid = .notString
+          }
+        } else {
+          let value = try parser.value(depth: 2)
+          if others.index(forKey: key) == nil { others[key] = value }
+        }
+      } while try parser.next(close: "}")
+    }
+    switch uid {
+    case .string(let uid):
+      return .success(RawEntry(uid: uid, others: others))
+    case .notString:
+      return .failure(ShapeError(reason: "\(expected), found a \"uid\" that is not a string"))
+    case .absent:
+      let keys = others.keys.sorted()
+      let found = keys.isEmpty ? "an empty object" : "keys \(keys.joined(separator: ", "))"
+      return .failure(ShapeError(reason: "\(expected), found \(found)"))
+    }
+  }
+}
+
+extension JSONValue {
+  /// Whether this is a JSON integer.
+  fileprivate var isInteger: Bool {
+    if case .integer = self { return true }
+    return false
+  }
 }

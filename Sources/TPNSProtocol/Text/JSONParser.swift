@@ -1,9 +1,16 @@
-/// A recursive descent over JSON bytes (RFC 8259), with errors that name the offending
-/// byte: `JSONDecoder` would bring Foundation into every binary that links the protocol.
-/// Strict: strings are UTF-8 with every escape checked (a lone surrogate is refused),
-/// numbers have JSON's syntax, nothing but whitespace follows the value, no trailing
-/// comma. As `JSONDecoder`: a leading byte order mark is skipped, the first of
-/// duplicate keys wins, and arrays and objects nest at most ``maximumDepth`` deep.
+/// A single pass over JSON bytes (RFC 8259), building ``JSONValue``s, with errors
+/// that name the offending byte.
+///
+/// `JSONDecoder` would bring Foundation into every binary that links the protocol;
+/// this reader does what the `map` needs, strictly: strings are UTF-8 with every escape
+/// checked (a lone surrogate is refused), numbers have JSON's syntax (no leading zero,
+/// no `+`, no bare `.`), there is nothing after the value but whitespace, and no
+/// trailing comma. As `JSONDecoder`: a leading UTF-8 byte order mark is skipped, the
+/// first of duplicate keys wins, and arrays and objects nest at most
+/// ``maximumDepth`` deep.
+///
+/// ``MapPayload`` walks an array element by element with the same calls
+/// ``JSONValue/init(parsing:)`` uses (`beginArray`, `next(close:)`, …).
 struct JSONParser {
   /// How deep arrays and objects may nest, as in `JSONDecoder`. The reader recurses
   /// once per level; a few thousand levels would end the stack.
@@ -12,67 +19,83 @@ struct JSONParser {
   private let bytes: [UInt8]
   private var index = 0
 
-  /// The value of the whole of `bytes`: after a byte order mark, before whitespace.
-  static func document(_ bytes: [UInt8]) throws(JSONSyntaxError) -> JSONValue {
-    var parser = JSONParser(bytes: bytes)
-    if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { parser.index = 3 }
-    let value = try parser.value(depth: 0)
-    guard parser.peek() == nil else { throw parser.expected("the end") }
-    return value
+  init(_ bytes: [UInt8]) {
+    self.bytes = bytes
+  }
+
+  // MARK: The document
+
+  /// Skips a UTF-8 byte order mark at the start, as `JSONDecoder` does.
+  mutating func skipByteOrderMark() {
+    if index == 0, bytes.starts(with: [0xEF, 0xBB, 0xBF]) { index = 3 }
+  }
+
+  /// Whitespace, then the end of the input.
+  mutating func end() throws(JSONSyntaxError) {
+    skipWhitespace()
+    guard index == bytes.count else { throw expected("the end") }
   }
 
   /// The next byte after any whitespace, not consumed; nil at the end.
-  private mutating func peek() -> UInt8? {
-    while index < bytes.count, [0x20, 0x0A, 0x0D, 0x09].contains(bytes[index]) { index += 1 }
+  mutating func peek() -> UInt8? {
+    skipWhitespace()
     return index < bytes.count ? bytes[index] : nil
   }
 
+  // MARK: Values
+
   /// The value that starts after any whitespace; `depth` arrays and objects enclose it.
-  private mutating func value(depth: Int) throws(JSONSyntaxError) -> JSONValue {
+  mutating func value(depth: Int) throws(JSONSyntaxError) -> JSONValue {
     guard let first = peek() else { throw expected("a value") }
     switch first {
     case UInt8(ascii: "{"):
-      try open(depth: depth)
       var members: [String: JSONValue] = [:]
-      switch peek() {
-      case UInt8(ascii: "}"):
-        index += 1
-        return .object(members)
-      case UInt8(ascii: "\""): break
-      default: throw expected("a string key or '}'")
+      if try beginObject(depth: depth) {
+        repeat {
+          let key = try key()
+          let member = try value(depth: depth + 1)
+          if members.index(forKey: key) == nil { members[key] = member }
+        } while try next(close: "}")
       }
-      repeat {
-        guard peek() == UInt8(ascii: "\"") else { throw expected("a string key") }
-        let key = try string()
-        guard peek() == UInt8(ascii: ":") else { throw expected("':'") }
-        index += 1
-        let member = try value(depth: depth + 1)
-        if members.index(forKey: key) == nil { members[key] = member }
-      } while try next(close: "}")
       return .object(members)
     case UInt8(ascii: "["):
-      try open(depth: depth)
       var elements: [JSONValue] = []
-      if peek() == UInt8(ascii: "]") {
-        index += 1
-        return .array(elements)
+      if try beginArray(depth: depth) {
+        repeat {
+          elements.append(try value(depth: depth + 1))
+        } while try next(close: "]")
       }
-      repeat {
-        elements.append(try value(depth: depth + 1))
-      } while try next(close: "]")
       return .array(elements)
-    case UInt8(ascii: "\""): return .string(try string())
-    case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return try number()
-    case UInt8(ascii: "t"): return try literal("true", .bool(true))
-    case UInt8(ascii: "f"): return try literal("false", .bool(false))
-    case UInt8(ascii: "n"): return try literal("null", .null)
-    default: throw expected("a value")
+    case UInt8(ascii: "\""):
+      return .string(try string())
+    case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+      return try number()
+    case UInt8(ascii: "t"):
+      try literal("true")
+      return .bool(true)
+    case UInt8(ascii: "f"):
+      try literal("false")
+      return .bool(false)
+    case UInt8(ascii: "n"):
+      try literal("null")
+      return .null
+    default:
+      throw expected("a value")
     }
+  }
+
+  /// Consumes the `[` at the current byte (after ``peek()``); whether an element
+  /// follows (false: the array was empty and its `]` is consumed too).
+  mutating func beginArray(depth: Int) throws(JSONSyntaxError) -> Bool {
+    try open(depth: depth)
+    guard peek() == UInt8(ascii: "]") else { return true }
+    index += 1
+    return false
   }
 
   /// After an element or a member: whether another follows (`,`) or its
   /// array or object ended (`close`, `]` or `}`).
-  private mutating func next(close: Unicode.Scalar) throws(JSONSyntaxError) -> Bool {
+  mutating func next(close: Unicode.Scalar) throws(JSONSyntaxError) -> Bool {
     switch peek() {
     case UInt8(ascii: ","):
       index += 1
@@ -85,18 +108,32 @@ struct JSONParser {
     }
   }
 
-  /// Consumes the bracket of an array or object `depth` containers deep.
-  private mutating func open(depth: Int) throws(JSONSyntaxError) {
-    guard depth < Self.maximumDepth else {
-      throw JSONSyntaxError(
-        offset: index,
-        "more than \(Self.maximumDepth) nested arrays and objects at offset \(index)")
+  /// Consumes the `{` at the current byte (after ``peek()``); whether a member
+  /// follows (false: the object was empty and its `}` is consumed too).
+  mutating func beginObject(depth: Int) throws(JSONSyntaxError) -> Bool {
+    try open(depth: depth)
+    switch peek() {
+    case UInt8(ascii: "}"):
+      index += 1
+      return false
+    case UInt8(ascii: "\""):
+      return true
+    default:
+      throw expected("a string key or '}'")
     }
+  }
+
+  /// A member's key and the `:` after it; its value comes next.
+  mutating func key() throws(JSONSyntaxError) -> String {
+    guard peek() == UInt8(ascii: "\"") else { throw expected("a string key") }
+    let key = try string()
+    guard peek() == UInt8(ascii: ":") else { throw expected("':'") }
     index += 1
+    return key
   }
 
   /// The string whose `"` is the current byte (after ``peek()``).
-  private mutating func string() throws(JSONSyntaxError) -> String {
+  mutating func string() throws(JSONSyntaxError) -> String {
     let start = index
     index += 1
     // Copied only from the first escape on; escapes add whole, valid
@@ -117,11 +154,7 @@ struct JSONParser {
         try escape(into: &escaped)
         runStart = index
       case 0..<0x20:
-        let hex = String(bytes[index], radix: 16, uppercase: true)
-        throw JSONSyntaxError(
-          offset: index,
-          "control character U+\(String(repeating: "0", count: 4 - hex.count))\(hex) "
-            + "at offset \(index) is not escaped in a string")
+        throw controlCharacter()
       default:
         index += 1
       }
@@ -129,12 +162,36 @@ struct JSONParser {
     throw JSONSyntaxError(offset: start, "the string at offset \(start) has no closing '\"'")
   }
 
-  private mutating func literal(
-    _ word: String, _ value: JSONValue
-  ) throws(JSONSyntaxError) -> JSONValue {
-    guard bytes[index...].starts(with: word.utf8) else { throw expected("a value") }
-    index += word.utf8.count
-    return value
+  // MARK: Private
+
+  private mutating func skipWhitespace() {
+    while index < bytes.count {
+      switch bytes[index] {
+      case UInt8(ascii: " "), UInt8(ascii: "\n"), UInt8(ascii: "\r"), UInt8(ascii: "\t"):
+        index += 1
+      default:
+        return
+      }
+    }
+  }
+
+  /// Consumes the bracket of an array or object `depth` containers deep.
+  private mutating func open(depth: Int) throws(JSONSyntaxError) {
+    guard depth < Self.maximumDepth else {
+      throw JSONSyntaxError(
+        offset: index,
+        "more than \(Self.maximumDepth) nested arrays and objects at offset \(index)")
+    }
+    index += 1
+  }
+
+  private mutating func literal(_ word: StaticString) throws(JSONSyntaxError) {
+    let count = word.utf8CodeUnitCount
+    let matches = word.withUTF8Buffer { utf8 in
+      bytes.count - index >= count && bytes[index..<index + count].elementsEqual(utf8)
+    }
+    guard matches else { throw expected("a value") }
+    index += count
   }
 
   /// A number: `.integer` without a fraction or exponent when it fits 64 bits,
@@ -142,11 +199,28 @@ struct JSONParser {
   /// hold (`1e400`), as `JSONValue`'s `Decodable` conformance kept it.
   private mutating func number() throws(JSONSyntaxError) -> JSONValue {
     let start = index
-    if bytes[index] == UInt8(ascii: "-") { index += 1 }
-    let integerStart = index
-    try digits()
-    if bytes[integerStart] == UInt8(ascii: "0"), index - integerStart > 1 {
-      throw JSONSyntaxError(offset: start, "the number at offset \(start) has a leading zero")
+    let negative = bytes[index] == UInt8(ascii: "-")
+    if negative { index += 1 }
+    guard index < bytes.count, Self.isDigit(bytes[index]) else { throw expected("a digit") }
+    // The integer part, negated (Int64.min has no positive counterpart).
+    var negated: Int64 = 0
+    var fits = true
+    if bytes[index] == UInt8(ascii: "0") {
+      index += 1
+      if index < bytes.count, Self.isDigit(bytes[index]) {
+        throw JSONSyntaxError(offset: start, "the number at offset \(start) has a leading zero")
+      }
+    } else {
+      while index < bytes.count, Self.isDigit(bytes[index]) {
+        if fits {
+          let (tens, overflow) = negated.multipliedReportingOverflow(by: 10)
+          let (next, overflowAgain) = tens.subtractingReportingOverflow(
+            Int64(bytes[index] - UInt8(ascii: "0")))
+          fits = !overflow && !overflowAgain
+          negated = next
+        }
+        index += 1
+      }
     }
     var isInteger = true
     if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
@@ -154,7 +228,7 @@ struct JSONParser {
       index += 1
       try digits()
     }
-    if index < bytes.count, bytes[index] | 0x20 == UInt8(ascii: "e") {
+    if index < bytes.count, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
       isInteger = false
       index += 1
       if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-")
@@ -163,19 +237,24 @@ struct JSONParser {
       }
       try digits()
     }
-    let text = String(decoding: bytes[start..<index], as: UTF8.self)
-    if isInteger, let integer = Int64(text) { return .integer(integer) }
-    guard let number = Double(text), number.isFinite else { return .null }
+    if isInteger, fits {
+      if negative { return .integer(negated) }
+      if negated != .min { return .integer(-negated) }
+    }
+    guard let number = Double(String(decoding: bytes[start..<index], as: UTF8.self)),
+      number.isFinite
+    else { return .null }
     return .number(number)
   }
 
   /// One or more decimal digits.
   private mutating func digits() throws(JSONSyntaxError) {
-    let start = index
-    while index < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[index]) {
-      index += 1
-    }
-    guard index > start else { throw expected("a digit") }
+    guard index < bytes.count, Self.isDigit(bytes[index]) else { throw expected("a digit") }
+    while index < bytes.count, Self.isDigit(bytes[index]) { index += 1 }
+  }
+
+  private static func isDigit(_ byte: UInt8) -> Bool {
+    byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")
   }
 
   /// The escape at the current `\`, appended to `buffer` as UTF-8.
@@ -199,7 +278,9 @@ struct JSONParser {
       case 0xD800...0xDBFF:
         // A high surrogate must be followed by an escaped low one.
         let lowStart = index
-        guard bytes[index...].starts(with: "\\u".utf8) else { throw loneSurrogate(at: start) }
+        guard bytes.count - index >= 2, bytes[index] == UInt8(ascii: "\\"),
+          bytes[index + 1] == UInt8(ascii: "u")
+        else { throw loneSurrogate(at: start) }
         index += 2
         let low = try hexadecimal(escapeAt: lowStart)
         guard (0xDC00...0xDFFF).contains(low) else { throw loneSurrogate(at: start) }
@@ -222,14 +303,22 @@ struct JSONParser {
 
   /// The four hexadecimal digits after the `\u` at `escapeAt`.
   private mutating func hexadecimal(escapeAt start: Int) throws(JSONSyntaxError) -> UInt32 {
-    let digits = bytes[index..<min(index + 4, bytes.count)]
-    guard digits.count == 4, digits.allSatisfy({ Character(Unicode.Scalar($0)).isHexDigit }),
-      let value = UInt32(String(decoding: digits, as: UTF8.self), radix: 16)
-    else {
-      throw JSONSyntaxError(
-        offset: start, "'\\u' at offset \(start) is not followed by four hexadecimal digits")
+    var value: UInt32 = 0
+    for _ in 0..<4 {
+      let digit: UInt8
+      switch index < bytes.count ? bytes[index] : 0 {
+      case let byte where Self.isDigit(byte): digit = byte - UInt8(ascii: "0")
+      case let byte where (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(byte):
+        digit = byte - UInt8(ascii: "a") + 10
+      case let byte where (UInt8(ascii: "A")...UInt8(ascii: "F")).contains(byte):
+        digit = byte - UInt8(ascii: "A") + 10
+      default:
+        throw JSONSyntaxError(
+          offset: start, "'\\u' at offset \(start) is not followed by four hexadecimal digits")
+      }
+      value = value << 4 | UInt32(digit)
+      index += 1
     }
-    index += 4
     return value
   }
 
@@ -238,23 +327,29 @@ struct JSONParser {
     return JSONSyntaxError(offset: start, "'\(escape)' at offset \(start) is a lone surrogate")
   }
 
-  /// "expected `what` at offset N, found …" for the current byte: the end, a word
-  /// (`nope`, `NaN`), or one byte.
-  private func expected(_ what: String) -> JSONSyntaxError {
-    var found = "the end"
-    if index < bytes.count {
-      let word = bytes[index...].prefix {
-        (UInt8(ascii: "a")...UInt8(ascii: "z")).contains($0 | 0x20)
-      }
-      found =
-        word.count > 1
-        ? "'\(String(decoding: word.prefix(20), as: UTF8.self))\(word.count > 20 ? "..." : "")'"
-        : Self.shown(bytes[index])
-    }
-    return JSONSyntaxError(offset: index, "expected \(what) at offset \(index), found \(found)")
+  private func controlCharacter() -> JSONSyntaxError {
+    let hex = String(bytes[index], radix: 16, uppercase: true)
+    return JSONSyntaxError(
+      offset: index,
+      "control character U+\(String(repeating: "0", count: 4 - hex.count))\(hex) "
+        + "at offset \(index) is not escaped in a string")
   }
 
-  /// A byte as messages show it: printable ASCII quoted, anything else in hex.
+  /// "expected `what` at offset N, found …" for the current byte.
+  private func expected(_ what: String) -> JSONSyntaxError {
+    JSONSyntaxError(offset: index, "expected \(what) at offset \(index), found \(found)")
+  }
+
+  /// What is at the current byte: the end, a word (`nope`, `NaN`), or one byte.
+  private var found: String {
+    guard index < bytes.count else { return "the end" }
+    let word = bytes[index...].prefix { byte in
+      (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte | 0x20)
+    }
+    guard word.count > 1 else { return Self.shown(bytes[index]) }
+    return "'\(String(decoding: word.prefix(20), as: UTF8.self))\(word.count > 20 ? "..." : "")'"
+  }
+
   static func shown(_ byte: UInt8) -> String {
     byte >= 0x20 && byte < 0x7F
       ? "'\(Character(Unicode.Scalar(byte)))'"
@@ -276,7 +371,10 @@ extension JSONValue {
   ///     try JSONValue(parsing: Array(#"{"a":[1,2.5,"x"]}"#.utf8))
   ///     // .object(["a": .array([.integer(1), .number(2.5), .string("x")])])
   public init(parsing bytes: [UInt8]) throws(JSONSyntaxError) {
-    self = try JSONParser.document(bytes)
+    var parser = JSONParser(bytes)
+    parser.skipByteOrderMark()
+    self = try parser.value(depth: 0)
+    try parser.end()
   }
 
   /// The JSON value of `text`'s UTF-8.
