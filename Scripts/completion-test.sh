@@ -94,6 +94,8 @@ check "bash: --uid completes stored UIDs" "$b" "$(bash_complete tpns remove --ui
 check "bash: a --store on the line is the store read" "" "$(bash_complete tpns remove --store /nonexistent '')"
 refuses "bash: ... and another store's UIDs are not offered" "0  $a" "$(bash_complete tpns remove --store /nonexistent '')"
 
+check "zsh: sourced (as its header says), it registers _tpns for tpns" "_tpns" \
+  "$(zsh -f -c "autoload -Uz compinit; compinit -u -d '$work/zcompdump'; source '$work/tpns.zsh'; print -r -- \${_comps[tpns]}")"
 check "zsh: subcommands" $'add\nremove\nregister' "$(zsh_complete 'tpns ')"
 check "zsh: options of sync" $'--method\n--timeout\n--allow-token-in-url' "$(zsh_complete 'tpns sync --')"
 check "zsh: --method's values" $'post\nget' "$(zsh_complete 'tpns sync --method ')"

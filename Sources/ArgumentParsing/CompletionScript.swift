@@ -231,7 +231,12 @@ struct CompletionScript {
       lines.append("        && return")
       lines.append("      ;;")
     }
-    lines += ["  esac", "  return 1", "}", "", "\(f) \"$@\"", ""]
+    lines += [
+      "  esac", "  return 1", "}", "",
+      // Autoloaded from $fpath it completes; sourced, it registers itself.
+      "if [[ \"$funcstack[1]\" == \"\(f)\" ]]; then \(f) \"$@\"; else compdef \(f) \(root); fi",
+      "",
+    ]
     return lines.joined(separator: "\n")
   }
 
