@@ -8,15 +8,7 @@ cd "$(dirname "$0")/.."
 
 # shellcheck source=lib.sh
 source Scripts/lib.sh
-bin=
-while (($#)); do
-  case $1 in
-    --bin) need_value "$@" && bin=$2 && shift 2 ;;
-    -h | --help) show_help ;;
-    *) usage_error "Unknown option '$1'" ;;
-  esac
-done
-bin=$(cd "${bin:-$(swift build --show-bin-path)}" && pwd)
+only_bin_option "$@"
 Scripts/setup.sh bash zsh fish >/dev/null
 
 make_work completion

@@ -82,3 +82,18 @@ python_venv() {
   fi
   python=$venv/bin/python
 }
+
+# only_bin_option ARGS...: the arguments of a suite whose one option is --bin DIR
+# (where tpns and tpns-server are; default: swift build --show-bin-path), besides
+# -h; sets bin, as an absolute path.
+only_bin_option() {
+  bin=""
+  while (($#)); do
+    case $1 in
+      --bin) need_value "$@" && bin=$2 && shift 2 ;;
+      -h | --help) show_help ;;
+      *) usage_error "Unknown option '$1'" ;;
+    esac
+  done
+  bin=$(cd "${bin:-$(swift build --show-bin-path)}" && pwd)
+}

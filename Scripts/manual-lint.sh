@@ -6,15 +6,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 # shellcheck source=lib.sh
 source Scripts/lib.sh
-bin=
-while (($#)); do
-  case $1 in
-    --bin) need_value "$@" && bin=$2 && shift 2 ;;
-    -h | --help) show_help ;;
-    *) usage_error "Unknown option '$1'" ;;
-  esac
-done
-bin=${bin:-$(swift build --show-bin-path)}
+only_bin_option "$@"
 Scripts/setup.sh mandoc groff-base >/dev/null
 pages=$(mktemp -d)
 trap 'rm -rf "$pages"' EXIT

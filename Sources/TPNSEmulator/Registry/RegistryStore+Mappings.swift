@@ -150,18 +150,7 @@ extension RegistryStore {
       ])
       return false
     }
-    try database.statement(
-      """
-      INSERT INTO mappings
-        (appid, udid, uid, position, push_interval, format, created_at, extra)
-      VALUES (?1, ?2, ?3,
-        (SELECT COALESCE(MAX(position), -1) + 1 FROM mappings WHERE appid = ?1 AND udid = ?2),
-        ?4, ?5, ?6, ?7)
-      """
-    ).run([
-      .text(appid), .text(udid), .text(change.uid), optional(change.interval),
-      optional(change.format), .integer(now), optional(change.extra),
-    ])
+    try append(appid: appid, udid: udid, change, createdAt: now)
     return true
   }
 
