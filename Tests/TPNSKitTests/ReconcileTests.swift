@@ -93,6 +93,33 @@ import Testing
     #expect(harness.acknowledged.uids == [Self.a])
   }
 
+  @Test(
+    "a former phone registered again before it was unmapped: its list there is unknown, and sent even when empty"
+  )
+  func formerPhoneRegisteredAgain() {
+    let phone1 = PhoneRegistration(token: Self.android, phone: Phone(os: .android, udid: "phone-1"))
+    let phone2 = PhoneRegistration(token: Self.android, phone: Phone(os: .android, udid: "phone-2"))
+    var state = StoreContents()
+    state.registration = phone1
+    // phone-1's mappings were still to be removed when phone-2 was registered.
+    state.servers[Self.server] = Acknowledgement(
+      registration: phone2, uids: [], formerPhones: [phone1.phone])
+    var acknowledged = Acknowledgement(registration: phone2, uids: [], formerPhones: [phone1.phone])
+    acknowledged.accept(phone1)
+    #expect(acknowledged.listIsUnknown)
+    #expect(acknowledged.formerPhones == [phone2.phone])
+    let harness = PipelineHarness(state: state)
+    _ = Self.run(harness, registration: Registration(os: .android, udid: "phone-1")) {
+      .init(token: Self.once(Self.android.rawValue)($0))
+    }
+    #expect(
+      harness.sends.map(\.value) == [
+        "send client udid=phon token=fcm- os=android", "send unreg_mapping udid=phon",
+        "send mapsync udid=phon []",
+      ])
+    #expect(harness.acknowledged == Acknowledgement(registration: phone1, uids: []))
+  }
+
   @Test("ios to android: the Android phone is registered, the iOS one unmapped, the list mapped")
   func osChange() {
     let harness = PipelineHarness(state: PipelineHarness.registered(token: Self.t1, uids: [Self.a]))

@@ -108,15 +108,19 @@ public struct StoreFile: Sendable, Equatable {
     /// before the current one whose mappings are still to be removed there
     /// (`FormerPhones`).
     public var formerPhones: [String]
+    /// Whether the list it holds for the registration's phone is unknown
+    /// (`UIDsUnknown`, without `UIDs`): it may hold any.
+    public var listIsUnknown: Bool
 
     public init(
       registration: Registration? = nil, uids: [String]? = nil,
-      settings: [String: Settings] = [:], formerPhones: [String] = []
+      settings: [String: Settings] = [:], formerPhones: [String] = [], listIsUnknown: Bool = false
     ) {
       self.registration = registration
       self.uids = uids
       self.settings = settings
       self.formerPhones = formerPhones
+      self.listIsUnknown = listIsUnknown
     }
   }
 
@@ -156,7 +160,9 @@ public struct StoreFile: Sendable, Equatable {
         uids: entry["UIDs"] as? [String]
           ?? Self.expand(entry["UIDRuns"], stored: list["UIDs"] as? [String] ?? []),
         settings: Settings.all(in: entry),
-        formerPhones: formerPhones)
+        formerPhones: formerPhones,
+        listIsUnknown: entry["UIDsUnknown"] as? Bool == true && entry["UIDs"] == nil
+          && entry["UIDRuns"] == nil)
     }
     self.servers = servers
   }
@@ -188,7 +194,8 @@ extension RunningEmulator {
   /// - the registry's mappings are exactly the acknowledged UIDs of that
   ///   phone: none for another phone (an old one), none at all without an
   ///   acknowledged registration; a former phone whose unmapping the store
-  ///   says is still to be sent there may hold any.
+  ///   says is still to be sent there may hold any, and so may the
+  ///   acknowledged phone when the store says its list there is unknown.
   public func replicaMismatches(of store: StoreFile) throws -> [String] {
     let registry = try registry()
     let acknowledged = store.acknowledged(at: server)
@@ -218,7 +225,9 @@ extension RunningEmulator {
     let actual = Set(
       registry.mappings.filter {
         let identity = "\(clients["\($0.appID)/\($0.udid)"] ?? "?")/\($0.appID)/\($0.udid)"
-        return !acknowledged.formerPhones.contains(identity)
+        let unknown =
+          acknowledged.listIsUnknown && acknowledged.registration?.identity == identity
+        return !acknowledged.formerPhones.contains(identity) && !unknown
       })
     if actual != expected {
       mismatches.append(

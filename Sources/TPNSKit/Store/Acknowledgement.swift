@@ -21,9 +21,10 @@ public struct Acknowledgement: Sendable, Equatable {
   /// it does not hold them, and holding the rest of the list is not sync.
   /// Written as `NotActivated`.
   public var notActivated: [String] = []
-  /// Whether the list the server holds is unknown: `UIDs` was edited by hand
-  /// since the server's list was recorded as runs of it (``UIDRuns``), so what the
-  /// server holds cannot be said until a `mapsync` sends the whole list.
+  /// Whether the list the server holds is unknown, until a `mapsync` sends
+  /// the whole list: `UIDs` was edited by hand since the server's list was
+  /// recorded as runs of it (``UIDRuns``), or a former phone was registered
+  /// again before its mappings were removed.
   /// Written as `UIDsUnknown`, so that it stays unknown across writes.
   public var listIsUnknown = false
   /// The entry's keys tpns does not know, and those of its `Registration`
@@ -114,8 +115,11 @@ public struct Acknowledgement: Sendable, Equatable {
   /// (another appid or udid) becomes a former phone (its mappings still to
   /// be removed), and the list acknowledged for it says nothing of the new
   /// one. The same phone with another `os` was updated in place: nothing
-  /// to unmap, and its list is sent again rather than assumed.
+  /// to unmap, and its list is sent again rather than assumed. A former
+  /// phone registered again may still hold mappings its unmapping was to
+  /// remove: its list is unknown until a `mapsync` sends the whole list.
   mutating func accept(_ registration: PhoneRegistration) {
+    let wasFormer = formerPhones.contains { $0.isSamePhone(as: registration.phone) }
     if let current = self.registration, current.phone != registration.phone {
       if !current.phone.isSamePhone(as: registration.phone),
         !formerPhones.contains(current.phone)
@@ -127,7 +131,12 @@ public struct Acknowledgement: Sendable, Equatable {
       notActivated = []
       listIsUnknown = false
     }
-    formerPhones.removeAll { $0.isSamePhone(as: registration.phone) }
+    if wasFormer {
+      formerPhones.removeAll { $0.isSamePhone(as: registration.phone) }
+      uids = nil
+      settings = [:]
+      listIsUnknown = true
+    }
     self.registration = registration
   }
 }
