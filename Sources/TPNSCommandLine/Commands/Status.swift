@@ -151,7 +151,7 @@ struct Status: TPNSSubcommand {
     let formers = difference.formerPhones.count
     if formers > 0 { parts.append("\(formers) former phone\(formers == 1 ? "" : "s") to unmap") }
     if difference.listIsUnknown {
-      parts.append("the server's list is unknown since UIDs was edited by hand")
+      parts.append("the server's list is unknown")
     } else if difference.listDiffers {
       let updates = difference.toUpdate.count
       if difference.toAdd.isEmpty, difference.toRemove.isEmpty, updates == 0 {

@@ -56,7 +56,7 @@ public struct StoreDifference: Sendable, Equatable {
   }
 
   /// Whether the list the server holds for the desired phone is unknown
-  /// (``Acknowledgement/listIsUnknown``: `UIDs` edited by hand): only a
+  /// (``Acknowledgement/listIsUnknown``): only a
   /// `mapsync` of the whole list makes it known, and counts of what it lacks
   /// (``toAdd``, ``toRemove``) are guesses until then.
   public var listIsUnknown: Bool {
