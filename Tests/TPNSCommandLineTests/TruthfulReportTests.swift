@@ -118,7 +118,8 @@ import Testing
       #expect(status.status == 0, "\(status.stderr)")
       #expect(
         status.stdout.contains(
-          "pending     yes: the server's list is unknown (tpns sync repairs it)\n"), "\(status.stdout)")
+          "pending     yes: the server's list is unknown (tpns sync repairs it)\n"),
+        "\(status.stdout)")
       #expect(!status.stdout.contains("to add"))
       let json = try Self.document(try e2e.tpns.run(["status", "--json"]).stdout)
       #expect(json["pending"] as? Bool == true)
