@@ -87,15 +87,20 @@ extension ParsableCommand {
       switch try parse(arguments) {
       case .help(let text):
         Console.write(text, to: STDOUT_FILENO)
-        exit(0)
       case .version(let version):
         Console.line(version)
-        exit(0)
       case .run(var parsed):
         command = parsed
         try parsed.run()
-        exit(0)
       }
+      // Output that went missing (a full disk, a closed pipe) is no success.
+      if let failure = Console.outputFailure {
+        Console.error(
+          "Error: standard output could not be written: \(failure)\n"
+            + "The command ran to the end; what it printed is incomplete.")
+        exit(74)  // EX_IOERR
+      }
+      exit(0)
     } catch {
       let report = report(error, command: command, arguments: arguments)
       if let output = report.output { Console.write(output, to: STDOUT_FILENO) }

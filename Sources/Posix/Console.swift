@@ -1,3 +1,5 @@
+import Synchronization
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Musl)
@@ -35,6 +37,16 @@ public enum Console {
     if failure != 0 { throw OutputError(errno: failure) }
   }
 
+  /// Why standard output lost text since the process started (the first
+  /// failed write), or nil: a command whose output went missing did not do
+  /// what it said, so `ParsableCommand.main` exits 74 instead of 0.
+  public static var outputFailure: OutputError? {
+    let failure = firstOutputFailure.load(ordering: .relaxed)
+    return failure == 0 ? nil : OutputError(errno: failure)
+  }
+
+  private static let firstOutputFailure = Atomic<Int32>(0)
+
   /// Why output could not be written: `errno` of the failed `write(2)`.
   public struct OutputError: Error, Equatable, CustomStringConvertible {
     public let errno: Int32
@@ -57,11 +69,18 @@ public enum Console {
           var room = pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)
           if poll(&room, 1, -1) >= 0 || errno == EINTR { continue }
         }
-        return failure
+        return record(failure, descriptor)
       }
-      guard written > 0 else { return EIO }
+      guard written > 0 else { return record(EIO, descriptor) }
       offset += written
     }
     return 0
+  }
+
+  private static func record(_ failure: Int32, _ descriptor: Int32) -> Int32 {
+    if descriptor == STDOUT_FILENO {
+      _ = firstOutputFailure.compareExchange(expected: 0, desired: failure, ordering: .relaxed)
+    }
+    return failure
   }
 }

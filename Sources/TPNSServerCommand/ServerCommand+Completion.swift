@@ -10,7 +10,10 @@ extension ServerCommand {
         bash: source <(tpns-server completion bash). zsh: save it as _tpns-server in a \
         directory of $fpath. fish: tpns-server completion fish | source.
         """,
-      exitStatuses: [.init(0, "Done."), .init(64, "Usage: an unknown shell, option or value.")])
+      exitStatuses: [
+        .init(0, "Done."), .init(64, "Usage: an unknown shell, option or value."),
+        .init(74, "Standard output could not be written (a full disk, say)."),
+      ])
 
     @Argument(help: ArgumentHelp("The shell: bash, zsh or fish.", valueName: "shell"))
     public var shell: CompletionShell

@@ -38,6 +38,7 @@ extension ServerCommand {
             + "directory belongs to another user or is writable by others; --export-on-exit "
             + "cannot be written."
         ),
+        (74, "Standard output could not be written: lines it printed were lost."),
       ],
       files: [
         (

@@ -45,4 +45,30 @@ import Testing
     #expect(result.stderr.contains("the list could not be written to standard output"))
     #expect(result.stderr.contains("make room where the output goes"))
   }
+
+  @Test(
+    "any command whose standard output cannot be written exits 74, saying the command ran to the end",
+    arguments: [
+      ["status"], ["status", "--json"], ["--help"], ["--version"], ["help", "add"],
+      ["completion", "bash"], ["add", "--no-sync", "ABCDEFGHJKLMNPRSTUVW"],
+    ])
+  func outputLost(arguments: [String]) throws {
+    let e2e = try EndToEnd()
+    let result = try e2e.tpns.run(
+      viaShell: #""$0" "# + arguments.joined(separator: " ") + " > /dev/full")
+    #expect(result.status == 74, "\(result.stderr)")
+    #expect(
+      result.stderr.hasSuffix(
+        "Error: standard output could not be written: No space left on device\n"
+          + "The command ran to the end; what it printed is incomplete.\n"),
+      "\(result.stderr)")
+  }
+
+  @Test("output written whole exits 0: the check is of standard output alone")
+  func outputWritten() throws {
+    let e2e = try EndToEnd()
+    let result = try e2e.tpns.run(viaShell: #""$0" status 2>/dev/full"#)
+    #expect(result.status == 0)
+    #expect(result.stdout.contains("pending"))
+  }
 }

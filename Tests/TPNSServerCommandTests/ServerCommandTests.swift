@@ -302,6 +302,15 @@ struct ServerCommandTests {
     #expect(Self.status(of: child) == 42)
   }
 
+  @Test("--version to a full disk exits 74: output that went missing is no success")
+  func versionOutputLost() throws {
+    let result = try Self.run(
+      ["-c", #""$0" --version > /dev/full"#, Self.binary.path],
+      executable: URL(fileURLWithPath: "/bin/sh"))
+    #expect(result.status == 74)
+    #expect(result.stderr.hasPrefix("Error: standard output could not be written: "))
+  }
+
   /// A write that fails (here: a file size limit of 0, as a full disk would) must not
   /// leave an empty port file in place while the server keeps running.
   @Test("a port file that cannot be written is an error and exit 73, not an empty file")

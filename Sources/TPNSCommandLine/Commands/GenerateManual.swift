@@ -41,6 +41,11 @@ struct GenerateManual: ParsableCommand {
           + "another user or the group or others may read it."
       ),
       (
+        74,
+        "Standard output could not be written (a full disk, a closed descriptor): the command "
+          + "ran to the end, but what it printed is incomplete."
+      ),
+      (
         75,
         "Temporary: a lock was not acquired in time, or the server kept answering 5xx or 429; "
           + "try again."
@@ -80,11 +85,13 @@ struct GenerateManual: ParsableCommand {
     .init(0, "Done."), .init(64, "Usage: an unknown option or a bad option value."),
     .init(65, "The store does not parse."),
     .init(73, "The store cannot be read, or is not safe to use."),
+    .init(74, "Standard output could not be written (a full disk, say)."),
   ]
 
   /// The statuses of a command that prints and reads nothing (`completion`).
   static let printingStatuses: [CommandConfiguration.ExitStatusDescription] = [
     .init(0, "Done."), .init(64, "Usage: an unknown shell, option or value."),
+    .init(74, "Standard output could not be written (a full disk, say)."),
   ]
 
   func run() throws {

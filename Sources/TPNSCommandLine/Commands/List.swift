@@ -11,9 +11,7 @@ struct List: TPNSSubcommand {
         "tpns list --json | jq -r '.uids[].uid'",
         "Print the UIDs alone, one a line.")
     ],
-    exitStatuses: GenerateManual.readingStatuses + [
-      .init(74, "The list could not all be written to standard output (a full disk, say).")
-    ])
+    exitStatuses: GenerateManual.readingStatuses)
 
   @OptionGroup var listing: ListingOptions
 
