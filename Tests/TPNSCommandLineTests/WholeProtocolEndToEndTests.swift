@@ -286,7 +286,7 @@ import Testing
   @Test(
     "bad settings are refused before anything is stored or sent",
     arguments: [
-      (["--interval", "0"], 64, "Error: The value '0' is invalid for '--interval <seconds>'"),
+      (["--interval", "-1"], 64, "Error: The value '-1' is invalid for '--interval <seconds>'"),
       (
         ["--interval", "soon"], 64, "Error: The value 'soon' is invalid for '--interval <seconds>'"
       ),

@@ -44,12 +44,11 @@ import Testing
   // MARK: - The values
 
   @Test(
-    "an interval is a whole number of seconds from 1 to 2^31-1; a format 1 to 255 characters without control characters",
+    "an interval is a whole number of seconds from 0 (as shipping apps send) to 2^31-1; a format 1 to 255 characters without control characters",
     arguments: [
-      (1, nil, nil), (2_147_483_647, nil, nil), (nil, "x", nil),
+      (0, nil, nil), (1, nil, nil), (2_147_483_647, nil, nil), (nil, "x", nil),
       (nil, String(repeating: "é", count: 255), nil), (nil, "motion at %s\u{2028}", nil),
-      (0, nil, "the interval 0 is not a whole number of seconds from 1 to 2147483647"),
-      (-5, nil, "the interval -5 is not a whole number of seconds from 1 to 2147483647"),
+      (-5, nil, "the interval -5 is not a whole number of seconds from 0 to 2147483647"),
       (2_147_483_648, nil, "the interval 2147483648 is not"),
       (nil, "", "the format has 0 characters, expected 1 to 255"),
       (nil, String(repeating: "x", count: 256), "the format has 256 characters, expected 1 to 255"),
@@ -75,8 +74,8 @@ import Testing
     #expect(try old.updated(by: MappingSettingsUpdate(format: .clear)) == Self.settings(30))
     #expect(
       try old.updated(by: MappingSettingsUpdate(interval: .clear, format: .clear)).isEmpty)
-    #expect(throws: MappingSettingsError.interval(0)) {
-      try MappingSettingsUpdate(interval: .set(0))
+    #expect(throws: MappingSettingsError.interval(-1)) {
+      try MappingSettingsUpdate(interval: .set(-1))
     }
   }
 
@@ -172,8 +171,8 @@ import Testing
         "'UIDSettings › \(a) › interval' should be an integer, found string"
       ),
       (
-        "<key>UIDSettings</key><dict><key>\(a)</key><dict><key>interval</key><integer>0</integer></dict></dict>",
-        "'UIDSettings › \(a) › interval' is not valid: the interval 0 is not a whole number of seconds from 1 to 2147483647"
+        "<key>UIDSettings</key><dict><key>\(a)</key><dict><key>interval</key><integer>-1</integer></dict></dict>",
+        "'UIDSettings › \(a) › interval' is not valid: the interval -1 is not a whole number of seconds from 0 to 2147483647"
       ),
       (
         "<key>UIDSettings</key><dict><key>\(a)</key><dict><key>interval</key><integer>-3</integer></dict></dict>",

@@ -5,9 +5,9 @@
 ///     MappingSettingsSyntax.intervals.contains(30)                 // true
 ///     MappingSettingsSyntax.formatViolation(in: "motion at %s")    // nil
 public enum MappingSettingsSyntax {
-  /// The intervals tpns stores and sends: a positive number of seconds, up
-  /// to what a server takes (``MapEntry/intervals``, which also takes 0).
-  public static let intervals: ClosedRange<Int> = 1...MapEntry.intervals.upperBound
+  /// The intervals tpns stores and sends: what a server takes
+  /// (``MapEntry/intervals``), 0 included, since shipping apps send 0.
+  public static let intervals: ClosedRange<Int> = MapEntry.intervals
 
   /// The allowed lengths of a format, in Unicode scalars.
   public static let formatLengths = 1...255
