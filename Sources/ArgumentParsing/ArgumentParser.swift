@@ -28,7 +28,8 @@ enum ArgumentParser {
     var index = 0
 
     if arguments.first == "help" {
-      for name in arguments.dropFirst() {
+      // `help help` and `help --help` ask for what `help` alone shows.
+      for name in arguments.dropFirst() where !["help", "--help", "-h"].contains(name) {
         guard let subcommand = path[path.count - 1].subcommand(named: name) else {
           throw unknownCommand(name, path)
         }
