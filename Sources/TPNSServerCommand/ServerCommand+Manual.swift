@@ -39,6 +39,7 @@ extension ServerCommand {
             + "cannot be written."
         ),
         (74, "Standard output could not be written: lines it printed were lost."),
+        (75, "The --db file stayed locked by another process for 5 seconds."),
       ],
       files: [
         (

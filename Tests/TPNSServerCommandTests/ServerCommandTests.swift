@@ -367,6 +367,35 @@ struct ServerCommandTests {
     #expect(FileManager.default.fileExists(atPath: database))
   }
 
+  @Test("two servers started at the same moment on a new --db both listen: one waits for the other")
+  func twoServersOnANewDatabase() throws {
+    // The race is in SQLite's setup of a new file: a few rounds make it likely.
+    for round in 0..<5 {
+      let directory = try TemporaryDirectory()
+      let database = directory.file("registry.sqlite")
+      let children = try ["a", "b"].map { name in
+        (
+          name,
+          try Self.spawn(
+            ["--port", "0", "--port-file", directory.file("\(name).port"), "--db", database],
+            output: directory.file("\(name).out"))
+        )
+      }
+      let deadline = Date().addingTimeInterval(10)
+      for (name, child) in children {
+        let portFile = directory.file("\(name).port")
+        while !FileManager.default.fileExists(atPath: portFile), child.poll() == nil,
+          Date() < deadline
+        {
+          usleep(10_000)
+        }
+        #expect(FileManager.default.fileExists(atPath: portFile), "round \(round), server \(name)")
+        child.send(SIGTERM)
+        #expect(Self.status(of: child) == 0, "round \(round), server \(name)")
+      }
+    }
+  }
+
   /// Starts the binary on `database` and returns it with its port, read from its port file.
   static func start(
     database: String, in directory: TemporaryDirectory, _ name: String, _ more: [String] = []

@@ -100,11 +100,13 @@ final class RegistryStore {
       throw error
     }
     do {
+      // First, so that a server starting on the same new file at the same
+      // moment (which holds it while it sets WAL up) is waited for.
+      if path != nil { try database.execute("PRAGMA busy_timeout = 5000;") }
       // Another program's database is refused before anything is written to it.
       try Self.checkSchema(of: database)
       if path != nil {
-        try database.execute(
-          "PRAGMA busy_timeout = 5000; PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;")
+        try database.execute("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;")
       }
       try database.execute("PRAGMA foreign_keys = ON;")
       try database.execute(Self.schema)
