@@ -11,6 +11,9 @@ public enum IOSTokenSyntax {
 
   /// What is wrong with `text`, or nil when it is a valid iOS token.
   public static func violation(in text: String) -> SyntaxViolation? {
-    SyntaxViolation.first(in: text, length: length...length, allows: \.properties.isASCIIHexDigit)
+    // Plain ranges: `properties.isASCIIHexDigit` looks each scalar up in the Unicode tables.
+    SyntaxViolation.first(in: text, length: length...length) {
+      ("0"..."9").contains($0) || ("a"..."f").contains($0) || ("A"..."F").contains($0)
+    }
   }
 }
