@@ -120,10 +120,7 @@ extension ServerCommand {
         emulator, host: "127.0.0.1", port: 0, database: storage.database?.string,
         strict: behaviour.strict, allowBrowser: behaviour.allowBrowser,
         tls: certificate?.identity, whitelist: activated, snapshot: imported)
-      // The state is written whatever the command's status; a failure to write it
-      // is exec's own (73), even when the command succeeded.
-      var stopped = false
-      defer { if !stopped { emulator.stop() } }
+      defer { emulator.stop() }  // idempotent: `snapshots.stop` has stopped it before
       if !behaviour.quiet { Console.error("listening on \(emulator.baseURL ?? "")") }
 
       var environment = [Self.environmentVariable: emulator.baseURL ?? ""]
@@ -132,7 +129,6 @@ extension ServerCommand {
       do throws(ChildProcess.SpawnError) {
         child = try ChildProcess(command, environment: environment)
       } catch {
-        stopped = true
         try snapshots.stop(emulator)
         let notFound = error.code == ENOENT
         throw CommandFailure(
@@ -142,7 +138,8 @@ extension ServerCommand {
       }
       while true {
         if let status = child.poll() {
-          stopped = true
+          // The state is written whatever the command's status; a failure to write it
+          // is exec's own (73), even when the command succeeded.
           try snapshots.stop(emulator)
           throw ExitCode(status)
         }

@@ -126,14 +126,9 @@ public struct ServerCommand: ParsableCommand {
       emulator, host: host, port: port, database: storage.database?.string, threads: threads,
       strict: behaviour.strict, allowBrowser: behaviour.allowBrowser, tls: identity,
       whitelist: activated, snapshot: imported)
+    defer { emulator.stop() }  // idempotent: `snapshots.stop` has stopped it before
     if let exposure = Self.exposureWarning(host: host) { Self.warning(exposure) }
-    let written: PortFile?
-    do {
-      written = try portFile.map { try PortFile.write(emulator.port, to: $0.string) }
-    } catch {
-      emulator.stop()
-      throw error
-    }
+    let written = try portFile.map { try PortFile.write(emulator.port, to: $0.string) }
     Console.line("listening on \(emulator.baseURL ?? "")")
     _ = signals.wait()
     defer { written?.remove() }
