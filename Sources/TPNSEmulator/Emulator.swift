@@ -10,12 +10,10 @@ import TPNSProtocol
 /// The TPNS emulator: an HTTP server on `/tpns` speaking the TPNS protocol, with an
 /// SQLite registry and inspection endpoints under `/_emulator/`.
 ///
-/// ```swift
-/// let emulator = Emulator()
-/// try emulator.start(port: 0)        // a free port on 127.0.0.1, registry in memory
-/// print(emulator.baseURL)            // http://127.0.0.1:40123/tpns
-/// emulator.stop()
-/// ```
+///     let emulator = Emulator()
+///     try emulator.start(port: 0)        // a free port on 127.0.0.1, registry in memory
+///     print(emulator.baseURL)            // http://127.0.0.1:40123/tpns
+///     emulator.stop()
 ///
 /// Requests are served on libmicrohttpd's poll thread (one by default: it is
 /// event-driven, so a slow client never holds it), concurrently with the caller.
@@ -166,9 +164,6 @@ public final class Emulator: @unchecked Sendable {
 
   /// The port listened on; 0 when not running.
   public var port: UInt16 { lock.withLock { running?.port ?? 0 } }
-
-  /// The address listened on, e.g. `127.0.0.1`; nil when not running.
-  public var host: String? { lock.withLock { running?.host } }
 
   /// The service URL, `http://HOST:PORT/tpns` (`https://` when serving TLS; what
   /// `TPNS_SERVER` is set to); nil when not running. An IPv6 host is written in brackets.

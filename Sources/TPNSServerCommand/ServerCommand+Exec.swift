@@ -77,10 +77,8 @@ extension ServerCommand {
     /// COMMAND's, options included, as with `env` or `xargs`: `exec sh -c 'id'` reads
     /// as `exec -- sh -c 'id'`. Any other command line is returned as it is.
     ///
-    /// ```swift
-    /// Exec.separatingCommand(["exec", "--quiet", "sh", "-c", "id"])
-    /// // ["exec", "--quiet", "--", "sh", "-c", "id"]
-    /// ```
+    ///     Exec.separatingCommand(["exec", "--quiet", "sh", "-c", "id"])
+    ///     // ["exec", "--quiet", "--", "sh", "-c", "id"]
     public static func separatingCommand(_ arguments: [String]) -> [String] {
       guard arguments.first == commandName else { return arguments }
       var index = arguments.startIndex + 1
@@ -101,11 +99,6 @@ extension ServerCommand {
       return arguments
     }
 
-    /// The environment variable that carries the emulator's URL to the command.
-    public static let environmentVariable = "TPNS_SERVER"
-    /// The environment variable that carries `--tls`'s certificate file to the command.
-    public static let certificateVariable = "TPNS_CACERT"
-
     /// Runs the command against a fresh emulator; throws ``ExitCode`` with its status.
     public func run() throws {
       let signals = Signals(blocking: [SIGHUP, SIGINT, SIGTERM, SIGCHLD])
@@ -123,8 +116,8 @@ extension ServerCommand {
       defer { emulator.stop() }  // idempotent: `snapshots.stop` has stopped it before
       if !behaviour.quiet { Console.error("listening on \(emulator.baseURL ?? "")") }
 
-      var environment = [Self.environmentVariable: emulator.baseURL ?? ""]
-      if let certificate { environment[Self.certificateVariable] = certificate.path }
+      var environment = ["TPNS_SERVER": emulator.baseURL ?? ""]
+      if let certificate { environment["TPNS_CACERT"] = certificate.path }
       let child: ChildProcess
       do throws(ChildProcess.SpawnError) {
         child = try ChildProcess(command, environment: environment)

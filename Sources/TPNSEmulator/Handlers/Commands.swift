@@ -42,15 +42,15 @@ extension ValidatedRequest {
       // The phone's whole set of UIDs replaced. The emulator's model (the service's
       // answer is not public): the activated UIDs are mapped, the others named in a
       // `422` answer. Off (the default), nothing is looked up.
-      let phone = PhoneKey(self)
+      let (appid, udid) = (required(.appid), required(.udid))
       let mappings = try mapsyncChanges(conformance: &conformance)
       return try registry.write { store in
-        try phone.requireRegistered(in: store, now: now, conformance: &conformance)
+        try requireRegistered(in: store, now: now, conformance: &conformance)
         let whitelist = store.whitelist
         let refused =
           whitelist.isOn ? mappings.map(\.uid).filter { !whitelist.isActivated($0) } : []
         let mapped = refused.isEmpty ? mappings : mappings.filter { whitelist.isActivated($0.uid) }
-        try store.replaceMappings(appid: phone.appid, udid: phone.udid, mapped, now: now)
+        try store.replaceMappings(appid: appid, udid: udid, mapped, now: now)
         let count = "\(mapped.count) UID\(mapped.count == 1 ? "" : "s") mapped"
         return refused.isEmpty
           ? "ok: \(count)" : NotActivatedAnswer.text(naming: refused) + " (\(count))"
@@ -59,40 +59,40 @@ extension ValidatedRequest {
       // One UID appended to the phone's list, or the `interval`, `format` and `extra`
       // (the parameters `mapping` does not take, such as `lang`) of its mapping updated;
       // what is not sent is kept.
-      let phone = PhoneKey(self)
+      let (appid, udid) = (required(.appid), required(.udid))
       let change = MappingChange(
         uid: required(.uid), interval: integer(.interval), format: self[.format], extra: extra)
       return try registry.write { store in
-        try phone.requireRegistered(in: store, now: now, conformance: &conformance)
+        try requireRegistered(in: store, now: now, conformance: &conformance)
         guard store.whitelist.isActivated(change.uid) else {
           return NotActivatedAnswer.text(naming: [change.uid])
         }
-        let isNew = try store.addMapping(appid: phone.appid, udid: phone.udid, change, now: now)
+        let isNew = try store.addMapping(appid: appid, udid: udid, change, now: now)
         return isNew ? "ok: \(change.uid) mapped" : "ok: \(change.uid) already mapped"
       }
     case .rmMapping:
-      let phone = PhoneKey(self)
+      let (appid, udid) = (required(.appid), required(.udid))
       let uid = required(.uid)
       return try registry.write { store in
-        try phone.requireRegistered(in: store, now: now, conformance: &conformance)
+        try requireRegistered(in: store, now: now, conformance: &conformance)
         guard store.whitelist.isActivated(uid) else {
           return NotActivatedAnswer.text(naming: [uid])
         }
-        let removed = try store.removeMapping(appid: phone.appid, udid: phone.udid, uid: uid)
+        let removed = try store.removeMapping(appid: appid, udid: udid, uid: uid)
         return removed ? "ok: \(uid) unmapped" : "ok: \(uid) was not mapped"
       }
     case .unregMapping:
       // One mapping (`uid` given) or all the phone's. The answer holds `unregistered
       // successfully.`, as the real service's does (clients search the body for it).
-      let phone = PhoneKey(self)
+      let (appid, udid) = (required(.appid), required(.udid))
       let uid = self[.uid]
       return try registry.write { store in
-        try phone.requireRegistered(in: store, now: now, conformance: &conformance)
+        try requireRegistered(in: store, now: now, conformance: &conformance)
         if let uid {
-          let removed = try store.removeMapping(appid: phone.appid, udid: phone.udid, uid: uid)
+          let removed = try store.removeMapping(appid: appid, udid: udid, uid: uid)
           return "ok: unregistered successfully. \(uid) \(removed ? "unmapped" : "was not mapped")"
         }
-        let count = try store.removeMappings(appid: phone.appid, udid: phone.udid)
+        let count = try store.removeMappings(appid: appid, udid: udid)
         return "ok: unregistered successfully. \(count) UID\(count == 1 ? "" : "s") unmapped"
       }
     case .device:
@@ -103,10 +103,11 @@ extension ValidatedRequest {
     case .event:
       // One notification for each phone mapped to the UID that still holds a token, with
       // the parameters `event` does not take (`sound`, `customized_payload`) as `extra`.
-      let event = EventRecord(
-        uid: required(.uid), eventType: integer(.eventType) ?? 0, msg: self[.msg],
-        eventTime: integer(.eventTime), extra: extra)
-      let count = try registry.write { try $0.fanOut(event, now: now) }
+      let count = try registry.write {
+        try $0.fanOut(
+          uid: required(.uid), eventType: integer(.eventType) ?? 0, msg: self[.msg],
+          eventTime: integer(.eventTime), extra: extra, now: now)
+      }
       return "ok: \(count) notification\(count == 1 ? "" : "s")"
     }
   }
@@ -159,30 +160,17 @@ extension ValidatedRequest {
     }
     return mappings
   }
-}
 
-/// The phone a command from (os, appid, udid) is about: the one registered
-/// under (appid, udid), as `cmd=client`'s upsert keys it.
-struct PhoneKey: Sendable, Equatable {
-  var os: String
-  var appid: String
-  var udid: String
-
-  init(_ request: ValidatedRequest) {
-    os = request.required(.os)
-    appid = request.required(.appid)
-    udid = request.required(.udid)
-  }
-
-  /// Refuses a phone that never sent `cmd=client`; otherwise records that it was
-  /// seen. An `os` other than the one it registered with is still this phone
+  /// Refuses a phone (appid, udid) that never sent `cmd=client`; otherwise records that
+  /// it was seen. An `os` other than the one it registered with is still this phone
   /// (the upsert keys it by appid and udid, and a registration with another `os`
   /// updates it in place), told to `conformance`: a warning, a 400 in strict mode.
   /// The refusal names the udid masked (on iOS it is the token): it is printed by
   /// clients and logged.
-  func requireRegistered(
+  private func requireRegistered(
     in store: RegistryStore, now: Int64, conformance: inout Conformance
   ) throws {
+    let (os, appid, udid) = (required(.os), required(.appid), required(.udid))
     guard let client = try store.client(appid: appid, udid: udid) else {
       throw RequestError.badRequest(
         "udid '\(MaskedSecret(udid))' is not registered for appid '\(appid)' "

@@ -39,7 +39,7 @@ enum ParameterRules {
       let reason = "must be 0 or 1, not '\(Printable(value))'"
       return integer(value) == nil ? .ignored(reason) : .tolerated(reason)
     case "uid":
-      let rule = "must be \(uidRule): '\(Printable(value))' "
+      let rule = "must be 20 characters of A-Z and 0-9: '\(Printable(value))' "
       switch judge(uid: value) {
       case .tolerated(let reason): return .tolerated(rule + reason)
       case .refused(let reason): return .refused(rule + reason)
@@ -62,8 +62,6 @@ enum ParameterRules {
       return .canonical
     }
   }
-
-  static let uidRule = "20 characters of A-Z and 0-9"
 
   /// The judgement of a device UID: canonical (``DeviceUIDSyntax``), tolerated when
   /// it is 20 ASCII letters and digits (lower case: stored as sent), else refused.

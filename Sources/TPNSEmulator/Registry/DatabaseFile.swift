@@ -44,14 +44,14 @@ struct DatabaseFile: Sendable {
     guard let database = Identity(path: path) else { return nil }
     self.path = path
     self.database = database
-    log = Identity(path: Self.logPath(of: path))
+    log = Identity(path: path + "-wal")
   }
 
   func check() throws(DatabaseFileError) {
     if let problem = Self.problem(at: path, opened: database) {
       throw DatabaseFileError(path: path, problem: problem, isLog: false)
     }
-    let logPath = Self.logPath(of: path)
+    let logPath = path + "-wal"
     if let log, let problem = Self.problem(at: logPath, opened: log) {
       throw DatabaseFileError(path: logPath, problem: problem, isLog: true)
     }
@@ -61,8 +61,6 @@ struct DatabaseFile: Sendable {
     guard let now = Identity(path: path) else { return .missing }
     return now == opened ? nil : .replaced
   }
-
-  private static func logPath(of path: String) -> String { path + "-wal" }
 }
 
 /// A state-changing request refused because a file of the registry's database is no
