@@ -102,17 +102,14 @@ extension ServerCommand {
     /// Runs the command against a fresh emulator; throws ``ExitCode`` with its status.
     public func run() throws {
       let signals = Signals(blocking: [SIGHUP, SIGINT, SIGTERM, SIGCHLD])
-      let logger: Emulator.Logger? =
-        behaviour.quiet ? nil : { @Sendable line in Console.error(line) }
-      let emulator = Emulator(logger: logger, warning: ServerCommand.warning)
       let activated = try whitelist.uids()
       let imported = try snapshots.snapshot()
       let certificate = tls ? try ThrowawayCertificate() : nil
       defer { certificate?.remove() }
-      try ServerCommand.start(
-        emulator, host: "127.0.0.1", port: 0, database: storage.database?.string,
-        strict: behaviour.strict, allowBrowser: behaviour.allowBrowser,
-        tls: certificate?.identity, whitelist: activated, snapshot: imported)
+      let emulator = try ServerCommand.start(
+        host: "127.0.0.1", port: 0, storage: storage, behaviour: behaviour,
+        tls: certificate?.identity, whitelist: activated, snapshot: imported,
+        log: { Console.error($0) })
       defer { emulator.stop() }  // idempotent: `snapshots.stop` has stopped it before
       if !behaviour.quiet { Console.error("listening on \(emulator.baseURL ?? "")") }
 

@@ -294,9 +294,11 @@ private func respond(
   _ method: UnsafePointer<CChar>
 ) -> MHD_Result {
   if let tracked = pending.connection { server.deadlines.requestReceived(tracked) }
-  let (path, query) = IncomingRequest.split(target: pending.target)
+  let target = pending.target
+  let mark = target.utf8.firstIndex(of: UInt8(ascii: "?"))
   let request = IncomingRequest(
-    method: String(cString: method), path: path, query: query,
+    method: String(cString: method), path: mark.map { String(target[..<$0]) } ?? target,
+    query: mark.map { String(target[target.utf8.index(after: $0)...]) },
     contentType: header(connection, "Content-Type"), body: pending.body,
     isBodyTooLarge: pending.isBodyTooLarge, host: header(connection, "Host"),
     origin: header(connection, "Origin"), fetchSite: header(connection, "Sec-Fetch-Site"),
