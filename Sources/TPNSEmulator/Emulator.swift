@@ -28,9 +28,8 @@ public final class Emulator: @unchecked Sendable {
     var server: HTTPServer
     var registry: Registry
     var events: EventHub
-    var host: String
     var port: UInt16
-    var isTLS: Bool
+    var baseURL: String
   }
 
   private let lock = Lock()
@@ -111,9 +110,10 @@ public final class Emulator: @unchecked Sendable {
         throw error
       }
       events.start()
+      let address = host.contains(":") ? "[\(host)]" : host
       running = Running(
-        server: server, registry: registry, events: events, host: host, port: bound,
-        isTLS: tls != nil)
+        server: server, registry: registry, events: events, port: bound,
+        baseURL: "\(tls == nil ? "http" : "https")://\(address):\(bound)\(Router.servicePath)")
     }
   }
 
@@ -134,16 +134,12 @@ public final class Emulator: @unchecked Sendable {
 
   /// Stops listening, waits for the requests in progress and closes the database
   /// (idempotent).
-  public func stop() {
-    _ = try? stopTakingSnapshot(false)
-  }
+  public func stop() { _ = try? stopTakingSnapshot(false) }
 
   /// Stops as ``stop()`` does and returns the state (``Snapshot``) as the last request
   /// answered left it: read after the server has stopped, before the database closes
   /// (`--export-on-exit`). Nil when it was not running.
-  public func stopTakingSnapshot() throws -> Snapshot? {
-    try stopTakingSnapshot(true)
-  }
+  public func stopTakingSnapshot() throws -> Snapshot? { try stopTakingSnapshot(true) }
 
   private func stopTakingSnapshot(_ taking: Bool) throws -> Snapshot? {
     guard
@@ -167,12 +163,5 @@ public final class Emulator: @unchecked Sendable {
 
   /// The service URL, `http://HOST:PORT/tpns` (`https://` when serving TLS; what
   /// `TPNS_SERVER` is set to); nil when not running. An IPv6 host is written in brackets.
-  public var baseURL: String? {
-    lock.withLock {
-      guard let running else { return nil }
-      let host = running.host.contains(":") ? "[\(running.host)]" : running.host
-      let scheme = running.isTLS ? "https" : "http"
-      return "\(scheme)://\(host):\(running.port)\(Router.servicePath)"
-    }
-  }
+  public var baseURL: String? { lock.withLock { running?.baseURL } }
 }

@@ -135,9 +135,11 @@ enum ParameterRules {
     return .tolerated("\(canonical)")
   }
 
-  /// What any identifier must be.
+  /// What any identifier must be: no control character.
   private static func plainTextViolation(_ value: String) -> SyntaxViolation? {
-    SyntaxViolation.first(in: value, length: 1...4096) { !isControl($0) }
+    SyntaxViolation.first(in: value, length: 1...4096) {
+      $0.value >= 0x20 && !(0x7F...0x9F).contains($0.value)
+    }
   }
 
   /// A decimal integer (an optional `-`, then digits only) within `range`: canonical;
@@ -152,9 +154,5 @@ enum ParameterRules {
       + "not '\(Printable(value))'"
     if number != nil { return .tolerated(reason) }
     return isRequired ? .refused(reason) : .ignored(reason)
-  }
-
-  private static func isControl(_ scalar: Unicode.Scalar) -> Bool {
-    scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
   }
 }

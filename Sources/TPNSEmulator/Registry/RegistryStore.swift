@@ -12,7 +12,7 @@ import CSQLite
 /// each command in a transaction (a registration is one statement, autocommitted).
 final class RegistryStore {
   let database: SQLiteConnection
-  /// Nil in memory. Its `check()` throws when the file opened, or its log, is no
+  /// Nil in memory. Its `error` says when the file opened, or its log, is no
   /// longer at its path (deleted or replaced): what is written then would be lost.
   let file: DatabaseFile?
   /// Kept in memory, beside the database.
