@@ -10,12 +10,10 @@ import TPNSProtocol
 /// The TPNS emulator: an HTTP server on `/tpns` speaking the TPNS protocol, with an
 /// SQLite registry and inspection endpoints under `/_emulator/`.
 ///
-/// ```swift
-/// let emulator = Emulator()
-/// try emulator.start(port: 0)        // a free port on 127.0.0.1, registry in memory
-/// print(emulator.baseURL)            // http://127.0.0.1:40123/tpns
-/// emulator.stop()
-/// ```
+///     let emulator = Emulator()
+///     try emulator.start(port: 0)        // a free port on 127.0.0.1, registry in memory
+///     print(emulator.baseURL)            // http://127.0.0.1:40123/tpns
+///     emulator.stop()
 ///
 /// Requests are served on libmicrohttpd's poll thread (one by default: it is
 /// event-driven, so a slow client never holds it), concurrently with the caller.
@@ -30,9 +28,8 @@ public final class Emulator: @unchecked Sendable {
     var server: HTTPServer
     var registry: Registry
     var events: EventHub
-    var host: String
     var port: UInt16
-    var isTLS: Bool
+    var baseURL: String
   }
 
   private let lock = Lock()
@@ -113,9 +110,10 @@ public final class Emulator: @unchecked Sendable {
         throw error
       }
       events.start()
+      let address = host.contains(":") ? "[\(host)]" : host
       running = Running(
-        server: server, registry: registry, events: events, host: host, port: bound,
-        isTLS: tls != nil)
+        server: server, registry: registry, events: events, port: bound,
+        baseURL: "\(tls == nil ? "http" : "https")://\(address):\(bound)\(Router.servicePath)")
     }
   }
 
@@ -136,16 +134,12 @@ public final class Emulator: @unchecked Sendable {
 
   /// Stops listening, waits for the requests in progress and closes the database
   /// (idempotent).
-  public func stop() {
-    _ = try? stopTakingSnapshot(false)
-  }
+  public func stop() { _ = try? stopTakingSnapshot(false) }
 
   /// Stops as ``stop()`` does and returns the state (``Snapshot``) as the last request
   /// answered left it: read after the server has stopped, before the database closes
   /// (`--export-on-exit`). Nil when it was not running.
-  public func stopTakingSnapshot() throws -> Snapshot? {
-    try stopTakingSnapshot(true)
-  }
+  public func stopTakingSnapshot() throws -> Snapshot? { try stopTakingSnapshot(true) }
 
   private func stopTakingSnapshot(_ taking: Bool) throws -> Snapshot? {
     guard
@@ -167,17 +161,7 @@ public final class Emulator: @unchecked Sendable {
   /// The port listened on; 0 when not running.
   public var port: UInt16 { lock.withLock { running?.port ?? 0 } }
 
-  /// The address listened on, e.g. `127.0.0.1`; nil when not running.
-  public var host: String? { lock.withLock { running?.host } }
-
   /// The service URL, `http://HOST:PORT/tpns` (`https://` when serving TLS; what
   /// `TPNS_SERVER` is set to); nil when not running. An IPv6 host is written in brackets.
-  public var baseURL: String? {
-    lock.withLock {
-      guard let running else { return nil }
-      let host = running.host.contains(":") ? "[\(running.host)]" : running.host
-      let scheme = running.isTLS ? "https" : "http"
-      return "\(scheme)://\(host):\(running.port)\(Router.servicePath)"
-    }
-  }
+  public var baseURL: String? { lock.withLock { running?.baseURL } }
 }

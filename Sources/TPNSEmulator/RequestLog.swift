@@ -66,9 +66,7 @@ struct RequestLogEntry: Sendable, Equatable {
 
   /// The form text exactly as received, so that a client's wire format can be
   /// checked byte for byte (at most ``keptFormBytes``, invalid UTF-8 replaced).
-  var raw: String {
-    String(decoding: form.prefix(Self.keptFormBytes), as: UTF8.self)
-  }
+  var raw: String { String(decoding: form.prefix(Self.keptFormBytes), as: UTF8.self) }
 
   /// Approximate heap bytes, for the log's memory budget.
   var cost: Int {

@@ -147,7 +147,7 @@ struct Router: Sendable {
 
   /// The answer to a `/tpns` request: a chaos rule that takes it (its number put in
   /// `faultRule`), or, once the method, the size and the parameters are checked, the
-  /// command's handler's. A success's body starts with its status, `200 ok: …`, for
+  /// command's. A success's body starts with its status, `200 ok: …`, for
   /// clients that look for `200` in it.
   private func answer(
     _ request: IncomingRequest, _ decoded: Result<FormParameters, RequestError>,
@@ -191,22 +191,14 @@ struct Router: Sendable {
         "answered as \(Self.servicePath)")
     }
     let validated = try ValidatedRequest(try decoded.get(), conformance: &conformance)
-    let text = try run(validated.command.handler, validated, conformance: &conformance, now: now)
+    // Every command records something (a phone, a mapping, its last_seen, a device,
+    // notifications), so each is a write: refused while the file is gone.
+    let text = try RequestError.mappingDatabaseFailures {
+      try validated.run(on: registry, now: now, conformance: &conformance)
+    }
     // A whitelist's refusal carries its own `422`; any other answer starts with `200`.
     let line = NotActivatedAnswer.isRefusal(text) ? "\(text)\n" : "200 \(text)\n"
     return OutgoingResponse(
       status: 200, contentType: OutgoingResponse.plainText, header: nil, body: Array(line.utf8))
-  }
-
-  /// Makes the handler of type `Handler` for `validated` and applies it.
-  private func run<Handler: RequestHandler>(
-    _: Handler.Type, _ validated: ValidatedRequest, conformance: inout Conformance, now: Int64
-  ) throws(RequestError) -> String {
-    let handler = try Handler(validated, conformance: &conformance)
-    // Every command records something (a phone, a mapping, its last_seen, a
-    // device, notifications), so each is a write: refused while the file is gone.
-    return try RequestError.mappingDatabaseFailures {
-      try handler.apply(to: registry, now: now, conformance: &conformance)
-    }
   }
 }

@@ -33,13 +33,10 @@ struct ChildProcess {
     var index = 0
     while let entry = environ[index] {
       let text = String(cString: entry)
-      let name = text.split(separator: "=", maxSplits: 1).first.map(String.init) ?? text
-      if environment[name] == nil { variables.append(text) }
+      if environment[String(text.prefix { $0 != "=" })] == nil { variables.append(text) }
       index += 1
     }
-    for (name, value) in environment.sorted(by: { $0.key < $1.key }) {
-      variables.append("\(name)=\(value)")
-    }
+    variables += environment.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
 
     let argv = arguments.map { strdup($0) } + [nil]
     let envp = variables.map { strdup($0) } + [nil]

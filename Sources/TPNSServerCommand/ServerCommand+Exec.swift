@@ -77,10 +77,8 @@ extension ServerCommand {
     /// COMMAND's, options included, as with `env` or `xargs`: `exec sh -c 'id'` reads
     /// as `exec -- sh -c 'id'`. Any other command line is returned as it is.
     ///
-    /// ```swift
-    /// Exec.separatingCommand(["exec", "--quiet", "sh", "-c", "id"])
-    /// // ["exec", "--quiet", "--", "sh", "-c", "id"]
-    /// ```
+    ///     Exec.separatingCommand(["exec", "--quiet", "sh", "-c", "id"])
+    ///     // ["exec", "--quiet", "--", "sh", "-c", "id"]
     public static func separatingCommand(_ arguments: [String]) -> [String] {
       guard arguments.first == commandName else { return arguments }
       var index = arguments.startIndex + 1
@@ -101,38 +99,26 @@ extension ServerCommand {
       return arguments
     }
 
-    /// The environment variable that carries the emulator's URL to the command.
-    public static let environmentVariable = "TPNS_SERVER"
-    /// The environment variable that carries `--tls`'s certificate file to the command.
-    public static let certificateVariable = "TPNS_CACERT"
-
     /// Runs the command against a fresh emulator; throws ``ExitCode`` with its status.
     public func run() throws {
       let signals = Signals(blocking: [SIGHUP, SIGINT, SIGTERM, SIGCHLD])
-      let logger: Emulator.Logger? =
-        behaviour.quiet ? nil : { @Sendable line in Console.error(line) }
-      let emulator = Emulator(logger: logger, warning: ServerCommand.warning)
       let activated = try whitelist.uids()
       let imported = try snapshots.snapshot()
       let certificate = tls ? try ThrowawayCertificate() : nil
       defer { certificate?.remove() }
-      try ServerCommand.start(
-        emulator, host: "127.0.0.1", port: 0, database: storage.database?.string,
-        strict: behaviour.strict, allowBrowser: behaviour.allowBrowser,
-        tls: certificate?.identity, whitelist: activated, snapshot: imported)
-      // The state is written whatever the command's status; a failure to write it
-      // is exec's own (73), even when the command succeeded.
-      var stopped = false
-      defer { if !stopped { emulator.stop() } }
+      let emulator = try ServerCommand.start(
+        host: "127.0.0.1", port: 0, storage: storage, behaviour: behaviour,
+        tls: certificate?.identity, whitelist: activated, snapshot: imported,
+        log: { Console.error($0) })
+      defer { emulator.stop() }  // idempotent: `snapshots.stop` has stopped it before
       if !behaviour.quiet { Console.error("listening on \(emulator.baseURL ?? "")") }
 
-      var environment = [Self.environmentVariable: emulator.baseURL ?? ""]
-      if let certificate { environment[Self.certificateVariable] = certificate.path }
+      var environment = ["TPNS_SERVER": emulator.baseURL ?? ""]
+      if let certificate { environment["TPNS_CACERT"] = certificate.path }
       let child: ChildProcess
       do throws(ChildProcess.SpawnError) {
         child = try ChildProcess(command, environment: environment)
       } catch {
-        stopped = true
         try snapshots.stop(emulator)
         let notFound = error.code == ENOENT
         throw CommandFailure(
@@ -142,7 +128,8 @@ extension ServerCommand {
       }
       while true {
         if let status = child.poll() {
-          stopped = true
+          // The state is written whatever the command's status; a failure to write it
+          // is exec's own (73), even when the command succeeded.
           try snapshots.stop(emulator)
           throw ExitCode(status)
         }

@@ -65,7 +65,8 @@ extension ServerCommand {
       } catch {
         throw CommandFailure(error.description)
       }
-      let base = Self.temporaryDirectory
+      var base = "/tmp"
+      if let value = getenv("TMPDIR"), value.pointee != 0 { base = String(cString: value) }
       var template = Array("\(base)/tpns-server-exec.XXXXXX".utf8CString)
       guard let made = mkdtemp(&template) else {
         throw CommandFailure(
@@ -87,12 +88,6 @@ extension ServerCommand {
     func remove() {
       unlink(path)
       rmdir(directory)
-    }
-
-    /// `TMPDIR`, else `/tmp`.
-    private static var temporaryDirectory: String {
-      if let value = getenv("TMPDIR"), value.pointee != 0 { return String(cString: value) }
-      return "/tmp"
     }
   }
 }

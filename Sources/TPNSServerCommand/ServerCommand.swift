@@ -119,21 +119,12 @@ public struct ServerCommand: ParsableCommand {
     let activated = try whitelist.uids()
     let imported = try snapshots.snapshot()
     let signals = Signals(blocking: [SIGHUP, SIGINT, SIGTERM])
-    let logger: Emulator.Logger? =
-      behaviour.quiet ? nil : { @Sendable line in Console.line(line) }
-    let emulator = Emulator(logger: logger, warning: Self.warning)
-    try Self.start(
-      emulator, host: host, port: port, database: storage.database?.string, threads: threads,
-      strict: behaviour.strict, allowBrowser: behaviour.allowBrowser, tls: identity,
-      whitelist: activated, snapshot: imported)
+    let emulator = try Self.start(
+      host: host, port: port, threads: threads, storage: storage, behaviour: behaviour,
+      tls: identity, whitelist: activated, snapshot: imported, log: { Console.line($0) })
+    defer { emulator.stop() }  // idempotent: `snapshots.stop` has stopped it before
     if let exposure = Self.exposureWarning(host: host) { Self.warning(exposure) }
-    let written: PortFile?
-    do {
-      written = try portFile.map { try PortFile.write(emulator.port, to: $0.string) }
-    } catch {
-      emulator.stop()
-      throw error
-    }
+    let written = try portFile.map { try PortFile.write(emulator.port, to: $0.string) }
     Console.line("listening on \(emulator.baseURL ?? "")")
     _ = signals.wait()
     defer { written?.remove() }
@@ -144,16 +135,20 @@ public struct ServerCommand: ParsableCommand {
   /// Where the emulator reports a problem with itself: stderr, even with `--quiet`.
   static let warning: Emulator.Logger = { @Sendable line in Console.error("warning: \(line)") }
 
-  /// Starts `emulator`, turning a failure into a reported error.
+  /// An emulator started with the options shared by `tpns-server` and `exec`, its request
+  /// lines given to `log` unless `--quiet`; a failure to start is a reported error.
   static func start(
-    _ emulator: Emulator, host: String, port: UInt16, database: String?, threads: Int = 1,
-    strict: Bool = false, allowBrowser: Bool = false, tls: TLSIdentity? = nil,
-    whitelist: [DeviceUID]? = nil, snapshot: Snapshot? = nil
-  ) throws {
+    host: String, port: UInt16, threads: Int = 1, storage: DatabaseOption,
+    behaviour: BehaviourOptions, tls: TLSIdentity?, whitelist: [DeviceUID]?, snapshot: Snapshot?,
+    log: @escaping Emulator.Logger
+  ) throws -> Emulator {
+    let emulator = Emulator(logger: behaviour.quiet ? nil : log, warning: warning)
     do throws(EmulatorError) {
       try emulator.start(
-        host: host, port: port, database: database, threads: threads, strict: strict,
-        allowBrowser: allowBrowser, tls: tls, whitelist: whitelist, snapshot: snapshot)
+        host: host, port: port, database: storage.database?.string, threads: threads,
+        strict: behaviour.strict, allowBrowser: behaviour.allowBrowser, tls: tls,
+        whitelist: whitelist, snapshot: snapshot)
+      return emulator
     } catch {
       switch error {
       case .cannotListen:

@@ -301,9 +301,7 @@ final class EventStream: LiveBodyStream, @unchecked Sendable {
   }
 
   func attach(_ connection: LiveConnection) {
-    lock.withLock {
-      self.connection = connection
-    }
+    lock.withLock { self.connection = connection }
     hub?.admit(self, peer: connection.peer)
   }
 

@@ -19,10 +19,8 @@ import Locking
 /// 400 and its connection closed, as a smuggled request would be. Slow clients are held
 /// to ``RequestDeadlines``.
 ///
-/// ```swift
-/// let server = HTTPServer { request in .text(200, "ok\n") }
-/// let port = try server.start(host: "127.0.0.1", port: 0)
-/// ```
+///     let server = HTTPServer { request in .text(200, "ok\n") }
+///     let port = try server.start(host: "127.0.0.1", port: 0)
 final class HTTPServer: @unchecked Sendable {
   // @unchecked: `daemon` is only touched with `lock` held; the rest is immutable (and
   // `deadlines` thread-safe).
@@ -53,11 +51,10 @@ final class HTTPServer: @unchecked Sendable {
   static let maximumIncompleteRequests = Int(connectionLimit) / 2
 
   typealias Handler = @Sendable (IncomingRequest) -> OutgoingResponse
-  /// Receives the status of a request libmicrohttpd answered by itself.
-  typealias RefusalHandler = @Sendable (Int) -> Void
 
   fileprivate let handler: Handler
-  fileprivate let refused: RefusalHandler
+  /// Receives the status of a request libmicrohttpd answered by itself.
+  fileprivate let refused: @Sendable (Int) -> Void
   /// What the C logger calls back (`refusalCallback` with `self`): freed in `deinit`,
   /// after the daemon that uses it is stopped.
   private let refusalSink: UnsafeMutablePointer<tpns_mhd_refusal_sink>
@@ -68,7 +65,7 @@ final class HTTPServer: @unchecked Sendable {
   /// `headTimeout` and `maximumIncompleteRequests` default to the type's (tests pass
   /// smaller ones).
   init(
-    handler: @escaping Handler, refused: @escaping RefusalHandler = { _ in },
+    handler: @escaping Handler, refused: @escaping @Sendable (Int) -> Void = { _ in },
     headTimeout: Double = HTTPServer.headTimeout,
     maximumIncompleteRequests: Int = HTTPServer.maximumIncompleteRequests
   ) {
@@ -297,9 +294,11 @@ private func respond(
   _ method: UnsafePointer<CChar>
 ) -> MHD_Result {
   if let tracked = pending.connection { server.deadlines.requestReceived(tracked) }
-  let (path, query) = IncomingRequest.split(target: pending.target)
+  let target = pending.target
+  let mark = target.utf8.firstIndex(of: UInt8(ascii: "?"))
   let request = IncomingRequest(
-    method: String(cString: method), path: path, query: query,
+    method: String(cString: method), path: mark.map { String(target[..<$0]) } ?? target,
+    query: mark.map { String(target[target.utf8.index(after: $0)...]) },
     contentType: header(connection, "Content-Type"), body: pending.body,
     isBodyTooLarge: pending.isBodyTooLarge, host: header(connection, "Host"),
     origin: header(connection, "Origin"), fetchSite: header(connection, "Sec-Fetch-Site"),

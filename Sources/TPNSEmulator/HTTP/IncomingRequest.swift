@@ -30,9 +30,4 @@ struct IncomingRequest: Sendable {
       throw RequestError.targetTooLong(targetLength)
     }
   }
-
-  static func split(target: String) -> (path: String, query: String?) {
-    guard let mark = target.utf8.firstIndex(of: UInt8(ascii: "?")) else { return (target, nil) }
-    return (String(target[..<mark]), String(target[target.utf8.index(after: mark)...]))
-  }
 }

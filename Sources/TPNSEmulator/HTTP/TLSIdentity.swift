@@ -9,10 +9,8 @@ import CGnuTLS
 /// A certificate (PEM, the server's first, then any chain) and its private key (PEM,
 /// unencrypted), with which the emulator serves https.
 ///
-/// ```swift
-/// let identity = try TLSIdentity.load(certificateFile: "cert.pem", keyFile: "key.pem")
-/// try emulator.start(port: 0, tls: identity)   // https://127.0.0.1:PORT/tpns
-/// ```
+///     let identity = try TLSIdentity.load(certificateFile: "cert.pem", keyFile: "key.pem")
+///     try emulator.start(port: 0, tls: identity)   // https://127.0.0.1:PORT/tpns
 public struct TLSIdentity: Sendable, Equatable {
   /// The certificate chain, PEM.
   public let certificate: String

@@ -5,11 +5,8 @@
 ///
 /// One value goes through the checks of one request, collecting its warnings:
 ///
-/// ```swift
-/// var conformance = Conformance(isStrict: false)
-/// try conformance.tolerate("parameter 'lang' is empty", "ignored")
-/// conformance.warnings  // ["parameter 'lang' is empty (ignored)"]
-/// ```
+///     try conformance.tolerate("parameter 'lang' is empty", "ignored")
+///     conformance.warnings  // ["parameter 'lang' is empty (ignored)"]
 struct Conformance: Sendable {
   /// Most warnings kept for one request; the rest are counted in a last one.
   static let maximumWarnings = 20

@@ -39,7 +39,7 @@ enum ParameterRules {
       let reason = "must be 0 or 1, not '\(Printable(value))'"
       return integer(value) == nil ? .ignored(reason) : .tolerated(reason)
     case "uid":
-      let rule = "must be \(uidRule): '\(Printable(value))' "
+      let rule = "must be 20 characters of A-Z and 0-9: '\(Printable(value))' "
       switch judge(uid: value) {
       case .tolerated(let reason): return .tolerated(rule + reason)
       case .refused(let reason): return .refused(rule + reason)
@@ -62,8 +62,6 @@ enum ParameterRules {
       return .canonical
     }
   }
-
-  static let uidRule = "20 characters of A-Z and 0-9"
 
   /// The judgement of a device UID: canonical (``DeviceUIDSyntax``), tolerated when
   /// it is 20 ASCII letters and digits (lower case: stored as sent), else refused.
@@ -137,9 +135,11 @@ enum ParameterRules {
     return .tolerated("\(canonical)")
   }
 
-  /// What any identifier must be.
+  /// What any identifier must be: no control character.
   private static func plainTextViolation(_ value: String) -> SyntaxViolation? {
-    SyntaxViolation.first(in: value, length: 1...4096) { !isControl($0) }
+    SyntaxViolation.first(in: value, length: 1...4096) {
+      $0.value >= 0x20 && !(0x7F...0x9F).contains($0.value)
+    }
   }
 
   /// A decimal integer (an optional `-`, then digits only) within `range`: canonical;
@@ -154,9 +154,5 @@ enum ParameterRules {
       + "not '\(Printable(value))'"
     if number != nil { return .tolerated(reason) }
     return isRequired ? .refused(reason) : .ignored(reason)
-  }
-
-  private static func isControl(_ scalar: Unicode.Scalar) -> Bool {
-    scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
   }
 }

@@ -35,16 +35,6 @@ struct JSONObject: Encodable, Sendable {
   }
 }
 
-struct RegistryJSON: Encodable {
-  var clients: [RecordJSON]
-  var mappings: [RecordJSON]
-  var devices: [RecordJSON]
-}
-
-struct NotificationsJSON: Encodable {
-  var notifications: [RecordJSON]
-}
-
 /// A record of the registry (``RegistryRecord``) as shown: its ``Snapshot`` keys and
 /// values, except that a nil one is `null`, its times are ISO 8601 strings and `extra`
 /// is an object (`{}` when there was nothing).

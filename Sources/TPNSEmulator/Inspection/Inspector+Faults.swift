@@ -36,7 +36,12 @@ extension Inspector {
   {
     let status = try integer(query, "status", 400...599)
     let delay = try integer(query, "delay_ms", 0...60_000) ?? 0
-    let drops = try flag(query, "drop")
+    let drops: Bool
+    switch query["drop"] {
+    case nil, "0"?, "false"?: drops = false
+    case "1"?, "true"?: drops = true
+    case let text?: throw .badRequest("parameter 'drop' must be 1 or 0, not '\(Printable(text))'")
+    }
     guard disarming || status != nil || delay > 0 || drops else {
       throw .badRequest(
         "missing parameter 'status' (400 to 599), or 'delay_ms' (1 to 60000), or 'drop=1'")
@@ -52,7 +57,16 @@ extension Inspector {
     if let command = query["cmd"], command.isEmpty {
       throw .badRequest("parameter 'cmd' must name a command, such as mapsync")
     }
-    let probability = try chance(query, "probability")
+    // Above 0 and at most 1, written as a decimal.
+    var probability: Double?
+    if let text = query["probability"] {
+      guard let value = Double(text), value > 0, value <= 1 else {
+        throw .badRequest(
+          "parameter 'probability' must be a number above 0 and at most 1, such as 0.25, not "
+            + "'\(Printable(text))'")
+      }
+      probability = value
+    }
     if query["seed"] != nil, probability == nil {
       throw .badRequest("parameter 'seed' goes with 'probability'")
     }
@@ -64,29 +78,5 @@ extension Inspector {
     return FaultRule(
       status: status, remaining: count, command: query["cmd"], probability: probability,
       seed: seed, delayMilliseconds: delay, drops: drops, retryAfter: retryAfter)
-  }
-
-  /// `1` or `0` (also `true`, `false`); false when not sent.
-  private static func flag(_ form: FormParameters, _ name: String) throws(RequestError) -> Bool {
-    guard let text = form[name] else { return false }
-    switch text {
-    case "1", "true": return true
-    case "0", "false": return false
-    default: throw .badRequest("parameter '\(name)' must be 1 or 0, not '\(Printable(text))'")
-    }
-  }
-
-  /// A probability above 0 and at most 1, written as a decimal (`0.25`); nil when not
-  /// sent.
-  private static func chance(_ form: FormParameters, _ name: String) throws(RequestError)
-    -> Double?
-  {
-    guard let text = form[name] else { return nil }
-    guard let value = Double(text), value > 0, value <= 1 else {
-      throw .badRequest(
-        "parameter '\(name)' must be a number above 0 and at most 1, such as 0.25, not "
-          + "'\(Printable(text))'")
-    }
-    return value
   }
 }

@@ -56,10 +56,11 @@ struct Inspector: Sendable {
       return .json(
         try RequestError.mappingDatabaseFailures {
           try registry.read { store in
-            RegistryJSON(
-              clients: try store.clients().map(RecordJSON.init),
-              mappings: try store.mappings().map(RecordJSON.init),
-              devices: try store.devices().map(RecordJSON.init))
+            JSONObject([
+              ("clients", try store.clients().map(RecordJSON.init)),
+              ("mappings", try store.mappings().map(RecordJSON.init)),
+              ("devices", try store.devices().map(RecordJSON.init)),
+            ])
           }
         })
     case "notifications":
@@ -68,7 +69,7 @@ struct Inspector: Sendable {
       let records = try RequestError.mappingDatabaseFailures {
         try registry.read { try $0.notifications(udid: query["udid"], appid: query["appid"]) }
       }
-      return .json(NotificationsJSON(notifications: records.map(RecordJSON.init)))
+      return .json(JSONObject([("notifications", records.map(RecordJSON.init))]))
     case "requests":
       try only(["GET", "DELETE"], request)
       if request.method == "DELETE" {

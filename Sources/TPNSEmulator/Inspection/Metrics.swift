@@ -26,13 +26,9 @@ final class Metrics: @unchecked Sendable {
     var requests: Int
   }
 
-  private struct Series: Hashable, Comparable {
+  private struct Series: Hashable {
     var command: String
     var status: Int
-
-    static func < (a: Series, b: Series) -> Bool {
-      (a.command, a.status) < (b.command, b.status)
-    }
   }
 
   private let lock = Lock()
@@ -73,7 +69,9 @@ final class Metrics: @unchecked Sendable {
       text += "# HELP \(name) \(help)\n# TYPE \(name) \(type)\n"
     }
     family("tpns_requests_total", "counter", "/tpns requests answered, by cmd and status.")
-    for (series, value) in requests.sorted(by: { $0.key < $1.key }) {
+    for (series, value) in requests.sorted(by: {
+      ($0.key.command, $0.key.status) < ($1.key.command, $1.key.status)
+    }) {
       text +=
         "tpns_requests_total{cmd=\"\(series.command)\",status=\"\(series.status)\"} \(value)\n"
     }

@@ -9,9 +9,7 @@ import FoundationEssentials
 /// dropped from the log (or a reset) while the page is being sent is left out. The
 /// JSON is shaped as the other endpoints' (pretty-printed, keys sorted):
 ///
-/// ```json
-/// {"dropped": 0, "next": null, "requests": [{"seq": 1, ...}], "total": 1}
-/// ```
+///     {"dropped": 0, "next": null, "requests": [{"seq": 1, ...}], "total": 1}
 final class RequestLogStream: HTTPBodyStream, @unchecked Sendable {
   // @unchecked: the mutable state is only touched by `nextPiece()`, which the server
   // calls on one thread at a time.

@@ -11,7 +11,7 @@
 /// checkpointed is lost if the emulator does not stop cleanly.
 ///
 ///     let file = DatabaseFile(path: "registry.sqlite")   // once the database is set up
-///     try file?.check()                                   // throws once one is gone
+///     file?.error                                         // non-nil once one is gone
 ///
 /// A check is one `stat(2)` per file. It follows a symbolic link, as SQLite does, so a
 /// link retargeted elsewhere counts as replaced. The `-shm` index is not watched:
@@ -44,25 +44,25 @@ struct DatabaseFile: Sendable {
     guard let database = Identity(path: path) else { return nil }
     self.path = path
     self.database = database
-    log = Identity(path: Self.logPath(of: path))
+    log = Identity(path: path + "-wal")
   }
 
-  func check() throws(DatabaseFileError) {
+  /// What is wrong with the files now; nil while both are where they were.
+  var error: DatabaseFileError? {
     if let problem = Self.problem(at: path, opened: database) {
-      throw DatabaseFileError(path: path, problem: problem, isLog: false)
+      return DatabaseFileError(path: path, problem: problem, isLog: false)
     }
-    let logPath = Self.logPath(of: path)
+    let logPath = path + "-wal"
     if let log, let problem = Self.problem(at: logPath, opened: log) {
-      throw DatabaseFileError(path: logPath, problem: problem, isLog: true)
+      return DatabaseFileError(path: logPath, problem: problem, isLog: true)
     }
+    return nil
   }
 
   private static func problem(at path: String, opened: Identity) -> Problem? {
     guard let now = Identity(path: path) else { return .missing }
     return now == opened ? nil : .replaced
   }
-
-  private static func logPath(of path: String) -> String { path + "-wal" }
 }
 
 /// A state-changing request refused because a file of the registry's database is no

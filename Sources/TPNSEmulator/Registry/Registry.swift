@@ -32,7 +32,7 @@ final class Registry: @unchecked Sendable {
   func write<T>(inTransaction: Bool = true, _ body: (RegistryStore) throws -> T) throws -> T {
     do {
       return try lock.withLock { () throws -> T in
-        try store.file?.check()
+        if let error = store.file?.error { throw error }
         return try inTransaction ? store.database.transaction { try body(store) } : body(store)
       }
     } catch let error as DatabaseFileError {
@@ -57,14 +57,7 @@ final class Registry: @unchecked Sendable {
   /// Why the database file or its log is no longer usable (deleted or replaced), or
   /// nil while both are (and always in memory). Two `stat(2)`s.
   var fileError: DatabaseFileError? {
-    let error = lock.withLock { () -> DatabaseFileError? in
-      do throws(DatabaseFileError) {
-        try store.file?.check()
-        return nil
-      } catch {
-        return error
-      }
-    }
+    let error = lock.withLock { store.file?.error }
     if let error { warnOnce(error) }
     return error
   }

@@ -99,12 +99,3 @@ struct NotificationRecord: RegistryRecord {
     case createdAt = "created_at"
   }
 }
-
-/// The parameters of one `cmd=event`.
-struct EventRecord: Sendable {
-  var uid: String
-  var eventType: Int64
-  var msg: String?
-  var eventTime: Int64?
-  var extra: String?
-}

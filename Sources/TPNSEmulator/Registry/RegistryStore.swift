@@ -12,7 +12,7 @@ import CSQLite
 /// each command in a transaction (a registration is one statement, autocommitted).
 final class RegistryStore {
   let database: SQLiteConnection
-  /// Nil in memory. Its `check()` throws when the file opened, or its log, is no
+  /// Nil in memory. Its `error` says when the file opened, or its log, is no
   /// longer at its path (deleted or replaced): what is written then would be lost.
   let file: DatabaseFile?
   /// Kept in memory, beside the database.
@@ -287,9 +287,11 @@ final class RegistryStore {
     }
   }
 
-  /// Records one notification for every phone with a token mapped to the event's UID;
-  /// the number recorded.
-  func fanOut(_ event: EventRecord, now: Int64) throws -> Int {
+  /// Records one notification of a `cmd=event` for every phone with a token mapped to
+  /// `uid`; the number recorded.
+  func fanOut(
+    uid: String, eventType: Int64, msg: String?, eventTime: Int64?, extra: String?, now: Int64
+  ) throws -> Int {
     try database.statement(
       """
       INSERT INTO notifications
@@ -300,8 +302,8 @@ final class RegistryStore {
       ORDER BY c.registered_at, c.rowid
       """
     ).run([
-      .text(event.uid), .integer(event.eventType), optional(event.msg),
-      optional(event.eventTime), .integer(now), optional(event.extra),
+      .text(uid), .integer(eventType), optional(msg), optional(eventTime), .integer(now),
+      optional(extra),
     ])
     return database.changes
   }

@@ -104,17 +104,12 @@ extension Snapshot {
       }
     }
     var ids = Set<Int64>()
-    for notification in notifications {
-      guard notification.id > 0, ids.insert(notification.id).inserted else {
-        throw SnapshotError("notification id \(notification.id) is not a new positive number")
+    for sent in notifications {
+      guard sent.id > 0, ids.insert(sent.id).inserted else {
+        throw SnapshotError("notification id \(sent.id) is not a new positive number")
       }
-      try Self.checkUID(notification.uid, "a notification")
-      try Self.checkText(
-        [
-          notification.appid, notification.udid, notification.os, notification.token,
-          notification.msg,
-        ],
-        "a notification")
+      try Self.checkUID(sent.uid, "a notification")
+      try Self.checkText([sent.appid, sent.udid, sent.os, sent.token, sent.msg], "a notification")
     }
     for uid in whitelist ?? [] { try Self.checkUID(uid, "the whitelist") }
   }

@@ -7,8 +7,8 @@ import Testing
 /// A udid is the phone's secret on iOS (the quickstart sends the token as the udid):
 /// the emulator's errors, which `tpns` prints, and its log lines name it by its last
 /// six characters only, as `tpns` names a token.
-@Suite("PhoneKey: a udid in errors and log lines is masked")
-struct PhoneKeyTests {
+@Suite("a udid in errors and log lines is masked")
+struct MaskedUdidTests {
   static let token = "c0ffee00deadbeef1234567890abcdef0fedcba0987654321feedfacecafe001"
   static let phone = "os=ios&appid=\(TestEmulator.appid)&udid=\(token)"
   static let uid = TestEmulator.uid(1)
