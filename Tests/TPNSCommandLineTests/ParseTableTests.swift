@@ -411,9 +411,9 @@ import Testing
     "a value out of range or not among the choices: the error says what is allowed",
     arguments: [
       (
-        ["add", a, "--interval", "0"],
-        "The value '0' is invalid for '--interval <seconds>': it must be a whole number from 1 to "
-          + "2147483647"
+        ["add", a, "--interval", "2147483648"],
+        "The value '2147483648' is invalid for '--interval <seconds>': it must be a whole number "
+          + "from 0 to 2147483647"
       ),
       (
         ["sync", "--timeout", "3601"],

@@ -376,9 +376,13 @@ struct ServerCommandTests {
       let children = try ["a", "b"].map { name in
         (
           name,
-          try Self.spawn(
-            ["--port", "0", "--port-file", directory.file("\(name).port"), "--db", database],
-            output: directory.file("\(name).out"))
+          // Its stderr too, to say why it did not start.
+          try ChildProcess(
+            [
+              "sh", "-c", #"out=$1; shift; exec "$@" > "$out" 2>&1"#, "sh",
+              directory.file("\(name).out"), Self.binary.path, "--port", "0", "--port-file",
+              directory.file("\(name).port"), "--db", database,
+            ], environment: [:])
         )
       }
       let deadline = Date().addingTimeInterval(10)
@@ -389,7 +393,10 @@ struct ServerCommandTests {
         {
           usleep(10_000)
         }
-        #expect(FileManager.default.fileExists(atPath: portFile), "round \(round), server \(name)")
+        let output = try? String(contentsOfFile: directory.file("\(name).out"), encoding: .utf8)
+        #expect(
+          FileManager.default.fileExists(atPath: portFile),
+          "round \(round), server \(name): \(output ?? "")")
         child.send(SIGTERM)
         #expect(Self.status(of: child) == 0, "round \(round), server \(name)")
       }

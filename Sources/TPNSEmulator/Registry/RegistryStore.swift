@@ -100,17 +100,21 @@ final class RegistryStore {
       throw error
     }
     do {
-      // First, so that a server starting on the same new file at the same
-      // moment (which holds it while it sets WAL up) is waited for.
       if path != nil { try database.execute("PRAGMA busy_timeout = 5000;") }
-      // Another program's database is refused before anything is written to it.
-      try Self.checkSchema(of: database)
-      if path != nil {
-        try database.execute("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;")
+      // Two servers setting up one new file at the same moment: where their locks
+      // would deadlock (one switching to WAL), SQLite answers "database is locked"
+      // at once, without its busy timeout. The set-up can be taken again: retry, for 5 s.
+      let deadline = ContinuousClock.now + .seconds(5)
+      while true {
+        do {
+          try Self.setUp(database, isFile: path != nil)
+          break
+        } catch let error as SQLiteError
+          where error.code & 0xFF == SQLITE_BUSY && ContinuousClock.now < deadline
+        {
+          usleep(10_000)
+        }
       }
-      try database.execute("PRAGMA foreign_keys = ON;")
-      try database.execute(Self.schema)
-      try Self.migrate(database)
       file = try path.map { path in
         guard let file = DatabaseFile(path: path) else {
           throw SQLiteError(code: SQLITE_CANTOPEN, message: "the file vanished once opened")
@@ -121,6 +125,22 @@ final class RegistryStore {
       database.close()
       if created, let path { unlink(path) }
       throw error
+    }
+  }
+
+  /// Checks the schema, then brings `database` to the registry's: WAL for a file,
+  /// then the tables and the migrations in one transaction, so that a server
+  /// opening the same new file at the same moment finds all of them or none.
+  private static func setUp(_ database: SQLiteConnection, isFile: Bool) throws {
+    // Another program's database is refused before anything is written to it.
+    try checkSchema(of: database)
+    if isFile {
+      try database.execute("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;")
+    }
+    try database.execute("PRAGMA foreign_keys = ON;")
+    try database.transaction {
+      try database.execute(schema)
+      try migrate(database)
     }
   }
 
