@@ -474,4 +474,14 @@ import Testing
     }
     #expect(contents(of: store.path) == before)
   }
+
+  @Test("the refusal names what an XML property list cannot hold, U+FFFE among them")
+  func unwritableMessage() {
+    let error = StoreError.unwritable(path: "s.plist", text: "a\u{FFFE}")
+    #expect(
+      error.description
+        == #"cannot store "a\#u{FFFE}" in s.plist: an XML property list cannot hold "#
+        + "control characters (but tab and line breaks), U+FFFE or U+FFFF")
+    #expect(error.suggestion.hasPrefix("Nothing was stored; give the value without them"))
+  }
 }

@@ -34,7 +34,8 @@ public enum StoreError: Error, Equatable, CustomStringConvertible {
     case .io(let operation, let path, let code):
       "cannot \(operation) \(path): \(String(cString: strerror(code)))"
     case .unwritable(let path, let text):
-      "cannot store \(text.debugDescription) in \(path): a property list cannot hold control characters"
+      "cannot store \(text.debugDescription) in \(path): an XML property list cannot hold "
+        + "control characters (but tab and line breaks), U+FFFE or U+FFFF"
     case .readOnly(let path, let mode):
       "the store \(path) is read-only (mode \(UntrustedReason.octal(mode))): tpns does not replace a "
         + "file you made read-only"
@@ -57,7 +58,8 @@ public enum StoreError: Error, Equatable, CustomStringConvertible {
     case .io:
       "Check the permissions and free space there, or pass another path with --store."
     case .unwritable:
-      "Give the value without control characters."
+      "Nothing was stored; give the value without them (one the store held already: edit "
+        + "it out of the file)."
     case .readOnly(let path, _):
       "Nothing was stored; run 'chmod u+w \(path)' to let tpns change it, or pass another "
         + "path with --store."
