@@ -28,8 +28,8 @@ enum ArgumentParser {
     var index = 0
 
     if arguments.first == "help" {
-      // `help help` and `help --help` ask for what `help` alone shows.
-      for name in arguments.dropFirst() where !["help", "--help", "-h"].contains(name) {
+      // Options (`help add --json`, `help -- add`) and `help` itself are passed over.
+      for name in arguments.dropFirst() where name != "help" && !name.hasPrefix("-") {
         guard let subcommand = path[path.count - 1].subcommand(named: name) else {
           throw unknownCommand(name, path)
         }

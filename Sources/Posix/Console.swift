@@ -38,8 +38,9 @@ public enum Console {
   }
 
   /// Why standard output lost text since the process started (the first
-  /// failed write), or nil: a command whose output went missing did not do
-  /// what it said, so `ParsableCommand.main` exits 74 instead of 0.
+  /// failed write, but a closed pipe), or nil: a command whose output went
+  /// missing did not do what it said, so `ParsableCommand.main` exits 74
+  /// instead of 0.
   public static var outputFailure: OutputError? {
     let failure = firstOutputFailure.load(ordering: .relaxed)
     return failure == 0 ? nil : OutputError(errno: failure)
@@ -78,7 +79,8 @@ public enum Console {
   }
 
   private static func record(_ failure: Int32, _ descriptor: Int32) -> Int32 {
-    if descriptor == STDOUT_FILENO {
+    // A reader that went away (`| head -1`) wanted no more: no failure of the command.
+    if descriptor == STDOUT_FILENO, failure != EPIPE {
       _ = firstOutputFailure.compareExchange(expected: 0, desired: failure, ordering: .relaxed)
     }
     return failure

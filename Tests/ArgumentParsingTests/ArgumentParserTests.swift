@@ -49,7 +49,8 @@ struct ArgumentParserTests {
       (["--help"], "tool"), (["-h"], "tool"), (["--port", "x", "-h"], "tool"),
       (["run", "--help"], "tool run"), (["help", "run"], "tool run"), (["help"], "tool"),
       (["help", "help"], "tool"), (["help", "--help"], "tool"),
-      (["help", "run", "-h"], "tool run"),
+      (["help", "run", "-h"], "tool run"), (["help", "--", "run"], "tool run"),
+      (["help", "run", "--verbose"], "tool run"),
       (["run", "--", "--help"], nil),
     ])
   func help(arguments: [String], path: String?) throws {

@@ -87,7 +87,7 @@ import Testing
   static let ampersand = String(hex.prefix(10)) + "&" + String(hex.dropFirst(11))
   static let space = String(hex.prefix(32)) + " " + String(hex.dropFirst(33))
   static let accented = String(hex.dropLast()) + "é"
-  static let only = "(only 0-9 and a-f)"
+  static let only = "(only hex digits)"
 
   @Test(
     "valid iOS tokens are trimmed, lower-cased, and freed of the <…> form",
@@ -108,9 +108,9 @@ import Testing
       ("", "the iOS token is empty"),
       (short, "An iOS token must be 64 hex characters, got 63"),
       (long, "An iOS token must be 64 hex characters, got 65"),
-      (badFirst, "character 'g' at position 1 is not allowed in an iOS token (only 0-9 and a-f)"),
-      (ampersand, "character '&' at position 11 is not allowed in an iOS token (only 0-9 and a-f)"),
-      (space, "character ' ' at position 33 is not allowed in an iOS token (only 0-9 and a-f)"),
+      (badFirst, "character 'g' at position 1 is not allowed in an iOS token \(only)"),
+      (ampersand, "character '&' at position 11 is not allowed in an iOS token \(only)"),
+      (space, "character ' ' at position 33 is not allowed in an iOS token \(only)"),
       (
         "{length = 32, bytes = 0x01234567 89abcdef 01234567 ... 01234567 89abcdef }",
         "this is the iOS 13 `{length = 32, bytes = …}` description, which is truncated: print the token as hex instead"
@@ -121,7 +121,7 @@ import Testing
       ),
       (
         accented,
-        "character U+00E9 at position 64 is not allowed in an iOS token (only 0-9 and a-f)"
+        "character U+00E9 at position 64 is not allowed in an iOS token \(only)"
       ),
     ] as [(String, String)])
   func invalidIOS(input: String, message: String) {

@@ -27,6 +27,16 @@ struct Watch: TPNSSubcommand {
       .init(
         "tpns watch --json",
         "Keep the server in line with the store, printing a JSON line per event.")
+    ],
+    // A failed request is reported and tried again, not an exit.
+    exitStatuses: [
+      .init(0, "Stopped by SIGINT or SIGTERM (a request in flight is cancelled within a second)."),
+      .init(64, "Usage: an unknown option or a bad option value."),
+      .init(65, "The store does not parse at the start."),
+      .init(73, "The store cannot be read or written, or is not safe to use."),
+      .init(74, "Standard output could not be written (a full disk, say)."),
+      .init(
+        75, "Another watch holds the store (its pid is named), or a lock was not acquired in time."),
     ])
 
   static let milliseconds = "a whole number of milliseconds from 0 to 600000"

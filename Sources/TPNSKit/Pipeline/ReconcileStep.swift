@@ -4,7 +4,8 @@ import TPNSProtocol
 /// function of the store and the demand: the rule every sending command, `watch` and
 /// the UI share. In order: register (unless acknowledged), so that a new token the
 /// server rejects leaves the working phone and its mappings as they were; unmap former
-/// phones (but those refused in this reconciliation); remove the mappings whose
+/// phones (but those refused in this reconciliation); unmap every UID of a phone whose
+/// list there is unknown, its settings with it; remove the mappings whose
 /// settings must be cleared (leaving a setting out keeps it at the service); the
 /// single-UID requests a command asked for, while they agree with the list; the list,
 /// if it or a UID's settings differs (but for removals refused as not activated), or
@@ -35,6 +36,11 @@ enum ReconcileStep: Equatable, Sendable {
       !demand.refusedFormerPhones.contains($0)
     }) {
       return .unmapFormerPhone(former)
+    }
+    if difference.listIsUnknown {
+      // What the server holds for the phone is unknown, settings included, and a
+      // `mapsync` cannot clear a setting it leaves out: every mapping goes first.
+      return .sendMappingRequest(desired, .unregister(nil), MappingSettings(), taking: 0)
     }
     let stored = state.settings.compactMap { uid, value -> (DeviceUID, MappingSettings)? in
       (try? DeviceUID(uid)).map { ($0, value) }

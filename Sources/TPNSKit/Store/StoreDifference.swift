@@ -56,11 +56,16 @@ public struct StoreDifference: Sendable, Equatable {
   }
 
   /// Whether the list the server holds for the desired phone is unknown
-  /// (``Acknowledgement/listIsUnknown``): only a
-  /// `mapsync` of the whole list makes it known, and counts of what it lacks
-  /// (``toAdd``, ``toRemove``) are guesses until then.
+  /// (``Acknowledgement/listIsUnknown``), or will be once it is registered there
+  /// again (a former phone there, its mappings not yet removed): only unmapping
+  /// all of it makes it known, and counts of what it lacks (``toAdd``,
+  /// ``toRemove``) are guesses until then.
   public var listIsUnknown: Bool {
-    acknowledged.listIsUnknown && state.holds(desired?.phone, at: server)
+    guard let phone = desired?.phone else { return false }
+    guard state.holds(phone, at: server) else {
+      return acknowledged.formerPhones.contains { $0.isSamePhone(as: phone) }
+    }
+    return acknowledged.listIsUnknown
   }
 
   /// Stored UIDs the server refused as not activated in the vendor's console

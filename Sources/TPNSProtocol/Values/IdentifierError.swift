@@ -78,7 +78,7 @@ extension IdentifierError.Kind {
   fileprivate var allowed: String {
     switch self {
     case .uid: "only A-Z and 0-9"
-    case .iosToken: "only 0-9 and a-f"
+    case .iosToken: "only hex digits"
     case .token: "only A-Z, a-z, 0-9 and _ : . -"
     }
   }

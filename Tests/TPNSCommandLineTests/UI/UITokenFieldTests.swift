@@ -32,7 +32,7 @@ import Testing
         false
       ),
       (
-        "a1g2", "character 'g' at position 3 is not allowed in an iOS token (only 0-9 and a-f)",
+        "a1g2", "character 'g' at position 3 is not allowed in an iOS token (only hex digits)",
         false
       ),
       (
