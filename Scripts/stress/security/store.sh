@@ -216,16 +216,20 @@ PY
   # root's directories and a sticky one, a store directly in a sticky
   # directory, and the user's own link to their store.
   problems=()
+  # A copy the other user can run, wherever the checkout is (under a 0700
+  # directory, say).
+  local theirs_tpns=$base/tpns
+  install -m 755 "$tpns" "$theirs_tpns"
   mkdir -m 755 "$base/home"
   chown "$attacker" "$base/home"
   mkdir -m 1777 "$base/shared"
   local place
   for place in "$base/home/.config/tpns/state.plist" "$base/shared/state.plist"; do
-    as_attacker env TPNS_STORE="$place" "$tpns" add --no-sync "$theirs" >/dev/null 2>"$err" ||
+    as_attacker env TPNS_STORE="$place" "$theirs_tpns" add --no-sync "$theirs" >/dev/null 2>"$err" ||
       problems+=("add to $place as $attacker: $(head -1 "$err")")
   done
   as_attacker ln -s .config/tpns/state.plist "$base/home/link.plist"
-  as_attacker env TPNS_STORE="$base/home/link.plist" "$tpns" list >"$out" 2>"$err" ||
+  as_attacker env TPNS_STORE="$base/home/link.plist" "$theirs_tpns" list >"$out" 2>"$err" ||
     problems+=("list through $attacker's own link: $(head -1 "$err")")
   grep -q "$theirs" "$out" || problems+=("list through the link showed: $(head -1 "$out")")
   [[ $(stat -c %a "$base/home/.config/tpns/state.plist") == 600 ]] || problems+=("store mode $(stat -c %a "$base/home/.config/tpns/state.plist")")
