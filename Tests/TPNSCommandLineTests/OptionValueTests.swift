@@ -100,7 +100,7 @@ import Testing
         String(repeating: "é", count: 5000),
         "it has 5000 characters, at most 4096 are allowed (an empty --message sends none)"
       ),
-      ("bell\u{07}", "it has U+7 at position 5, which is not allowed"),
+      ("bell\u{07}", "it has U+0007 at position 5, which is not allowed"),
     ])
   func refusedMessage(message: String, reason: String) throws {
     let e2e = try EndToEnd()

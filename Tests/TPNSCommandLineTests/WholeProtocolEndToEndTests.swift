@@ -300,7 +300,7 @@ import Testing
       ),
       (
         ["--format", "a\u{1B}[2J"], 65,
-        "Error: invalid format: it has U+1B at position 2, which is not allowed\n"
+        "Error: invalid format: it has U+001B at position 2, which is not allowed\n"
           + "Give a format of 1 to 255 characters without control characters"
       ),
       (["--format", ""], 65, "Error: invalid format: it has 0 characters, expected 1 to 255"),

@@ -185,7 +185,7 @@ extension CompatibilityTests {
         + "not '99999999999'"),
     Irregular(
       name: "event with a control character", query: "\(event)&msg=a%01",
-      reason: "parameter 'msg' has U+1 at position 2, which is not allowed"),
+      reason: "parameter 'msg' has U+0001 at position 2, which is not allowed"),
   ]
 
   @Test(

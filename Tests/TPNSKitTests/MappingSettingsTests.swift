@@ -52,8 +52,8 @@ import Testing
       (2_147_483_648, nil, "the interval 2147483648 is not"),
       (nil, "", "the format has 0 characters, expected 1 to 255"),
       (nil, String(repeating: "x", count: 256), "the format has 256 characters, expected 1 to 255"),
-      (nil, "a\tb", "the format has U+9 at position 2, which is not allowed"),
-      (nil, "a\u{1B}[31m", "the format has U+1B at position 2"),
+      (nil, "a\tb", "the format has U+0009 at position 2, which is not allowed"),
+      (nil, "a\u{1B}[31m", "the format has U+001B at position 2"),
     ] as [(Int?, String?, String?)])
   func validation(interval: Int?, format: String?, error expected: String?) {
     do {

@@ -27,7 +27,7 @@ struct DeviceUIDSyntaxTests {
       (SyntaxViolation.length(actual: 19, expected: 20...20), "has 19 characters, expected 20"),
       (.length(actual: 0, expected: 1...4096), "has 0 characters, expected 1 to 4096"),
       (.character("-", position: 11), "has '-' at position 11, which is not allowed"),
-      (.character("\u{7}", position: 2), "has U+7 at position 2, which is not allowed"),
+      (.character("\u{7}", position: 2), "has U+0007 at position 2, which is not allowed"),
     ])
   func description(violation: SyntaxViolation, text: String) {
     #expect(violation.description == text)
