@@ -28,8 +28,10 @@ enum ArgumentParser {
     var index = 0
 
     if arguments.first == "help" {
-      // Options (`help add --json`, `help -- add`) and `help` itself are passed over.
+      // Options (`help add --json`, `help -- add`) and `help` itself are passed over,
+      // and so are a command's arguments (`help completion bash`).
       for name in arguments.dropFirst() where name != "help" && !name.hasPrefix("-") {
+        guard !path[path.count - 1].configuration.subcommands.isEmpty else { break }
         guard let subcommand = path[path.count - 1].subcommand(named: name) else {
           throw unknownCommand(name, path)
         }

@@ -48,7 +48,6 @@ extension ServerCommand {
           73,
           "The --db file cannot be opened, --tls's temporary directory cannot be made, or "
             + "--export-on-exit cannot be written (whatever the command's status)."),
-        .init(74, "Standard output could not be written: lines it printed were lost."),
         .init(75, "The --db file stayed locked by another process for 5 seconds."),
         .init(126, "The command cannot be run (not executable, a directory)."),
         .init(127, "The command is not found."),

@@ -50,6 +50,7 @@ struct ArgumentParserTests {
       (["run", "--help"], "tool run"), (["help", "run"], "tool run"), (["help"], "tool"),
       (["help", "help"], "tool"), (["help", "--help"], "tool"),
       (["help", "run", "-h"], "tool run"), (["help", "--", "run"], "tool run"),
+      (["help", "run", "an-argument"], "tool run"),
       (["help", "run", "--verbose"], "tool run"),
       (["run", "--", "--help"], nil),
     ])

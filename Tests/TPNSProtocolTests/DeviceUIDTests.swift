@@ -109,6 +109,11 @@ import Testing
       (short, "An iOS token must be 64 hex characters, got 63"),
       (long, "An iOS token must be 64 hex characters, got 65"),
       (badFirst, "character 'g' at position 1 is not allowed in an iOS token \(only)"),
+      // Named as typed: upper case is taken, and lower-cased only once valid.
+      (
+        "G" + hex.dropFirst().uppercased(),
+        "character 'G' at position 1 is not allowed in an iOS token \(only)"
+      ),
       (ampersand, "character '&' at position 11 is not allowed in an iOS token \(only)"),
       (space, "character ' ' at position 33 is not allowed in an iOS token \(only)"),
       (

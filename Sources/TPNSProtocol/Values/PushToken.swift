@@ -34,9 +34,12 @@ public struct PushToken: Hashable, Sendable, CustomStringConvertible {
       if token.hasPrefix("<") && token.hasSuffix(">") {
         token = String(token.dropFirst().dropLast().filter { $0 != " " })
       }
+    }
+    // Checked as typed, so that a refusal names the character given ('G', not 'g').
+    if let violation = os.tokenViolation(token) { throw IdentifierError(kind, violation) }
+    if os.usesAPNsTokens {
       token = String(String.UnicodeScalarView(token.unicodeScalars.map(\.asciiLowercased)))
     }
-    if let violation = os.tokenViolation(token) { throw IdentifierError(kind, violation) }
     rawValue = token
   }
 
