@@ -84,8 +84,9 @@ python_venv() {
 }
 
 # only_bin_option ARGS...: the arguments of a suite whose one option is --bin DIR
-# (where tpns and tpns-server are; default: swift build --show-bin-path), besides
-# -h; sets bin, as an absolute path.
+# (where tpns and tpns-server are; default: swift build --show-bin-path, after
+# building the products $build_products names, if any), besides -h; sets bin, as
+# an absolute path.  build_products="tpns-server" only_bin_option "$@"
 only_bin_option() {
   bin=""
   while (($#)); do
@@ -95,5 +96,12 @@ only_bin_option() {
       *) usage_error "Unknown option '$1'" ;;
     esac
   done
-  bin=$(cd "${bin:-$(swift build --show-bin-path)}" && pwd)
+  if [[ -z $bin ]]; then
+    local product
+    for product in ${build_products:-}; do
+      swift build -j 2 --product "$product" >&2 || exit 1
+    done
+    bin=$(swift build --show-bin-path)
+  fi
+  bin=$(cd "$bin" && pwd)
 }

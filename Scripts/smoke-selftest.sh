@@ -15,19 +15,7 @@ cd "$(dirname "$0")/.."
 
 # shellcheck source=lib.sh
 source Scripts/lib.sh
-bin=
-while (($#)); do
-  case $1 in
-    --bin) need_value "$@" && bin=$2 && shift 2 ;;
-    -h | --help) show_help ;;
-    *) usage_error "Unknown argument '$1'" ;;
-  esac
-done
-if [[ -z $bin ]]; then
-  swift build -j 2 --product tpns >&2 && swift build -j 2 --product tpns-server >&2 || exit 1
-  bin=$(swift build --show-bin-path)
-fi
-bin=$(cd "$bin" && pwd)
+build_products="tpns tpns-server" only_bin_option "$@"
 
 # prove (TAP) is Perl's; Python reads the JUnit files back.
 Scripts/setup.sh perl python3 >&2

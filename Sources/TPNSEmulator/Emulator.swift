@@ -126,6 +126,7 @@ public final class Emulator: @unchecked Sendable {
     if let error = error as? SQLiteError, error.isNotADatabase {
       return .notADatabase(path: path, isDirectory: false)
     }
+    if let error = error as? SQLiteError, error.isBusy { return .databaseLocked(path: path) }
     if let error = error as? RegistrySchemaError {
       return .notARegistry(path: path, reason: error.reason)
     }

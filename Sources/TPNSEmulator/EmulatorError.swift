@@ -9,6 +9,8 @@ public enum EmulatorError: Error, Sendable, Equatable, CustomStringConvertible {
   /// The registry database path names a directory, or a file that is not an SQLite
   /// database (left as it was).
   case notADatabase(path: String, isDirectory: Bool)
+  /// Another process kept the registry database locked past the busy timeout (5 s).
+  case databaseLocked(path: String)
   /// The registry database path names another program's SQLite database (left as it was).
   case notARegistry(path: String, reason: String)
   /// The registry database, one of its companions (`-wal`, `-shm`, `-journal`) or its
@@ -26,6 +28,9 @@ public enum EmulatorError: Error, Sendable, Equatable, CustomStringConvertible {
       return "cannot listen on \(host):\(port): \(reason)"
     case .database(let path, let reason):
       return "cannot open the registry database '\(path)': \(reason)"
+    case .databaseLocked(let path):
+      return "cannot open the registry database '\(path)': another process kept it locked "
+        + "for 5 s"
     case .notADatabase(let path, let isDirectory):
       return "cannot open the registry database '\(path)': it is "
         + (isDirectory ? "a directory, " : "") + "not a SQLite database"

@@ -155,8 +155,7 @@ public struct ServerCommand: ParsableCommand {
         throw CommandFailure(
           error.description, hint: "Choose another --port (0 picks a free one) or --host.",
           exitCode: ExitCode(69))
-      case .database(_, let reason) where reason.hasPrefix("SQLite error 5:"):
-        // SQLITE_BUSY after the busy timeout: another process holds the file.
+      case .databaseLocked:
         throw CommandFailure(
           error.description,
           hint: "Another process holds the database (a tpns-server, sqlite3): "

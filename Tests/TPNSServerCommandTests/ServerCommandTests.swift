@@ -254,6 +254,45 @@ struct ServerCommandTests {
     #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["other.db"])
   }
 
+  @Test("a --db another process keeps locked: exit 75 after the busy timeout, naming the cause")
+  func databaseLocked() throws {
+    let directory = try TemporaryDirectory()
+    let path = directory.file("registry.sqlite")
+    // Holds an exclusive lock until its standard input closes.
+    let holder = Process()
+    holder.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    holder.arguments = [
+      "python3", "-c",
+      "import sqlite3,sys; c=sqlite3.connect(sys.argv[1], isolation_level=None); "
+        + "c.execute('BEGIN EXCLUSIVE'); print('locked', flush=True); sys.stdin.read()",
+      path,
+    ]
+    let input = Pipe()
+    let output = Pipe()
+    holder.standardInput = input
+    holder.standardOutput = output
+    try holder.run()
+    defer {
+      try? input.fileHandleForWriting.close()
+      holder.waitUntilExit()
+    }
+    // Its line, once the lock is held (read until the line ends, or it exits).
+    var said = Data()
+    while !said.contains(UInt8(ascii: "\n")) {
+      let more = output.fileHandleForReading.availableData
+      if more.isEmpty { break }
+      said += more
+    }
+    #expect(String(decoding: said, as: UTF8.self) == "locked\n")
+    let result = try Self.run(["--port", "0", "--db", path])
+    #expect(result.status == 75)
+    #expect(
+      result.stderr
+        == "Error: cannot open the registry database '\(path)': another process kept it locked "
+        + "for 5 s\nAnother process holds the database (a tpns-server, sqlite3): try again once "
+        + "it is done.\n")
+  }
+
   @Test("a --db directory: exit 73 naming a file in it to use instead")
   func databaseDirectory() throws {
     let directory = try TemporaryDirectory()

@@ -109,9 +109,7 @@ final class RegistryStore {
         do {
           try Self.setUp(database, isFile: path != nil)
           break
-        } catch let error as SQLiteError
-          where error.code & 0xFF == SQLITE_BUSY && ContinuousClock.now < deadline
-        {
+        } catch let error as SQLiteError where error.isBusy && ContinuousClock.now < deadline {
           usleep(10_000)
         }
       }

@@ -12,4 +12,7 @@ public struct SQLiteError: Error, Sendable, Hashable, CustomStringConvertible {
 
   /// Whether the file opened is not a database (`SQLITE_NOTADB`).
   var isNotADatabase: Bool { code & 0xFF == 26 }
+
+  /// Whether another connection holds the database locked (`SQLITE_BUSY`).
+  var isBusy: Bool { code & 0xFF == 5 }
 }

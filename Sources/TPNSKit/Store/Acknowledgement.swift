@@ -21,10 +21,12 @@ public struct Acknowledgement: Sendable, Equatable {
   /// it does not hold them, and holding the rest of the list is not sync.
   /// Written as `NotActivated`.
   public var notActivated: [String] = []
-  /// Whether the list the server holds is unknown, until a `mapsync` sends
-  /// the whole list: `UIDs` was edited by hand since the server's list was
-  /// recorded as runs of it (``UIDRuns``), or a former phone was registered
-  /// again before its mappings were removed.
+  /// Whether the list the server holds is unknown, settings included, until
+  /// every mapping of the phone there is removed (`unreg_mapping`, which the
+  /// next reconciliation sends first) or a `mapsync` sends the whole list:
+  /// `UIDs` was edited by hand since the server's list was recorded as runs
+  /// of it (``UIDRuns``), or a former phone was registered again before its
+  /// mappings were removed.
   /// Written as `UIDsUnknown`, so that it stays unknown across writes.
   public var listIsUnknown = false
   /// The entry's keys tpns does not know, and those of its `Registration`
@@ -117,7 +119,7 @@ public struct Acknowledgement: Sendable, Equatable {
   /// one. The same phone with another `os` was updated in place: nothing
   /// to unmap, and its list is sent again rather than assumed. A former
   /// phone registered again may still hold mappings its unmapping was to
-  /// remove: its list is unknown until a `mapsync` sends the whole list.
+  /// remove: its list is unknown (``listIsUnknown``).
   mutating func accept(_ registration: PhoneRegistration) {
     let wasFormer = formerPhones.contains { $0.isSamePhone(as: registration.phone) }
     if let current = self.registration, current.phone != registration.phone {

@@ -12,12 +12,7 @@ public enum SyntaxViolation: Sendable, Hashable, CustomStringConvertible {
     case .length(let actual, let expected):
       return "has \(actual) characters, expected \(expected.spoken)"
     case .character(let scalar, let position):
-      let hex = String(scalar.value, radix: 16, uppercase: true)
-      let shown =
-        scalar.isASCII && scalar.value >= 0x20 && scalar.value < 0x7F
-        ? "'\(Character(scalar))'"
-        : "U+\(String(repeating: "0", count: max(0, 4 - hex.count)))\(hex)"
-      return "has \(shown) at position \(position), which is not allowed"
+      return "has \(IdentifierError.show(scalar)) at position \(position), which is not allowed"
     }
   }
 
