@@ -68,11 +68,12 @@ struct List: TPNSSubcommand {
   /// appended to piece by piece costs several times more for a long list.
   static func lines(of uids: [String], suffixes: [String: String] = [:]) -> [UInt8] {
     let width = String(max(uids.count - 1, 0)).count
+    let blank = [UInt8](repeating: UInt8(ascii: " "), count: width + 2)
     var text: [UInt8] = []
     text.reserveCapacity(uids.count * (width + 24))
     for (index, uid) in uids.enumerated() {
       // The index's digits, right to left, over `width` spaces and two more.
-      text += repeatElement(UInt8(ascii: " "), count: width + 2)
+      text += blank
       var digit = text.count - 3
       var number = index
       repeat {

@@ -17,8 +17,13 @@ extension PropertyListXML {
 
   /// `value` as an XML property list, in Apple's layout (tabs, sorted keys);
   /// refused for the first string (or key) XML cannot hold (``isWritable(_:)``).
-  static func serialize(_ value: PropertyListValue) throws(Unwritable) -> [UInt8] {
+  /// Room for `sizeHint` bytes is made first: a large store is then written into
+  /// one buffer rather than into one twice as large at each doubling.
+  static func serialize(_ value: PropertyListValue, sizeHint: Int = 0) throws(Unwritable)
+    -> [UInt8]
+  {
     var writer = Writer()
+    writer.output.reserveCapacity(sizeHint + 1024)
     writer.append(
       """
       <?xml version="1.0" encoding="UTF-8"?>

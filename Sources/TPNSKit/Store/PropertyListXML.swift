@@ -1,5 +1,9 @@
 import FoundationEssentials
 
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 /// Reads and writes XML property lists.
 ///
 /// Why not libplist's XML reader: it lets a key given twice pass and names
@@ -153,7 +157,8 @@ extension PropertyListXML {
     }
 
     func tag(_ tag: Tag, is name: StaticString) -> Bool {
-      name.withUTF8Buffer { bytes[tag.nameBytes].elementsEqual($0) }
+      tag.nameBytes.count == name.utf8CodeUnitCount
+        && sameBytes(at: tag.nameBytes.lowerBound, as: name.utf8Start, count: name.utf8CodeUnitCount)
     }
 
     /// The end tag of `tag`, after any comments and white space; XML allows
@@ -164,7 +169,9 @@ extension PropertyListXML {
       var end = nameEnd
       while end < bytes.count, Self.isSpace(bytes[end]) { end += 1 }
       guard isClosing(at: index), end < bytes.count, bytes[end] == UInt8(ascii: ">"),
-        bytes[(index + 2)..<nameEnd].elementsEqual(bytes[tag.nameBytes])
+        sameBytes(
+          at: index + 2, as: bytes.baseAddress! + tag.nameBytes.lowerBound,
+          count: tag.nameBytes.count)
       else {
         throw error(
           index < bytes.count
@@ -189,6 +196,12 @@ extension PropertyListXML {
         && bytes[position + 1] == UInt8(ascii: "/")
     }
 
+    /// Whether the `count` bytes at `position` are those at `other`; the
+    /// caller has checked that they are in the document.
+    func sameBytes(at position: Int, as other: UnsafePointer<UInt8>, count: Int) -> Bool {
+      memcmp(bytes.baseAddress! + position, other, count) == 0
+    }
+
     func at(_ position: Int, _ prefix: [UInt8]) -> Bool {
       position <= bytes.count && bytes[position...].starts(with: prefix)
     }
@@ -198,8 +211,11 @@ extension PropertyListXML {
       if tag.isEmpty { return "" }
       // The common case, plain text up to the closing tag, read without a copy.
       let start = index
-      let end = bytes[start...].firstIndex { $0 == UInt8(ascii: "<") || $0 == UInt8(ascii: "&") }
-      if let end, isClosing(at: end) {
+      var end = start
+      while end < bytes.count, bytes[end] != UInt8(ascii: "<"), bytes[end] != UInt8(ascii: "&") {
+        end += 1
+      }
+      if isClosing(at: end) {
         index = end
         try closeTag(tag)
         return String(decoding: bytes[start..<end], as: UTF8.self)

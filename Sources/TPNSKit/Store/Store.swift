@@ -129,7 +129,8 @@ public struct Store: Sendable {
     let location = try located()
     let lock = try Self.lock(".lock", beside: location, timeout: lockWait)
     defer { lock.release() }
-    let before = try read(location).map(decode) ?? StoreContents()
+    let data = try read(location)
+    let before = try data.map(decode) ?? StoreContents()
     var after = before
     let result = try change(&after)
     if after != before {
@@ -140,7 +141,7 @@ public struct Store: Sendable {
       {
         throw StoreError.readOnly(path: location.path, mode: status.st_mode & 0o7777)
       }
-      let bytes = try encode(after)
+      let bytes = try encode(after, sizeHint: data?.count ?? 0)
       // A writer killed mid-write leaves its temp file; the lock says none is live.
       AtomicFile.removeStaleTemporaries(of: location.name, in: location.directory)
       // What a server acknowledged may be lost to a crash (it is then sent
@@ -171,10 +172,11 @@ public struct Store: Sendable {
   }
 
   /// The bytes `state` is stored as, an XML property list; a string XML
-  /// cannot hold is refused, naming this store.
-  func encode(_ state: StoreContents) throws(StoreError) -> [UInt8] {
+  /// cannot hold is refused, naming this store. `sizeHint`: the size of the
+  /// file it replaces, which a change alters little.
+  func encode(_ state: StoreContents, sizeHint: Int = 0) throws(StoreError) -> [UInt8] {
     do {
-      return try PropertyListXML.serialize(.dictionary(state.propertyList))
+      return try PropertyListXML.serialize(.dictionary(state.propertyList), sizeHint: sizeHint)
     } catch {
       throw .unwritable(path: path, text: error.text)
     }
