@@ -158,7 +158,8 @@ extension PropertyListXML {
 
     func tag(_ tag: Tag, is name: StaticString) -> Bool {
       tag.nameBytes.count == name.utf8CodeUnitCount
-        && sameBytes(at: tag.nameBytes.lowerBound, as: name.utf8Start, count: name.utf8CodeUnitCount)
+        && sameBytes(
+          at: tag.nameBytes.lowerBound, as: name.utf8Start, count: name.utf8CodeUnitCount)
     }
 
     /// The end tag of `tag`, after any comments and white space; XML allows
