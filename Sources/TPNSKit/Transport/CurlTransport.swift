@@ -140,7 +140,7 @@ public final class CurlTransport: @unchecked Sendable {
       return .unreachable(url: url, reason: reason)
     case CURLE_OPERATION_TIMEDOUT:
       // A connect timeout is an unreachable server; a slow answer is a timeout.
-      if reason.contains("onnect") || reason.contains("onnection timed out") {
+      if reason.contains("onnect") {
         return .unreachable(url: url, reason: reason)
       }
       return .timedOut(url: url, after: timeout)
