@@ -39,8 +39,7 @@ extension SyncSteps {
   /// `register` puts the previous desired registration back.
   func register(_ desired: PhoneRegistration, demand attempted: Demand) -> Observable<Outcome> {
     let server = server
-    // A newer token stored meanwhile ends this one's retries (an attempt
-    // already sent is let finish: the server may be acting on it).
+    // A newer token stored meanwhile ends this one's retries.
     let newer = storedRegistrations.filter { $0 != desired }.map { _ in () }
     return request(desired.clientRequest, abandon: newer) { response in
       try update { state in
