@@ -56,9 +56,8 @@ extension SyncSteps {
     .catch { error in
       guard case .request(_, let failure) = error as? PipelineFailure, failure.isTokenRejection
       else { throw error }
-      // Not adopted: back to the registration `register` replaced, or, for a
-      // token no server has accepted, to the one this server accepted. A
-      // token another server accepted stays: this answer does not undo it there.
+      // Not adopted: back to the registration `register` replaced, or, for a token no
+      // server has accepted, to the one this server accepted; one another server took stays.
       var kept: PhoneRegistration?
       var rejected = true
       try update { state in
