@@ -1,11 +1,8 @@
 import Locking
 import Reactive
 
-/// An observable that sends recorded events at set virtual times and records
-/// its subscriptions: a hot one (``TestScheduler/createHotObservable(_:)``) at
-/// their absolute times to whoever is subscribed then, a cold one
-/// (``TestScheduler/createColdObservable(_:)``) to each subscriber, at times
-/// relative to when it subscribed.
+/// An observable that sends recorded events at set virtual times, hot or cold (see
+/// ``TestScheduler``), and records its subscriptions.
 public final class TestableObservable<Element: Sendable>: ObservableType {
   private struct State {
     var observers: [(key: Int, observer: AnyObserver<Element>)] = []

@@ -1,8 +1,5 @@
-/// A sequence of events defined by what it does when subscribed to (``create(_:)``).
-///
-/// Every subscription goes through a sink that enforces the observer contract:
-/// nothing is delivered after an error or completion, and the end of the
-/// sequence (or disposal) disposes the upstream subscription.
+/// A sequence of events defined by what it does when subscribed to (``create(_:)``,
+/// which says how it holds the producer to the observer contract).
 public struct Observable<Element: Sendable>: ObservableType {
   let subscribeHandler: @Sendable (AnyObserver<Element>) -> any Disposable
 

@@ -14,8 +14,7 @@ extension ObservableType {
       // Inner and outer events may come from different threads.
       let serialized = SerialDrain(downstream.on)
       let current = SerialDisposable()
-      // Whether an inner sequence runs, the newest element waiting to start
-      // the next one, and whether this sequence has completed.
+      // `waiting`: the newest element that arrived while an inner sequence ran.
       let state = LockedState<(isRunning: Bool, waiting: Element?, isOuterCompleted: Bool)>(
         (false, nil, false))
 

@@ -14,9 +14,8 @@ extension ObservableType {
     Observable.create { observer in
       let quietTimer = SerialDisposable()
       let maxDelayTimer = SerialDisposable()
-      // The element waiting, the newest element's number, and the number of
-      // the element that opened the current window (nil: none is open). Only
-      // touched by the drain's handler, one item at a time.
+      // `window`: the number of the element that opened the current window (nil:
+      // none is open). Only the drain's handler touches it.
       let state = LockedState<(pending: Element?, elementID: UInt64, window: UInt64?)>(
         (nil, 0, nil))
       // The element waiting if `isDue(elementID, window)`; closes the window.

@@ -12,7 +12,6 @@ extension ObservableType {
   ) -> Observable<Inner.Element> {
     Observable.create { observer in
       let current = SerialDisposable()
-      // The current inner sequence's number, whether it runs, and whether this one completed.
       let state = LockedState<(generation: UInt64, hasActiveInner: Bool, isOuterCompleted: Bool)>(
         (0, false, false))
       // Every event, outer or inner, is delivered through one drain, in order.

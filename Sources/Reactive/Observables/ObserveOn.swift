@@ -5,7 +5,7 @@ extension ObservableType {
   /// action drains a queue, so on any scheduler); disposing drops the rest.
   ///
   ///     outcomes.observe(on: mainScheduler).subscribe(onNext: print)
-  public func observe(on scheduler: some ImmediateSchedulerType) -> Observable<Element> {
+  public func observe(on scheduler: some SchedulerType) -> Observable<Element> {
     Observable.create { observer in
       let queue = LockedState<(events: [Event<Element>], isScheduled: Bool, isDisposed: Bool)>(
         ([], false, false))

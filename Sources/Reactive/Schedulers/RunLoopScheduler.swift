@@ -24,11 +24,6 @@ public final class RunLoopScheduler: SchedulerType, @unchecked Sendable {
   public var now: Duration { ContinuousClock.now - origin }
 
   @discardableResult
-  public func schedule(_ action: @escaping @Sendable () -> Void) -> any Disposable {
-    schedule(after: .zero, action)
-  }
-
-  @discardableResult
   public func schedule(
     after delay: Duration, _ action: @escaping @Sendable () -> Void
   ) -> any Disposable {

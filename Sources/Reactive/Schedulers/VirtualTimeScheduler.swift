@@ -49,11 +49,6 @@ open class VirtualTimeScheduler: SchedulerType, @unchecked Sendable {
   }
 
   @discardableResult
-  public func schedule(_ action: @escaping @Sendable () -> Void) -> any Disposable {
-    schedule(at: clock, action)
-  }
-
-  @discardableResult
   public func schedule(
     after delay: Duration, _ action: @escaping @Sendable () -> Void
   ) -> any Disposable {

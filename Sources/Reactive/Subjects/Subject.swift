@@ -1,12 +1,10 @@
 import Locking
 
-/// What ``PublishSubject`` and ``BehaviorSubject`` share: both an observer and
-/// an observable, sending every event it receives to the observers subscribed
-/// at that moment (and, if it replays, its latest element to each new one).
-///
-/// It may be fed from any thread: events and (un)subscriptions are handled one
-/// at a time (``SerialDrain``), so observers never run concurrently, and an
-/// event sent by an observer is delivered to everyone after the current one.
+/// What ``PublishSubject`` and ``BehaviorSubject`` share: an observer and an observable
+/// that sends each event to the observers subscribed at that moment (and, if it
+/// replays, its latest element to each new one). Fed from any thread, it handles events
+/// and (un)subscriptions one at a time, so an event an observer sends is delivered
+/// after the current one.
 public class Subject<Element: Sendable>: ObservableType, ObserverType, @unchecked Sendable {
   // @unchecked: the `drain*` properties are only touched by `handle`, which the
   // drain runs on one thread at a time; `summary` has its own lock.
@@ -17,9 +15,8 @@ public class Subject<Element: Sendable>: ObservableType, ObserverType, @unchecke
     case unsubscribe(UInt64)
   }
 
-  /// What readers outside the drain see: `latest` and `stopEvent` are set when
-  /// an event is sent (so `value()` is current once `onNext` returns),
-  /// `observerCount` when the drain handles it.
+  /// What readers outside the drain see: `latest` and `stopEvent` as soon as an
+  /// event is sent (so `value()` is current once `onNext` returns).
   struct Summary {
     var latest: Element?
     var stopEvent: Event<Element>?

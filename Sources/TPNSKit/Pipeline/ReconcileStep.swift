@@ -1,15 +1,14 @@
 import TPNSProtocol
 
-/// The next request that brings one server closer to the desired state, as a pure
-/// function of the store and the demand: the rule every sending command, `watch` and
-/// the UI share. In order: register (unless acknowledged), so that a new token the
-/// server rejects leaves the working phone and its mappings as they were; unmap former
-/// phones (but those refused in this reconciliation); unmap every UID of a phone whose
-/// list there is unknown, its settings with it; remove the mappings whose
-/// settings must be cleared (leaving a setting out keeps it at the service); the
-/// single-UID requests a command asked for, while they agree with the list; the list,
-/// if it or a UID's settings differs (but for removals refused as not activated), or
-/// `sync` or `watch --interval` asks.
+/// The next request that brings one server closer to the desired state: a pure
+/// function of the store and the demand, shared by every sending command, `watch` and
+/// the UI. In order: register (unless acknowledged), so that a rejected new token
+/// leaves the working phone as it was; unmap former phones not refused in this
+/// reconciliation; unmap every UID of a phone whose list there is unknown; drop the
+/// mappings whose settings must be cleared (a setting left out is kept); the
+/// single-UID requests asked for, while they agree with the list; the list, if it or a
+/// setting differs (removals refused as not activated aside), or `sync` or `watch
+/// --interval` asks.
 enum ReconcileStep: Equatable, Sendable {
   /// `cmd=unreg_mapping` for a former phone: its mappings go before the new one is mapped.
   case unmapFormerPhone(Phone)

@@ -27,7 +27,7 @@ public struct ServerClient: Sendable {
   /// sends nothing never loads libcurl) on a worker queue, delivering the result on
   /// `scheduler`, or with `inline` on the thread that subscribes; disposing cancels.
   public static func live(
-    url: String, scheduler: some ImmediateSchedulerType, inline: Bool = false,
+    url: String, scheduler: some SchedulerType, inline: Bool = false,
     makeClient: @escaping @Sendable () throws -> TPNSClient
   ) -> ServerClient {
     let made = LockedState<TPNSClient?>(nil)

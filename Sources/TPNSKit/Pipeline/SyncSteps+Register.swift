@@ -39,8 +39,7 @@ extension SyncSteps {
   /// `register` puts the previous desired registration back.
   func register(_ desired: PhoneRegistration, demand attempted: Demand) -> Observable<Outcome> {
     let server = server
-    // A newer token stored meanwhile ends this one's retries (an attempt
-    // already sent is let finish: the server may be acting on it).
+    // A newer token stored meanwhile ends this one's retries.
     let newer = storedRegistrations.filter { $0 != desired }.map { _ in () }
     return request(desired.clientRequest, abandon: newer) { response in
       try update { state in
@@ -57,9 +56,8 @@ extension SyncSteps {
     .catch { error in
       guard case .request(_, let failure) = error as? PipelineFailure, failure.isTokenRejection
       else { throw error }
-      // Not adopted: back to the registration `register` replaced, or, for a
-      // token no server has accepted, to the one this server accepted. A
-      // token another server accepted stays: this answer does not undo it there.
+      // Not adopted: back to the registration `register` replaced, or, for a token no
+      // server has accepted, to the one this server accepted; one another server took stays.
       var kept: PhoneRegistration?
       var rejected = true
       try update { state in

@@ -148,10 +148,8 @@ extension SyncSteps {
       next.withLock { $0.mappingRequests.removeFirst(min(taking, $0.mappingRequests.count)) }
       let refused = NotActivatedAnswer.isRefusal(response.body)
       if refused, case .removeMapping(let uid) = mappingRequest {
-        // The server removed nothing: what it acknowledged stands, and a UID
-        // it holds stays pending removal. This reconciliation sends no
-        // `mapsync` only to remove it, since the command asked for
-        // `rm_mapping` alone; `sync` and `watch` send the list without it.
+        // The server removed nothing: what it acknowledged stands, and a UID it
+        // holds stays pending removal (`sync` and `watch` send the list without it).
         let held = try load().difference(at: server).acknowledgedUIDs.contains(uid.rawValue)
         next.withLock { _ = $0.refusedRemovals.insert(uid.rawValue) }
         return .failed(.removalNotActivated(uid, stillMapped: held))

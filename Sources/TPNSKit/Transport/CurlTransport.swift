@@ -140,7 +140,7 @@ public final class CurlTransport: @unchecked Sendable {
       return .unreachable(url: url, reason: reason)
     case CURLE_OPERATION_TIMEDOUT:
       // A connect timeout is an unreachable server; a slow answer is a timeout.
-      if reason.contains("onnect") || reason.contains("onnection timed out") {
+      if reason.contains("onnect") {
         return .unreachable(url: url, reason: reason)
       }
       return .timedOut(url: url, after: timeout)
@@ -187,9 +187,7 @@ private final class Transfer {
       return 0
     }
     if let data {
-      data.withMemoryRebound(to: UInt8.self, capacity: length) {
-        transfer.body.append(contentsOf: UnsafeBufferPointer(start: $0, count: length))
-      }
+      transfer.body.append(contentsOf: UnsafeRawBufferPointer(start: data, count: length))
     }
     return length
   }
@@ -198,9 +196,7 @@ private final class Transfer {
     let transfer = Transfer.from(context)
     let length = size * count
     guard let data else { return length }
-    let line = data.withMemoryRebound(to: UInt8.self, capacity: length) {
-      String(decoding: UnsafeBufferPointer(start: $0, count: length), as: UTF8.self)
-    }
+    let line = String(decoding: UnsafeRawBufferPointer(start: data, count: length), as: UTF8.self)
     // A new status line (after a 100 Continue, say) starts a new header block.
     if line.hasPrefix("HTTP/") { transfer.retryAfter = nil }
     if let colon = line.firstIndex(of: ":"),

@@ -16,11 +16,6 @@ public indirect enum RequestFailure: Error, Equatable, CustomStringConvertible {
   /// The time limit for the whole request ran out before another attempt.
   case timeLimitReached(Duration, attempts: Int, last: RequestFailure)
 
-  /// Makes a failure of a response that is not 2xx.
-  public init(_ response: HTTPResponse) {
-    self = .status(response.status, body: response.body, retryAfter: response.retryAfter)
-  }
-
   /// Whether trying again may help: connect errors, timeouts, broken
   /// connections, 408, 429 and 5xx.
   public var isTransient: Bool {

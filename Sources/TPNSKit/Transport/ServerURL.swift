@@ -127,14 +127,10 @@ public struct ServerURL: Sendable, Hashable, CustomStringConvertible {
     return start + parts.rest[...questionMark] + query + fragment
   }
 
-  /// Whether the host is this machine: `localhost`, 127.0.0.0/8 or `::1`.
+  /// Whether the host is this machine: `localhost`, 127.0.0.0/8 or `::1` (also
+  /// IPv4-mapped). Any other spelling is not.
   public var isLoopback: Bool {
-    host.map(Self.isLoopback(host:)) ?? false
-  }
-
-  /// Whether `host` (lower case, without brackets) names this machine: `localhost`,
-  /// 127.0.0.0/8 or `::1` (also IPv4-mapped). Any other spelling does not.
-  static func isLoopback(host: String) -> Bool {
+    guard let host else { return false }
     if host == "localhost" { return true }
     var v4 = in_addr()
     if inet_pton(AF_INET, host, &v4) == 1 {

@@ -94,7 +94,9 @@ public struct TPNSClient: Sendable {
       throw .transport(error)
     }
     status = response.status
-    guard response.isSuccess else { throw RequestFailure(response) }
+    guard response.isSuccess else {
+      throw .status(response.status, body: response.body, retryAfter: response.retryAfter)
+    }
     return response
   }
 }

@@ -1,6 +1,5 @@
 /// A TPNS command: the value of the `cmd` form parameter, with its parameters in wire
-/// order. `CommandName(wireName: "reg_client")` also takes the older names
-/// (``legacyName``).
+/// order.
 public enum CommandName: String, CaseIterable, Sendable, Hashable {
   /// Registers (or refreshes) a phone's push token.
   case client

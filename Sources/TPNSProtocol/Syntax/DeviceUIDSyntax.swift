@@ -1,7 +1,5 @@
-/// The wire syntax of a device UID: exactly 20 characters of `[A-Z0-9]`.
-///
-/// This is the strict form a server accepts; a client trims and upper-cases user input
-/// before checking it. `DeviceUIDSyntax.isValid("ABCDEFGHJKLMNPRSTUVW") == true`.
+/// The wire syntax of a device UID, the strict form a server accepts: exactly 20
+/// characters of `[A-Z0-9]` (``DeviceUID`` trims and upper-cases user input first).
 public enum DeviceUIDSyntax {
   /// The number of characters of a UID.
   public static let length = 20

@@ -1,7 +1,5 @@
-/// The wire syntax of an iOS (APNs) token: exactly 64 hex characters.
-///
-/// Either case is accepted; servers compare tokens case-insensitively and clients
-/// send lower case.
+/// The wire syntax of an iOS (APNs) token: exactly 64 hex characters, in either case
+/// (servers compare tokens case-insensitively; clients send lower case).
 public enum IOSTokenSyntax {
   /// The number of characters of a token (32 bytes in hex).
   public static let length = 64

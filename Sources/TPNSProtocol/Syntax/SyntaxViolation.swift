@@ -37,8 +37,8 @@ extension Unicode.Scalar {
       || others.unicodeScalars.contains(self)
   }
 
-  /// C0 (U+0000–U+001F), DEL (U+007F) or C1 (U+0080–U+009F).
-  var isControl: Bool {
+  /// Whether it is C0 (U+0000–U+001F), DEL (U+007F) or C1 (U+0080–U+009F).
+  public var isControl: Bool {
     value < 0x20 || (0x7F...0x9F).contains(value)
   }
 }

@@ -1,9 +1,7 @@
 /// The service's answer for UIDs not activated in the vendor's console (its
-/// whitelist): HTTP 200 with a body that starts with `422`, as shipping clients read
-/// it on `mapping` and `rm_mapping` (what `mapsync` answers is not public: the
-/// emulator's model is the same body naming the UIDs it did not map). A body whose
-/// first word is `422` refuses every UID it names, in any case and between any
-/// separators; one that names none of the UIDs sent refuses them all.
+/// whitelist): HTTP 200 with a body whose first word is `422`, as shipping clients read
+/// it on `mapping` and `rm_mapping`; for `mapsync`, whose answer is not public, the
+/// emulator answers the same, naming the UIDs it did not map.
 ///
 ///     NotActivatedAnswer.text(naming: ["ABCDEFGHJKLMNPRSTUVW"])
 ///     // "422 not activated: ABCDEFGHJKLMNPRSTUVW"
@@ -20,8 +18,8 @@ public enum NotActivatedAnswer {
     return start.dropFirst(3).first.map { !$0.isLetter && !$0.isNumber } ?? true
   }
 
-  /// The UIDs of `sent` that `body` refuses, in the order sent; nil when
-  /// `body` is not a refusal (a success, as any 2xx before).
+  /// The UIDs of `sent` that `body` names (in any case, between any separators), in
+  /// the order sent, or all if it names none; nil when `body` is not a refusal.
   public static func refused(in body: String, of sent: [DeviceUID]) -> [DeviceUID]? {
     guard isRefusal(body) else { return nil }
     let words = body.split { !($0.isASCII && ($0.isLetter || $0.isNumber)) }

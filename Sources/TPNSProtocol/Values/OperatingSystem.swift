@@ -1,7 +1,5 @@
-/// The value of the `os` parameter: which push service a token belongs to.
-///
-/// The vendor's documented values. Only an iOS token has a syntax of its own
-/// (64 hex characters); every other service's is ``AndroidTokenSyntax``.
+/// The value of the `os` parameter, one the vendor documents: which push service a
+/// token belongs to. Only an iOS token has a syntax of its own (``usesAPNsTokens``).
 ///
 ///     OperatingSystem(rawValue: "huawei")?.usesAPNsTokens  // false
 public enum OperatingSystem: String, CaseIterable, Sendable, Hashable {
@@ -24,9 +22,8 @@ public enum OperatingSystem: String, CaseIterable, Sendable, Hashable {
   /// WeChat.
   case wechat
 
-  /// Whether its tokens are APNs tokens (iOS): 64 hex characters, and the
-  /// phone's `udid` is the token unless the phone has its own. Every other
-  /// service's phone must send its own `udid`.
+  /// Whether its tokens are APNs tokens (iOS: 64 hex characters), which are also the
+  /// phone's `udid` unless it has its own; any other service's phone must send its own.
   public var usesAPNsTokens: Bool { self == .ios }
 
   /// The documented values, as a user reads them: `ios, android, qqxg, …`.

@@ -1,10 +1,7 @@
-/// A push token: an APNs token for iOS (64 hex characters), or the token of
-/// another push service (FCM for Android, Huawei, Xiaomi, …: 1–4096 of
-/// `[A-Za-z0-9_:.-]`).
-///
-/// The only way to make one validates. White space around it is trimmed; an
-/// iOS token is lower-cased and may be given in the `<0123abcd 4567ef01 …>`
-/// form; the iOS 13 `{length = 32, bytes = 0x… … …}` description is refused.
+/// A push token of `os`'s service (``OperatingSystem/tokenViolation(_:)``). The only
+/// way to make one validates: white space around it is trimmed; an iOS token is
+/// lower-cased and may be given in the `<0123abcd 4567ef01 …>` form, but not as the
+/// iOS 13 `{length = 32, bytes = 0x… … …}` description.
 ///
 ///     try PushToken("<0123ABCD …>", os: .ios).rawValue  // "0123abcd…"
 public struct PushToken: Hashable, Sendable, CustomStringConvertible {
