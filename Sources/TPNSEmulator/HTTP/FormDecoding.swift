@@ -30,11 +30,17 @@ enum FormDecoding {
   /// Whether a `Content-Type` names the form media type (any case, parameters such
   /// as `charset` allowed). Read as bytes, not characters: it runs for every POST.
   static func isForm(_ contentType: String) -> Bool {
-    let isBlank = { (byte: UInt8) in byte == 0x20 || byte == 0x09 }
-    let name = contentType.utf8.prefix { $0 != UInt8(ascii: ";") }
-    guard let first = name.firstIndex(where: { !isBlank($0) }),
-      let last = name.lastIndex(where: { !isBlank($0) })
-    else { return false }
-    return Substring(name[first...last]).lowercased() == formMediaType
+    var contentType = contentType
+    return contentType.withUTF8 { bytes in
+      let isBlank = { (byte: UInt8) in byte == 0x20 || byte == 0x09 }
+      let name = bytes.prefix { $0 != UInt8(ascii: ";") }
+      guard let first = name.firstIndex(where: { !isBlank($0) }),
+        let last = name.lastIndex(where: { !isBlank($0) })
+      else { return false }
+      // The media type is ASCII: an upper-case letter matches its lower case.
+      return name[first...last].elementsEqual(formMediaType.utf8) { byte, expected in
+        byte == expected || ((0x41...0x5A).contains(byte) && byte + 0x20 == expected)
+      }
+    }
   }
 }

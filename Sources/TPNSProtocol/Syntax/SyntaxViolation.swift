@@ -33,8 +33,10 @@ public enum SyntaxViolation: Sendable, Hashable, CustomStringConvertible {
 extension Unicode.Scalar {
   /// Whether it is `A-Z`, `a-z`, `0-9` or one of `others`.
   func isASCIIAlphanumeric(or others: String = "") -> Bool {
-    ("A"..."Z").contains(self) || ("a"..."z").contains(self) || ("0"..."9").contains(self)
-      || others.unicodeScalars.contains(self)
+    switch value {
+    case 0x30...0x39, 0x41...0x5A, 0x61...0x7A: true
+    default: others.unicodeScalars.contains(self)
+    }
   }
 
   /// Whether it is C0 (U+0000–U+001F), DEL (U+007F) or C1 (U+0080–U+009F).
