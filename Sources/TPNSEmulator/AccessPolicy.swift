@@ -5,36 +5,21 @@
 #endif
 
 /// Who the emulator answers: clients on this machine (or, with a `--host` open to the
-/// network, on it), and its own dashboard page, never another site's page. A page the
-/// user visits can send requests to 127.0.0.1: a form or `fetch` could reset the
-/// registry, arm faults or register its own token over the user's udid, and a page on a
-/// name it rebinds to 127.0.0.1 (DNS rebinding) could read every token in
-/// `/_emulator/registry` or `/_emulator/stream`. Native clients (`tpns`, curl, scripts)
-/// send no `Origin` nor `Sec-Fetch-Site` and a `Host` that names the machine, so none
-/// of this costs them anything. The dashboard (``DashboardPage``) is a GET typed in the
-/// address bar (`Sec-Fetch-Site: none`), reads same-origin and acts through requests
-/// that carry its own `Origin`; a foreign page can neither read it, press its buttons,
-/// nor frame it (`frame-ancestors 'none'`).
+/// network, on it) and its own dashboard page, never another site's page, which could
+/// otherwise reset the registry, arm faults, register its own token over the user's
+/// udid, or, through DNS rebinding, read every token. docs/EMULATOR.md ("Web pages are
+/// refused") gives the rules; the reasons it does not give:
 ///
-/// - `Host` must name this machine: `localhost`, an IP address, or the `--host` given;
-///   else 421 (a rebound page's requests carry its own name). Any port is served (a
-///   forwarded one changes it), and any IP address (only the emulator itself could be
-///   one a page reaches it at; this keeps `--host 0.0.0.0` usable from other machines).
-///   No `Host` (HTTP/1.0) is served: every browser sends one. The exception is an
-///   unspecified address (`0.0.0.0`, `[::]`): Linux delivers it on loopback and a
-///   browser treats it as remote without marking the request cross-site, so it is
-///   served only when it is exactly the `--host` given.
-/// - `Origin`, which browsers send on every POST and cross-origin `fetch`, must be the
-///   request's own (`http://` or, serving TLS, `https://`, and its `Host`); any other,
-///   `null` included, is 403.
-/// - `Sec-Fetch-Site`, when sent, must be `none` (an address typed or bookmarked) or
-///   `same-origin` (a page on another port of localhost is `same-site`: 403). It catches
-///   what `Origin` cannot: an `<img>` or a link sends a GET with no `Origin`, and a GET
-///   of `/tpns` runs its command.
-/// - On `/tpns`, what a browser sends by itself is refused with 403 unless
-///   `--allow-browser`: a navigation or a subresource (`Sec-Fetch-Mode: navigate` or
-///   `no-cors`), and `Sec-Fetch-Site: none` (a link opened from another program, a
-///   bookmark). The dashboard's own `fetch` is `cors` and `same-origin`.
+/// - Any IP address is served as `Host`: only the emulator itself could be one a page
+///   reaches it at, and this keeps `--host 0.0.0.0` usable from other machines.
+/// - `Sec-Fetch-Site` catches what `Origin` cannot: an `<img>` or a link sends a GET
+///   with no `Origin`, and a GET of `/tpns` runs its command.
+/// - The dashboard (``DashboardPage``) is a GET typed in the address bar
+///   (`Sec-Fetch-Site: none`); it reads same-origin, and acts through `cors` requests
+///   that carry its own `Origin`. A foreign page can neither read it, press its
+///   buttons, nor frame it (`frame-ancestors 'none'`).
+/// - Native clients (`tpns`, curl, scripts) send no `Origin` nor `Sec-Fetch-Site` and a
+///   `Host` that names the machine: none of this costs them anything.
 ///
 ///     AccessPolicy(listeningHost: "127.0.0.1").refusal(of: request)  // nil: served
 struct AccessPolicy: Sendable {
