@@ -67,10 +67,8 @@ struct ArgumentDecoder: Decoder {
   }
 }
 
-/// The property names a naming decode met, in order: the synthesized
-/// `init(from:)` asks for each property by name, in declaration order, so a
-/// decode that records the names and takes no values lists them without
-/// reflection (which would instantiate every wrapper type's metadata).
+/// The property names a naming decode met, in declaration order (the
+/// synthesized `init(from:)` asks for each property by name).
 final class NameRecorder {
   /// A property's name and, for an ``OptionGroup``, its declarations (nil:
   /// those its wrapper recorded as `init()` made it).

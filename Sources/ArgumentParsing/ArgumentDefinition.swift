@@ -1,7 +1,6 @@
 /// One declared option, flag, positional argument or environment variable,
-/// as the parser, help and completion see it. The property wrappers build it
-/// from their declaration (recorded as the type's `init()` makes it) and the
-/// property's name (from a naming decode).
+/// as the parser, help and completion see it
+/// (``ParsableArguments/definitions(prefix:)``).
 struct ArgumentDefinition: Sendable {
   enum Kind: Sendable {
     /// `--name value`.

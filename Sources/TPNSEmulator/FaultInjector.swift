@@ -39,7 +39,6 @@ final class FaultInjector: @unchecked Sendable {
     }
   }
 
-  /// Disarms every rule.
   func disarm() {
     lock.withLock { rules = [] }
   }

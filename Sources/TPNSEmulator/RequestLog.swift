@@ -3,10 +3,8 @@ import Locking
 /// One `/tpns` request as received: what was sent, and what was answered.
 ///
 /// The parameters are kept as the raw form bytes (one allocation) and decoded again
-/// when the log is read, which keeps a full log to a few megabytes. A form over
-/// ``keptFormBytes`` is not kept whole (see ``bounded()``): its first bytes, its
-/// parameters decoded with each value cut to ``keptValueBytes``, and a note of what
-/// was cut (``truncation``).
+/// when the log is read, which keeps a full log to a few megabytes; a large form is
+/// cut (``bounded()``).
 struct RequestLogEntry: Sendable, Equatable {
   /// Most bytes of the form text kept (and shown as ``raw``).
   static let keptFormBytes = 4 * 1024

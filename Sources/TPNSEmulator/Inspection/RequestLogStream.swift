@@ -47,7 +47,7 @@ final class RequestLogStream: HTTPBodyStream, @unchecked Sendable {
       while entry == nil, let sequence = remaining.popFirst() {
         entry = log.entry(sequence, generation: page.generation)
       }
-      guard let entry, let json = try? encoder.encode(RequestJSON(entry: entry)) else {
+      guard let entry, let json = try? encoder.encode(JSONObject(request: entry)) else {
         part = .closing
         return nextPiece()
       }
