@@ -49,7 +49,6 @@ struct RequestLogEntry: Sendable, Equatable {
   var durationMilliseconds: Double? = nil
   /// Nil when the form is kept whole.
   var truncation: Truncation? = nil
-  /// The number of the fault rule that took the request.
   var faultRule: Int? = nil
   /// The decoded parameters of a form not kept whole, values cut (else they are
   /// decoded from `form` when read).
@@ -208,7 +207,6 @@ final class RequestLog: @unchecked Sendable {
       next: hasMore ? chosen.last?.sequence : nil, generation: generation)
   }
 
-  /// How many of the kept entries `filter` matches.
   func count(matching filter: RequestFilter) -> Int {
     lock.withLock { entries[head...] }.count(where: filter.matches)
   }

@@ -12,7 +12,6 @@ final class RequestLogStream: HTTPBodyStream, @unchecked Sendable {
 
   /// Entries in a page when the request does not say (`limit`).
   static let defaultLimit = 100
-  /// Most entries in a page.
   static let maximumLimit = 1000
 
   private enum Part {
