@@ -103,81 +103,34 @@ struct AccessPolicy: Sendable {
   /// (`0.0.0.0`, `[::]`) other than ``listeningHost``, or anything else (or a malformed
   /// header).
   func hostKind(_ host: String) -> HostKind {
-    // On the header's bytes, the address parsed from a copy on the stack, not
-    // through a `String`: it runs for every request.
-    var host = host
-    host.makeContiguousUTF8()  // a no-op for the headers the server reads
-    return host.utf8.withContiguousStorageIfAvailable { bytes -> HostKind in
-      guard let (start, end, isBracketed) = Self.name(in: bytes) else { return .foreign }
-      let address = Self.address(bytes[start..<end], isIPv6: isBracketed)
-      if address == .specified { return .served }
-      let lowered = String(decoding: bytes[start..<end], as: UTF8.self).lowercased()
-      if lowered == listeningHost { return .served }
-      if address == .unspecified { return .unspecified }
-      return lowered == "localhost" ? .served : .foreign
-    } ?? .foreign
-  }
-
-  /// `unspecified`: `0.0.0.0`, `::`, or `::ffff:0.0.0.0`, "any address", which Linux
-  /// routes to loopback.
-  private enum Address {
-    case notAnAddress, unspecified, specified
-  }
-
-  /// What `name` is as an IPv4 address (an IPv6 one when `isIPv6`), as `inet_pton`
-  /// reads it.
-  private static func address(_ name: Slice<UnsafeBufferPointer<UInt8>>, isIPv6: Bool)
-    -> Address
-  {
-    // The longest textual IPv6 address is 45 bytes (INET6_ADDRSTRLEN with its NUL).
-    guard name.count < 64 else { return .notAnAddress }
-    return withUnsafeTemporaryAllocation(of: CChar.self, capacity: 64) { text -> Address in
-      for (offset, byte) in name.enumerated() { text[offset] = CChar(bitPattern: byte) }
-      text[name.count] = 0
-      var address = in6_addr()
-      guard inet_pton(isIPv6 ? AF_INET6 : AF_INET, text.baseAddress!, &address) == 1 else {
-        return .notAnAddress
-      }
-      let isUnspecified = withUnsafeBytes(of: &address) { bytes in
-        guard isIPv6 else { return bytes[0..<4].allSatisfy { $0 == 0 } }
-        let isMapped = bytes[10] == 0xff && bytes[11] == 0xff
-        return bytes[0..<10].allSatisfy { $0 == 0 }
-          && (isMapped || bytes[10..<12].allSatisfy { $0 == 0 })
-          && bytes[12..<16].allSatisfy { $0 == 0 }
-      }
-      return isUnspecified ? .unspecified : .specified
-    }
-  }
-
-  /// Where the name is in a `Host` header's `bytes`, without its port and brackets,
-  /// and whether it was bracketed (an IPv6 address); nil when the header is malformed
-  /// (an empty name, a port that is not digits).
-  private static func name(in bytes: UnsafeBufferPointer<UInt8>) -> (
-    start: Int, end: Int, isBracketed: Bool
-  )? {
-    var start = 0
-    let end: Int
-    var rest: Int
-    let isBracketed = bytes.first == UInt8(ascii: "[")
+    var name = host.utf8[...]
+    var port = name[name.endIndex...]
+    let isBracketed = name.first == UInt8(ascii: "[")
     if isBracketed {
-      start = 1
-      guard let close = bytes[start...].firstIndex(of: UInt8(ascii: "]")) else { return nil }
-      end = close
-      rest = close + 1
-    } else {
-      end = bytes.firstIndex(of: UInt8(ascii: ":")) ?? bytes.count
-      rest = end
+      guard let close = name.firstIndex(of: UInt8(ascii: "]")) else { return .foreign }
+      port = name[name.index(after: close)...]
+      name = name[name.index(after: name.startIndex)..<close]
+    } else if let colon = name.firstIndex(of: UInt8(ascii: ":")) {
+      port = name[colon...]
+      name = name[..<colon]
     }
-    if rest < bytes.count {
-      guard bytes[rest] == UInt8(ascii: ":") else { return nil }
-      rest += 1
-      guard rest < bytes.count else { return nil }
-      while rest < bytes.count {
-        guard (0x30...0x39).contains(bytes[rest]) else { return nil }
-        rest += 1
-      }
+    guard !name.isEmpty,
+      port.isEmpty
+        || (port.count > 1 && port.first == UInt8(ascii: ":")
+          && port.dropFirst().allSatisfy { (0x30...0x39).contains($0) })
+    else { return .foreign }
+    let text = String(decoding: name, as: UTF8.self)
+    var address = in6_addr()
+    let isAddress = inet_pton(isBracketed ? AF_INET6 : AF_INET, text, &address) == 1
+    // `0.0.0.0`, `::` or `::ffff:0.0.0.0`: "any address", which Linux routes to loopback.
+    let isUnspecified = withUnsafeBytes(of: address) { bytes in
+      bytes[0..<10].allSatisfy { $0 == 0 } && bytes[12..<16].allSatisfy { $0 == 0 }
+        && (bytes[10..<12].allSatisfy { $0 == 0 } || bytes[10..<12].allSatisfy { $0 == 0xFF })
     }
-    guard start < end else { return nil }
-    return (start, end, isBracketed)
+    if isAddress && !isUnspecified { return .served }
+    let lowered = text.lowercased()
+    if lowered == listeningHost { return .served }
+    if isAddress { return .unspecified }
+    return lowered == "localhost" ? .served : .foreign
   }
 }
