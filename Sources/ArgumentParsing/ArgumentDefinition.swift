@@ -125,16 +125,6 @@ struct ArgumentDefinition: Sendable {
     return notes.isEmpty ? help : "\(help) (\(notes.joined(separator: "; ")))"
   }
 
-  /// Whether `name` (`--port`, `-p`, `--no-dev`) names it.
-  func matches(_ name: String) -> Bool {
-    guard isNamed else { return false }
-    if name.hasPrefix("--") {
-      let long = String(name.dropFirst(2))
-      return long == self.long || long == inversion
-    }
-    return name.count == 2 && name.hasPrefix("-") && name.last == short
-  }
-
   // The built-ins every command has.
   static let help = ArgumentDefinition(
     kind: .flag(inversion: nil), key: ["help"], long: "help", short: "h",

@@ -86,7 +86,7 @@ enum ArgumentParser {
         name = String(argument[..<equals])
         inlineValue = String(argument[argument.index(after: equals)...])
       }
-      guard let definition = named.first(where: { $0.matches(name) }) else {
+      guard let definition = named.first(where: { $0.names.contains(name) }) else {
         if inlineValue == nil, let split = shortFlags(in: argument, among: named) {
           arguments.replaceSubrange((index - 1)..<index, with: split)
           index -= 1

@@ -39,6 +39,6 @@ extension ParsableArguments {
   /// (not a flag): for tools that must find where options end, as `exec`
   /// finds its COMMAND.
   public static func optionTakesValue(named name: String) -> Bool {
-    definitions().contains { $0.takesValue && $0.matches(name) }
+    definitions().contains { $0.takesValue && $0.names.contains(name) }
   }
 }
