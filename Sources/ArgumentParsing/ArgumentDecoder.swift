@@ -43,11 +43,12 @@ struct ArgumentDecoder: Decoder {
     let decoder: ArgumentDecoder
     var codingPath: [any CodingKey] { decoder.codingPath }
     var allKeys: [Key] { [] }
-    var undeclared: DecodingError { decoder.undeclared }
 
     func contains(_ key: Key) -> Bool { true }
     func decodeNil(forKey key: Key) throws -> Bool { false }
 
+    // The protocol's `decode(Bool.self, …)` and the like come here: a plain stored
+    // property then asks for a single value container, which throws `undeclared`.
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
       try T(from: decoder.appending(key))
     }
@@ -59,33 +60,15 @@ struct ArgumentDecoder: Decoder {
     }
 
     func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
-      throw undeclared
+      throw decoder.undeclared
     }
     func superDecoder() throws -> any Decoder { decoder }
     func superDecoder(forKey key: Key) throws -> any Decoder { decoder.appending(key) }
-
-    // Plain stored properties are not declarations.
-    func decode(_: Bool.Type, forKey _: Key) throws -> Bool { throw undeclared }
-    func decode(_: String.Type, forKey _: Key) throws -> String { throw undeclared }
-    func decode(_: Double.Type, forKey _: Key) throws -> Double { throw undeclared }
-    func decode(_: Float.Type, forKey _: Key) throws -> Float { throw undeclared }
-    func decode(_: Int.Type, forKey _: Key) throws -> Int { throw undeclared }
-    func decode(_: Int8.Type, forKey _: Key) throws -> Int8 { throw undeclared }
-    func decode(_: Int16.Type, forKey _: Key) throws -> Int16 { throw undeclared }
-    func decode(_: Int32.Type, forKey _: Key) throws -> Int32 { throw undeclared }
-    func decode(_: Int64.Type, forKey _: Key) throws -> Int64 { throw undeclared }
-    func decode(_: UInt.Type, forKey _: Key) throws -> UInt { throw undeclared }
-    func decode(_: UInt8.Type, forKey _: Key) throws -> UInt8 { throw undeclared }
-    func decode(_: UInt16.Type, forKey _: Key) throws -> UInt16 { throw undeclared }
-    func decode(_: UInt32.Type, forKey _: Key) throws -> UInt32 { throw undeclared }
-    func decode(_: UInt64.Type, forKey _: Key) throws -> UInt64 { throw undeclared }
   }
 }
 
-/// The property names a naming decode met, in order: the synthesized
-/// `init(from:)` asks for each property by name, in declaration order, so a
-/// decode that records the names and takes no values lists them without
-/// reflection (which would instantiate every wrapper type's metadata).
+/// The property names a naming decode met, in declaration order (the
+/// synthesized `init(from:)` asks for each property by name).
 final class NameRecorder {
   /// A property's name and, for an ``OptionGroup``, its declarations (nil:
   /// those its wrapper recorded as `init()` made it).

@@ -1,7 +1,6 @@
 /// One declared option, flag, positional argument or environment variable,
-/// as the parser, help and completion see it. The property wrappers build it
-/// from their declaration (recorded as the type's `init()` makes it) and the
-/// property's name (from a naming decode).
+/// as the parser, help and completion see it
+/// (``ParsableArguments/definitions(prefix:)``).
 struct ArgumentDefinition: Sendable {
   enum Kind: Sendable {
     /// `--name value`.
@@ -124,16 +123,6 @@ struct ArgumentDefinition: Sendable {
     }
     if let defaultDescription { notes.append("default: \(defaultDescription)") }
     return notes.isEmpty ? help : "\(help) (\(notes.joined(separator: "; ")))"
-  }
-
-  /// Whether `name` (`--port`, `-p`, `--no-dev`) names it.
-  func matches(_ name: String) -> Bool {
-    guard isNamed else { return false }
-    if name.hasPrefix("--") {
-      let long = String(name.dropFirst(2))
-      return long == self.long || long == inversion
-    }
-    return name.count == 2 && name.hasPrefix("-") && name.last == short
   }
 
   // The built-ins every command has.

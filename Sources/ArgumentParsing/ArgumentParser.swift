@@ -86,9 +86,8 @@ enum ArgumentParser {
         name = String(argument[..<equals])
         inlineValue = String(argument[argument.index(after: equals)...])
       }
-      guard let definition = named.first(where: { $0.matches(name) }) else {
+      guard let definition = named.first(where: { $0.names.contains(name) }) else {
         if inlineValue == nil, let split = shortFlags(in: argument, among: named) {
-          // `-qv` is `-q -v`, as getopt reads it.
           arguments.replaceSubrange((index - 1)..<index, with: split)
           index -= 1
           continue
@@ -141,9 +140,7 @@ enum ArgumentParser {
     return .command(path: path, values: values)
   }
 
-  /// The value of `definition` from its environment variable's `text`: a flag's
-  /// is 1/true/yes/on or 0/false/no/off (empty: off); an option's converts as
-  /// its argument would, and empty is a usage error.
+  /// The value of `definition` from its environment variable's `text`.
   private static func fromEnvironment(
     _ text: String, _ variable: String, _ definition: ArgumentDefinition,
     _ path: [any ParsableCommand.Type]
@@ -168,10 +165,8 @@ enum ArgumentParser {
     return definition.collect([value])
   }
 
-  /// `-qv` as `["-q", "-v"]`: short names run together, as getopt reads
-  /// them, each a flag but the last, which may be an option taking the next
-  /// argument (`-vt 5`); nil when `argument` is not that (a letter no
-  /// option has, an option before the last).
+  /// `-qv` as `["-q", "-v"]`, as getopt reads it: each letter a flag but the
+  /// last, which may take a value; nil when `argument` is not that.
   static func shortFlags(in argument: String, among named: [ArgumentDefinition]) -> [String]? {
     guard !argument.hasPrefix("--"), argument.count > 2 else { return nil }
     let letters = Array(argument.dropFirst())
@@ -185,9 +180,8 @@ enum ArgumentParser {
     return split
   }
 
-  /// Whether `argument` is an option (or flag) rather than a value: it starts
-  /// with `-`, but is not `-` alone (standard input, by convention) nor a
-  /// negative number, unless an option is named by a digit.
+  /// Whether `argument` is an option (or flag) rather than a value: `-` alone and
+  /// negative numbers are values, unless an option is named by a digit.
   static func looksLikeOption(_ argument: String, among named: [ArgumentDefinition]) -> Bool {
     guard argument.hasPrefix("-"), argument != "-" else { return false }
     return !isNegativeNumber(argument) || named.contains { $0.short?.isNumber == true }

@@ -98,8 +98,7 @@ extension ParsableCommand {
 
   /// Whether the command only groups subcommands: it has subcommands and no
   /// declarations of its own (`tpns`, but not `tpns-server`, which runs by
-  /// itself). Its usage is `tpns <subcommand>`, a first argument that is not
-  /// one of its subcommands is an unknown command, and alone it shows its help.
+  /// itself).
   static func isGroup(_ definitions: [ArgumentDefinition]) -> Bool {
     !configuration.subcommands.isEmpty && definitions.isEmpty
   }

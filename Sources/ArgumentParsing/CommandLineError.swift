@@ -49,14 +49,9 @@ public struct ValidationError: Error, Sendable, Equatable, CustomStringConvertib
 }
 
 /// Thrown to end the program with a status, silently (e.g. a child's exit status).
-public struct ExitCode: Error, Sendable, Equatable, RawRepresentable {
+public struct ExitCode: Error, Sendable, Equatable {
   /// The process's exit status.
   public var rawValue: Int32
-
-  /// The exit status `rawValue`.
-  public init(rawValue: Int32) {
-    self.rawValue = rawValue
-  }
 
   /// The exit status `rawValue`.
   public init(_ rawValue: Int32) {

@@ -1,8 +1,6 @@
 /// Collects the declarations the property wrappers make while a type's
-/// `init()` runs, in order, so that reading a type's declarations needs no
-/// dynamic cast of each property to a protocol (each makes the Swift runtime
-/// scan the binary's conformance records; see docs/PERFORMANCE.md). Wrappers
-/// made outside ``collect(_:)`` record nothing.
+/// `init()` runs, in order (``ParsableArguments/definitions(prefix:)``).
+/// Wrappers made outside ``collect(_:)`` record nothing.
 enum DeclarationCollector {
   typealias Build = @Sendable (_ key: [String]) -> [ArgumentDefinition]
 

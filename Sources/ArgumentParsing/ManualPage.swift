@@ -121,8 +121,8 @@ extension ManualPage {
     }
     lines.append(".SH EXIT STATUS")
     let statuses =
-      configuration.exitStatuses?.map { ($0.code, $0.meaning) }
-      ?? supplement.exitStatuses.map { ($0.code, $0.meaning) }
+      configuration.exitStatuses?.map { (code: $0.code, meaning: $0.meaning) }
+      ?? supplement.exitStatuses
     for (code, meaning) in statuses {
       lines += [".TP", ".B \(code)", Self.escaped(meaning)]
     }

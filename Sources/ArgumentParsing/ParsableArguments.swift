@@ -1,10 +1,8 @@
 /// A type whose properties are declared options, flags and arguments
 /// (``Option``, ``Flag``, ``Argument``, ``OptionGroup``, ``EnvironmentVariable``),
-/// as in swift-argument-parser: `init()` builds the declarations, which the
-/// wrappers record as they are made, and a decode names them (see
-/// ``definitions(prefix:)``); the parsed values are then decoded into a new
-/// instance (`Decodable`, synthesized), and `validate()` checks what the
-/// declarations cannot say alone.
+/// as in swift-argument-parser: the parsed values are decoded into a new instance
+/// (`Decodable`, synthesized), and `validate()` checks what the declarations cannot
+/// say alone.
 public protocol ParsableArguments: Decodable, Sendable {
   /// The declarations (every property's wrapper holds its declaration, not a value).
   init()
@@ -21,7 +19,8 @@ extension ParsableArguments {
   /// from `prefix`: as `Self()` makes them (``DeclarationCollector``), named by
   /// a decode that lists the properties in the same order (``NameRecorder``).
   /// Neither casts a property to a protocol nor reflects on the type, which
-  /// would make the runtime scan the binary's conformance records.
+  /// would make the runtime scan the binary's conformance records (see
+  /// docs/PERFORMANCE.md).
   static func definitions(prefix: [String] = []) -> [ArgumentDefinition] {
     let builds = DeclarationCollector.collect { _ = Self() }
     let recorder = NameRecorder()
@@ -40,6 +39,6 @@ extension ParsableArguments {
   /// (not a flag): for tools that must find where options end, as `exec`
   /// finds its COMMAND.
   public static func optionTakesValue(named name: String) -> Bool {
-    definitions().contains { $0.takesValue && $0.matches(name) }
+    definitions().contains { $0.takesValue && $0.names.contains(name) }
   }
 }

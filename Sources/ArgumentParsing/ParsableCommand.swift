@@ -23,10 +23,9 @@ public protocol ParsableCommand: ParsableArguments {
   /// report an error.
   mutating func run() throws
 
-  /// How the program ends with `error` (thrown by parsing when `command` is
-  /// nil, else by `command`'s `run`): what goes to stdout (a `--json` document,
-  /// say), to stderr, and the exit status. The root command's is asked: it is
-  /// the one place that decides. By default, ``ErrorReport/init(_:)``.
+  /// How the program ends with `error`, thrown by parsing when `command` is nil,
+  /// else by `command`'s `run`. The root command's is asked: it is the one place
+  /// that decides. By default, ``ErrorReport/init(_:)``.
   static func report(
     _ error: any Error, command: (any ParsableCommand)?, arguments: [String]
   ) -> ErrorReport

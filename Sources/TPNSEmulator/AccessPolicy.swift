@@ -5,36 +5,21 @@
 #endif
 
 /// Who the emulator answers: clients on this machine (or, with a `--host` open to the
-/// network, on it), and its own dashboard page, never another site's page. A page the
-/// user visits can send requests to 127.0.0.1: a form or `fetch` could reset the
-/// registry, arm faults or register its own token over the user's udid, and a page on a
-/// name it rebinds to 127.0.0.1 (DNS rebinding) could read every token in
-/// `/_emulator/registry` or `/_emulator/stream`. Native clients (`tpns`, curl, scripts)
-/// send no `Origin` nor `Sec-Fetch-Site` and a `Host` that names the machine, so none
-/// of this costs them anything. The dashboard (``DashboardPage``) is a GET typed in the
-/// address bar (`Sec-Fetch-Site: none`), reads same-origin and acts through requests
-/// that carry its own `Origin`; a foreign page can neither read it, press its buttons,
-/// nor frame it (`frame-ancestors 'none'`).
+/// network, on it) and its own dashboard page, never another site's page, which could
+/// otherwise reset the registry, arm faults, register its own token over the user's
+/// udid, or, through DNS rebinding, read every token. docs/EMULATOR.md ("Web pages are
+/// refused") gives the rules; the reasons it does not give:
 ///
-/// - `Host` must name this machine: `localhost`, an IP address, or the `--host` given;
-///   else 421 (a rebound page's requests carry its own name). Any port is served (a
-///   forwarded one changes it), and any IP address (only the emulator itself could be
-///   one a page reaches it at; this keeps `--host 0.0.0.0` usable from other machines).
-///   No `Host` (HTTP/1.0) is served: every browser sends one. The exception is an
-///   unspecified address (`0.0.0.0`, `[::]`): Linux delivers it on loopback and a
-///   browser treats it as remote without marking the request cross-site, so it is
-///   served only when it is exactly the `--host` given.
-/// - `Origin`, which browsers send on every POST and cross-origin `fetch`, must be the
-///   request's own (`http://` or, serving TLS, `https://`, and its `Host`); any other,
-///   `null` included, is 403.
-/// - `Sec-Fetch-Site`, when sent, must be `none` (an address typed or bookmarked) or
-///   `same-origin` (a page on another port of localhost is `same-site`: 403). It catches
-///   what `Origin` cannot: an `<img>` or a link sends a GET with no `Origin`, and a GET
-///   of `/tpns` runs its command.
-/// - On `/tpns`, what a browser sends by itself is refused with 403 unless
-///   `--allow-browser`: a navigation or a subresource (`Sec-Fetch-Mode: navigate` or
-///   `no-cors`), and `Sec-Fetch-Site: none` (a link opened from another program, a
-///   bookmark). The dashboard's own `fetch` is `cors` and `same-origin`.
+/// - Any IP address is served as `Host`: only the emulator itself could be one a page
+///   reaches it at, and this keeps `--host 0.0.0.0` usable from other machines.
+/// - `Sec-Fetch-Site` catches what `Origin` cannot: an `<img>` or a link sends a GET
+///   with no `Origin`, and a GET of `/tpns` runs its command.
+/// - The dashboard (``DashboardPage``) is a GET typed in the address bar
+///   (`Sec-Fetch-Site: none`); it reads same-origin, and acts through `cors` requests
+///   that carry its own `Origin`. A foreign page can neither read it, press its
+///   buttons, nor frame it (`frame-ancestors 'none'`).
+/// - Native clients (`tpns`, curl, scripts) send no `Origin` nor `Sec-Fetch-Site` and a
+///   `Host` that names the machine: none of this costs them anything.
 ///
 ///     AccessPolicy(listeningHost: "127.0.0.1").refusal(of: request)  // nil: served
 struct AccessPolicy: Sendable {
@@ -118,81 +103,34 @@ struct AccessPolicy: Sendable {
   /// (`0.0.0.0`, `[::]`) other than ``listeningHost``, or anything else (or a malformed
   /// header).
   func hostKind(_ host: String) -> HostKind {
-    // On the header's bytes, the address parsed from a copy on the stack, not
-    // through a `String`: it runs for every request.
-    var host = host
-    host.makeContiguousUTF8()  // a no-op for the headers the server reads
-    return host.utf8.withContiguousStorageIfAvailable { bytes -> HostKind in
-      guard let (start, end, isBracketed) = Self.name(in: bytes) else { return .foreign }
-      let address = Self.address(bytes[start..<end], isIPv6: isBracketed)
-      if address == .specified { return .served }
-      let lowered = String(decoding: bytes[start..<end], as: UTF8.self).lowercased()
-      if lowered == listeningHost { return .served }
-      if address == .unspecified { return .unspecified }
-      return lowered == "localhost" ? .served : .foreign
-    } ?? .foreign
-  }
-
-  /// `unspecified`: `0.0.0.0`, `::`, or `::ffff:0.0.0.0`, "any address", which Linux
-  /// routes to loopback.
-  private enum Address {
-    case notAnAddress, unspecified, specified
-  }
-
-  /// What `name` is as an IPv4 address (an IPv6 one when `isIPv6`), as `inet_pton`
-  /// reads it.
-  private static func address(_ name: Slice<UnsafeBufferPointer<UInt8>>, isIPv6: Bool)
-    -> Address
-  {
-    // The longest textual IPv6 address is 45 bytes (INET6_ADDRSTRLEN with its NUL).
-    guard name.count < 64 else { return .notAnAddress }
-    return withUnsafeTemporaryAllocation(of: CChar.self, capacity: 64) { text -> Address in
-      for (offset, byte) in name.enumerated() { text[offset] = CChar(bitPattern: byte) }
-      text[name.count] = 0
-      var address = in6_addr()
-      guard inet_pton(isIPv6 ? AF_INET6 : AF_INET, text.baseAddress!, &address) == 1 else {
-        return .notAnAddress
-      }
-      let isUnspecified = withUnsafeBytes(of: &address) { bytes in
-        guard isIPv6 else { return bytes[0..<4].allSatisfy { $0 == 0 } }
-        let isMapped = bytes[10] == 0xff && bytes[11] == 0xff
-        return bytes[0..<10].allSatisfy { $0 == 0 }
-          && (isMapped || bytes[10..<12].allSatisfy { $0 == 0 })
-          && bytes[12..<16].allSatisfy { $0 == 0 }
-      }
-      return isUnspecified ? .unspecified : .specified
-    }
-  }
-
-  /// Where the name is in a `Host` header's `bytes`, without its port and brackets,
-  /// and whether it was bracketed (an IPv6 address); nil when the header is malformed
-  /// (an empty name, a port that is not digits).
-  private static func name(in bytes: UnsafeBufferPointer<UInt8>) -> (
-    start: Int, end: Int, isBracketed: Bool
-  )? {
-    var start = 0
-    let end: Int
-    var rest: Int
-    let isBracketed = bytes.first == UInt8(ascii: "[")
+    var name = host.utf8[...]
+    var port = name[name.endIndex...]
+    let isBracketed = name.first == UInt8(ascii: "[")
     if isBracketed {
-      start = 1
-      guard let close = bytes[start...].firstIndex(of: UInt8(ascii: "]")) else { return nil }
-      end = close
-      rest = close + 1
-    } else {
-      end = bytes.firstIndex(of: UInt8(ascii: ":")) ?? bytes.count
-      rest = end
+      guard let close = name.firstIndex(of: UInt8(ascii: "]")) else { return .foreign }
+      port = name[name.index(after: close)...]
+      name = name[name.index(after: name.startIndex)..<close]
+    } else if let colon = name.firstIndex(of: UInt8(ascii: ":")) {
+      port = name[colon...]
+      name = name[..<colon]
     }
-    if rest < bytes.count {
-      guard bytes[rest] == UInt8(ascii: ":") else { return nil }
-      rest += 1
-      guard rest < bytes.count else { return nil }
-      while rest < bytes.count {
-        guard (0x30...0x39).contains(bytes[rest]) else { return nil }
-        rest += 1
-      }
+    guard !name.isEmpty,
+      port.isEmpty
+        || (port.count > 1 && port.first == UInt8(ascii: ":")
+          && port.dropFirst().allSatisfy { (0x30...0x39).contains($0) })
+    else { return .foreign }
+    let text = String(decoding: name, as: UTF8.self)
+    var address = in6_addr()
+    let isAddress = inet_pton(isBracketed ? AF_INET6 : AF_INET, text, &address) == 1
+    // `0.0.0.0`, `::` or `::ffff:0.0.0.0`: "any address", which Linux routes to loopback.
+    let isUnspecified = withUnsafeBytes(of: address) { bytes in
+      bytes[0..<10].allSatisfy { $0 == 0 } && bytes[12..<16].allSatisfy { $0 == 0 }
+        && (bytes[10..<12].allSatisfy { $0 == 0 } || bytes[10..<12].allSatisfy { $0 == 0xFF })
     }
-    guard start < end else { return nil }
-    return (start, end, isBracketed)
+    if isAddress && !isUnspecified { return .served }
+    let lowered = text.lowercased()
+    if lowered == listeningHost { return .served }
+    if isAddress { return .unspecified }
+    return lowered == "localhost" ? .served : .foreign
   }
 }

@@ -37,10 +37,9 @@ public final class Emulator: @unchecked Sendable {
   private let warning: Logger?
   private var running: Running?
 
-  /// An emulator that is not yet listening; `logger`, when given, receives a line per
-  /// request, and `warning` one line when the emulator itself goes wrong (its
-  /// database file deleted or replaced while it runs, reported once). Both lines have
-  /// their control characters escaped (see ``LogLine``): they are meant for a terminal.
+  /// An emulator not yet listening: `logger` receives a line per request, `warning` one
+  /// when the emulator itself goes wrong (its database file deleted or replaced while it
+  /// runs, told once); both escaped for a terminal (``LogLine``).
   public init(logger: Logger? = nil, warning: Logger? = nil) {
     self.logger = logger.map { log in { @Sendable line in log(LogLine.escaped(line)) } }
     self.warning = warning.map { log in { @Sendable line in log(LogLine.escaped(line)) } }

@@ -39,7 +39,6 @@ final class FaultInjector: @unchecked Sendable {
     }
   }
 
-  /// Disarms every rule.
   func disarm() {
     lock.withLock { rules = [] }
   }
@@ -82,7 +81,6 @@ struct FaultRule: Sendable, Equatable {
   var drops = false
   /// Seconds for the `Retry-After` header (with `status`).
   var retryAfter: Int?
-  /// Requests it has taken so far.
   var hits = 0
   /// The generator's state (SplitMix64), from `seed`; advanced once for each request it
   /// matches.

@@ -3,10 +3,8 @@ import Locking
 /// One `/tpns` request as received: what was sent, and what was answered.
 ///
 /// The parameters are kept as the raw form bytes (one allocation) and decoded again
-/// when the log is read, which keeps a full log to a few megabytes. A form over
-/// ``keptFormBytes`` is not kept whole (see ``bounded()``): its first bytes, its
-/// parameters decoded with each value cut to ``keptValueBytes``, and a note of what
-/// was cut (``truncation``).
+/// when the log is read, which keeps a full log to a few megabytes; a large form is
+/// cut (``bounded()``).
 struct RequestLogEntry: Sendable, Equatable {
   /// Most bytes of the form text kept (and shown as ``raw``).
   static let keptFormBytes = 4 * 1024
@@ -51,7 +49,6 @@ struct RequestLogEntry: Sendable, Equatable {
   var durationMilliseconds: Double? = nil
   /// Nil when the form is kept whole.
   var truncation: Truncation? = nil
-  /// The number of the fault rule that took the request.
   var faultRule: Int? = nil
   /// The decoded parameters of a form not kept whole, values cut (else they are
   /// decoded from `form` when read).
@@ -210,7 +207,6 @@ final class RequestLog: @unchecked Sendable {
       next: hasMore ? chosen.last?.sequence : nil, generation: generation)
   }
 
-  /// How many of the kept entries `filter` matches.
   func count(matching filter: RequestFilter) -> Int {
     lock.withLock { entries[head...] }.count(where: filter.matches)
   }

@@ -91,7 +91,7 @@ struct Router: Sendable {
         sequence: 0, time: now, method: nil, path: nil, form: [], isDecoded: false,
         status: status, error: failure.reason))
     inspector.counters.record(command: nil, status: status, seconds: nil)
-    events.publish("request", RequestJSON(entry: recorded))
+    events.publish("request", JSONObject(request: recorded))
     logger?("\(Clock.iso8601(milliseconds: now)) - - \(status) error: \(failure.reason)")
   }
 
@@ -129,14 +129,13 @@ struct Router: Sendable {
     }
     entry.status = response.status
     entry.warnings = conformance.allWarnings
-    // Milliseconds, to two decimals.
     entry.durationMilliseconds =
       (Double(Clock.monotonicNanoseconds() - started) / 10_000).rounded() / 100
     entry = log.append(entry)
     inspector.counters.record(
       command: command, status: response.status,
       seconds: entry.durationMilliseconds.map { $0 / 1000 })
-    events.publish("request", RequestJSON(entry: entry))
+    events.publish("request", JSONObject(request: entry))
     if response.status == 200, request.method != "HEAD", let command,
       let name = CommandName(wireName: command), name != .hello
     {
@@ -164,7 +163,7 @@ struct Router: Sendable {
     if let rule = faults.take(command: command) {
       inspector.counters.recordFault()
       faultRule = rule.id
-      events.publish("fault", FaultJSON(rules: faults.current))
+      events.publish("fault", JSONObject(faults: faults.current))
       // A plain wait: it holds this serving thread, as a slow service would.
       if rule.delayMilliseconds > 0 { usleep(UInt32(rule.delayMilliseconds) * 1000) }
       let left = rule.remaining.map { "\($0) more" } ?? "until disarmed"

@@ -3,8 +3,8 @@ import Posix
 
 extension ServerCommand {
   /// `tpns-server completion bash|zsh|fish`: prints the shell's completion script.
-  public struct Completion: ParsableCommand {
-    public static let configuration = CommandConfiguration(
+  struct Completion: ParsableCommand {
+    static let configuration = CommandConfiguration(
       abstract: "Print the completion script for bash, zsh or fish.",
       discussion: """
         bash: source <(tpns-server completion bash). zsh: save it as _tpns-server in a \
@@ -16,11 +16,9 @@ extension ServerCommand {
       ])
 
     @Argument(help: ArgumentHelp("The shell: bash, zsh or fish.", valueName: "shell"))
-    public var shell: CompletionShell
+    var shell: CompletionShell
 
-    public init() {}
-
-    public func run() throws {
+    func run() throws {
       Console.write(ServerCommand.completionScript(for: shell), to: 1)
     }
   }

@@ -54,22 +54,16 @@ extension ServerCommand {
         .init(128, "128+N: signal N killed the command; otherwise its own exit status."),
       ])
 
-    /// `--db`.
-    @OptionGroup public var storage: DatabaseOption
-    /// `--strict`, `--quiet` (request lines go to stderr) and `--allow-browser`.
-    @OptionGroup public var behaviour: BehaviourOptions
-    /// `--whitelist`.
-    @OptionGroup public var whitelist: WhitelistOption
-    /// `--import`, `--export-on-exit`.
-    @OptionGroup public var snapshots: SnapshotOptions
-    /// `--tls`: serve https with a throwaway certificate.
+    @OptionGroup var storage: DatabaseOption
+    @OptionGroup var behaviour: BehaviourOptions
+    @OptionGroup var whitelist: WhitelistOption
+    @OptionGroup var snapshots: SnapshotOptions
     @Flag(
       help: ArgumentHelp(
         "Serve https with a throwaway self-signed certificate, whose file TPNS_CACERT names."))
-    public var tls = false
-    /// The command to run and its arguments.
+    var tls = false
     @Argument(parsing: .postTerminator, help: "The command to run, and its arguments.")
-    public var command: [String]
+    var command: [String]
 
     public init() {}
 

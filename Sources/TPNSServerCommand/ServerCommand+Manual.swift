@@ -5,17 +5,15 @@ import TPNSProtocol
 extension ServerCommand {
   /// `tpns-server generate-manual --output-directory DIR`: writes
   /// `tpns-server.1` and its subcommands' pages, from the declarations.
-  public struct GenerateManual: ParsableCommand {
-    public static let configuration = CommandConfiguration(
+  struct GenerateManual: ParsableCommand {
+    static let configuration = CommandConfiguration(
       abstract: "Write the manual pages (tpns-server.1, ...) to a directory.",
       shouldDisplay: false)
 
     @Option(help: ArgumentHelp("Where to write the pages.", valueName: "directory"))
-    public var outputDirectory: FilePath
+    var outputDirectory: FilePath
     @Option(help: ArgumentHelp("The pages' date.", valueName: "yyyy-mm-dd"))
-    public var date = "2026-12-01"
-
-    public init() {}
+    var date = "2026-12-01"
 
     static let supplement = ManualSupplement(
       exitStatuses: [
@@ -63,7 +61,7 @@ extension ServerCommand {
       ],
       seeAlso: ["tpns(1)"], source: "tpns \(TPNSVersion.current)")
 
-    public func run() throws {
+    func run() throws {
       for page in ServerCommand.manualPages(Self.supplement, date: date) {
         do {
           try TextFile.write(page.text, to: outputDirectory.string + "/" + page.fileName)

@@ -4,27 +4,25 @@ import TPNSEmulator
 
 extension ServerCommand {
   /// `--import` and `--export-on-exit`: start from a snapshot, keep what a run left.
-  public struct SnapshotOptions: ParsableArguments {
+  struct SnapshotOptions: ParsableArguments {
     @Option(
       name: .customLong("import"),
       help: ArgumentHelp(
         "Start from the state in this snapshot file (the document GET /_emulator/snapshot "
           + "answers).", valueName: "file"))
-    public var importFile: FilePath?
+    var importFile: FilePath?
     @Option(
       name: .customLong("export-on-exit"),
       help: ArgumentHelp(
         "Write the state to this file as a snapshot on the way out (SIGTERM, SIGINT, SIGHUP; "
           + "for exec, when the command ends), whole or not at all, mode 0600.",
         valueName: "file"))
-    public var exportFile: FilePath?
-
-    public init() {}
+    var exportFile: FilePath?
 
     /// The snapshot to start from, nil without `--import`: exit 66 when its file
     /// cannot be read, 65 when it is not a snapshot. Checks first that
     /// `--export-on-exit` can be written (73), so that a run is not made for nothing.
-    public func snapshot() throws -> Snapshot? {
+    func snapshot() throws -> Snapshot? {
       if let exportFile, let problem = Snapshot.exportProblem(exportFile.string) {
         throw CommandFailure(
           "--export-on-exit: \(problem)",
@@ -45,7 +43,7 @@ extension ServerCommand {
 
     /// Stops `emulator`, then writes its state to `--export-on-exit`'s file if given:
     /// exit 73 when it cannot be written.
-    public func stop(_ emulator: Emulator) throws {
+    func stop(_ emulator: Emulator) throws {
       guard let exportFile else {
         emulator.stop()
         return

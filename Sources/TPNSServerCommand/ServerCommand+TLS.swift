@@ -10,23 +10,21 @@ import TPNSEmulator
 
 extension ServerCommand {
   /// `--tls-cert` and `--tls-key`: serve https with a certificate of one's own.
-  public struct TLSOptions: ParsableArguments {
+  struct TLSOptions: ParsableArguments {
     @Option(
       name: .customLong("tls-cert"),
       help: ArgumentHelp(
         "Serve https with this PEM certificate (the server's first, then its chain); "
           + "needs --tls-key.", valueName: "file"))
-    public var certificate: FilePath?
+    var certificate: FilePath?
     @Option(
       name: .customLong("tls-key"),
       help: ArgumentHelp(
         "The certificate's private key (PEM, unencrypted); needs --tls-cert.",
         valueName: "file"))
-    public var key: FilePath?
+    var key: FilePath?
 
-    public init() {}
-
-    public func validate() throws {
+    func validate() throws {
       if (certificate == nil) != (key == nil) {
         throw ValidationError(
           "--tls-cert and --tls-key go together: give both to serve https, or neither")
@@ -36,7 +34,7 @@ extension ServerCommand {
     /// The certificate and key read and checked; nil without them. A file that cannot be
     /// read, holds no PEM, or a key that is not the certificate's is a usage error (64)
     /// naming the file.
-    public func identity() throws -> TLSIdentity? {
+    func identity() throws -> TLSIdentity? {
       guard let certificate, let key else { return nil }
       do throws(TLSIdentityError) {
         return try TLSIdentity.load(certificateFile: certificate.string, keyFile: key.string)

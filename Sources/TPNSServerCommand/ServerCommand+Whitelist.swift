@@ -4,20 +4,18 @@ import TPNSProtocol
 
 extension ServerCommand {
   /// `--whitelist`: activate only the UIDs of a file, as the vendor's console does.
-  public struct WhitelistOption: ParsableArguments {
+  struct WhitelistOption: ParsableArguments {
     @Option(
       name: .customLong("whitelist"),
       help: ArgumentHelp(
         "Activate only the UIDs in this file (one a line, # comments); the others' mapping, "
           + "rm_mapping and mapsync answer 200 with a body starting 422 (default: every UID "
           + "activated).", valueName: "file"))
-    public var file: FilePath?
-
-    public init() {}
+    var file: FilePath?
 
     /// The file's UIDs, nil without `--whitelist`. A file that cannot be read is
     /// exit 66; a line that is not a UID, 65, naming the file and the line.
-    public func uids() throws -> [DeviceUID]? {
+    func uids() throws -> [DeviceUID]? {
       guard let file else { return nil }
       do throws(WhitelistError) {
         return try Whitelist.load(file: file.string)

@@ -45,66 +45,52 @@ public struct ServerCommand: ParsableCommand {
     ],
     subcommands: [Exec.self, Completion.self, GenerateManual.self])
 
-  /// `--host`: the address to listen on.
   @Option(
     help: ArgumentHelp("The address to listen on.", valueName: "host"), validate: { !$0.isEmpty },
     expectation: "an address (not empty)")
-  public var host = "127.0.0.1"
-  /// `--port`: 0 picks a free port.
+  var host = "127.0.0.1"
   @Option(help: ArgumentHelp("The port to listen on; 0 picks a free port.", valueName: "port"))
-  public var port: UInt16 = 7380
-  /// `--db`: the registry's SQLite file; nil keeps it in memory.
-  @OptionGroup public var storage: DatabaseOption
-  /// `--port-file`: where to write the chosen port.
+  var port: UInt16 = 7380
+  @OptionGroup var storage: DatabaseOption
   @Option(
     help: ArgumentHelp("Write the port listened on to this file once listening.", valueName: "file")
   )
-  public var portFile: FilePath?
-  /// `--threads`: threads serving requests.
+  var portFile: FilePath?
   @Option(
     help: ArgumentHelp("Threads serving requests (1 to 64).", valueName: "n"),
     validate: { (1...64).contains($0) }, expectation: "a whole number from 1 to 64")
-  public var threads = 1
-  /// `--strict` and `--quiet`.
-  @OptionGroup public var behaviour: BehaviourOptions
-  /// `--tls-cert` and `--tls-key`.
-  @OptionGroup public var tls: TLSOptions
-  /// `--whitelist`.
-  @OptionGroup public var whitelist: WhitelistOption
-  /// `--import`, `--export-on-exit`.
-  @OptionGroup public var snapshots: SnapshotOptions
-  /// `--version`: print the version instead of serving.
-  @Flag(help: "Show the version.") public var version = false
+  var threads = 1
+  @OptionGroup var behaviour: BehaviourOptions
+  @OptionGroup var tls: TLSOptions
+  @OptionGroup var whitelist: WhitelistOption
+  @OptionGroup var snapshots: SnapshotOptions
+  @Flag(help: "Show the version.") var version = false
 
   public init() {}
 
   /// `--db`, which `tpns-server` and `exec` share.
-  public struct DatabaseOption: ParsableArguments {
+  struct DatabaseOption: ParsableArguments {
     @Option(
       name: .customLong("db"),
       help: ArgumentHelp(
         "Keep the registry in this SQLite file (default: in memory).", valueName: "path"))
-    public var database: FilePath?
-
-    public init() {}
+    var database: FilePath?
   }
 
   /// `--strict`, `--quiet` and `--allow-browser`, which `tpns-server` and `exec` share.
-  public struct BehaviourOptions: ParsableArguments {
+  struct BehaviourOptions: ParsableArguments {
     @Flag(
       help: ArgumentHelp(
         "Refuse with 400 what a canonical client would not send (default: accept it with a "
           + "warning)."))
-    public var strict = false
-    @Flag(help: "Do not log a line per request.") public var quiet = false
+    var strict = false
+    @Flag(help: "Do not log a line per request.") var quiet = false
     @Flag(
       help: ArgumentHelp(
         "Run /tpns commands a browser sends by itself: an address typed or a link followed "
           + "(default: refused with 403, so that no web page or link can register a phone "
           + "or map a UID)."))
-    public var allowBrowser = false
-
-    public init() {}
+    var allowBrowser = false
   }
 
   /// Serves until SIGHUP, SIGINT or SIGTERM, then stops, closes the database and
@@ -150,42 +136,30 @@ public struct ServerCommand: ParsableCommand {
         whitelist: whitelist, snapshot: snapshot)
       return emulator
     } catch {
-      switch error {
-      case .cannotListen:
-        throw CommandFailure(
-          error.description, hint: "Choose another --port (0 picks a free one) or --host.",
-          exitCode: ExitCode(69))
-      case .databaseLocked:
-        throw CommandFailure(
-          error.description,
-          hint: "Another process holds the database (a tpns-server, sqlite3): "
-            + "try again once it is done.",
-          exitCode: ExitCode(75))
-      case .database:
-        throw CommandFailure(
-          error.description, hint: "Check that the directory exists and is writable.",
-          exitCode: ExitCode(73))
-      case .notADatabase(let path, isDirectory: true):
-        throw CommandFailure(
-          error.description,
-          hint: "--db takes a file's path: pass one in that directory, such as "
-            + "--db \(path.hasSuffix("/") ? path : path + "/")registry.sqlite.",
-          exitCode: ExitCode(73))
-      case .notADatabase, .notARegistry:
-        throw CommandFailure(
-          error.description,
-          hint: "--db takes a registry that tpns-server created, or a path where none exists "
-            + "yet (one is created there); this file was left as it is.",
-          exitCode: ExitCode(65))
-      case .untrustedDatabase(_, _, let fix):
-        throw CommandFailure(error.description, hint: fix, exitCode: ExitCode(73))
-      case .snapshot:
-        throw CommandFailure(
-          error.description, hint: "Pass a file that GET /_emulator/snapshot wrote.",
-          exitCode: ExitCode(65))
-      case .alreadyRunning:
-        throw CommandFailure(error.description)
-      }
+      let (hint, status): (String?, Int32) =
+        switch error {
+        case .cannotListen: ("Choose another --port (0 picks a free one) or --host.", 69)
+        case .databaseLocked:
+          (
+            "Another process holds the database (a tpns-server, sqlite3): try again once it "
+              + "is done.", 75
+          )
+        case .database: ("Check that the directory exists and is writable.", 73)
+        case .notADatabase(let path, isDirectory: true):
+          (
+            "--db takes a file's path: pass one in that directory, such as "
+              + "--db \(path.hasSuffix("/") ? path : path + "/")registry.sqlite.", 73
+          )
+        case .notADatabase, .notARegistry:
+          (
+            "--db takes a registry that tpns-server created, or a path where none exists yet "
+              + "(one is created there); this file was left as it is.", 65
+          )
+        case .untrustedDatabase(_, _, let fix): (fix, 73)
+        case .snapshot: ("Pass a file that GET /_emulator/snapshot wrote.", 65)
+        case .alreadyRunning: (nil, 1)
+        }
+      throw CommandFailure(error.description, hint: hint, exitCode: ExitCode(status))
     }
   }
 }

@@ -1,27 +1,20 @@
-/// The dashboard at `/`: one HTML page, its style sheet and its script, embedded in the
-/// binary by SwiftPM from `dashboard.html`, `dashboard.css` and `dashboard.js` beside
-/// this file (`.embedInCode` in Package.swift: no CDN, it works offline). The page reads the `/_emulator/`
-/// endpoints, listens to `/_emulator/stream`, and acts through POSTs that carry its own
-/// `Origin` (see ``AccessPolicy``).
-///
-/// Each answer forbids inline scripts and framing (`Content-Security-Policy`), so that a
-/// value from the registry can never run as code nor the page be clicked through from
-/// another site's frame; the script itself writes registry data as text only.
+/// The dashboard at `/`: `dashboard.html`, `.css` and `.js` beside this file, embedded
+/// in the binary by SwiftPM (`.embedInCode`: no CDN, it works offline). The page reads
+/// the `/_emulator/` endpoints, listens to `/_emulator/stream`, and acts through POSTs
+/// that carry its own `Origin` (see ``AccessPolicy``). Each answer forbids inline
+/// scripts and framing (`Content-Security-Policy`), so that a value from the registry
+/// can never run as code nor the page be clicked through from another site's frame; the
+/// script writes registry data with `textContent` only, never as HTML.
 ///
 ///     DashboardPage.response(to: request)  // nil: not a dashboard path
 enum DashboardPage {
-  /// What each dashboard path serves: content type and body.
-  /// The page (a header with the connection status, the actions, and four tabs); the
-  /// style sheet (system fonts, light and dark from `prefers-color-scheme`); the script
-  /// (plain JavaScript, no library; registry data is only ever written with
-  /// `textContent`, never parsed as HTML).
+  /// What each dashboard path serves.
   static let assets: [String: (contentType: String, body: [UInt8])] = [
     "/": ("text/html; charset=utf-8", PackageResources.dashboard_html),
     "/dashboard.css": ("text/css; charset=utf-8", PackageResources.dashboard_css),
     "/dashboard.js": ("text/javascript; charset=utf-8", PackageResources.dashboard_js),
   ]
 
-  /// Everything from this server only; nothing inline; no framing.
   static let contentSecurityPolicy =
     "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
     + "connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'"

@@ -3,18 +3,13 @@ import FoundationEssentials
 import Locking
 import Synchronization
 
-/// The live events of `GET /_emulator/stream` (Server-Sent Events): what the dashboard
-/// and `curl -N` scripts watch. The events, the limits and what a client sees are in
-/// docs/EMULATOR.md (the dashboard).
-///
-/// An event is appended, unencoded, to one shared ring (``ringLimit`` events) and
-/// encoded once, when a stream first reads it; each stream keeps only its place in the
-/// ring. A stream with nothing to send keeps its connection suspended, and is resumed
-/// at most once per ``flushInterval`` to send what arrived meanwhile in one piece of at
-/// most ``pieceLimit`` bytes, so a flood of requests costs the serving thread a bounded
-/// number of writes. Every stream holds one of the server's connections: at most
-/// ``maximumStreams`` are open, ``maximumStreamsPerPeer`` from one address (one more
-/// ends the oldest with a `closed` event), and one whose client does not read is ended.
+/// The live events of `GET /_emulator/stream` (Server-Sent Events), which the dashboard
+/// and `curl -N` scripts watch; docs/EMULATOR.md (the dashboard) lists the events and
+/// the limits. An event goes, unencoded, into one ring that every stream reads
+/// (``ringLimit`` events), each keeping only its place in it. A stream with nothing to
+/// send keeps its connection suspended until a flush (at most one per
+/// ``flushInterval``) sends what arrived meanwhile in one piece (``pieceLimit``), so a
+/// flood of requests costs the serving thread a bounded number of writes.
 ///
 ///     hub.publish("reset", ["reset": true])
 final class EventHub: @unchecked Sendable {

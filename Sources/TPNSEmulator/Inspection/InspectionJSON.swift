@@ -35,22 +35,18 @@ struct JSONObject: Encodable, Sendable {
   }
 }
 
-/// A record of the registry (``RegistryRecord``) as shown: its ``Snapshot`` keys and
-/// values, except that a nil one is `null`, its times are ISO 8601 strings and `extra`
-/// is an object (`{}` when there was nothing).
-struct RecordJSON: Encodable {
-  static let timeKeys: Set = ["registered_at", "last_seen", "first_seen", "created_at"]
-
-  var members: [String: JSONValue] = [:]
-
-  init<Record: RegistryRecord>(_ record: Record) {
+extension JSONValue {
+  /// A record of the registry (``RegistryRecord``) as shown: its ``Snapshot`` keys and
+  /// values, in the shapes above.
+  init<Record: RegistryRecord>(record: Record) {
+    var members: [String: JSONValue] = [:]
     let encoded = (try? JSONEncoder().encode(record)).flatMap {
       try? JSONDecoder().decode([String: JSONValue].self, from: $0)
     }
     for key in Record.CodingKeys.allCases.map(\.stringValue) {
       members[key] = encoded?[key] ?? .null
     }
-    for key in Self.timeKeys {
+    for key in ["registered_at", "last_seen", "first_seen", "created_at"] {
       if case .integer(let milliseconds)? = members[key] {
         members[key] = .string(Clock.iso8601(milliseconds: milliseconds))
       }
@@ -62,27 +58,23 @@ struct RecordJSON: Encodable {
       extra = decoded
     }
     members["extra"] = extra
+    self = .object(members)
   }
-
-  func encode(to encoder: any Encoder) throws { try members.encode(to: encoder) }
 }
 
-/// One entry of `GET /_emulator/requests` (the page around them is written by
-/// ``RequestLogStream``).
-struct RequestJSON: Encodable, Sendable {
-  let entry: RequestLogEntry
-
-  func encode(to encoder: any Encoder) throws {
-    var members: JSONObject.Members = [
+extension JSONObject {
+  /// One entry of `GET /_emulator/requests` (the page around them is written by
+  /// ``RequestLogStream``).
+  init(request entry: RequestLogEntry) {
+    self.init([
       ("seq", entry.sequence), ("time", Clock.iso8601(milliseconds: entry.time)),
       ("method", entry.method), ("path", entry.path),
       ("params", entry.parameters.map(Self.parameters)), ("raw", entry.raw),
       ("status", entry.status), ("error", entry.error), ("warnings", entry.warnings),
       ("truncated", entry.truncation.map(Self.truncation)),
       ("fault_rule", entry.faultRule),
-    ]
+    ])
     if let duration = entry.durationMilliseconds { members.append(("duration_ms", duration)) }
-    try JSONObject(members).encode(to: encoder)
   }
 
   /// The decoded parameters as an object (the first value of a duplicated name).
@@ -101,14 +93,10 @@ struct RequestJSON: Encodable, Sendable {
       ("bytes", truncation.formBytes), ("values", values), ("left_out", truncation.leftOut),
     ])
   }
-}
 
-/// The armed chaos rules, in the order they are matched; `fault` is the first in the
-/// shape a single fault had (status, remaining, retry_after), for older clients.
-struct FaultJSON: Encodable, Sendable {
-  let rules: [FaultRule]
-
-  func encode(to encoder: any Encoder) throws {
+  /// The armed chaos rules, in the order they are matched; `fault` is the first in the
+  /// shape a single fault had (status, remaining, retry_after), for older clients.
+  init(faults rules: [FaultRule]) {
     let fault = rules.first.map {
       JSONObject([
         ("status", $0.status), ("remaining", $0.remaining), ("retry_after", $0.retryAfter),
@@ -123,6 +111,6 @@ struct FaultJSON: Encodable, Sendable {
         ("retry_after", rule.retryAfter), ("hits", rule.hits),
       ])
     }
-    try JSONObject([("fault", fault), ("rules", listed)]).encode(to: encoder)
+    self.init([("fault", fault), ("rules", listed)])
   }
 }

@@ -24,7 +24,7 @@ extension Inspector {
             + "\(request.path)?status=…&count=…&cmd=…&probability=…&seed=…&delay_ms=…")
       }
     }
-    let answer = FaultJSON(rules: faults.current)
+    let answer = JSONObject(faults: faults.current)
     if request.method != "GET" && request.method != "HEAD" { events.publish("fault", answer) }
     return .json(answer)
   }
@@ -57,7 +57,6 @@ extension Inspector {
     if let command = query["cmd"], command.isEmpty {
       throw .badRequest("parameter 'cmd' must name a command, such as mapsync")
     }
-    // Above 0 and at most 1, written as a decimal.
     var probability: Double?
     if let text = query["probability"] {
       guard let value = Double(text), value > 0, value <= 1 else {

@@ -1,3 +1,5 @@
+import TPNSProtocol
+
 /// The `/_emulator/` endpoints: what tests and users look at to see what the emulator
 /// received and would have pushed, and the knobs they turn (reset, faults, whitelist,
 /// snapshot). docs/EMULATOR.md and `openapi.json` (beside this file) describe each;
@@ -20,9 +22,8 @@ struct Inspector: Sendable {
 
   func handle(_ request: IncomingRequest) throws(RequestError) -> OutgoingResponse {
     if request.path == Self.metricsPath { return try metrics(request) }
-    // The server drops a body over the limit; a knob must not then be turned as if it
-    // had been sent without one (a 2 MiB POST to `reset` emptied the registry). Nor
-    // is a target over the limit read.
+    // The server drops a body over the limit: a knob must not be turned as if it had
+    // been sent without one, nor a target over the limit read.
     let name = String(request.path.dropFirst(Self.prefix.count))
     if name == "snapshot", request.isBodyTooLarge {
       throw RequestError(
@@ -57,9 +58,9 @@ struct Inspector: Sendable {
         try RequestError.mappingDatabaseFailures {
           try registry.read { store in
             JSONObject([
-              ("clients", try store.clients().map(RecordJSON.init)),
-              ("mappings", try store.mappings().map(RecordJSON.init)),
-              ("devices", try store.devices().map(RecordJSON.init)),
+              ("clients", try store.clients().map(JSONValue.init(record:))),
+              ("mappings", try store.mappings().map(JSONValue.init(record:))),
+              ("devices", try store.devices().map(JSONValue.init(record:))),
             ])
           }
         })
@@ -69,7 +70,7 @@ struct Inspector: Sendable {
       let records = try RequestError.mappingDatabaseFailures {
         try registry.read { try $0.notifications(udid: query["udid"], appid: query["appid"]) }
       }
-      return .json(JSONObject([("notifications", records.map(RecordJSON.init))]))
+      return .json(JSONObject([("notifications", records.map(JSONValue.init(record:)))]))
     case "requests":
       try only(["GET", "DELETE"], request)
       if request.method == "DELETE" {
@@ -119,9 +120,7 @@ struct Inspector: Sendable {
     }
   }
 
-  /// `health`'s answer: `status` (`ok`, or `database missing` when the file was deleted
-  /// or replaced), `database` (`:memory:` or the file), and `error`, what is wrong and
-  /// what to do.
+  /// `health`'s answer: `database missing` when the file was deleted or replaced.
   private func health(_ fileError: DatabaseFileError?) -> JSONObject.Members {
     [
       ("status", fileError == nil ? "ok" : "database missing"), ("database", databaseName),
@@ -139,7 +138,7 @@ struct Inspector: Sendable {
         health(fileError) + [
           ("started_at", Clock.iso8601(milliseconds: startedAt)),
           ("uptime_seconds", Int64(uptime)), ("counts", counts),
-          ("fault", FaultJSON(rules: faults.current)), ("streams", events.count),
+          ("fault", JSONObject(faults: faults.current)), ("streams", events.count),
         ]))
   }
 

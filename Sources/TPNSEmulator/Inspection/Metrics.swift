@@ -1,10 +1,9 @@
 import Locking
 import TPNSProtocol
 
-/// What `GET /metrics` reports, in Prometheus' text format: the `/tpns` requests
-/// answered by command and status, how long they took (a histogram), and the faults
-/// injected, counted since the emulator started; with the registry's sizes and the
-/// open dashboard streams read when scraped (``Inspector/metrics(_:)``).
+/// What `GET /metrics` reports, in Prometheus' text format (docs/EMULATOR.md lists the
+/// series), counted since the emulator started; the registry's sizes and the open
+/// streams are read when scraped (``Inspector/metrics(_:)``).
 ///
 /// No label holds what a client chose: a command the protocol does not know is
 /// counted as `other` (and a request without one as `none`), so the series stay few

@@ -1,13 +1,9 @@
 import FoundationEssentials
 
-/// The body of `GET /_emulator/requests`: a page of the request log as JSON, written
-/// one entry at a time as the client reads it.
-///
-/// Nothing is copied up front: each entry is fetched from the log (by sequence number)
-/// and encoded when the previous one has been sent, so a client that stops reading
-/// holds one entry's JSON, not the page, and ten of them hold ten entries. An entry
-/// dropped from the log (or a reset) while the page is being sent is left out. The
-/// JSON is shaped as the other endpoints' (pretty-printed, keys sorted):
+/// The body of `GET /_emulator/requests`: a page of the request log as JSON, each entry
+/// fetched from the log (by sequence number) and encoded only once the previous one has
+/// been sent, so that a client that stops reading holds one entry's JSON, not the page.
+/// Shaped as the other endpoints' JSON (pretty-printed, keys sorted):
 ///
 ///     {"dropped": 0, "next": null, "requests": [{"seq": 1, ...}], "total": 1}
 final class RequestLogStream: HTTPBodyStream, @unchecked Sendable {
@@ -16,7 +12,6 @@ final class RequestLogStream: HTTPBodyStream, @unchecked Sendable {
 
   /// Entries in a page when the request does not say (`limit`).
   static let defaultLimit = 100
-  /// Most entries in a page.
   static let maximumLimit = 1000
 
   private enum Part {
@@ -27,12 +22,9 @@ final class RequestLogStream: HTTPBodyStream, @unchecked Sendable {
   private let page: RequestLog.Page
   private let encoder: JSONEncoder
   private var part = Part.opening
-  /// The sequence numbers still to send.
   private var remaining: ArraySlice<Int>
   private var hasSentEntry = false
 
-  /// The page of `log` after `since` (the newest when nil), at most `limit` entries
-  /// that `filter` matches.
   init(log: RequestLog, since: Int?, limit: Int, filter: RequestFilter = RequestFilter()) {
     self.log = log
     page = log.page(since: since, limit: limit, matching: filter)
@@ -54,7 +46,7 @@ final class RequestLogStream: HTTPBodyStream, @unchecked Sendable {
       while entry == nil, let sequence = remaining.popFirst() {
         entry = log.entry(sequence, generation: page.generation)
       }
-      guard let entry, let json = try? encoder.encode(RequestJSON(entry: entry)) else {
+      guard let entry, let json = try? encoder.encode(JSONObject(request: entry)) else {
         part = .closing
         return nextPiece()
       }

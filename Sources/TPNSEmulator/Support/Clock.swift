@@ -8,14 +8,12 @@
 ///
 /// A tiny helper instead of `Date.formatted`, which would load ICU.
 enum Clock {
-  /// Milliseconds since 1970-01-01T00:00:00Z.
   static func nowMilliseconds() -> Int64 {
     var spec = timespec()
     clock_gettime(CLOCK_REALTIME, &spec)
     return Int64(spec.tv_sec) * 1000 + Int64(spec.tv_nsec) / 1_000_000
   }
 
-  /// Monotonic nanoseconds, for durations.
   static func monotonicNanoseconds() -> UInt64 {
     var spec = timespec()
     clock_gettime(CLOCK_MONOTONIC, &spec)
