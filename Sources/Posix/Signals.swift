@@ -1,3 +1,5 @@
+import Dispatch
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Musl)
@@ -37,25 +39,8 @@ public struct Signals: Sendable {
   /// Waits, on a thread of its own, for the first of the blocked signals,
   /// and runs `handler` with it there.
   public func handleOnce(_ handler: @escaping @Sendable (Int32) -> Void) {
-    let context = Unmanaged.passRetained(Waiter { handler(self.wait().signal) }).toOpaque()
-    var thread = pthread_t()
-    let started = pthread_create(
-      &thread, nil,
-      { context in
-        Unmanaged<Waiter>.fromOpaque(context!).takeRetainedValue().run()
-        return nil
-      }, context)
-    if started == 0 {
-      pthread_detach(thread)
-    } else {
-      Unmanaged<Waiter>.fromOpaque(context).release()
-    }
-  }
-
-  /// What the thread of ``handleOnce(_:)`` runs.
-  private final class Waiter: Sendable {
-    let run: @Sendable () -> Void
-    init(_ run: @escaping @Sendable () -> Void) { self.run = run }
+    // A queue of its own: no other work waits behind this wait, which may last for good.
+    DispatchQueue(label: "tpns.signals").async { handler(self.wait().signal) }
   }
 
   /// Ends the process by `signal` as if it had never been taken (its

@@ -20,7 +20,6 @@ struct Palette: Sendable {
 
   let isEnabled: Bool
 
-  /// No colour.
   static let plain = Palette(isEnabled: false)
 
   /// The palette of `descriptor` (1: stdout, 2: stderr) for `choice`.
@@ -38,7 +37,6 @@ struct Palette: Sendable {
     }
   }
 
-  /// `text` in `style`'s colour, or as it is.
   func paint(_ text: String, _ style: Style?) -> String {
     guard isEnabled, let style else { return text }
     return "\u{1b}[\(style.rawValue)m\(text)\u{1b}[0m"

@@ -78,7 +78,6 @@ struct TokenMask: Sendable {
     run.count >= hexRunLength ? "…".unicodeScalars + run.suffix(6) : run
   }
 
-  /// The shortest run of hex digits masked: longer than a UID (20).
   private static let hexRunLength = 24
 
   /// Read without copying, for the common case of nothing to mask.

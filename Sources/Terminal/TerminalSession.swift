@@ -33,8 +33,6 @@ public final class TerminalSession: Sendable {
     }
   }
 
-  private let input = STDIN_FILENO
-  private let output = STDOUT_FILENO
   private let signalRead: Int32
 
   private init(signalRead: Int32) {
@@ -70,13 +68,13 @@ public final class TerminalSession: Sendable {
   public var size: (columns: Int, rows: Int) {
     var columns: Int32 = 0
     var rows: Int32 = 0
-    tpns_terminal_size(output, &columns, &rows)
+    tpns_terminal_size(STDOUT_FILENO, &columns, &rows)
     return columns > 0 && rows > 0 ? (Int(columns), Int(rows)) : (80, 24)
   }
 
   /// Writes `text` whole.
   public func write(_ text: String) {
-    Console.write(text, to: output)
+    Console.write(text, to: STDOUT_FILENO)
   }
 
   /// Waits for input, a signal, or a byte on `wake`, and returns what
@@ -84,7 +82,7 @@ public final class TerminalSession: Sendable {
   public func wait(wake: Int32) -> [Event] {
     var descriptors = [
       pollfd(fd: signalRead, events: Int16(POLLIN), revents: 0),
-      pollfd(fd: input, events: Int16(POLLIN), revents: 0),
+      pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0),
       pollfd(fd: wake, events: Int16(POLLIN), revents: 0),
     ]
     let ready = poll(&descriptors, 3, -1)
@@ -97,7 +95,7 @@ public final class TerminalSession: Sendable {
     }
     if descriptors[1].revents & Int16(POLLIN | POLLHUP | POLLERR) != 0 {
       var buffer = [UInt8](repeating: 0, count: 4096)
-      let count = read(input, &buffer, buffer.count)
+      let count = read(STDIN_FILENO, &buffer, buffer.count)
       if count > 0 {
         events.append(.input(Array(buffer[0..<count])))
       } else if count == 0 || (errno != EINTR && errno != EAGAIN) {

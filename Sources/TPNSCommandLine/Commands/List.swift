@@ -2,7 +2,6 @@ import ArgumentParsing
 import Posix
 import TPNSKit
 
-/// `tpns list`: prints the stored UIDs with their indexes.
 struct List: TPNSSubcommand {
   static let configuration = CommandConfiguration(
     abstract: "Show the stored UIDs with their indexes, and each one's settings.",

@@ -2,7 +2,6 @@ import ArgumentParsing
 import TPNSKit
 import TPNSProtocol
 
-/// `tpns register <token>`: stores the token and sends `cmd=client`.
 struct Register: TPNSSubcommand {
   static let configuration = CommandConfiguration(
     abstract: "Register a push token with the server (cmd=client).",
@@ -130,7 +129,6 @@ struct Register: TPNSSubcommand {
     if let warning = Self.osWarning(token: token, given: given, stored: stored) {
       runner.warnings.add(warning)
     }
-    // The pipeline checks the token and the udid: bad input stores and sends nothing.
     try runner.run(
       .init(token: .just(token)), registration: Self.registration(given, stored: stored))
   }
@@ -173,9 +171,7 @@ struct Register: TPNSSubcommand {
       path, runner: runner, noun: "the token file ", limit: 16_384, secret: true,
       tooLarge: "it holds no token",
       hint: "Put only the token in the file (one line).")
-    // A UTF-8 byte-order mark (Windows editors write one) is no part of the token.
-    let text = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? Array(bytes.dropFirst(3)) : bytes
-    return String(decoding: text, as: UTF8.self).trimmingWhitespace()
+    return InputFile.text(bytes).trimmingWhitespace()
   }
 
   /// The registration to send: each option given, else the stored one's of
