@@ -60,12 +60,10 @@ public struct Signals: Sendable {
   /// The signals that mean the process crashed.
   public static let fatal = [SIGABRT, SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGTRAP, SIGSYS]
 
-  /// Gives each of ``fatal`` its default action back, unblocked, ending the
-  /// process at once, unless `SWIFT_BACKTRACE` asks for the Swift runtime's backtracer,
-  /// which handles them otherwise: once other threads run (libdispatch's
-  /// block every signal), it waits for them forever, so a crashed `tpns
-  /// watch` never ended and its service was never restarted. A crash still
-  /// prints its reason (`Fatal error: …`, an assertion's message) first.
+  /// Gives each of ``fatal`` its default action back, unblocked, so that a crash ends the
+  /// process at once, its reason (`Fatal error: …`) printed first. The Swift runtime's
+  /// backtracer, kept with `SWIFT_BACKTRACE`, waits forever for threads that block every
+  /// signal (libdispatch's): a crashed `tpns watch` would never end to be restarted.
   public static func endOnFatalSignals() {
     guard getenv("SWIFT_BACKTRACE") == nil else { return }
     var set = sigset_t()

@@ -47,21 +47,18 @@ public final class TerminalSession: Sendable {
   /// Takes over the terminal: raw mode on standard input, the alternate
   /// screen on standard output, the signal handlers installed.
   public static func enter() throws -> TerminalSession {
-    var descriptors: [Int32] = [0, 0]
-    guard tpns_terminal_pipe(&descriptors) == 0 else {
-      throw SetupError(errno: errno)
-    }
+    let signals = try WakePipe()
     let enter = ANSI.enterAlternateScreen + ANSI.hideCursor + ANSI.clearScreen
     let leave =
       ANSI.resetAttributes + ANSI.clearScreen + ANSI.leaveAlternateScreen
       + ANSI.showCursor
-    guard tpns_terminal_enter(STDIN_FILENO, enter, leave, descriptors[1]) == 0 else {
+    guard tpns_terminal_enter(STDIN_FILENO, enter, leave, signals.writeEnd) == 0 else {
       let error = errno
-      close(descriptors[0])
-      close(descriptors[1])
+      close(signals.readEnd)
+      close(signals.writeEnd)
       throw SetupError(errno: error)
     }
-    return TerminalSession(signalRead: descriptors[0])
+    return TerminalSession(signalRead: signals.readEnd)
   }
 
   /// The size in cells (80×24 when the terminal does not say).
@@ -137,7 +134,7 @@ public final class TerminalSession: Sendable {
 public struct WakePipe: Sendable {
   /// The end to wait on.
   public let readEnd: Int32
-  private let writeEnd: Int32
+  let writeEnd: Int32
 
   /// A new non-blocking pipe.
   public init() throws {

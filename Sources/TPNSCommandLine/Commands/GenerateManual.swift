@@ -99,7 +99,7 @@ struct GenerateManual: ParsableCommand {
       } catch {
         throw CommandFailure(
           error.description, hint: "Check that the directory exists and is writable.",
-          exitCode: ExitCode(73))
+          exitCode: ExitStatus.cannotCreate)
       }
     }
   }
