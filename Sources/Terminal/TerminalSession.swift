@@ -125,8 +125,7 @@ public final class TerminalSession: Sendable {
   /// action): how a program that caught SIGTERM to clean up should end.
   public func end(with signal: Int32) -> Never {
     tpns_terminal_restore()
-    tpns_terminal_raise_default(signal)
-    exit(128 + signal)
+    Signals.endBy(signal)
   }
 }
 
