@@ -78,24 +78,8 @@ struct Register: TPNSSubcommand {
     var sandbox: Bool?
   }
 
-  /// Where the token comes from, in the order they are looked at: `<token>`,
-  /// `--token-file` ('-': standard input), `TPNS_TOKEN`, else the stored one.
-  enum TokenSource: Equatable {
-    case argument(String)
-    case file(String)
-    case environment(String)
-    case stored
-  }
-
   var given: Given {
     Given(os: os, appID: appID, udid: udid, language: language, sandbox: sandbox)
-  }
-
-  var source: TokenSource {
-    if let token { return .argument(token) }
-    if let tokenFile { return .file(tokenFile.string) }
-    if let environmentToken { return .environment(environmentToken) }
-    return .stored
   }
 
   var options: GlobalOptions { sending.resolved }
@@ -111,17 +95,17 @@ struct Register: TPNSSubcommand {
 
   func run() throws {
     let runner = Runner(command: Self.commandName, options: options)
-    let token: String
     let stored = try runner.loadStore().registration
-    switch source {
-    case .argument(let text):
-      token = text
+    // The token's sources, in this order; '-' as the file is standard input.
+    let token: String
+    if let argument = self.token {
+      token = argument
       runner.warnings.add(Warnings.tokenOnCommandLine)
-    case .environment(let text):
-      token = text
-    case .file(let path):
-      token = try Self.readToken(path, runner: runner)
-    case .stored:
+    } else if let tokenFile {
+      token = try Self.readToken(tokenFile.string, runner: runner)
+    } else if let environmentToken {
+      token = environmentToken
+    } else {
       token = try storedToken(stored, runner: runner)
     }
     // A server that echoes it (an Android token is not hex) shows it masked.
