@@ -117,19 +117,6 @@ int tpns_terminal_enter(int fd, const char *enter, const char *leave, int signal
   return 0;
 }
 
-void tpns_terminal_raise_default(int signal) {
-  struct sigaction action;
-  memset(&action, 0, sizeof action);
-  sigemptyset(&action.sa_mask);
-  action.sa_handler = SIG_DFL;
-  sigaction(signal, &action, NULL);
-  sigset_t set;
-  sigemptyset(&set);
-  sigaddset(&set, signal);
-  sigprocmask(SIG_UNBLOCK, &set, NULL);
-  raise(signal);
-}
-
 void tpns_terminal_size(int fd, int *columns, int *rows) {
   struct winsize size;
   if (ioctl(fd, TIOCGWINSZ, &size) == 0 && size.ws_col > 0 && size.ws_row > 0) {

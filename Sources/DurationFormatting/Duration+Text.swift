@@ -66,27 +66,17 @@ extension Duration {
   }
 
   /// The non-negative duration as whole `unit`s and a fraction of
-  /// `fractionDigits` digits, rounded half up (the carry goes to `whole`);
-  /// `whole` stops at `Int64.max`.
+  /// `fractionDigits` digits, rounded half up; `whole` stops at `Int64.max`.
   private func split(
     in unit: DurationUnit, fractionDigits: Int
   ) -> (whole: Int64, fraction: Int64) {
     precondition((0...15).contains(fractionDigits), "0 to 15 fraction digits")
-    let (seconds, attoseconds) = components
-    let perUnit = unit.rawValue
-    let (scaled, overflow) = seconds.multipliedReportingOverflow(
-      by: 1_000_000_000_000_000_000 / perUnit)
-    guard !overflow, scaled < Int64.max - 1_000 else { return (Int64.max, 0) }
-    var whole = scaled + attoseconds / perUnit
-    let remainder = attoseconds % perUnit
     var scale: Int64 = 1
     for _ in 0..<fractionDigits { scale *= 10 }
-    let step = perUnit / scale
-    var fraction = (remainder + step / 2) / step
-    if fraction == scale {
-      whole += 1
-      fraction = 0
-    }
-    return (whole, fraction)
+    let step = Int128(unit.rawValue / scale)
+    let steps = (attoseconds + step / 2) / step
+    let whole = steps / Int128(scale)
+    guard whole < Int128(Int64.max) else { return (Int64.max, 0) }
+    return (Int64(whole), Int64(steps % Int128(scale)))
   }
 }

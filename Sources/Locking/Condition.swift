@@ -4,7 +4,7 @@
   import Musl
 #endif
 
-/// A mutex with a condition variable (`pthread_cond_t`, on the monotonic
+/// A ``Lock`` with a condition variable (`pthread_cond_t`, on the monotonic
 /// clock): a thread waits, with the mutex held, until another signals a
 /// change it made under the mutex. ThreadSanitizer understands both.
 ///
@@ -12,14 +12,11 @@
 ///     condition.broadcast()
 ///     condition.withLock { while !ready { condition.wait(forNanoseconds: nil) } }
 public final class Condition: @unchecked Sendable {
-  // @unchecked: the pthread mutex and condition are the synchronisation.
-  private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+  // @unchecked: the lock and the pthread condition are the synchronisation.
+  private let lock = Lock()
   private let condition: UnsafeMutablePointer<pthread_cond_t>
 
   public init() {
-    mutex = .allocate(capacity: 1)
-    mutex.initialize(to: pthread_mutex_t())
-    pthread_mutex_init(mutex, nil)
     condition = .allocate(capacity: 1)
     condition.initialize(to: pthread_cond_t())
     var attributes = pthread_condattr_t()
@@ -33,18 +30,13 @@ public final class Condition: @unchecked Sendable {
     pthread_cond_destroy(condition)
     condition.deinitialize(count: 1)
     condition.deallocate()
-    pthread_mutex_destroy(mutex)
-    mutex.deinitialize(count: 1)
-    mutex.deallocate()
   }
 
   /// Runs `body` while holding the mutex.
   public func withLock<Result, Failure: Error>(
     _ body: () throws(Failure) -> Result
   ) throws(Failure) -> Result {
-    pthread_mutex_lock(mutex)
-    defer { pthread_mutex_unlock(mutex) }
-    return try body()
+    try lock.withLock(body)
   }
 
   /// Waits for a signal, at most `nanoseconds` (nil: as long as it takes);
@@ -52,7 +44,7 @@ public final class Condition: @unchecked Sendable {
   /// while waiting. May return early (spuriously): check the state again.
   public func wait(forNanoseconds nanoseconds: Int64?) {
     guard let nanoseconds else {
-      pthread_cond_wait(condition, mutex)
+      pthread_cond_wait(condition, lock.mutex)
       return
     }
     var now = timespec()
@@ -61,7 +53,7 @@ public final class Condition: @unchecked Sendable {
     var until = timespec()
     until.tv_sec = now.tv_sec + Int(total / 1_000_000_000)
     until.tv_nsec = Int(total % 1_000_000_000)
-    pthread_cond_timedwait(condition, mutex, &until)
+    pthread_cond_timedwait(condition, lock.mutex, &until)
   }
 
   /// Wakes every waiting thread.

@@ -15,8 +15,9 @@
 ///     let lock = Lock()
 ///     lock.withLock { counter += 1 }
 public final class Lock: @unchecked Sendable {
-  // @unchecked: the pthread mutex is itself the synchronisation primitive.
-  private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+  // @unchecked: the pthread mutex is itself the synchronisation primitive;
+  // internal, for ``Condition`` to wait on.
+  let mutex: UnsafeMutablePointer<pthread_mutex_t>
 
   /// Creates an unlocked lock.
   public init() {

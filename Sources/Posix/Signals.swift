@@ -1,3 +1,5 @@
+import Dispatch
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Musl)
@@ -37,25 +39,8 @@ public struct Signals: Sendable {
   /// Waits, on a thread of its own, for the first of the blocked signals,
   /// and runs `handler` with it there.
   public func handleOnce(_ handler: @escaping @Sendable (Int32) -> Void) {
-    let context = Unmanaged.passRetained(Waiter { handler(self.wait().signal) }).toOpaque()
-    var thread = pthread_t()
-    let started = pthread_create(
-      &thread, nil,
-      { context in
-        Unmanaged<Waiter>.fromOpaque(context!).takeRetainedValue().run()
-        return nil
-      }, context)
-    if started == 0 {
-      pthread_detach(thread)
-    } else {
-      Unmanaged<Waiter>.fromOpaque(context).release()
-    }
-  }
-
-  /// What the thread of ``handleOnce(_:)`` runs.
-  private final class Waiter: Sendable {
-    let run: @Sendable () -> Void
-    init(_ run: @escaping @Sendable () -> Void) { self.run = run }
+    // A queue of its own: no other work waits behind this wait, which may last for good.
+    DispatchQueue(label: "tpns.signals").async { handler(self.wait().signal) }
   }
 
   /// Ends the process by `signal` as if it had never been taken (its
@@ -75,12 +60,10 @@ public struct Signals: Sendable {
   /// The signals that mean the process crashed.
   public static let fatal = [SIGABRT, SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGTRAP, SIGSYS]
 
-  /// Gives each of ``fatal`` its default action back, unblocked, ending the
-  /// process at once, unless `SWIFT_BACKTRACE` asks for the Swift runtime's backtracer,
-  /// which handles them otherwise: once other threads run (libdispatch's
-  /// block every signal), it waits for them forever, so a crashed `tpns
-  /// watch` never ended and its service was never restarted. A crash still
-  /// prints its reason (`Fatal error: …`, an assertion's message) first.
+  /// Gives each of ``fatal`` its default action back, unblocked, so that a crash ends the
+  /// process at once, its reason (`Fatal error: …`) printed first. The Swift runtime's
+  /// backtracer, kept with `SWIFT_BACKTRACE`, waits forever for threads that block every
+  /// signal (libdispatch's): a crashed `tpns watch` would never end to be restarted.
   public static func endOnFatalSignals() {
     guard getenv("SWIFT_BACKTRACE") == nil else { return }
     var set = sigset_t()

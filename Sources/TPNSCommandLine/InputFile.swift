@@ -62,4 +62,11 @@ enum InputFile {
     }
     return bytes
   }
+
+  /// `bytes` as UTF-8 text, without the byte-order mark Windows editors write at the start.
+  static func text(_ bytes: [UInt8]) -> String {
+    String(
+      decoding: bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? bytes.dropFirst(3) : bytes[...],
+      as: UTF8.self)
+  }
 }

@@ -4,10 +4,8 @@ import ArgumentParsing
   import Glibc
 #endif
 
-/// Colours for one output stream, as `git` and `gh` use them: errors red,
-/// success green, what is pending or waiting yellow. On with `--color
-/// always`; with `auto` (the default), only on a terminal, not with
-/// `NO_COLOR` set (no-color.org) nor `TERM=dumb`; never with `never`.
+/// Colours for one output stream, as `git` and `gh` use them (`--color`): errors
+/// red, success green, what is pending or waiting yellow.
 ///
 ///     palette.paint("synced 3 UIDs", .success)  // "\u{1b}[32msynced 3 UIDs\u{1b}[0m"
 struct Palette: Sendable {
@@ -20,7 +18,6 @@ struct Palette: Sendable {
 
   let isEnabled: Bool
 
-  /// No colour.
   static let plain = Palette(isEnabled: false)
 
   /// The palette of `descriptor` (1: stdout, 2: stderr) for `choice`.
@@ -38,7 +35,6 @@ struct Palette: Sendable {
     }
   }
 
-  /// `text` in `style`'s colour, or as it is.
   func paint(_ text: String, _ style: Style?) -> String {
     guard isEnabled, let style else { return text }
     return "\u{1b}[\(style.rawValue)m\(text)\u{1b}[0m"

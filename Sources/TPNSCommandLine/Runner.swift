@@ -163,7 +163,6 @@ struct Runner {
   ) throws {
     // No read of the store here: the step that changes it reads it, under its lock.
     warnIfStoreExposed()
-    // Before libcurl can start a thread: each one made later blocks them too.
     takeInterrupts()
     let environment = try environment()
     let viewModel = SyncViewModel(
@@ -178,7 +177,6 @@ struct Runner {
   /// Sends a device's `request` (`event`, `device`), which stores nothing:
   /// the server's answer is the outcome.
   func send(_ request: TPNSRequest, idempotent: Bool = true) throws {
-    // Before libcurl can start a thread: each one made later blocks them too.
     takeInterrupts(storesNothing: true)
     let name = request.name
     let outcomes = try environment().request(request, idempotent: idempotent) {

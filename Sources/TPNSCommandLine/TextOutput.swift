@@ -18,11 +18,6 @@ struct TextOutput: Sendable {
     Console.line(palette.paint(shown(text), style))
   }
 
-  /// Several lines in one write.
-  func lines(_ lines: [String]) {
-    Console.line(lines.map(shown).joined(separator: "\n"))
-  }
-
   /// One line to standard error; without `style`, its `Error:`/`Warning:` label coloured.
   func error(_ text: String, style: Palette.Style? = nil) {
     let shown = shown(text)

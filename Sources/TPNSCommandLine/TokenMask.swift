@@ -56,37 +56,22 @@ struct TokenMask: Sendable {
     return hexRuns(TokenEcho.mask(tokens, in: text))
   }
 
-  /// `text` with each long run of hex digits masked (no store read: every
-  /// line of output goes through this).
+  /// `text` with each run of 24 or more hex digits masked (no store read:
+  /// every line of output goes through this).
   func hexRuns(_ text: String) -> String {
     guard !showsTokens, Self.hasLongHexRun(text) else { return text }
-    var output = String.UnicodeScalarView()
-    var run = String.UnicodeScalarView()
-    for scalar in text.unicodeScalars {
-      if scalar.isASCII, Self.isHexDigit(UInt8(scalar.value)) {
-        run.append(scalar)
-        continue
-      }
-      output += Self.masked(run)
-      run = String.UnicodeScalarView()
-      output.append(scalar)
+    return text.replacing(/[0-9A-Fa-f]{24,}/.matchingSemantics(.unicodeScalar)) { run in
+      "…" + run.output.suffix(6)
     }
-    return String(output + Self.masked(run))
   }
 
-  private static func masked(_ run: String.UnicodeScalarView) -> String.UnicodeScalarView {
-    run.count >= hexRunLength ? "…".unicodeScalars + run.suffix(6) : run
-  }
-
-  /// The shortest run of hex digits masked: longer than a UID (20).
-  private static let hexRunLength = 24
-
-  /// Read without copying, for the common case of nothing to mask.
+  /// Whether `hexRuns` has anything to mask: read without copying and without the
+  /// regular expression, for the common case of nothing to mask.
   private static func hasLongHexRun(_ text: String) -> Bool {
     var run = 0
     for byte in text.utf8 {
-      run = isHexDigit(byte) ? run + 1 : 0
-      if run == hexRunLength { return true }
+      run = Character(Unicode.Scalar(byte)).isHexDigit ? run + 1 : 0
+      if run == 24 { return true }
     }
     return false
   }
@@ -94,9 +79,5 @@ struct TokenMask: Sendable {
   /// A token as output shows it: `…` and its last 6 characters.
   static func shown(_ token: String) -> String {
     MaskedSecret(token).description
-  }
-
-  private static func isHexDigit(_ byte: UInt8) -> Bool {
-    (0x30...0x39).contains(byte) || (0x41...0x46).contains(byte) || (0x61...0x66).contains(byte)
   }
 }

@@ -10,7 +10,6 @@ final class Warnings: Sendable {
     self.print = print
   }
 
-  /// Records `message` and prints it, unless it was already given.
   func add(_ message: String) {
     let isNew = messages.withLock { messages in
       guard !messages.contains(message) else { return false }

@@ -1,7 +1,5 @@
-/// A key a person pressed, as a terminal in raw mode sends it: a printable
-/// character (UTF-8 decoded), Return, Tab, Shift-Tab, Backspace (DEL or
-/// Ctrl-H), Delete (`ESC [ 3 ~`), the arrows, Home, End, Page Up, Page Down,
-/// Escape on its own.
+/// A key a person pressed, as a terminal in raw mode sends it (a character
+/// UTF-8 decoded; Backspace is DEL or Ctrl-H, Delete `ESC [ 3 ~`).
 public enum Key: Sendable, Hashable {
   case character(Character)
   case enter, tab, backTab, backspace, delete

@@ -58,18 +58,14 @@ public struct KeyDecoder: Sendable {
     return keys
   }
 
-  /// The cursor key a sequence's final byte names (`ESC [` and `ESC O` forms).
-  private static func cursorKey(_ final: UInt8) -> Key? {
-    switch final {
-    case UInt8(ascii: "A"): .up
-    case UInt8(ascii: "B"): .down
-    case UInt8(ascii: "C"): .right
-    case UInt8(ascii: "D"): .left
-    case UInt8(ascii: "H"): .home
-    case UInt8(ascii: "F"): .end
-    default: nil
-    }
-  }
+  /// The key a sequence's final byte names (`ESC [ A`, `ESC O A`), and the
+  /// key of `ESC [ n ~` by its `n`.
+  private static let finalKeys: [Unicode.Scalar: Key] = [
+    "A": .up, "B": .down, "C": .right, "D": .left, "H": .home, "F": .end,
+  ]
+  private static let tildeKeys: [Substring: Key] = [
+    "1": .home, "7": .home, "3": .delete, "4": .end, "8": .end, "5": .pageUp, "6": .pageDown,
+  ]
 
   /// The key of the escape sequence at `start` (nil: not one it knows) and
   /// its length, or nil if the sequence is not complete yet.
@@ -77,8 +73,8 @@ public struct KeyDecoder: Sendable {
     let introducer = input[start + 1]
     if introducer == UInt8(ascii: "O") {
       guard start + 2 < input.count else { return nil }
-      let final = input[start + 2]
-      return (final == UInt8(ascii: "M") ? .enter : cursorKey(final), 3)
+      let final = Unicode.Scalar(input[start + 2])
+      return (final == "M" ? .enter : finalKeys[final], 3)
     }
     // Escape pressed just before another key's sequence (`ESC ESC [ B`, Esc
     // then Down in one read): the Escape key, and the next sequence decoded
@@ -93,20 +89,11 @@ public struct KeyDecoder: Sendable {
     while index < input.count, !(0x40...0x7E).contains(input[index]) { index += 1 }
     guard index < input.count else { return nil }
     let parameters = String(decoding: input[(start + 2)..<index], as: UTF8.self)
-    let first = parameters.split(separator: ";").first.map(String.init) ?? ""
     let key: Key? =
-      switch input[index] {
-      case UInt8(ascii: "Z"): .backTab
-      case UInt8(ascii: "~"):
-        switch first {
-        case "1", "7": .home
-        case "3": .delete
-        case "4", "8": .end
-        case "5": .pageUp
-        case "6": .pageDown
-        default: nil
-        }
-      case let final: cursorKey(final)
+      switch Unicode.Scalar(input[index]) {
+      case "Z": .backTab
+      case "~": tildeKeys[parameters.split(separator: ";").first ?? ""]
+      case let final: finalKeys[final]
       }
     return (key, index - start + 1)
   }

@@ -33,8 +33,6 @@ public final class TerminalSession: Sendable {
     }
   }
 
-  private let input = STDIN_FILENO
-  private let output = STDOUT_FILENO
   private let signalRead: Int32
 
   private init(signalRead: Int32) {
@@ -49,34 +47,31 @@ public final class TerminalSession: Sendable {
   /// Takes over the terminal: raw mode on standard input, the alternate
   /// screen on standard output, the signal handlers installed.
   public static func enter() throws -> TerminalSession {
-    var descriptors: [Int32] = [0, 0]
-    guard tpns_terminal_pipe(&descriptors) == 0 else {
-      throw SetupError(errno: errno)
-    }
+    let signals = try WakePipe()
     let enter = ANSI.enterAlternateScreen + ANSI.hideCursor + ANSI.clearScreen
     let leave =
       ANSI.resetAttributes + ANSI.clearScreen + ANSI.leaveAlternateScreen
       + ANSI.showCursor
-    guard tpns_terminal_enter(STDIN_FILENO, enter, leave, descriptors[1]) == 0 else {
+    guard tpns_terminal_enter(STDIN_FILENO, enter, leave, signals.writeEnd) == 0 else {
       let error = errno
-      close(descriptors[0])
-      close(descriptors[1])
+      close(signals.readEnd)
+      close(signals.writeEnd)
       throw SetupError(errno: error)
     }
-    return TerminalSession(signalRead: descriptors[0])
+    return TerminalSession(signalRead: signals.readEnd)
   }
 
   /// The size in cells (80×24 when the terminal does not say).
   public var size: (columns: Int, rows: Int) {
     var columns: Int32 = 0
     var rows: Int32 = 0
-    tpns_terminal_size(output, &columns, &rows)
+    tpns_terminal_size(STDOUT_FILENO, &columns, &rows)
     return columns > 0 && rows > 0 ? (Int(columns), Int(rows)) : (80, 24)
   }
 
   /// Writes `text` whole.
   public func write(_ text: String) {
-    Console.write(text, to: output)
+    Console.write(text, to: STDOUT_FILENO)
   }
 
   /// Waits for input, a signal, or a byte on `wake`, and returns what
@@ -84,7 +79,7 @@ public final class TerminalSession: Sendable {
   public func wait(wake: Int32) -> [Event] {
     var descriptors = [
       pollfd(fd: signalRead, events: Int16(POLLIN), revents: 0),
-      pollfd(fd: input, events: Int16(POLLIN), revents: 0),
+      pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0),
       pollfd(fd: wake, events: Int16(POLLIN), revents: 0),
     ]
     let ready = poll(&descriptors, 3, -1)
@@ -97,7 +92,7 @@ public final class TerminalSession: Sendable {
     }
     if descriptors[1].revents & Int16(POLLIN | POLLHUP | POLLERR) != 0 {
       var buffer = [UInt8](repeating: 0, count: 4096)
-      let count = read(input, &buffer, buffer.count)
+      let count = read(STDIN_FILENO, &buffer, buffer.count)
       if count > 0 {
         events.append(.input(Array(buffer[0..<count])))
       } else if count == 0 || (errno != EINTR && errno != EAGAIN) {
@@ -130,8 +125,7 @@ public final class TerminalSession: Sendable {
   /// action): how a program that caught SIGTERM to clean up should end.
   public func end(with signal: Int32) -> Never {
     tpns_terminal_restore()
-    tpns_terminal_raise_default(signal)
-    exit(128 + signal)
+    Signals.endBy(signal)
   }
 }
 
@@ -139,7 +133,7 @@ public final class TerminalSession: Sendable {
 public struct WakePipe: Sendable {
   /// The end to wait on.
   public let readEnd: Int32
-  private let writeEnd: Int32
+  let writeEnd: Int32
 
   /// A new non-blocking pipe.
   public init() throws {

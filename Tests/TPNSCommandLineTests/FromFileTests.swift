@@ -1,4 +1,5 @@
 import Foundation
+import TPNSKit
 import TPNSTestSupport
 import Testing
 
@@ -21,7 +22,7 @@ import Testing
     ] as [(String, [(String, Int)])])
   func lines(text: String, expected: [(String, Int)]) {
     let lines = Add.lines(of: Array(text.utf8), name: "uids.txt")
-    #expect(lines == expected.map { Add.Line(text: $0.0, location: "uids.txt:\($0.1)") })
+    #expect(lines == expected.map { UIDInput($0.0, location: "uids.txt:\($0.1)") })
   }
 
   @Test("a file with a BOM, CRLF line ends and comments adds every UID in it")

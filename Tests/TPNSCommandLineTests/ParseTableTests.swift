@@ -192,23 +192,6 @@ import Testing
     #expect(options.timeout == .seconds(5))
   }
 
-  @Test(
-    "register: the token's source and the options given",
-    arguments: [
-      (["register", token], [:], Register.TokenSource.argument(token)),
-      (["register", "--token-file", "t.txt"], [:], .file("t.txt")),
-      (["register", "--token-file", "-"], [:], .file("-")),
-      (["register"], ["TPNS_TOKEN": token], .environment(token)),
-      (["register", "x"], ["TPNS_TOKEN": token], .argument("x")),
-    ] as [([String], [String: String], Register.TokenSource)])
-  func registerSource(
-    arguments: [String], environment: [String: String], source: Register.TokenSource
-  ) throws {
-    let register = try Self.command(
-      Register.self, arguments, environment: environment.merging(Self.home) { $1 })
-    #expect(register.source == source)
-  }
-
   @Test("register: --os, --udid, --appid, --lang and --dev/--no-dev")
   func registerOptions() throws {
     let given = try Self.command(

@@ -23,10 +23,6 @@ int tpns_terminal_enter(int fd, const char *enter, const char *leave, int signal
 /// calls do nothing). Async-signal-safe.
 void tpns_terminal_restore(void);
 
-/// Puts back the default action of `signal` and raises it: after a clean
-/// restore, the process ends as the signal asked (a shell sees "killed by").
-void tpns_terminal_raise_default(int signal);
-
 /// pipe2(O_CLOEXEC | O_NONBLOCK): a pipe to wake a poll(2) loop. Returns 0, or -1 with errno set.
 int tpns_terminal_pipe(int descriptors[2]);
 

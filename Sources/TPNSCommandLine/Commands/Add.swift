@@ -2,7 +2,6 @@ import ArgumentParsing
 import TPNSKit
 import TPNSProtocol
 
-/// `tpns add <uid>...`: stores the UIDs, then sends the whole list.
 struct Add: TPNSSubcommand {
   static let configuration = CommandConfiguration(
     abstract: "Add device UIDs to the list and send it (cmd=mapsync).",
@@ -35,12 +34,6 @@ struct Add: TPNSSubcommand {
   @OptionGroup var settings: MappingSettingsOptions
   @OptionGroup var sending: TokenSendingOptions
 
-  /// A UID read from a file, and where: `uids.txt:9876`.
-  struct Line: Equatable {
-    var text: String
-    var location: String
-  }
-
   var file: String? { fromFile?.string }
   var sync: Bool { !noSync }
   var options: GlobalOptions { sending.resolved }
@@ -52,7 +45,7 @@ struct Add: TPNSSubcommand {
   func run() throws {
     let runner = Runner(command: Self.commandName, options: options)
     let update = try settings.update(runner: runner)
-    var lines: [Line] = []
+    var lines: [UIDInput] = []
     if let file {
       let bytes = try InputFile.read(
         file, runner: runner, tooLarge: "it is no list of UIDs",
@@ -64,21 +57,18 @@ struct Add: TPNSSubcommand {
         runner.output.error("no UIDs in \(name) (blank lines and # comments only)")
       }
     }
-    // The pipeline checks every UID before anything is stored or sent; a
-    // line's failure names its place.
-    let given = uids.map { UIDInput($0) } + lines.map { UIDInput($0.text, location: $0.location) }
+    let given = uids.map { UIDInput($0) } + lines
     try runner.run(.init(additions: .just(.init(given, settings: update))), syncsChanges: sync)
   }
 
-  /// The UIDs in `bytes`, with their places (`name:line`): one a line (LF or
-  /// CRLF), white space around them trimmed, blank lines and `#` comments
-  /// skipped, a UTF-8 byte-order mark at the start left out.
-  static func lines(of bytes: [UInt8], name: String) -> [Line] {
-    let text = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? bytes.dropFirst(3) : bytes[...]
-    return String(decoding: text, as: UTF8.self)
+  /// The UIDs in `bytes`, each with its place (`name:line`), for a failure
+  /// to name: one a line (LF or CRLF), white space around them trimmed, blank
+  /// lines and `#` comments skipped.
+  static func lines(of bytes: [UInt8], name: String) -> [UIDInput] {
+    InputFile.text(bytes)
       .split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" })
       .enumerated()
-      .map { Line(text: $0.element.trimmingWhitespace(), location: "\(name):\($0.offset + 1)") }
+      .map { UIDInput($0.element.trimmingWhitespace(), location: "\(name):\($0.offset + 1)") }
       .filter { !$0.text.isEmpty && !$0.text.hasPrefix("#") }
   }
 }

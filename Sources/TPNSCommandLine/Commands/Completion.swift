@@ -2,7 +2,6 @@ import ArgumentParsing
 import Posix
 import TPNSKit
 
-/// `tpns completion bash|zsh|fish`: prints the shell's completion script.
 struct Completion: ParsableCommand {
   static let configuration = CommandConfiguration(
     abstract: "Print the completion script for bash, zsh or fish.",

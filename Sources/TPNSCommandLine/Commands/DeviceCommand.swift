@@ -2,7 +2,6 @@ import ArgumentParsing
 import TPNSKit
 import TPNSProtocol
 
-/// `tpns device <uid>`: sends `cmd=device` as the device would.
 struct DeviceCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "device",

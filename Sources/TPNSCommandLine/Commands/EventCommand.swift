@@ -2,7 +2,6 @@ import ArgumentParsing
 import TPNSKit
 import TPNSProtocol
 
-/// `tpns event <uid>`: sends `cmd=event` as the device would.
 struct EventCommand: TPNSSubcommand {
   static let configuration = CommandConfiguration(
     commandName: "event",

@@ -2,9 +2,7 @@ import ArgumentParsing
 import Posix
 import TPNSKit
 
-/// `tpns generate-manual --output-directory DIR`: writes `tpns.1` and a page per
-/// subcommand (`tpns-add.1`, …), generated from the declarations `--help`
-/// shows. For packaging (Scripts/package.sh); not listed in help.
+/// For packaging (Scripts/package.sh): the pages, from the declarations `--help` shows.
 struct GenerateManual: ParsableCommand {
   static let configuration = CommandConfiguration(
     abstract: "Write the manual pages (tpns.1, tpns-add.1, ...) to a directory.",
@@ -101,7 +99,7 @@ struct GenerateManual: ParsableCommand {
       } catch {
         throw CommandFailure(
           error.description, hint: "Check that the directory exists and is writable.",
-          exitCode: ExitCode(73))
+          exitCode: ExitStatus.cannotCreate)
       }
     }
   }

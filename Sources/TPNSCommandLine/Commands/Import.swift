@@ -2,7 +2,6 @@ import ArgumentParsing
 import TPNSKit
 import TPNSProtocol
 
-/// `tpns import <file>`: adds a property list's UIDs (or makes them the list), then sends it.
 struct Import: TPNSSubcommand {
   static let configuration = CommandConfiguration(
     abstract: "Add the UIDs of the app's preferences file or another store and send the list.",
@@ -49,8 +48,6 @@ struct Import: TPNSSubcommand {
       file, runner: runner,
       tooLarge: "it is no preferences file or store",
       hint: "Pass the app's preferences file or a tpns store.")
-    // The pipeline checks every UID before anything is stored or sent; a
-    // failure names the item's place in the file.
     let contents: ImportFile.Contents
     do {
       contents = try ImportFile.contents(of: bytes, name: name)

@@ -2,7 +2,6 @@ import ArgumentParsing
 import Posix
 import TPNSKit
 
-/// `tpns list`: prints the stored UIDs with their indexes.
 struct List: TPNSSubcommand {
   static let configuration = CommandConfiguration(
     abstract: "Show the stored UIDs with their indexes, and each one's settings.",
@@ -21,40 +20,34 @@ struct List: TPNSSubcommand {
     let runner = Runner(command: Self.commandName, options: options)
     let state = try runner.loadStore()
     let uids = state.uids
+    let text: [UInt8]
     if options.json {
       let entries = uids.enumerated().map { index, uid in
         OrderedJSON.object(
           [("index", .number(index)), ("uid", .string(uid))]
             + OutcomeFormatting.fields(state.settings(of: uid)))
       }
-      var json =
-        OrderedJSON.object([
-          ("command", .string("list")), ("store", .string(options.storePath)),
-          ("uids", .array(entries)),
-        ]).rendered + "\n"
-      try Self.checkingOutput { try json.withUTF8 { try Console.outputChecked($0) } }
-      return
-    }
-    if uids.isEmpty {
+      let json = OrderedJSON.object([
+        ("command", .string("list")), ("store", .string(options.storePath)),
+        ("uids", .array(entries)),
+      ])
+      text = Array((json.rendered + "\n").utf8)
+    } else if uids.isEmpty {
       if !options.quiet { runner.output.error("no UIDs stored; add one with 'tpns add <uid>'") }
       return
+    } else {
+      // A stored UID is 20 letters and digits (the store refuses anything
+      // else): only settings need escaping for the terminal.
+      var suffixes: [String: String] = [:]
+      for (uid, settings) in state.settings where !settings.isEmpty {
+        suffixes[uid] = "  " + runner.output.shown(OutcomeFormatting.describe(settings))
+      }
+      text = Self.lines(of: uids, suffixes: suffixes)
     }
-    // A stored UID is 20 letters and digits (the store refuses anything
-    // else): only settings need escaping for the terminal.
-    var suffixes: [String: String] = [:]
-    for (uid, settings) in state.settings where !settings.isEmpty {
-      suffixes[uid] = "  " + runner.output.shown(OutcomeFormatting.describe(settings))
-    }
-    let text = Self.lines(of: uids, suffixes: suffixes)
-    try Self.checkingOutput { try text.withUnsafeBufferPointer { try Console.outputChecked($0) } }
-  }
-
-  /// Runs `write`, a failure to write standard output made exit 74: it stops
-  /// at the first piece lost, so what was printed is the start of the list.
-  static func checkingOutput(_ write: () throws -> Void) throws {
     do {
-      try write()
+      try text.withUnsafeBufferPointer { try Console.outputChecked($0) }
     } catch {
+      // The write stops at the first piece lost: what was printed is the start of the list.
       throw CommandFailure(
         "the list could not be written to standard output: \(error)",
         hint: "What was printed is the start of the list; make room where the output goes, "

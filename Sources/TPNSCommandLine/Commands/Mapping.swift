@@ -2,7 +2,6 @@ import ArgumentParsing
 import TPNSKit
 import TPNSProtocol
 
-/// `tpns mapping <uid>`: stores one UID and sends it alone.
 struct Mapping: TPNSSubcommand {
   static let configuration = CommandConfiguration(
     abstract: "Add one UID to the list and send it alone (cmd=mapping), for scripts.",
@@ -31,7 +30,6 @@ struct Mapping: TPNSSubcommand {
 
   func run() throws {
     let runner = Runner(command: Self.commandName, options: options)
-    // The pipeline checks the UID before anything is stored or sent.
     let update = try settings.update(runner: runner)
     try runner.run(.init(additions: .just(.init([uid], settings: update, sending: .mapping))))
   }

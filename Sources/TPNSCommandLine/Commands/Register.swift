@@ -2,7 +2,6 @@ import ArgumentParsing
 import TPNSKit
 import TPNSProtocol
 
-/// `tpns register <token>`: stores the token and sends `cmd=client`.
 struct Register: TPNSSubcommand {
   static let configuration = CommandConfiguration(
     abstract: "Register a push token with the server (cmd=client).",
@@ -79,24 +78,8 @@ struct Register: TPNSSubcommand {
     var sandbox: Bool?
   }
 
-  /// Where the token comes from, in the order they are looked at: `<token>`,
-  /// `--token-file` ('-': standard input), `TPNS_TOKEN`, else the stored one.
-  enum TokenSource: Equatable {
-    case argument(String)
-    case file(String)
-    case environment(String)
-    case stored
-  }
-
   var given: Given {
     Given(os: os, appID: appID, udid: udid, language: language, sandbox: sandbox)
-  }
-
-  var source: TokenSource {
-    if let token { return .argument(token) }
-    if let tokenFile { return .file(tokenFile.string) }
-    if let environmentToken { return .environment(environmentToken) }
-    return .stored
   }
 
   var options: GlobalOptions { sending.resolved }
@@ -112,17 +95,17 @@ struct Register: TPNSSubcommand {
 
   func run() throws {
     let runner = Runner(command: Self.commandName, options: options)
-    let token: String
     let stored = try runner.loadStore().registration
-    switch source {
-    case .argument(let text):
-      token = text
+    // The token's sources, in this order; '-' as the file is standard input.
+    let token: String
+    if let argument = self.token {
+      token = argument
       runner.warnings.add(Warnings.tokenOnCommandLine)
-    case .environment(let text):
-      token = text
-    case .file(let path):
-      token = try Self.readToken(path, runner: runner)
-    case .stored:
+    } else if let tokenFile {
+      token = try Self.readToken(tokenFile.string, runner: runner)
+    } else if let environmentToken {
+      token = environmentToken
+    } else {
       token = try storedToken(stored, runner: runner)
     }
     // A server that echoes it (an Android token is not hex) shows it masked.
@@ -130,7 +113,6 @@ struct Register: TPNSSubcommand {
     if let warning = Self.osWarning(token: token, given: given, stored: stored) {
       runner.warnings.add(warning)
     }
-    // The pipeline checks the token and the udid: bad input stores and sends nothing.
     try runner.run(
       .init(token: .just(token)), registration: Self.registration(given, stored: stored))
   }
@@ -173,9 +155,7 @@ struct Register: TPNSSubcommand {
       path, runner: runner, noun: "the token file ", limit: 16_384, secret: true,
       tooLarge: "it holds no token",
       hint: "Put only the token in the file (one line).")
-    // A UTF-8 byte-order mark (Windows editors write one) is no part of the token.
-    let text = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? Array(bytes.dropFirst(3)) : bytes
-    return String(decoding: text, as: UTF8.self).trimmingWhitespace()
+    return InputFile.text(bytes).trimmingWhitespace()
   }
 
   /// The registration to send: each option given, else the stored one's of

@@ -1,7 +1,6 @@
 import ArgumentParsing
 import TPNSKit
 
-/// `tpns remove <index>...`: removes UIDs by index, then sends the list.
 struct Remove: TPNSSubcommand {
   static let configuration = CommandConfiguration(
     abstract: "Remove UIDs from the list by index (as 'tpns list' prints them) and send it.",

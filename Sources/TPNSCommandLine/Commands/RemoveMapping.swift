@@ -2,7 +2,6 @@ import ArgumentParsing
 import TPNSKit
 import TPNSProtocol
 
-/// `tpns rm-mapping <uid>`: removes one UID and sends its removal alone.
 struct RemoveMapping: TPNSSubcommand {
   static let configuration = CommandConfiguration(
     commandName: "rm-mapping",
@@ -26,7 +25,6 @@ struct RemoveMapping: TPNSSubcommand {
 
   func run() throws {
     let runner = Runner(command: Self.commandName, options: options)
-    // The pipeline checks the UID before the store is read.
     try runner.run(.init(unmappings: .just(.removeMapping(uid))))
   }
 }

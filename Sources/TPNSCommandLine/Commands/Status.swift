@@ -2,7 +2,6 @@ import ArgumentParsing
 import Posix
 import TPNSKit
 
-/// `tpns status`: what the store holds and whether this server has it.
 struct Status: TPNSSubcommand {
   static let configuration = CommandConfiguration(
     abstract: "Show the token, the server, and whether the server has the stored list.",

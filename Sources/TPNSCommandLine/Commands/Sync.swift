@@ -1,7 +1,6 @@
 import ArgumentParsing
 import TPNSKit
 
-/// `tpns sync`: sends the stored list again.
 struct Sync: TPNSSubcommand {
   static let configuration = CommandConfiguration(
     abstract: "Send the stored list to the server again (after a failure, or to repair it).",

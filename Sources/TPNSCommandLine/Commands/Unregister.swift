@@ -2,7 +2,6 @@ import ArgumentParsing
 import TPNSKit
 import TPNSProtocol
 
-/// `tpns unregister [--uid UID]...`: removes this phone's mappings at the server.
 struct Unregister: TPNSSubcommand {
   static let configuration = CommandConfiguration(
     abstract: "Remove this phone's mappings at the server (cmd=unreg_mapping).",
@@ -30,7 +29,6 @@ struct Unregister: TPNSSubcommand {
 
   func run() throws {
     let runner = Runner(command: Self.commandName, options: options)
-    // The pipeline checks every UID before the store is read.
     try runner.run(.init(unmappings: .just(.unregister(uids))))
   }
 }

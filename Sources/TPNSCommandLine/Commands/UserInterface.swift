@@ -4,7 +4,6 @@ import Reactive
 import TPNSKit
 import Terminal
 
-/// `tpns ui`: the quickstart's screen in a terminal, a View on the pipeline.
 struct UserInterface: TPNSSubcommand {
   static let configuration = CommandConfiguration(
     commandName: "ui",

@@ -7,7 +7,6 @@ import TPNSKit
   import Glibc
 #endif
 
-/// `tpns watch`: keeps the server in sync with the store as it changes.
 struct Watch: TPNSSubcommand {
   static let configuration = CommandConfiguration(
     abstract: "Keep the server in sync with the store as it changes, until SIGINT or SIGTERM.",

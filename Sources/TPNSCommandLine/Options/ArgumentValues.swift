@@ -1,4 +1,5 @@
 import ArgumentParsing
+import DurationFormatting
 import TPNSKit
 import TPNSProtocol
 
@@ -84,10 +85,7 @@ struct Seconds: ExpressibleByArgument, Comparable {
     self.init(seconds)
   }
 
-  var defaultValueDescription: String {
-    let (seconds, attoseconds) = duration.components
-    return attoseconds == 0 ? "\(seconds)" : "\(Double(attoseconds) / 1e18 + Double(seconds))"
-  }
+  var defaultValueDescription: String { duration.decimal(in: .seconds, fractionDigits: 3) }
 
   static var expectation: String? { "a number of seconds above 0" }
 

@@ -15,7 +15,6 @@ struct GlobalOptions: Sendable {
   var requireHTTPS = false
   var allowTokenInURL = false
   var color = ColorChoice.auto
-  /// `--legacy` (`event`, `device`): requests in the older form firmware sends.
   var legacy = false
 
   var serverURL: ServerURL { ServerURL(server) }
@@ -23,7 +22,6 @@ struct GlobalOptions: Sendable {
   var shownServer: String { serverURL.redacted }
   var serverKey: String { serverURL.storeKey }
 
-  /// A token as output shows it: masked unless `--show-token`.
   func show(_ token: String) -> String {
     showToken ? token : TokenMask.shown(token)
   }

@@ -91,7 +91,6 @@ struct TransferOptions: ParsableArguments {
       valueName: "file"), environment: "TPNS_CACERT")
   var caCertificate: FilePath?
 
-  /// Refuses an http:// `server` off this machine with `--require-https`.
   func checkCleartext(to server: ServerURL) throws {
     if requireHTTPS, server.isCleartextOverNetwork {
       throw ValidationError(
@@ -111,7 +110,6 @@ struct TokenInURLPermission: ParsableArguments {
         + "(refused without it)."))
   var allowTokenInURL = false
 
-  /// Refuses `--method get` without `--allow-token-in-url`.
   func check(_ method: HTTPRequest.Method) throws {
     if method == .get, !allowTokenInURL {
       throw ValidationError(

@@ -179,10 +179,6 @@ struct UIRenderer: Sendable {
     var line = ""
     for part in text.split(separator: " ") {
       var word = part
-      if line.isEmpty, word.count <= width {
-        line = String(word)
-        continue
-      }
       if !line.isEmpty, line.count + 1 + word.count <= width {
         line += " " + word
         continue

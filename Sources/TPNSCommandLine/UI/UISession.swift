@@ -36,10 +36,18 @@ struct UISession: Sendable {
           token: token.asObservable(), uidText: uidText.asObservable(),
           addTaps: taps.asObservable(), removals: removals.asObservable(),
           syncRequests: syncs.asObservable(), storeChanges: storeChanges, periodicChecks: checks))
-      let loop = UIEventLoop(state: initial, context: context) { state, commands in
-        observer.onNext(state)
-        for command in commands {
-          switch command {
+      // A subject handles one event at a time: one that an action causes
+      // comes after the event that caused it.
+      let events = PublishSubject<UIEvent>()
+      let state = LockedState(initial)
+      let reductions = events.subscribe(onNext: { event in
+        let (next, actions) = state.withLock { state in
+          let actions = state.reduce(event, context: context)
+          return (state, actions)
+        }
+        observer.onNext(next)
+        for action in actions {
+          switch action {
           case .token(let text): token.onNext(text)
           case .uidText(let text): uidText.onNext(text)
           case .addTap: taps.onNext(())
@@ -47,61 +55,17 @@ struct UISession: Sendable {
           case .sync: syncs.onNext(())
           }
         }
-      }
+      })
       observer.onNext(initial)
-      let events = Observable.merge([
+      let inputs = Observable.merge([
         output.state.map { UIEvent.store($0) },
         output.list.map { UIEvent.list($0) },
         output.canAdd.map { UIEvent.canAdd($0) },
         output.outcomes.map { UIEvent.outcome($0) },
         keys.map { UIEvent.key($0) },
       ])
-      return events.subscribe(onNext: { loop.submit($0) })
-    }
-  }
-}
-
-/// Handles events one at a time: the reducer under the lock, then the state
-/// and commands go out without it; an event submitted meanwhile waits its turn.
-private final class UIEventLoop: @unchecked Sendable {
-  // @unchecked: `state`, `queue` and `isDraining` are guarded by `lock`;
-  // `emit` runs on one thread at a time.
-  private let lock = Lock()
-  private var state: UIState
-  private var queue: [UIEvent] = []
-  private var isDraining = false
-  private let context: UIContext
-  private let emit: @Sendable (UIState, [UIAction]) -> Void
-
-  init(
-    state: UIState, context: UIContext, emit: @escaping @Sendable (UIState, [UIAction]) -> Void
-  ) {
-    self.state = state
-    self.context = context
-    self.emit = emit
-  }
-
-  func submit(_ event: UIEvent) {
-    let drains = lock.withLock {
-      queue.append(event)
-      if isDraining { return false }
-      isDraining = true
-      return true
-    }
-    guard drains else { return }
-    while let (next, commands) = step() { emit(next, commands) }
-  }
-
-  /// The next event reduced, or nil (and no longer draining) when none is left.
-  private func step() -> (UIState, [UIAction])? {
-    lock.withLock {
-      guard !queue.isEmpty else {
-        isDraining = false
-        return nil
-      }
-      let event = queue.removeFirst()
-      let commands = state.reduce(event, context: context)
-      return (state, commands)
+      .subscribe(onNext: { events.onNext($0) })
+      return Disposables.create(reductions, inputs)
     }
   }
 }
