@@ -70,7 +70,8 @@ struct TokenMask: Sendable {
   private static func hasLongHexRun(_ text: String) -> Bool {
     var run = 0
     for byte in text.utf8 {
-      let isHexDigit = (0x30...0x39).contains(byte) || (0x41...0x46).contains(byte)
+      let isHexDigit =
+        (0x30...0x39).contains(byte) || (0x41...0x46).contains(byte)
         || (0x61...0x66).contains(byte)
       run = isHexDigit ? run + 1 : 0
       if run == 24 { return true }
