@@ -94,12 +94,8 @@ final class RegistryStore {
       if created { close(descriptor) }
     }
     do {
-      database = try SQLiteConnection(path: path ?? ":memory:")
-    } catch {
-      if created, let path { unlink(path) }
-      throw error
-    }
-    do {
+      // Closed by its deinit if the set-up below fails.
+      let database = try SQLiteConnection(path: path ?? ":memory:")
       if path != nil { try database.execute("PRAGMA busy_timeout = 5000;") }
       // Two servers setting up one new file at the same moment: where their locks
       // would deadlock (one switching to WAL), SQLite answers "database is locked"
@@ -119,8 +115,8 @@ final class RegistryStore {
         }
         return file
       }
+      self.database = database
     } catch {
-      database.close()
       if created, let path { unlink(path) }
       throw error
     }
