@@ -205,12 +205,9 @@ final class RegistryStore {
   ///
   /// `tokenKey` is the token as compared for uniqueness (iOS tokens lower-cased). A token
   /// held by another udid moves to this one: the other phone keeps its registration
-  /// and mappings but has no token left, so nothing is pushed to it.
-  ///
-  /// Atomic on its own; call it outside a transaction. The common case is one
-  /// statement (the emulator's hottest path); only when the insert hits the token's
-  /// UNIQUE constraint (which changes nothing) are the move and the insert run together
-  /// in a transaction.
+  /// and mappings but has no token left, so nothing is pushed to it. Atomic on its own:
+  /// call it outside a transaction (only when the insert hits the token's UNIQUE
+  /// constraint, which changes nothing, are the move and the insert run in one).
   func upsert(_ record: ClientRecord, tokenKey: String) throws -> Bool {
     let values: [SQLiteStatement.Value] = [
       .text(record.os), .text(record.appid), .text(record.udid), optional(record.token),
