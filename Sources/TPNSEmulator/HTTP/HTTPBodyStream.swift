@@ -11,13 +11,10 @@ protocol HTTPBodyStream: AnyObject, Sendable {
 /// (`/_emulator/stream`). Rather than block the serving thread, or make it spin, a read
 /// with nothing ready suspends the connection (libmicrohttpd then leaves it out of its
 /// poll set) and the stream resumes it once it has something.
-///
-/// The server calls ``attach(_:)`` once before the first read and ``detach()`` when
-/// the connection is gone; ``nextPiece(suspend:)`` replaces ``nextPiece()``.
 protocol LiveBodyStream: HTTPBodyStream {
-  /// Given the connection it is sent on.
+  /// Called once, before the first read.
   func attach(_ connection: LiveConnection)
-  /// The next bytes; nil after the last; empty when nothing is ready, after calling
+  /// Replaces ``HTTPBodyStream/nextPiece()``: empty when nothing is ready, after calling
   /// `suspend` (on the serving thread, while the stream makes sure a resume follows).
   func nextPiece(suspend: () -> Void) -> [UInt8]?
   /// The connection is closed: the stream must not resume it again.

@@ -28,9 +28,8 @@ final class HTTPServer: @unchecked Sendable {
   static let maximumBodySize = 1 << 20
   /// Seconds a connection may stay idle.
   static let connectionTimeout: UInt32 = 30
-  /// Seconds a connection has to send each request head (request line and headers),
-  /// from its opening or its previous answer; a late one is closed. Also the longest a
-  /// keep-alive connection waits for its next request.
+  /// Seconds a connection has to send each request head (``RequestDeadlines``); also
+  /// the longest a keep-alive connection waits for its next request.
   static let headTimeout: Double = 10
   /// Longest request target (path and query) answered, as nginx's and Apache's
   /// default request line; a longer one is refused with 414.
@@ -44,10 +43,8 @@ final class HTTPServer: @unchecked Sendable {
   /// throughput on every keep-alive request).
   static let connectionMemoryLimit = 16 * 1024
   static let connectionLimit: UInt32 = 1000
-  /// Most connections in the middle of sending a request (half the connection limit,
-  /// leaving the other half to requests being answered); a new connection beyond it
-  /// closes the one that has been sending longest, so that clients that send slowly
-  /// cannot keep others out.
+  /// Most connections in the middle of sending a request (``RequestDeadlines``): half
+  /// the connection limit, leaving the other half to requests being answered.
   static let maximumIncompleteRequests = Int(connectionLimit) / 2
 
   typealias Handler = @Sendable (IncomingRequest) -> OutgoingResponse
@@ -62,8 +59,6 @@ final class HTTPServer: @unchecked Sendable {
   private let lock = Lock()
   private var daemon: OpaquePointer?
 
-  /// `headTimeout` and `maximumIncompleteRequests` default to the type's (tests pass
-  /// smaller ones).
   init(
     handler: @escaping Handler, refused: @escaping @Sendable (Int) -> Void = { _ in },
     headTimeout: Double = HTTPServer.headTimeout,
@@ -84,8 +79,8 @@ final class HTTPServer: @unchecked Sendable {
     refusalSink.deallocate()
   }
 
-  /// Starts listening on `host`:`port` (0: a free port) with `threads` poll threads,
-  /// over https with `tls`, and returns the bound port.
+  /// Starts listening on `host`:`port` (0: a free port), over https with `tls`, and
+  /// returns the bound port.
   func start(host: String, port: UInt16, threads: Int, tls: TLSIdentity? = nil)
     throws(EmulatorError) -> UInt16
   {
@@ -341,7 +336,9 @@ private func respond(
 private func liveConnection(
   _ server: HTTPServer, _ pending: PendingRequest, _ connection: OpaquePointer
 ) -> LiveConnection {
-  let suspended = SuspendedConnection(connection: connection)
+  // Safe to send: `MHD_resume_connection` may be called from any thread, and the stream
+  // stops calling it (``LiveBodyStream/detach()``) before the connection is freed.
+  nonisolated(unsafe) let suspended = connection
   let tracked = pending.connection
   let deadlines = server.deadlines
   // The client's address, as text; empty when it cannot be told. 64: INET6_ADDRSTRLEN
@@ -351,7 +348,7 @@ private func liveConnection(
       ? String(cString: buffer.baseAddress!) : ""
   }
   return LiveConnection(
-    peer: peer, resume: { MHD_resume_connection(suspended.connection) },
+    peer: peer, resume: { MHD_resume_connection(suspended) },
     unsentBytes: { tracked.map { deadlines.unsentBytes($0) } ?? 0 },
     abort: { tracked.map { deadlines.abort($0) } })
 }
@@ -374,13 +371,6 @@ private func ambiguousFraming(_ connection: OpaquePointer) -> String? {
   case .TPNS_MHD_FRAMING_FOLDED_LINE:
     return "a header line continues on the next line (obs-fold): send each header on one line"
   }
-}
-
-/// A connection a ``LiveBodyStream`` resumes. `@unchecked`: libmicrohttpd's
-/// `MHD_resume_connection` may be called from any thread, and the stream stops calling
-/// it (``LiveBodyStream/detach()``) before the connection is freed.
-private struct SuspendedConnection: @unchecked Sendable {
-  let connection: OpaquePointer
 }
 
 /// A streamed response's body between libmicrohttpd's reads: the piece being sent.

@@ -6,7 +6,7 @@ struct IncomingRequest: Sendable {
   /// The raw query after `?`.
   var query: String?
   var contentType: String?
-  /// The body; empty when it went over ``HTTPServer/maximumBodySize``.
+  /// Empty when ``isBodyTooLarge``.
   var body: [UInt8]
   /// Whether the body was larger than ``HTTPServer/maximumBodySize`` (and dropped).
   var isBodyTooLarge: Bool
@@ -17,17 +17,19 @@ struct IncomingRequest: Sendable {
   var fetchSite: String? = nil
   var fetchMode: String? = nil
 
-  var targetLength: Int {
-    path.utf8.count + (query.map { $0.utf8.count + 1 } ?? 0)
-  }
-
   /// Refuses a request over the server's limits: a body over
   /// ``HTTPServer/maximumBodySize`` (413, the body was dropped), a target over
   /// ``HTTPServer/maximumTargetLength`` (414). A refused request must not be acted on.
   func checkSize() throws(RequestError) {
-    guard !isBodyTooLarge else { throw RequestError.bodyTooLarge }
-    guard targetLength <= HTTPServer.maximumTargetLength else {
-      throw RequestError.targetTooLong(targetLength)
+    guard !isBodyTooLarge else {
+      throw RequestError(413, "the body is larger than \(HTTPServer.maximumBodySize) bytes")
+    }
+    let length = path.utf8.count + (query.map { $0.utf8.count + 1 } ?? 0)
+    guard length <= HTTPServer.maximumTargetLength else {
+      throw RequestError(
+        414,
+        "the request target has \(length) bytes, more than \(HTTPServer.maximumTargetLength): "
+          + "send the parameters in a POST form body")
     }
   }
 }

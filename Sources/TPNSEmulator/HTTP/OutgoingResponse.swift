@@ -13,10 +13,8 @@ struct OutgoingResponse: Sendable {
   /// Whether the connection is closed without an answer (a fault rule's `drop`).
   var drops = false
 
-  /// The content type of a text answer.
   static let plainText = "text/plain; charset=utf-8"
 
-  /// A `text/plain` response.
   static func text(_ status: Int, _ text: String) -> OutgoingResponse {
     OutgoingResponse(status: status, contentType: plainText, header: nil, body: Array(text.utf8))
   }

@@ -18,12 +18,11 @@ import Synchronization
 ///
 /// A connection is closed by shutting its socket down, for libmicrohttpd to clean up on
 /// its own thread; only while it is known to be open (under `lock`, which ``closed(_:)``
-/// also takes), so a reused descriptor is never hit. While running, a timer checks the
-/// deadlines every quarter of ``headTimeout`` (at most every second); a test calls
-/// ``closeLateHeads()`` on its own clock instead.
+/// also takes), so a reused descriptor is never hit. A timer checks the deadlines; a
+/// test calls ``closeLateHeads()`` on its own clock instead.
 final class RequestDeadlines: @unchecked Sendable {
-  // @unchecked: `connections`, `incomplete`, `timer` and every `Connection`'s state are
-  // only touched with `lock` held; the rest is immutable.
+  // @unchecked: `connections`, `timer` and every `Connection`'s state are only touched
+  // with `lock` held; the rest is immutable.
 
   /// One connection's progress. `@unchecked`: its state is only touched with the
   /// deadlines' lock held.
@@ -36,7 +35,7 @@ final class RequestDeadlines: @unchecked Sendable {
     /// Whether the head of the request being sent has arrived: atomic, so that
     /// ``RequestDeadlines/headReceived(_:)`` takes no lock.
     fileprivate let hasHead = Atomic<Bool>(false)
-    /// Whether its socket was shut down here.
+    /// Its socket was shut down here.
     fileprivate var isClosing = false
 
     fileprivate init(socket: Int32, now: UInt64) {
@@ -52,8 +51,6 @@ final class RequestDeadlines: @unchecked Sendable {
 
   private let lock = Lock()
   private var connections: [ObjectIdentifier: Connection] = [:]
-  /// Connections with a `requestStarted`.
-  private var incomplete = 0
   private var timer: (any DispatchSourceTimer)?
 
   init(
@@ -96,9 +93,8 @@ final class RequestDeadlines: @unchecked Sendable {
     let connection = Connection(socket: socket, now: clock())
     lock.withLock {
       connections[ObjectIdentifier(connection)] = connection
-      incomplete += 1
       // The one that has been sending its request longest (the new one at least is).
-      if incomplete > maximumIncomplete,
+      if incompleteCount > maximumIncomplete,
         let oldest = connections.values.min(by: {
           ($0.requestStarted ?? .max) < ($1.requestStarted ?? .max)
         })
@@ -116,11 +112,7 @@ final class RequestDeadlines: @unchecked Sendable {
 
   /// `connection`'s request has arrived whole (its body too) and is being answered.
   func requestReceived(_ connection: Connection) {
-    lock.withLock {
-      guard connection.requestStarted != nil else { return }
-      connection.requestStarted = nil
-      incomplete -= 1
-    }
+    lock.withLock { connection.requestStarted = nil }
   }
 
   /// `connection`'s answer was sent: the next request's head is due.
@@ -130,17 +122,12 @@ final class RequestDeadlines: @unchecked Sendable {
       guard connection.requestStarted == nil, !connection.isClosing else { return }
       connection.requestStarted = now
       connection.hasHead.store(false, ordering: .releasing)
-      incomplete += 1
     }
   }
 
   /// libmicrohttpd closed `connection` (its socket is closed next).
   func closed(_ connection: Connection) {
-    lock.withLock {
-      connections[ObjectIdentifier(connection)] = nil
-      if connection.requestStarted != nil { incomplete -= 1 }
-      connection.requestStarted = nil
-    }
+    lock.withLock { connections[ObjectIdentifier(connection)] = nil }
   }
 
   /// Shuts `connection`'s socket down, for libmicrohttpd to close it (a stream the
@@ -165,7 +152,12 @@ final class RequestDeadlines: @unchecked Sendable {
 
   /// Connections tracked, and those in the middle of a request (for tests).
   var counts: (open: Int, incomplete: Int) {
-    lock.withLock { (connections.count, incomplete) }
+    lock.withLock { (connections.count, incompleteCount) }
+  }
+
+  /// With `lock` held: the connections with a `requestStarted`.
+  private var incompleteCount: Int {
+    connections.values.count { $0.requestStarted != nil }
   }
 
   /// Whether `connection` was closed here (for tests).
@@ -193,7 +185,6 @@ final class RequestDeadlines: @unchecked Sendable {
   private func close(_ connection: Connection) {
     shutdown(connection.socket, Int32(SHUT_RDWR))
     connection.isClosing = true
-    if connection.requestStarted != nil { incomplete -= 1 }
     connection.requestStarted = nil
   }
 }

@@ -15,20 +15,6 @@ struct RequestError: Error, Sendable, Equatable {
 
   static func badRequest(_ reason: String) -> RequestError { RequestError(400, reason) }
 
-  /// 413 Content Too Large: a body over ``HTTPServer/maximumBodySize`` (and dropped).
-  static var bodyTooLarge: RequestError {
-    RequestError(413, "the body is larger than \(HTTPServer.maximumBodySize) bytes")
-  }
-
-  /// 414 URI Too Long: a target over ``HTTPServer/maximumTargetLength``, of `length`
-  /// bytes.
-  static func targetTooLong(_ length: Int) -> RequestError {
-    RequestError(
-      414,
-      "the request target has \(length) bytes, more than \(HTTPServer.maximumTargetLength): "
-        + "send the parameters in a POST form body")
-  }
-
   /// What the log says of a request libmicrohttpd answered with `status` by itself,
   /// unread, when it was too large to read (414, 431); nil for another status (a
   /// malformed request).

@@ -16,10 +16,8 @@ extension ValidatedRequest {
       // body holds `hi`; it changes nothing.
       return "hi"
     case .client:
-      // An idempotent upsert of the phone keyed by (appid, udid). A token already held
-      // by another udid moves to this one; iOS tokens are stored as sent and compared
-      // case-insensitively (hex), others exactly. The parameters `client` does not take
-      // (`osver`, `appver`, `model`, `ucid`) are the phone's `extra`, replaced each time.
+      // An idempotent upsert (``RegistryStore/upsert(_:tokenKey:)``). The parameters
+      // `client` does not take (`osver`, `appver`, `model`, `ucid`) are its `extra`.
       let os = required(.os)
       let token = required(.token)
       switch ParameterRules.judge(token: token, os: os) {

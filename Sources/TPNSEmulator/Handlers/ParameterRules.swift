@@ -74,17 +74,11 @@ enum ParameterRules {
     return usable == nil ? .tolerated("\(violation)") : .refused("\(violation)")
   }
 
-  /// The judgement of a push token for `os` (the reasons follow `parameter 'token' `):
-  ///
-  /// - `ios`: canonical as 64 hex characters; tolerated as any other even number of
-  ///   them (the bytes of a token, in hex; APNs tokens may grow);
-  /// - `android` and every other documented `os` (``OperatingSystem``): canonical as
-  ///   FCM's `[A-Za-z0-9_:.-]`, as tpns sends them; tolerated with `+ / =` too;
-  /// - an `os` not documented (already warned about): 1 to 4096 of
-  ///   `[A-Za-z0-9_:.+/=-]`, the characters of every push service's tokens (hex,
-  ///   FCM's, base64).
-  ///
-  /// Anything else cannot be a token: refused.
+  /// The judgement of a push token for `os` (the reasons follow `parameter 'token' `).
+  /// Canonical: the syntax tpns sends for a documented `os`, or for another `os` (already
+  /// warned about) the characters of every push service's tokens (hex, FCM's, base64).
+  /// Tolerated: for `ios`, an even number of hex characters, up to 4096 (APNs tokens may
+  /// grow); for another documented `os`, those characters. Anything else is refused.
   static func judge(token: String, os: String) -> Judgement {
     switch OperatingSystem(rawValue: os) {
     case .ios:

@@ -49,19 +49,15 @@ struct DatabaseFile: Sendable {
 
   /// What is wrong with the files now; nil while both are where they were.
   var error: DatabaseFileError? {
-    if let problem = Self.problem(at: path, opened: database) {
-      return DatabaseFileError(path: path, problem: problem, isLog: false)
-    }
-    let logPath = path + "-wal"
-    if let log, let problem = Self.problem(at: logPath, opened: log) {
-      return DatabaseFileError(path: logPath, problem: problem, isLog: true)
+    for (path, opened, isLog) in [(path, database, false), (path + "-wal", log, true)] {
+      guard let opened else { continue }
+      let now = Identity(path: path)
+      if now != opened {
+        return DatabaseFileError(
+          path: path, problem: now == nil ? .missing : .replaced, isLog: isLog)
+      }
     }
     return nil
-  }
-
-  private static func problem(at path: String, opened: Identity) -> Problem? {
-    guard let now = Identity(path: path) else { return .missing }
-    return now == opened ? nil : .replaced
   }
 }
 

@@ -25,16 +25,13 @@ struct DatabaseTrust: Sendable, Equatable {
   /// What to do, one line.
   var fix: String
 
-  /// The companions SQLite keeps beside a database.
-  static let companionSuffixes = ["-wal", "-shm", "-journal"]
-
   static func refusal(path: String) -> DatabaseTrust? {
     let directory = directoryName(of: path)
     var status = stat()
     if stat(directory, &status) == 0, let refusal = ofDirectory(directory, status) {
       return refusal
     }
-    for file in [path] + companionSuffixes.map({ path + $0 }) {
+    for file in [path, path + "-wal", path + "-shm", path + "-journal"] {
       guard lstat(file, &status) == 0 else { continue }  // missing: SQLite creates it
       if status.st_mode & S_IFMT == S_IFLNK {
         guard status.st_uid == geteuid() else {

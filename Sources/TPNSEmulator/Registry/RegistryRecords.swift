@@ -1,6 +1,7 @@
 import TPNSProtocol
 
-/// A row of the registry, with its keys in a ``Snapshot``.
+/// A row of the registry, with its keys in a ``Snapshot``. Its `extra` is what the
+/// client sent beyond the command's parameters, as a compact JSON object (nil for none).
 protocol RegistryRecord: Codable, Equatable, Sendable {
   associatedtype CodingKeys: CodingKey, CaseIterable
 }
@@ -15,8 +16,7 @@ struct ClientRecord: RegistryRecord {
   var lang: String?
   var dev: Int64?
   var bgfetch: Int64?
-  /// The parameters of the last `cmd=client` that it does not take, as a compact
-  /// JSON object; nil when there were none.
+  /// The last `cmd=client`'s.
   var extra: String?
   /// Milliseconds since 1970.
   var registeredAt: Int64
@@ -39,8 +39,7 @@ struct MappingRecord: RegistryRecord {
   var uid: String
   var interval: Int64?
   var format: String?
-  /// What else the client sent with it (a `map` entry's other keys, `mapping`'s
-  /// unknown parameters), as a compact JSON object; nil when nothing.
+  /// A `map` entry's other keys, or `mapping`'s unknown parameters.
   var extra: String?
   var createdAt: Int64
 
@@ -65,8 +64,7 @@ struct DeviceRecord: RegistryRecord {
   var firstSeen: Int64
   var lastSeen: Int64
   var announcements: Int64
-  /// The parameters of the last `cmd=device` that it does not take, as a compact
-  /// JSON object; nil when there were none.
+  /// The last `cmd=device`'s.
   var extra: String?
 
   enum CodingKeys: String, CodingKey, CaseIterable {
@@ -87,8 +85,6 @@ struct NotificationRecord: RegistryRecord {
   var eventType: Int64
   var msg: String?
   var eventTime: Int64?
-  /// The event's parameters that `cmd=event` does not take, as a compact JSON
-  /// object; nil when there were none.
   var extra: String?
   var createdAt: Int64
 

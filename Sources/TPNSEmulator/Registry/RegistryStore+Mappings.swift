@@ -36,100 +36,83 @@ extension RegistryStore {
   /// Replaces the phone's set with `mappings` (already deduplicated), in that order.
   /// A UID that stays keeps its `interval`, `format` and `extra` unless its entry sets
   /// them, and its creation time.
+  ///
+  /// The common mapsync, a list that only lost UIDs and gained some at its end, is
+  /// written as its difference: the UIDs gone deleted, the settings an entry changes
+  /// updated, the new UIDs inserted after the last position, and every other row left
+  /// alone (rewriting a long list whole is slow). `position` only orders the list, so
+  /// the gaps left behind are harmless. A list whose kept UIDs changed order, or with
+  /// a new UID before a kept one, is written whole.
   func replaceMappings(appid: String, udid: String, _ mappings: [MappingChange], now: Int64)
     throws
   {
+    // Not `MappingRecord`s: a list of thousands would make each a copy of the appid and udid.
     let stored = try database.statement(
       """
-      SELECT uid, position, push_interval, format, extra FROM mappings
+      SELECT uid, position, push_interval, format, extra, created_at FROM mappings
       WHERE appid = ?1 AND udid = ?2 ORDER BY position
       """
     ).rows([.text(appid), .text(udid)]) { row in
       StoredMapping(
         uid: row.text(0) ?? "", position: row.integer(1) ?? 0, interval: row.integer(2),
-        format: row.text(3), extra: row.text(4))
+        format: row.text(3), extra: row.text(4), createdAt: row.integer(5) ?? 0)
     }
-    if try replaceInPlace(appid: appid, udid: udid, stored: stored, with: mappings, now: now) {
-      return
-    }
-    var kept: [String: MappingRecord] = [:]
-    for record in try self.mappings(appid: appid, udid: udid) { kept[record.uid] = record }
-    try database.statement("DELETE FROM mappings WHERE appid = ?1 AND udid = ?2")
-      .run([.text(appid), .text(udid)])
-    let insert = try database.statement(
-      """
-      INSERT INTO mappings
-        (appid, udid, uid, position, push_interval, format, created_at, extra)
-      VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)
-      """)
-    for (position, mapping) in mappings.enumerated() {
-      let old = kept[mapping.uid]
-      try insert.run([
-        .text(appid), .text(udid), .text(mapping.uid), .integer(Int64(position)),
-        optional(mapping.interval ?? old?.interval), optional(mapping.format ?? old?.format),
-        .integer(old?.createdAt ?? now), optional(mapping.extra ?? old?.extra),
-      ])
-    }
-  }
-
-  /// A stored mapping's row, as ``replaceInPlace(appid:udid:stored:with:now:)`` compares it.
-  private struct StoredMapping {
-    var uid: String
-    var position: Int64
-    var interval: Int64?
-    var format: String?
-    var extra: String?
-  }
-
-  /// The common mapsync, a list that only lost UIDs and gained some at its end,
-  /// written as its difference: the UIDs gone deleted, the new ones inserted after
-  /// the last position, the settings an entry changes updated, and every other row
-  /// left alone (rewriting a long list whole is slow). `position` only orders the
-  /// list, so the gaps left behind are harmless. False (nothing written) when the
-  /// kept UIDs changed order or a new UID comes before a kept one.
-  private func replaceInPlace(
-    appid: String, udid: String, stored: [StoredMapping], with mappings: [MappingChange],
-    now: Int64
-  ) throws -> Bool {
     let wanted = Set(mappings.map(\.uid))
     let kept = stored.filter { wanted.contains($0.uid) }
-    guard zip(kept, mappings).allSatisfy({ $0.uid == $1.uid }) else { return false }
-    let delete = try database.statement(
-      "DELETE FROM mappings WHERE appid = ?1 AND udid = ?2 AND uid = ?3")
-    for old in stored where !wanted.contains(old.uid) {
-      try delete.run([.text(appid), .text(udid), .text(old.uid)])
+    let inPlace = zip(kept, mappings).allSatisfy { $0.uid == $1.uid }
+    var keptByUID: [String: StoredMapping] = [:]
+    if inPlace {
+      let delete = try database.statement(
+        "DELETE FROM mappings WHERE appid = ?1 AND udid = ?2 AND uid = ?3")
+      for old in stored where !wanted.contains(old.uid) {
+        try delete.run([.text(appid), .text(udid), .text(old.uid)])
+      }
+    } else {
+      keptByUID = Dictionary(uniqueKeysWithValues: kept.map { ($0.uid, $0) })
+      _ = try removeMappings(appid: appid, udid: udid)
     }
     let update = try database.statement(
       """
       UPDATE mappings SET push_interval = ?4, format = ?5, extra = ?6
       WHERE appid = ?1 AND udid = ?2 AND uid = ?3
       """)
-    for (mapping, old) in zip(mappings, kept) {
-      let interval = mapping.interval ?? old.interval
-      let format = mapping.format ?? old.format
-      let extra = mapping.extra ?? old.extra
-      guard interval != old.interval || format != old.format || extra != old.extra else { continue }
-      try update.run([
-        .text(appid), .text(udid), .text(mapping.uid), optional(interval), optional(format),
-        optional(extra),
-      ])
-    }
     let insert = try database.statement(
       """
       INSERT INTO mappings
         (appid, udid, uid, position, push_interval, format, created_at, extra)
       VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)
       """)
-    var position = (stored.last?.position ?? -1) + 1
-    for mapping in mappings[kept.count...] {
-      try insert.run([
-        .text(appid), .text(udid), .text(mapping.uid), .integer(position),
-        optional(mapping.interval), optional(mapping.format), .integer(now),
-        optional(mapping.extra),
-      ])
-      position += 1
+    var position = inPlace ? (stored.last?.position ?? -1) + 1 : 0
+    for (index, mapping) in mappings.enumerated() {
+      let old = inPlace ? (index < kept.count ? kept[index] : nil) : keptByUID[mapping.uid]
+      let interval = mapping.interval ?? old?.interval
+      let format = mapping.format ?? old?.format
+      let extra = mapping.extra ?? old?.extra
+      if inPlace, let old {
+        guard interval != old.interval || format != old.format || extra != old.extra else {
+          continue
+        }
+        try update.run([
+          .text(appid), .text(udid), .text(mapping.uid), optional(interval), optional(format),
+          optional(extra),
+        ])
+      } else {
+        try insert.run([
+          .text(appid), .text(udid), .text(mapping.uid), .integer(position), optional(interval),
+          optional(format), .integer(old?.createdAt ?? now), optional(extra),
+        ])
+        position += 1
+      }
     }
-    return true
+  }
+
+  private struct StoredMapping {
+    var uid: String
+    var position: Int64
+    var interval: Int64?
+    var format: String?
+    var extra: String?
+    var createdAt: Int64
   }
 
   /// Adds `change.uid` at the end of the phone's list, or updates its `interval`,

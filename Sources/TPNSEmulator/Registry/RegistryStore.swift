@@ -94,12 +94,8 @@ final class RegistryStore {
       if created { close(descriptor) }
     }
     do {
-      database = try SQLiteConnection(path: path ?? ":memory:")
-    } catch {
-      if created, let path { unlink(path) }
-      throw error
-    }
-    do {
+      // Closed by its deinit if the set-up below fails.
+      let database = try SQLiteConnection(path: path ?? ":memory:")
       if path != nil { try database.execute("PRAGMA busy_timeout = 5000;") }
       // Two servers setting up one new file at the same moment: where their locks
       // would deadlock (one switching to WAL), SQLite answers "database is locked"
@@ -119,8 +115,8 @@ final class RegistryStore {
         }
         return file
       }
+      self.database = database
     } catch {
-      database.close()
       if created, let path { unlink(path) }
       throw error
     }
@@ -209,12 +205,9 @@ final class RegistryStore {
   ///
   /// `tokenKey` is the token as compared for uniqueness (iOS tokens lower-cased). A token
   /// held by another udid moves to this one: the other phone keeps its registration
-  /// and mappings but has no token left, so nothing is pushed to it.
-  ///
-  /// Atomic on its own; call it outside a transaction. The common case is one
-  /// statement (the emulator's hottest path); only when the insert hits the token's
-  /// UNIQUE constraint (which changes nothing) are the move and the insert run together
-  /// in a transaction.
+  /// and mappings but has no token left, so nothing is pushed to it. Atomic on its own:
+  /// call it outside a transaction (only when the insert hits the token's UNIQUE
+  /// constraint, which changes nothing, are the move and the insert run in one).
   func upsert(_ record: ClientRecord, tokenKey: String) throws -> Bool {
     let values: [SQLiteStatement.Value] = [
       .text(record.os), .text(record.appid), .text(record.udid), optional(record.token),

@@ -46,11 +46,7 @@ extension Snapshot {
   }
 
   /// The document, pretty-printed with its keys sorted (so that one state has one text).
-  public func json() -> [UInt8] {
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-    return Array((try? encoder.encode(self)) ?? Data()) + [UInt8(ascii: "\n")]
-  }
+  public func json() -> [UInt8] { OutgoingResponse.json(self).body }
 
   /// What the store rejects, found before anything is changed.
   private func check() throws(SnapshotError) {
@@ -180,14 +176,11 @@ extension Snapshot {
     return place.isEmpty ? reason : "\(place): \(reason)"
   }
 
-  /// Most bytes of a snapshot file (`--import`).
-  static let maximumFileSize = 256 << 20
-
-  /// The snapshot in the file at `path` (`--import`).
+  /// The snapshot in the file at `path` (`--import`), of at most 256 MiB.
   public static func read(file path: String) throws(SnapshotError) -> Snapshot {
     let bytes: [UInt8]
     do {
-      bytes = try InputFile.read(path, limit: maximumFileSize)
+      bytes = try InputFile.read(path, limit: 256 << 20)
     } catch {
       throw SnapshotError("\(error)", isUnreadable: true)
     }
