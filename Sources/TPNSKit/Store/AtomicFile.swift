@@ -30,7 +30,8 @@ enum AtomicFile {
     guard descriptor >= 0 else { throw .io(operation: "create", path: temporary, errno: errno) }
     var renamed = false
     defer { if !renamed { unlinkat(directory.descriptor, temporaryName, 0) } }
-    let filled = Result { () throws(StoreError) in
+    do {
+      defer { close(descriptor) }
       // The umask can only remove bits; fchmod makes the mode exact either way.
       guard fchmod(descriptor, 0o600) == 0 else {
         throw .io(operation: "set the mode of", path: temporary, errno: errno)
@@ -48,8 +49,6 @@ enum AtomicFile {
         throw .io(operation: "flush", path: temporary, errno: errno)
       }
     }
-    close(descriptor)
-    try filled.get()
     guard renameat(directory.descriptor, temporaryName, directory.descriptor, name) == 0 else {
       throw .io(operation: "replace", path: directory.path(of: name), errno: errno)
     }
@@ -60,8 +59,6 @@ enum AtomicFile {
     }
   }
 
-  /// What follows the file's name in its temp files' names, before
-  /// `<pid>-<random>`.
   private static let temporaryMarker = ".tmp-"
 
   /// Removes the temp files a killed writer of `name` in `directory` left

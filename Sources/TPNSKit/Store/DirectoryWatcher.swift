@@ -10,13 +10,11 @@ import Reactive
 /// replaced by rename on every write, so a watch on the file's inode would
 /// lose it after the first change.
 ///
-/// For a symbolic link it watches the directory of the real file and the
-/// directory of each link on the way, so that a write through the link and
-/// a re-pointed link are both seen. A watched directory that is deleted or
-/// replaced (`mv dir dir.old && mv new dir`) makes it watch the nearest
-/// existing ancestor until the directory is back, then watch it again: a
-/// re-arm. Costs one thread, one inotify descriptor and a watch per
-/// directory on the way.
+/// For a symbolic link it also watches the directory of each link on the
+/// way, so that a re-pointed link is seen. A watched directory that is
+/// deleted or replaced (`mv dir dir.old && mv new dir`) makes it watch the
+/// nearest existing ancestor until the directory is back: a re-arm. Costs
+/// one thread, one inotify descriptor and a watch per directory on the way.
 ///
 ///     DirectoryWatcher.changes(of: "/home/me/.config/tpns/state.plist")  // .file per write
 public enum DirectoryWatcher {
@@ -33,9 +31,9 @@ public enum DirectoryWatcher {
     case overflow
   }
 
-  /// A change for each create, write, rename to or from, or delete of the
-  /// file at `path`, and each re-arm: on its own or when `rearm` sends.
-  /// Fails if inotify cannot be set up or cannot watch a directory.
+  /// A change for each create, write, rename or delete of the file at
+  /// `path`, and each re-arm (also when `rearm` sends). Fails if inotify
+  /// cannot watch a directory.
   public static func changes(
     of path: String, rearm: Observable<Void> = .never()
   ) -> Observable<Change> {
@@ -47,7 +45,7 @@ public enum DirectoryWatcher {
       }
       let watches = InotifyWatches(descriptor: descriptor)
       do throws(StoreError) {
-        try watches.arm(WatchPlan(of: path))
+        try watches.arm(path)
       } catch {
         close(descriptor)
         observer.onError(error)
@@ -76,7 +74,7 @@ public enum DirectoryWatcher {
           guard let change, !stopped.isDisposed else { continue }
           if change != .file {
             do throws(StoreError) {
-              try watches.arm(WatchPlan(of: path))
+              try watches.arm(path)
             } catch {
               observer.onError(error)
               return
@@ -95,12 +93,11 @@ public enum DirectoryWatcher {
 /// directory in its parent (to see it replaced), and for a missing directory
 /// its nearest existing ancestor (to see it come back).
 struct WatchPlan: Equatable {
-  /// What a name in a watched directory stands for.
   enum Role: Equatable {
-    /// The file itself: a change to it is a change of the file.
+    /// The file itself.
     case file
-    /// A link or a missing directory on the way: a change to it means
-    /// working out the way again.
+    /// A link or a directory on the way: a change to it means working out
+    /// the way again.
     case way
   }
 
@@ -110,13 +107,10 @@ struct WatchPlan: Equatable {
     let role: Role
   }
 
-  /// The file's path, as given.
-  let path: String
   private(set) var entries: [Entry] = []
 
   /// The plan for `path`, following at most 8 links, as the store does.
   init(of path: String) {
-    self.path = path
     var path = path
     for depth in 0...8 {
       let directory = AtomicFile.parentDirectory(of: path)
@@ -141,8 +135,8 @@ struct WatchPlan: Equatable {
     }
   }
 
-  /// The nearest existing ancestor of the missing `directory`, with the name
-  /// of the next directory down.
+  /// The nearest existing ancestor of the missing `directory`, naming the
+  /// next directory down.
   private static func nearestAncestor(of directory: String) -> Entry {
     var missing = directory
     while true {
@@ -160,10 +154,9 @@ struct WatchPlan: Equatable {
   }
 }
 
-/// The inotify watches of one descriptor and what their events mean. Used by
-/// the watcher's thread only (and by `changes` before that thread starts).
+/// The inotify watches of one descriptor and what their events mean.
 final class InotifyWatches: @unchecked Sendable {
-  // @unchecked: one thread at a time, as above.
+  // @unchecked: used by the watcher's thread only (and by `changes` before it starts).
   private let descriptor: Int32
   /// For each watch descriptor, the names in its directory and their roles.
   private var names: [Int32: [String: WatchPlan.Role]] = [:]
@@ -178,11 +171,11 @@ final class InotifyWatches: @unchecked Sendable {
     self.names = names
   }
 
-  /// Watches the directories of `plan` (a directory already watched keeps its
-  /// watch) and drops the watches it no longer needs. A directory that
-  /// vanished in the meantime means working out the plan again.
-  func arm(_ plan: WatchPlan) throws(StoreError) {
-    var plan = plan
+  /// Watches the directories of the plan for `path` (a directory already
+  /// watched keeps its watch) and drops the watches it no longer needs. A
+  /// directory that vanished in the meantime means working out the plan again.
+  func arm(_ path: String) throws(StoreError) {
+    var plan = WatchPlan(of: path)
     for _ in 0..<16 {
       var armed: [Int32: [String: WatchPlan.Role]] = [:]
       var vanished = false
@@ -203,14 +196,14 @@ final class InotifyWatches: @unchecked Sendable {
       }
       names = armed
       // What was missing may have come back before its ancestor was watched.
-      let now = WatchPlan(of: plan.path)
+      let now = WatchPlan(of: path)
       if !vanished, now == plan { return }
       plan = now
     }
   }
 
-  /// What the events in `events`, as read from the inotify descriptor,
-  /// mean: nil if none concerns the file.
+  /// What the events read from the inotify descriptor mean: nil if none
+  /// concerns the file.
   func classify(_ events: ArraySlice<UInt8>) -> DirectoryWatcher.Change? {
     let header = MemoryLayout<inotify_event>.size
     let selfMask = UInt32(IN_DELETE_SELF | IN_MOVE_SELF | IN_IGNORED | IN_UNMOUNT)

@@ -74,8 +74,6 @@ extension StoreContents {
   init(propertyList: [String: PropertyListValue]) throws(StoreFormatError) {
     let listed = try propertyList.strings(Key.uids) ?? []
     uids = try Self.validated(listed, key: Key.uids)
-    // Runs (an earlier version's `UIDRuns`) name UIDs by position: read only
-    // while the list is the one they were written against.
     var runsAreOfStoredUIDs = false
     if case .string(let digest)? = propertyList[Key.uidsDigest] {
       runsAreOfStoredUIDs = digest == UIDRuns.digest(of: listed)
@@ -83,8 +81,7 @@ extension StoreContents {
     settings = try Self.settings(in: propertyList, listKey: Key.uids, of: uids)
     registration = try PhoneRegistration.read(propertyList)
     if let entries = try propertyList.dictionary(Key.servers) {
-      // Keyed by ``ServerURL/storeKey``: a store written before that has
-      // an entry per spelling, and spellings of one server are merged.
+      // Several spellings of one server's URL are merged into one entry.
       var spellings: [String: [Acknowledgement]] = [:]
       for (server, value) in entries.sorted(by: { $0.key < $1.key }) {
         let acknowledgement = try Acknowledgement.read(

@@ -131,23 +131,20 @@ final class StoreDirectory {
   }
 
   /// The regular file `name` opened for reading, or nil if it does not
-  /// exist; `.link` if it is a symbolic link (never followed here). Never
+  /// exist. A symbolic link is refused, never followed: made one since the
+  /// store was located, it is looked at again by the next read. Never
   /// blocks: a FIFO opens at once, and is refused.
-  func openForReading(_ name: String) throws(StoreError) -> Opened? {
+  func openForReading(_ name: String) throws(StoreError) -> Int32? {
     let descriptor = openat(self.descriptor, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
     guard descriptor >= 0 else {
       switch errno {
       case ENOENT: return nil
-      case ELOOP: return .link
+      case ELOOP:
+        throw .untrusted(path: path(of: name), reason: .notARegularFile(kind: "a symbolic link"))
       default: throw .io(operation: "read", path: path(of: name), errno: errno)
       }
     }
-    return .file(try checked(descriptor, name: name, isLock: false).descriptor)
-  }
-
-  enum Opened {
-    case file(Int32)
-    case link
+    return try checked(descriptor, name: name, isLock: false).descriptor
   }
 
   /// The lock file `name`, opened for `flock` (created, mode 0600, if

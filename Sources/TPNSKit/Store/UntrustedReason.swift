@@ -71,22 +71,11 @@ public enum UntrustedReason: Sendable, Equatable {
   /// pipe, a terminal or a device of this user's (`--token-file -` from a
   /// pipe, `<(…)`) passes.
   public static func ofSecretFile(_ status: stat) -> UntrustedReason? {
-    // Whatever its type: a named pipe another user made would hand over
-    // that user's token.
+    // Whatever its type: another user's named pipe would hand over their token.
     if status.st_uid != user, status.st_uid != 0 { return .secretOwner(uid: status.st_uid) }
     guard status.st_mode & S_IFMT == S_IFREG else { return nil }
     if status.st_mode & 0o077 != 0 { return .secretExposed(mode: status.st_mode & 0o7777) }
     return nil
-  }
-
-  /// The warning for a store of this user's that `status` says the group
-  /// or others may read (it holds the token), if so: tpns writes it 0600.
-  public static func exposedStoreWarning(_ status: stat, path: String) -> String? {
-    guard status.st_mode & S_IFMT == S_IFREG, status.st_uid == user,
-      status.st_mode & 0o044 != 0
-    else { return nil }
-    return "the store \(path) is readable by group or others (mode "
-      + "\(octal(status.st_mode & 0o7777))), and it holds the push token; run 'chmod 600 \(path)'"
   }
 
   /// Asked once: `geteuid` is a system call, and every check on the way asks.
