@@ -150,11 +150,9 @@ extension Acknowledgement {
     guard var merged = records.first else { return Acknowledgement() }
     for other in records.dropFirst() {
       let sameRegistration = merged.registration == other.registration
+      var phones = other.formerPhones
       if !sameRegistration {
-        let held = [merged.registration?.phone, other.registration?.phone].compactMap { $0 }
-        for phone in held where !merged.formerPhones.contains(phone) {
-          merged.formerPhones.append(phone)
-        }
+        phones = [merged.registration?.phone, other.registration?.phone].compactMap { $0 } + phones
         merged.registration = nil
       }
       if !sameRegistration || merged.uids != other.uids || merged.settings != other.settings
@@ -164,7 +162,7 @@ extension Acknowledgement {
         merged.settings = [:]
         merged.notActivated = []
       }
-      for phone in other.formerPhones where !merged.formerPhones.contains(phone) {
+      for phone in phones where !merged.formerPhones.contains(phone) {
         merged.formerPhones.append(phone)
       }
       merged.otherKeys.merge(other.otherKeys) { kept, _ in kept }

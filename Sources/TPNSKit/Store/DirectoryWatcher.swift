@@ -116,7 +116,14 @@ struct WatchPlan: Equatable {
       let directory = AtomicFile.parentDirectory(of: path)
       let name = AtomicFile.fileName(of: path)
       guard Self.isDirectory(directory) else {
-        entries.append(Self.nearestAncestor(of: directory))
+        // Its nearest existing ancestor, to see the next directory down come back.
+        var missing = directory
+        var parent = AtomicFile.parentDirectory(of: missing)
+        while parent != missing, !Self.isDirectory(parent) {
+          missing = parent
+          parent = AtomicFile.parentDirectory(of: missing)
+        }
+        entries.append(Entry(directory: parent, name: AtomicFile.fileName(of: missing), role: .way))
         return
       }
       // The parent sees the directory go even while an open file in it (the
@@ -132,19 +139,6 @@ struct WatchPlan: Equatable {
       }
       entries.append(Entry(directory: directory, name: name, role: .way))
       path = destination.hasPrefix("/") ? destination : directory + "/" + destination
-    }
-  }
-
-  /// The nearest existing ancestor of the missing `directory`, naming the
-  /// next directory down.
-  private static func nearestAncestor(of directory: String) -> Entry {
-    var missing = directory
-    while true {
-      let parent = AtomicFile.parentDirectory(of: missing)
-      if parent == missing || isDirectory(parent) {
-        return Entry(directory: parent, name: AtomicFile.fileName(of: missing), role: .way)
-      }
-      missing = parent
     }
   }
 
@@ -210,21 +204,16 @@ final class InotifyWatches: @unchecked Sendable {
     var change: DirectoryWatcher.Change?
     var offset = events.startIndex
     while offset + header <= events.endIndex {
-      let (watch, mask, length) = events.withUnsafeBytes { raw in
-        let base = offset - events.startIndex
-        return (
-          raw.loadUnaligned(fromByteOffset: base, as: Int32.self),
-          raw.loadUnaligned(fromByteOffset: base + 4, as: UInt32.self),
-          Int(raw.loadUnaligned(fromByteOffset: base + 12, as: UInt32.self))
-        )
+      let event = events.withUnsafeBytes {
+        $0.loadUnaligned(fromByteOffset: offset - events.startIndex, as: inotify_event.self)
       }
       let nameStart = offset + header
-      let nameBytes = events[nameStart..<min(nameStart + length, events.endIndex)]
-      offset = nameStart + length
-      if mask & UInt32(IN_Q_OVERFLOW) != 0 { return .overflow }
-      guard let roles = names[watch] else { continue }
+      let nameBytes = events[nameStart..<min(nameStart + Int(event.len), events.endIndex)]
+      offset = nameStart + Int(event.len)
+      if event.mask & UInt32(IN_Q_OVERFLOW) != 0 { return .overflow }
+      guard let roles = names[event.wd] else { continue }
       let name = String(decoding: nameBytes.prefix { $0 != 0 }, as: UTF8.self)
-      if mask & selfMask != 0 || roles[name] == .way {
+      if event.mask & selfMask != 0 || roles[name] == .way {
         change = .rearmed
       } else if roles[name] == .file, change == nil {
         change = .file
