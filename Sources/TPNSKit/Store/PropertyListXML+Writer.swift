@@ -36,12 +36,10 @@ extension PropertyListXML {
     return writer.output
   }
 
-  /// A string a property list cannot hold.
   struct Unwritable: Error, Equatable {
     let text: String
   }
 
-  /// Appends a document's bytes.
   fileprivate struct Writer {
     var output: [UInt8] = []
     /// The first string written that XML cannot hold.

@@ -64,7 +64,9 @@ public struct Store: Sendable {
       if let reason = UntrustedReason.ofLink(status, isStore: true) {
         throw .untrusted(path: path, reason: reason)
       }
-      let destination = try directory.linkDestination(name)
+      guard let destination = StoreDirectory.readLink(name, in: directory.descriptor) else {
+        throw .io(operation: "read the link", path: directory.path(of: name), errno: errno)
+      }
       path = destination.hasPrefix("/") ? destination : directoryPath + "/" + destination
     }
     throw .io(operation: "follow", path: self.path, errno: ELOOP)

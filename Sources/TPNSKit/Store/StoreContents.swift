@@ -181,7 +181,6 @@ extension StoreContents {
     return kept.isEmpty ? nil : .dictionary(kept.mapValues(\.propertyList))
   }
 
-  /// The top-level plist dictionary for this state.
   var propertyList: [String: PropertyListValue] {
     var list = otherKeys
     list[Key.uids] = .array(uids.map(PropertyListValue.string))

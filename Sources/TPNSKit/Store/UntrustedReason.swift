@@ -57,7 +57,7 @@ public enum UntrustedReason: Sendable, Equatable {
   /// if any: a regular file, this user's, not writable by group or others.
   static func ofFile(_ status: stat, isLock: Bool) -> UntrustedReason? {
     let type = status.st_mode & S_IFMT
-    guard type == S_IFREG else { return .notARegularFile(kind: Self.kind(type)) }
+    guard type == S_IFREG else { return .notARegularFile(kind: kinds[type] ?? "not a file") }
     if status.st_uid != user {
       return isLock ? .lockOwner(uid: status.st_uid) : .fileOwner(uid: status.st_uid)
     }
@@ -139,16 +139,10 @@ public enum UntrustedReason: Sendable, Equatable {
     }
   }
 
-  private static func kind(_ type: mode_t) -> String {
-    switch type {
-    case S_IFDIR: "a directory"
-    case S_IFIFO: "a FIFO"
-    case S_IFSOCK: "a socket"
-    case S_IFCHR, S_IFBLK: "a device"
-    case S_IFLNK: "a symbolic link"
-    default: "not a file"
-    }
-  }
+  private static let kinds: [mode_t: String] = [
+    S_IFDIR: "a directory", S_IFIFO: "a FIFO", S_IFSOCK: "a socket", S_IFCHR: "a device",
+    S_IFBLK: "a device", S_IFLNK: "a symbolic link",
+  ]
 
   /// `nobody, uid 65534`, or `uid 1234` for a user without a name.
   private static func user(_ uid: uid_t) -> String {
