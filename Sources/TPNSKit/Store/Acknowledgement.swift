@@ -260,14 +260,13 @@ extension Acknowledgement {
     list[Key.registration] = registration.map {
       .dictionary(otherRegistrationKeys.merging($0.propertyList) { _, known in known })
     }
-    let settings = StoreContents.propertyList(of: settings, for: uids ?? [])
     if listIsUnknown {
       // The list as it is now would claim a list the server may not hold.
       list[Key.uidsUnknown] = .bool(true)
     } else if let uids {
       list[Key.uids] = .array(uids.map(PropertyListValue.string))
     }
-    list[Key.settings] = settings
+    list[Key.settings] = StoreContents.propertyList(of: settings, for: uids ?? [])
     if !notActivated.isEmpty {
       list[Key.notActivated] = .array(notActivated.map(PropertyListValue.string))
     }

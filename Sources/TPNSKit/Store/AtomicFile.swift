@@ -15,9 +15,7 @@ import FoundationEssentials
 enum AtomicFile {
   /// Writes `data` to the file `name` in `directory`, mode 0600. Without
   /// `syncingDirectory` the new file is still whole on disk before it is
-  /// renamed (a crash leaves the old file or the new one, never an empty
-  /// one), but the rename itself may be lost to a crash: for a change that
-  /// may be lost, one that only records what a server acknowledged.
+  /// renamed, but the rename itself may be lost to a crash.
   static func write(
     _ data: [UInt8], named name: String, in directory: StoreDirectory,
     syncingDirectory: Bool = true

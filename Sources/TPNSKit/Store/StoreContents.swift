@@ -185,9 +185,7 @@ extension StoreContents {
     var list = otherKeys
     list[Key.uids] = .array(uids.map(PropertyListValue.string))
     list[Key.settings] = Self.propertyList(of: settings, for: uids)
-    if let registration {
-      list.merge(registration.propertyList) { $1 }
-    }
+    list.merge(registration?.propertyList ?? [:]) { $1 }
     let acknowledged = servers.filter { !$0.value.isEmpty }
     if !acknowledged.isEmpty {
       list[Key.servers] = .dictionary(acknowledged.mapValues(\.propertyList))

@@ -34,9 +34,7 @@ public enum UntrustedReason: Sendable, Equatable {
   /// `077` bits, as ssh refuses a private key).
   case secretExposed(mode: mode_t)
 
-  /// The reason not to trust the directory `status` describes, if any:
-  /// owned by this user or root, and not writable by group or others
-  /// unless sticky (`/tmp`).
+  /// The reason not to trust the directory `status` describes, if any.
   static func ofDirectory(_ status: stat) -> UntrustedReason? {
     if status.st_uid != user, status.st_uid != 0 { return .directoryOwner(uid: status.st_uid) }
     if status.st_mode & 0o022 != 0, status.st_mode & S_ISVTX == 0 {
@@ -53,8 +51,7 @@ public enum UntrustedReason: Sendable, Equatable {
     return owner == user || (!isStore && owner == 0) ? nil : .linkOwner(uid: owner)
   }
 
-  /// The reason not to use the store file or lock file `status` describes,
-  /// if any: a regular file, this user's, not writable by group or others.
+  /// The reason not to use the store file or lock file `status` describes, if any.
   static func ofFile(_ status: stat, isLock: Bool) -> UntrustedReason? {
     let type = status.st_mode & S_IFMT
     guard type == S_IFREG else { return .notARegularFile(kind: kinds[type] ?? "not a file") }
