@@ -48,9 +48,13 @@ import Testing
 
   @Test("the form is told by the first bytes: bplist is binary, anything else XML")
   func format() {
-    #expect(PropertyList.format(of: Array("bplist00".utf8)) == .binary)
-    #expect(PropertyList.format(of: Array("<?xml".utf8)) == .xml)
-    #expect(PropertyList.format(of: []) == .xml)
+    let binary = PropertyListParseError(
+      line: nil, message: "it is not a valid binary property list (bplist00)")
+    #expect(throws: binary) { try PropertyList.read(Array("bplist00".utf8)) }
+    let xml = PropertyListParseError(line: 1, message: "unexpected end of file in <?...?>")
+    #expect(throws: xml) { try PropertyList.read(Array("<?xml".utf8)) }
+    let empty = PropertyListParseError(line: 1, message: "unexpected end of file")
+    #expect(throws: empty) { try PropertyList.read([]) }
   }
 
   @Test("what Foundation's binary writer (plutil's) makes reads as the same values")

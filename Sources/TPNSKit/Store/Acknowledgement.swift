@@ -21,13 +21,11 @@ public struct Acknowledgement: Sendable, Equatable {
   /// it does not hold them, and holding the rest of the list is not sync.
   /// Written as `NotActivated`.
   public var notActivated: [String] = []
-  /// Whether the list the server holds is unknown, settings included, until
-  /// every mapping of the phone there is removed (`unreg_mapping`, which the
-  /// next reconciliation sends first) or a `mapsync` sends the whole list:
-  /// `UIDs` was edited by hand since the server's list was recorded as runs
-  /// of it (``UIDRuns``), or a former phone was registered again before its
-  /// mappings were removed.
-  /// Written as `UIDsUnknown`, so that it stays unknown across writes.
+  /// Whether the list the server holds (settings included) is unknown: `UIDs`
+  /// was edited by hand since the server's list was stored as runs of it
+  /// (``UIDRuns``), or a former phone was registered again before its
+  /// mappings were removed. Known again after an `unreg_mapping` (sent first)
+  /// or a whole `mapsync`. Written as `UIDsUnknown`, so that it stays unknown.
   public var listIsUnknown = false
   /// The entry's keys tpns does not know, and those of its `Registration`
   /// (a note a user wrote there, say): kept as they are and written back, as
@@ -60,9 +58,9 @@ public struct Acknowledgement: Sendable, Equatable {
   mutating func accept(
     list uids: [String], sent: [String: MappingSettings], notActivated: [String] = []
   ) {
-    // Most lists have no settings, here or sent: nothing to merge.
     listIsUnknown = false
     self.notActivated = notActivated
+    // Most lists have no settings, here or sent: nothing to merge.
     guard !self.settings.isEmpty || !sent.isEmpty else {
       self.uids = uids
       return
@@ -152,11 +150,9 @@ extension Acknowledgement {
     guard var merged = records.first else { return Acknowledgement() }
     for other in records.dropFirst() {
       let sameRegistration = merged.registration == other.registration
+      var phones = other.formerPhones
       if !sameRegistration {
-        let held = [merged.registration?.phone, other.registration?.phone].compactMap { $0 }
-        for phone in held where !merged.formerPhones.contains(phone) {
-          merged.formerPhones.append(phone)
-        }
+        phones = [merged.registration?.phone, other.registration?.phone].compactMap { $0 } + phones
         merged.registration = nil
       }
       if !sameRegistration || merged.uids != other.uids || merged.settings != other.settings
@@ -166,7 +162,7 @@ extension Acknowledgement {
         merged.settings = [:]
         merged.notActivated = []
       }
-      for phone in other.formerPhones where !merged.formerPhones.contains(phone) {
+      for phone in phones where !merged.formerPhones.contains(phone) {
         merged.formerPhones.append(phone)
       }
       merged.otherKeys.merge(other.otherKeys) { kept, _ in kept }
@@ -180,13 +176,10 @@ extension Acknowledgement {
   enum Key {
     static let registration = "Registration"
     static let uids = "UIDs"
-    /// The list as runs of the store's own `UIDs` (``UIDRuns``), as earlier versions wrote it.
     static let uidRuns = "UIDRuns"
     static let settings = "UIDSettings"
     static let formerPhones = "FormerPhones"
-    /// True when the list is unknown (``Acknowledgement/listIsUnknown``).
     static let uidsUnknown = "UIDsUnknown"
-    /// The UIDs refused as not activated (``Acknowledgement/notActivated``).
     static let notActivated = "NotActivated"
     static let all: Set<String> = [
       registration, uids, uidRuns, settings, formerPhones, uidsUnknown, notActivated,
@@ -235,7 +228,6 @@ extension Acknowledgement {
           uids == storedUIDs ? storedUIDs : try StoreContents.validated(uids, key: key)
       } else {
         // `UIDs` was edited by hand since: the runs would name other UIDs.
-        // The server's list is unknown until the next sync sends the whole one.
         acknowledgement.listIsUnknown = true
       }
     }
@@ -268,14 +260,13 @@ extension Acknowledgement {
     list[Key.registration] = registration.map {
       .dictionary(otherRegistrationKeys.merging($0.propertyList) { _, known in known })
     }
-    let settings = StoreContents.propertyList(of: settings, for: uids ?? [])
     if listIsUnknown {
       // The list as it is now would claim a list the server may not hold.
       list[Key.uidsUnknown] = .bool(true)
     } else if let uids {
       list[Key.uids] = .array(uids.map(PropertyListValue.string))
     }
-    list[Key.settings] = settings
+    list[Key.settings] = StoreContents.propertyList(of: settings, for: uids ?? [])
     if !notActivated.isEmpty {
       list[Key.notActivated] = .array(notActivated.map(PropertyListValue.string))
     }

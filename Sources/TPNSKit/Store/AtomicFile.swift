@@ -15,9 +15,7 @@ import FoundationEssentials
 enum AtomicFile {
   /// Writes `data` to the file `name` in `directory`, mode 0600. Without
   /// `syncingDirectory` the new file is still whole on disk before it is
-  /// renamed (a crash leaves the old file or the new one, never an empty
-  /// one), but the rename itself may be lost to a crash: for a change that
-  /// may be lost, one that only records what a server acknowledged.
+  /// renamed, but the rename itself may be lost to a crash.
   static func write(
     _ data: [UInt8], named name: String, in directory: StoreDirectory,
     syncingDirectory: Bool = true
@@ -30,7 +28,8 @@ enum AtomicFile {
     guard descriptor >= 0 else { throw .io(operation: "create", path: temporary, errno: errno) }
     var renamed = false
     defer { if !renamed { unlinkat(directory.descriptor, temporaryName, 0) } }
-    let filled = Result { () throws(StoreError) in
+    do {
+      defer { close(descriptor) }
       // The umask can only remove bits; fchmod makes the mode exact either way.
       guard fchmod(descriptor, 0o600) == 0 else {
         throw .io(operation: "set the mode of", path: temporary, errno: errno)
@@ -48,8 +47,6 @@ enum AtomicFile {
         throw .io(operation: "flush", path: temporary, errno: errno)
       }
     }
-    close(descriptor)
-    try filled.get()
     guard renameat(directory.descriptor, temporaryName, directory.descriptor, name) == 0 else {
       throw .io(operation: "replace", path: directory.path(of: name), errno: errno)
     }
@@ -60,8 +57,6 @@ enum AtomicFile {
     }
   }
 
-  /// What follows the file's name in its temp files' names, before
-  /// `<pid>-<random>`.
   private static let temporaryMarker = ".tmp-"
 
   /// Removes the temp files a killed writer of `name` in `directory` left

@@ -10,13 +10,11 @@ import Reactive
 /// replaced by rename on every write, so a watch on the file's inode would
 /// lose it after the first change.
 ///
-/// For a symbolic link it watches the directory of the real file and the
-/// directory of each link on the way, so that a write through the link and
-/// a re-pointed link are both seen. A watched directory that is deleted or
-/// replaced (`mv dir dir.old && mv new dir`) makes it watch the nearest
-/// existing ancestor until the directory is back, then watch it again: a
-/// re-arm. Costs one thread, one inotify descriptor and a watch per
-/// directory on the way.
+/// For a symbolic link it also watches the directory of each link on the
+/// way, so that a re-pointed link is seen. A watched directory that is
+/// deleted or replaced (`mv dir dir.old && mv new dir`) makes it watch the
+/// nearest existing ancestor until the directory is back: a re-arm. Costs
+/// one thread, one inotify descriptor and a watch per directory on the way.
 ///
 ///     DirectoryWatcher.changes(of: "/home/me/.config/tpns/state.plist")  // .file per write
 public enum DirectoryWatcher {
@@ -33,9 +31,9 @@ public enum DirectoryWatcher {
     case overflow
   }
 
-  /// A change for each create, write, rename to or from, or delete of the
-  /// file at `path`, and each re-arm: on its own or when `rearm` sends.
-  /// Fails if inotify cannot be set up or cannot watch a directory.
+  /// A change for each create, write, rename or delete of the file at
+  /// `path`, and each re-arm (also when `rearm` sends). Fails if inotify
+  /// cannot watch a directory.
   public static func changes(
     of path: String, rearm: Observable<Void> = .never()
   ) -> Observable<Change> {
@@ -47,7 +45,7 @@ public enum DirectoryWatcher {
       }
       let watches = InotifyWatches(descriptor: descriptor)
       do throws(StoreError) {
-        try watches.arm(WatchPlan(of: path))
+        try watches.arm(path)
       } catch {
         close(descriptor)
         observer.onError(error)
@@ -76,7 +74,7 @@ public enum DirectoryWatcher {
           guard let change, !stopped.isDisposed else { continue }
           if change != .file {
             do throws(StoreError) {
-              try watches.arm(WatchPlan(of: path))
+              try watches.arm(path)
             } catch {
               observer.onError(error)
               return
@@ -95,12 +93,11 @@ public enum DirectoryWatcher {
 /// directory in its parent (to see it replaced), and for a missing directory
 /// its nearest existing ancestor (to see it come back).
 struct WatchPlan: Equatable {
-  /// What a name in a watched directory stands for.
   enum Role: Equatable {
-    /// The file itself: a change to it is a change of the file.
+    /// The file itself.
     case file
-    /// A link or a missing directory on the way: a change to it means
-    /// working out the way again.
+    /// A link or a directory on the way: a change to it means working out
+    /// the way again.
     case way
   }
 
@@ -110,19 +107,23 @@ struct WatchPlan: Equatable {
     let role: Role
   }
 
-  /// The file's path, as given.
-  let path: String
   private(set) var entries: [Entry] = []
 
   /// The plan for `path`, following at most 8 links, as the store does.
   init(of path: String) {
-    self.path = path
     var path = path
     for depth in 0...8 {
       let directory = AtomicFile.parentDirectory(of: path)
       let name = AtomicFile.fileName(of: path)
       guard Self.isDirectory(directory) else {
-        entries.append(Self.nearestAncestor(of: directory))
+        // Its nearest existing ancestor, to see the next directory down come back.
+        var missing = directory
+        var parent = AtomicFile.parentDirectory(of: missing)
+        while parent != missing, !Self.isDirectory(parent) {
+          missing = parent
+          parent = AtomicFile.parentDirectory(of: missing)
+        }
+        entries.append(Entry(directory: parent, name: AtomicFile.fileName(of: missing), role: .way))
         return
       }
       // The parent sees the directory go even while an open file in it (the
@@ -141,29 +142,15 @@ struct WatchPlan: Equatable {
     }
   }
 
-  /// The nearest existing ancestor of the missing `directory`, with the name
-  /// of the next directory down.
-  private static func nearestAncestor(of directory: String) -> Entry {
-    var missing = directory
-    while true {
-      let parent = AtomicFile.parentDirectory(of: missing)
-      if parent == missing || isDirectory(parent) {
-        return Entry(directory: parent, name: AtomicFile.fileName(of: missing), role: .way)
-      }
-      missing = parent
-    }
-  }
-
   private static func isDirectory(_ path: String) -> Bool {
     var status = stat()
     return stat(path, &status) == 0 && status.st_mode & S_IFMT == S_IFDIR
   }
 }
 
-/// The inotify watches of one descriptor and what their events mean. Used by
-/// the watcher's thread only (and by `changes` before that thread starts).
+/// The inotify watches of one descriptor and what their events mean.
 final class InotifyWatches: @unchecked Sendable {
-  // @unchecked: one thread at a time, as above.
+  // @unchecked: used by the watcher's thread only (and by `changes` before it starts).
   private let descriptor: Int32
   /// For each watch descriptor, the names in its directory and their roles.
   private var names: [Int32: [String: WatchPlan.Role]] = [:]
@@ -178,11 +165,11 @@ final class InotifyWatches: @unchecked Sendable {
     self.names = names
   }
 
-  /// Watches the directories of `plan` (a directory already watched keeps its
-  /// watch) and drops the watches it no longer needs. A directory that
-  /// vanished in the meantime means working out the plan again.
-  func arm(_ plan: WatchPlan) throws(StoreError) {
-    var plan = plan
+  /// Watches the directories of the plan for `path` (a directory already
+  /// watched keeps its watch) and drops the watches it no longer needs. A
+  /// directory that vanished in the meantime means working out the plan again.
+  func arm(_ path: String) throws(StoreError) {
+    var plan = WatchPlan(of: path)
     for _ in 0..<16 {
       var armed: [Int32: [String: WatchPlan.Role]] = [:]
       var vanished = false
@@ -203,35 +190,30 @@ final class InotifyWatches: @unchecked Sendable {
       }
       names = armed
       // What was missing may have come back before its ancestor was watched.
-      let now = WatchPlan(of: plan.path)
+      let now = WatchPlan(of: path)
       if !vanished, now == plan { return }
       plan = now
     }
   }
 
-  /// What the events in `events`, as read from the inotify descriptor,
-  /// mean: nil if none concerns the file.
+  /// What the events read from the inotify descriptor mean: nil if none
+  /// concerns the file.
   func classify(_ events: ArraySlice<UInt8>) -> DirectoryWatcher.Change? {
     let header = MemoryLayout<inotify_event>.size
     let selfMask = UInt32(IN_DELETE_SELF | IN_MOVE_SELF | IN_IGNORED | IN_UNMOUNT)
     var change: DirectoryWatcher.Change?
     var offset = events.startIndex
     while offset + header <= events.endIndex {
-      let (watch, mask, length) = events.withUnsafeBytes { raw in
-        let base = offset - events.startIndex
-        return (
-          raw.loadUnaligned(fromByteOffset: base, as: Int32.self),
-          raw.loadUnaligned(fromByteOffset: base + 4, as: UInt32.self),
-          Int(raw.loadUnaligned(fromByteOffset: base + 12, as: UInt32.self))
-        )
+      let event = events.withUnsafeBytes {
+        $0.loadUnaligned(fromByteOffset: offset - events.startIndex, as: inotify_event.self)
       }
       let nameStart = offset + header
-      let nameBytes = events[nameStart..<min(nameStart + length, events.endIndex)]
-      offset = nameStart + length
-      if mask & UInt32(IN_Q_OVERFLOW) != 0 { return .overflow }
-      guard let roles = names[watch] else { continue }
+      let nameBytes = events[nameStart..<min(nameStart + Int(event.len), events.endIndex)]
+      offset = nameStart + Int(event.len)
+      if event.mask & UInt32(IN_Q_OVERFLOW) != 0 { return .overflow }
+      guard let roles = names[event.wd] else { continue }
       let name = String(decoding: nameBytes.prefix { $0 != 0 }, as: UTF8.self)
-      if mask & selfMask != 0 || roles[name] == .way {
+      if event.mask & selfMask != 0 || roles[name] == .way {
         change = .rearmed
       } else if roles[name] == .file, change == nil {
         change = .file

@@ -24,26 +24,30 @@ public enum ImportFile {
   }
 
   /// The strings of the `UIDs` array of the property list in `bytes`, each
-  /// with its place (`name › UIDs item 3`), and the settings of its UIDs by UID (its `UIDSettings`, as a store holds
-  /// them and checked as a store's are). Settings of a UID not in its list
-  /// are no matter: only listed UIDs are imported.
+  /// with its place (`name › UIDs item 3`), and its `UIDSettings`, checked as
+  /// a store's are (those of a UID not in the list are no matter).
   public static func contents(of bytes: [UInt8], name: String) throws(Failure) -> Contents {
     let value: PropertyListValue
     do {
       value = try PropertyList.read(bytes)
     } catch {
-      throw Failure(file: name, reason: .notAPropertyList(error))
+      throw Failure("\(name) is not a property list: \(error)")
     }
     guard case .dictionary(let members) = value else {
-      throw Failure(file: name, reason: .notADictionary(found: value.typeName))
+      throw Failure(
+        "\(name) holds no '\(key)' list: its top level is \(withArticle(value.typeName)), "
+          + "not a dictionary")
     }
-    guard let list = members[key] else { throw Failure(file: name, reason: .noList) }
+    guard let list = members[key] else { throw Failure("\(name) holds no '\(key)' list") }
     guard case .array(let items) = list else {
-      throw Failure(file: name, reason: .notAnArray(found: list.typeName))
+      throw Failure(
+        "\(name) holds no '\(key)' list: '\(key)' is \(withArticle(list.typeName)), not an array")
     }
     let inputs = try items.indices.map { (index) throws(Failure) in
       guard case .string(let text) = items[index] else {
-        throw Failure(file: name, reason: .notAString(index: index, found: items[index].typeName))
+        throw Failure(
+          "\(name): '\(key)' item \(index) is \(withArticle(items[index].typeName)), "
+            + "not a string")
       }
       return UIDInput(text, location: "\(name) › \(key) item \(index)")
     }
@@ -54,46 +58,17 @@ public enum ImportFile {
       let settings = try StoreContents.settings(in: members, listKey: key, of: nil)
       return Contents(uids: inputs, settings: settings)
     } catch {
-      throw Failure(file: name, reason: .badSettings(error))
+      throw Failure("\(name) holds settings tpns cannot use: \(error)")
     }
   }
 
-  /// Why a file holds no list to import; it names the file.
+  /// Why a file holds no list to import: the message names the file (as the
+  /// user named it, `<stdin>` for standard input).
   public struct Failure: Error, Equatable, CustomStringConvertible {
-    /// The file, as the user named it (`<stdin>` for standard input).
-    public let file: String
-    public let reason: Reason
+    public let description: String
 
-    /// What is wrong with the file.
-    public enum Reason: Equatable, Sendable {
-      /// It is no property list (the reader's reason).
-      case notAPropertyList(PropertyListParseError)
-      /// Its top level is not a dictionary (what it is).
-      case notADictionary(found: String)
-      /// Its dictionary has no `UIDs`.
-      case noList
-      /// `UIDs` is not an array.
-      case notAnArray(found: String)
-      /// An item of `UIDs` is not a string.
-      case notAString(index: Int, found: String)
-      /// Its `UIDSettings` are not a store's (what is wrong).
-      case badSettings(StoreFormatError)
-    }
-
-    public var description: String {
-      switch reason {
-      case .notAPropertyList(let error): "\(file) is not a property list: \(error)"
-      case .notADictionary(let found):
-        "\(file) holds no '\(ImportFile.key)' list: its top level is \(withArticle(found)), "
-          + "not a dictionary"
-      case .noList: "\(file) holds no '\(ImportFile.key)' list"
-      case .notAnArray(let found):
-        "\(file) holds no '\(ImportFile.key)' list: '\(ImportFile.key)' is "
-          + "\(withArticle(found)), not an array"
-      case .notAString(let index, let found):
-        "\(file): '\(ImportFile.key)' item \(index) is \(withArticle(found)), not a string"
-      case .badSettings(let error): "\(file) holds settings tpns cannot use: \(error)"
-      }
+    init(_ description: String) {
+      self.description = description
     }
 
     /// What to do about it.

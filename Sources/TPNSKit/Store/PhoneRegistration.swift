@@ -125,8 +125,9 @@ extension Phone {
   }
 }
 
+/// The value at `key` of a given type: `nil` if absent; another type fails,
+/// naming `context + key`.
 extension Dictionary where Key == String, Value == PropertyListValue {
-  /// The string at `key`, `nil` if absent; another type fails.
   func string(_ key: String, context: String = "") throws(StoreFormatError) -> String? {
     switch self[key] {
     case nil: return nil
@@ -135,7 +136,6 @@ extension Dictionary where Key == String, Value == PropertyListValue {
     }
   }
 
-  /// The boolean at `key`, `nil` if absent; another type fails.
   func bool(_ key: String, context: String = "") throws(StoreFormatError) -> Bool? {
     switch self[key] {
     case nil: return nil
@@ -144,7 +144,6 @@ extension Dictionary where Key == String, Value == PropertyListValue {
     }
   }
 
-  /// The dictionary at `key`, `nil` if absent; another type fails.
   func dictionary(
     _ key: String, context: String = ""
   ) throws(StoreFormatError) -> [String: PropertyListValue]? {
@@ -155,7 +154,6 @@ extension Dictionary where Key == String, Value == PropertyListValue {
     }
   }
 
-  /// The array of strings at `key`, `nil` if absent; another type fails.
   func strings(_ key: String, context: String = "") throws(StoreFormatError) -> [String]? {
     switch self[key] {
     case nil: return nil

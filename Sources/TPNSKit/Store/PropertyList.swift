@@ -1,39 +1,23 @@
 import FoundationEssentials
 
-/// Reads a property list in either form Apple writes it: XML, or binary
-/// (`bplist00`, how a device keeps `UserDefaults` and how `plutil -convert
-/// binary1` writes). One reader per form: the project's own for XML
-/// (``PropertyListXML``, which refuses what libplist lets pass: a key twice,
-/// a declared encoding other than UTF-8), libplist for binary
-/// (``PropertyListLibplist``). What tpns writes is always XML.
+/// Reads a property list in either form Apple writes it: XML
+/// (``PropertyListXML``), or binary (`bplist00`, how a device keeps
+/// `UserDefaults`; ``PropertyListLibplist``). What tpns writes is always XML.
 ///
 ///     let value = try PropertyList.read(Array(data))  // .dictionary(["UIDs": .array([…])])
 public enum PropertyList {
-  /// The two forms of a property list file.
-  public enum Format: Sendable, Equatable {
-    /// Text: `<?xml …?><plist …>`.
-    case xml
-    /// Apple's binary form, starting with `bplist`.
-    case binary
-  }
-
   /// How deep values may nest (the top value is at 1, `<plist>` not
   /// counted): a store nests 6 deep. Both readers recurse once per level,
   /// and a stack ends a few thousand levels down; past this, the file is
   /// refused instead.
   public static let maximumDepth = 64
 
-  /// The form of `bytes`: binary if they start with `bplist`, else XML.
-  public static func format(of bytes: [UInt8]) -> Format {
-    bytes.starts(with: "bplist".utf8) ? .binary : .xml
-  }
-
-  /// The value at the top of the property list in `bytes`, XML or binary.
-  /// Strings must be UTF-8 (XML) or become valid Unicode (binary); a
-  /// dictionary may not hold a key twice; values nest at most
-  /// ``maximumDepth`` deep.
+  /// The value at the top of the property list in `bytes`: binary if they
+  /// start with `bplist`, else XML. Strings must be UTF-8 (XML) or become
+  /// valid Unicode (binary); a dictionary may not hold a key twice; values
+  /// nest at most ``maximumDepth`` deep.
   public static func read(_ bytes: [UInt8]) throws(PropertyListParseError) -> PropertyListValue {
-    format(of: bytes) == .binary
+    bytes.starts(with: "bplist".utf8)
       ? try PropertyListLibplist.read(bytes) : try PropertyListXML.parse(bytes)
   }
 }

@@ -23,7 +23,6 @@ enum PropertyListLibplist {
     PropertyListParseError(line: nil, message: message, isTooDeep: isTooDeep)
   }
 
-  /// The value at the top of the binary property list in `bytes`.
   static func read(_ bytes: [UInt8]) throws(PropertyListParseError) -> PropertyListValue {
     guard !bytes.isEmpty, bytes.count <= Int(UInt32.max) else {
       throw failure(bytes.isEmpty ? "the file is empty" : "the file is larger than 4 GiB")

@@ -17,8 +17,7 @@ extension PropertyListXML {
 
   /// `value` as an XML property list, in Apple's layout (tabs, sorted keys);
   /// refused for the first string (or key) XML cannot hold (``isWritable(_:)``).
-  /// Room for `sizeHint` bytes is made first: a large store is then written into
-  /// one buffer rather than into one twice as large at each doubling.
+  /// Room for `sizeHint` bytes is made first: a large store fills one buffer.
   static func serialize(_ value: PropertyListValue, sizeHint: Int = 0) throws(Unwritable)
     -> [UInt8]
   {
@@ -37,12 +36,10 @@ extension PropertyListXML {
     return writer.output
   }
 
-  /// A string a property list cannot hold.
   struct Unwritable: Error, Equatable {
     let text: String
   }
 
-  /// Appends a document's bytes.
   fileprivate struct Writer {
     var output: [UInt8] = []
     /// The first string written that XML cannot hold.

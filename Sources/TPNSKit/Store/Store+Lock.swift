@@ -11,9 +11,6 @@ extension Store {
   /// replaced by rename on every write. Each attempt opens the file anew, so
   /// threads of one process exclude each other as processes do; a lock won
   /// on a file since removed or replaced is no lock, and is taken again.
-  ///
-  ///     let lock = try Self.lock(".lock", beside: location, timeout: .seconds(10))
-  ///     defer { lock.release() }
   static func lock(
     _ suffix: String, beside location: Location, timeout: Duration
   ) throws(StoreError) -> FileLock {
@@ -42,16 +39,9 @@ extension Store {
       guard ContinuousClock.now < deadline else {
         throw .lockTimeout(lockPath: path, seconds: Int(timeout.rounded(to: .seconds)))
       }
-      Self.pause(pause)
+      usleep(useconds_t(pause / .microseconds(1)))
       pause = min(pause * 2, .milliseconds(50))
     }
-  }
-
-  private static func pause(_ duration: Duration) {
-    let (seconds, attoseconds) = duration.components
-    var request = timespec(tv_sec: Int(seconds), tv_nsec: Int(attoseconds / 1_000_000_000))
-    var remaining = timespec()
-    while nanosleep(&request, &remaining) != 0, errno == EINTR { request = remaining }
   }
 
   /// The file beside the store whose name ends in `suffix` (`.watch.lock`:
@@ -59,8 +49,6 @@ extension Store {
   /// are), opened as a lock file is (``StoreDirectory/openLock(_:)``).
   /// Creates the store's directories if `creatingDirectories`; otherwise nil
   /// while the directory is missing. The caller closes the descriptor.
-  ///
-  ///     try store.openCompanion(".watch.lock", creatingDirectories: false)  // nil while the directory is gone
   public func openCompanion(
     _ suffix: String, creatingDirectories: Bool
   ) throws(StoreError) -> Int32? {

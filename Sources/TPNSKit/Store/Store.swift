@@ -34,8 +34,6 @@ public struct Store: Sendable {
     self.deadline = deadline
   }
 
-  /// How long a lock may be waited for now: `lockTimeout`, or less if the
-  /// deadline is nearer.
   var lockWait: Duration {
     guard let deadline else { return lockTimeout }
     return max(min(lockTimeout, deadline - .now), .zero)
@@ -66,13 +64,14 @@ public struct Store: Sendable {
       if let reason = UntrustedReason.ofLink(status, isStore: true) {
         throw .untrusted(path: path, reason: reason)
       }
-      let destination = try directory.linkDestination(name)
+      guard let destination = StoreDirectory.readLink(name, in: directory.descriptor) else {
+        throw .io(operation: "read the link", path: directory.path(of: name), errno: errno)
+      }
       path = destination.hasPrefix("/") ? destination : directoryPath + "/" + destination
     }
     throw .io(operation: "follow", path: self.path, errno: ELOOP)
   }
 
-  /// Where the store's file is: see ``locate(creating:)``.
   struct Location {
     let directory: StoreDirectory
     let name: String
@@ -100,12 +99,16 @@ public struct Store: Sendable {
     throw .io(operation: "read", path: path, errno: errno)
   }
 
-  /// The warning for a store file the group or others may read (it holds
-  /// the token), or nil: see ``UntrustedReason/exposedStoreWarning(_:path:)``.
+  /// The warning for a store file of this user's that the group or others
+  /// may read (it holds the token; tpns writes it 0600), or nil.
   public func exposureWarning() -> String? {
     var status = stat()
-    guard lstat(path, &status) == 0 else { return nil }
-    return UntrustedReason.exposedStoreWarning(status, path: path)
+    guard lstat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG,
+      status.st_uid == geteuid(), status.st_mode & 0o044 != 0
+    else { return nil }
+    return "the store \(path) is readable by group or others (mode "
+      + "\(UntrustedReason.octal(status.st_mode & 0o7777))), and it holds the push token; "
+      + "run 'chmod 600 \(path)'"
   }
 
   /// The stored state; an empty one if the file does not exist yet.
@@ -210,21 +213,16 @@ public struct Store: Sendable {
     return state
   }
 
-  /// The bytes of the file at `location` (see ``StoreDirectory/openForReading(_:)``);
-  /// nil if it does not exist.
+  /// The bytes of the file at `location`; nil if it does not exist.
   private func read(_ location: Location) throws(StoreError) -> [UInt8]? {
-    switch try location.directory.openForReading(location.name) {
-    case nil: return nil
-    case .file(let descriptor):
-      defer { close(descriptor) }
-      do {
-        return try FileDescriptor.readAll(descriptor)
-      } catch {
-        throw .io(operation: "read", path: path, errno: error.code)
-      }
-    case .link:
-      // Made a link since it was located: looked at again by the next read.
-      throw .untrusted(path: location.path, reason: .notARegularFile(kind: "a symbolic link"))
+    guard let descriptor = try location.directory.openForReading(location.name) else {
+      return nil
+    }
+    defer { close(descriptor) }
+    do {
+      return try FileDescriptor.readAll(descriptor)
+    } catch {
+      throw .io(operation: "read", path: path, errno: error.code)
     }
   }
 }

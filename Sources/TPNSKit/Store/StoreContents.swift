@@ -74,8 +74,6 @@ extension StoreContents {
   init(propertyList: [String: PropertyListValue]) throws(StoreFormatError) {
     let listed = try propertyList.strings(Key.uids) ?? []
     uids = try Self.validated(listed, key: Key.uids)
-    // Runs (an earlier version's `UIDRuns`) name UIDs by position: read only
-    // while the list is the one they were written against.
     var runsAreOfStoredUIDs = false
     if case .string(let digest)? = propertyList[Key.uidsDigest] {
       runsAreOfStoredUIDs = digest == UIDRuns.digest(of: listed)
@@ -83,8 +81,7 @@ extension StoreContents {
     settings = try Self.settings(in: propertyList, listKey: Key.uids, of: uids)
     registration = try PhoneRegistration.read(propertyList)
     if let entries = try propertyList.dictionary(Key.servers) {
-      // Keyed by ``ServerURL/storeKey``: a store written before that has
-      // an entry per spelling, and spellings of one server are merged.
+      // Several spellings of one server's URL are merged into one entry.
       var spellings: [String: [Acknowledgement]] = [:]
       for (server, value) in entries.sorted(by: { $0.key < $1.key }) {
         let acknowledgement = try Acknowledgement.read(
@@ -184,14 +181,11 @@ extension StoreContents {
     return kept.isEmpty ? nil : .dictionary(kept.mapValues(\.propertyList))
   }
 
-  /// The top-level plist dictionary for this state.
   var propertyList: [String: PropertyListValue] {
     var list = otherKeys
     list[Key.uids] = .array(uids.map(PropertyListValue.string))
     list[Key.settings] = Self.propertyList(of: settings, for: uids)
-    if let registration {
-      list.merge(registration.propertyList) { $1 }
-    }
+    list.merge(registration?.propertyList ?? [:]) { $1 }
     let acknowledged = servers.filter { !$0.value.isEmpty }
     if !acknowledged.isEmpty {
       list[Key.servers] = .dictionary(acknowledged.mapValues(\.propertyList))

@@ -122,32 +122,21 @@ final class StoreDirectory {
     return status
   }
 
-  /// Where the link `name` here points.
-  func linkDestination(_ name: String) throws(StoreError) -> String {
-    guard let destination = Self.readLink({ readlinkat(descriptor, name, $0, $1) }) else {
-      throw .io(operation: "read the link", path: path(of: name), errno: errno)
-    }
-    return destination
-  }
-
   /// The regular file `name` opened for reading, or nil if it does not
-  /// exist; `.link` if it is a symbolic link (never followed here). Never
+  /// exist. A symbolic link is refused, never followed: made one since the
+  /// store was located, it is looked at again by the next read. Never
   /// blocks: a FIFO opens at once, and is refused.
-  func openForReading(_ name: String) throws(StoreError) -> Opened? {
+  func openForReading(_ name: String) throws(StoreError) -> Int32? {
     let descriptor = openat(self.descriptor, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
     guard descriptor >= 0 else {
       switch errno {
       case ENOENT: return nil
-      case ELOOP: return .link
+      case ELOOP:
+        throw .untrusted(path: path(of: name), reason: .notARegularFile(kind: "a symbolic link"))
       default: throw .io(operation: "read", path: path(of: name), errno: errno)
       }
     }
-    return .file(try checked(descriptor, name: name, isLock: false).descriptor)
-  }
-
-  enum Opened {
-    case file(Int32)
-    case link
+    return try checked(descriptor, name: name, isLock: false).descriptor
   }
 
   /// The lock file `name`, opened for `flock` (created, mode 0600, if
@@ -193,16 +182,12 @@ final class StoreDirectory {
     return String(cString: directory) + "/" + path
   }
 
-  /// Where the link at `path` points; nil if it is no link or cannot be read.
-  static func readLink(_ path: String) -> String? {
-    readLink { readlink(path, $0, $1) }
-  }
-
-  /// What `read` (`readlink` or `readlinkat`) puts in a buffer; nil if it fails.
-  private static func readLink(_ read: (UnsafeMutablePointer<CChar>, Int) -> Int) -> String? {
+  /// Where the link at `path` (in the open `directory`, else from the working
+  /// directory) points; nil if it is no link or cannot be read.
+  static func readLink(_ path: String, in directory: Int32 = AT_FDCWD) -> String? {
     var buffer = [UInt8](repeating: 0, count: Int(PATH_MAX) + 1)
     let count = buffer.withUnsafeMutableBytes {
-      read($0.baseAddress!.assumingMemoryBound(to: CChar.self), $0.count - 1)
+      readlinkat(directory, path, $0.baseAddress!.assumingMemoryBound(to: CChar.self), $0.count - 1)
     }
     return count > 0 ? String(decoding: buffer[..<count], as: UTF8.self) : nil
   }

@@ -34,9 +34,7 @@ public enum UntrustedReason: Sendable, Equatable {
   /// `077` bits, as ssh refuses a private key).
   case secretExposed(mode: mode_t)
 
-  /// The reason not to trust the directory `status` describes, if any:
-  /// owned by this user or root, and not writable by group or others
-  /// unless sticky (`/tmp`).
+  /// The reason not to trust the directory `status` describes, if any.
   static func ofDirectory(_ status: stat) -> UntrustedReason? {
     if status.st_uid != user, status.st_uid != 0 { return .directoryOwner(uid: status.st_uid) }
     if status.st_mode & 0o022 != 0, status.st_mode & S_ISVTX == 0 {
@@ -53,11 +51,10 @@ public enum UntrustedReason: Sendable, Equatable {
     return owner == user || (!isStore && owner == 0) ? nil : .linkOwner(uid: owner)
   }
 
-  /// The reason not to use the store file or lock file `status` describes,
-  /// if any: a regular file, this user's, not writable by group or others.
+  /// The reason not to use the store file or lock file `status` describes, if any.
   static func ofFile(_ status: stat, isLock: Bool) -> UntrustedReason? {
     let type = status.st_mode & S_IFMT
-    guard type == S_IFREG else { return .notARegularFile(kind: Self.kind(type)) }
+    guard type == S_IFREG else { return .notARegularFile(kind: kinds[type] ?? "not a file") }
     if status.st_uid != user {
       return isLock ? .lockOwner(uid: status.st_uid) : .fileOwner(uid: status.st_uid)
     }
@@ -71,22 +68,11 @@ public enum UntrustedReason: Sendable, Equatable {
   /// pipe, a terminal or a device of this user's (`--token-file -` from a
   /// pipe, `<(…)`) passes.
   public static func ofSecretFile(_ status: stat) -> UntrustedReason? {
-    // Whatever its type: a named pipe another user made would hand over
-    // that user's token.
+    // Whatever its type: another user's named pipe would hand over their token.
     if status.st_uid != user, status.st_uid != 0 { return .secretOwner(uid: status.st_uid) }
     guard status.st_mode & S_IFMT == S_IFREG else { return nil }
     if status.st_mode & 0o077 != 0 { return .secretExposed(mode: status.st_mode & 0o7777) }
     return nil
-  }
-
-  /// The warning for a store of this user's that `status` says the group
-  /// or others may read (it holds the token), if so: tpns writes it 0600.
-  public static func exposedStoreWarning(_ status: stat, path: String) -> String? {
-    guard status.st_mode & S_IFMT == S_IFREG, status.st_uid == user,
-      status.st_mode & 0o044 != 0
-    else { return nil }
-    return "the store \(path) is readable by group or others (mode "
-      + "\(octal(status.st_mode & 0o7777))), and it holds the push token; run 'chmod 600 \(path)'"
   }
 
   /// Asked once: `geteuid` is a system call, and every check on the way asks.
@@ -150,16 +136,10 @@ public enum UntrustedReason: Sendable, Equatable {
     }
   }
 
-  private static func kind(_ type: mode_t) -> String {
-    switch type {
-    case S_IFDIR: "a directory"
-    case S_IFIFO: "a FIFO"
-    case S_IFSOCK: "a socket"
-    case S_IFCHR, S_IFBLK: "a device"
-    case S_IFLNK: "a symbolic link"
-    default: "not a file"
-    }
-  }
+  private static let kinds: [mode_t: String] = [
+    S_IFDIR: "a directory", S_IFIFO: "a FIFO", S_IFSOCK: "a socket", S_IFCHR: "a device",
+    S_IFBLK: "a device", S_IFLNK: "a symbolic link",
+  ]
 
   /// `nobody, uid 65534`, or `uid 1234` for a user without a name.
   private static func user(_ uid: uid_t) -> String {
