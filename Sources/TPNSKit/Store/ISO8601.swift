@@ -1,7 +1,7 @@
 import FoundationEssentials
 
-/// The `<date>` format of property lists, `2020-01-01T00:00:00Z`, without a
-/// date formatter (and ICU).
+/// The `<date>` format of property lists, `2020-01-01T00:00:00Z`: read
+/// strictly, in that one form only.
 public enum ISO8601 {
   /// The date, or `nil` if `text` is not `YYYY-MM-DDTHH:MM:SSZ`.
   static func parse(_ text: String) -> Date? {
@@ -21,18 +21,11 @@ public enum ISO8601 {
 
   /// `date` as `YYYY-MM-DDTHH:MM:SSZ` (whole seconds, UTC).
   public static func format(_ date: Date) -> String {
-    let total = Int(date.timeIntervalSince1970.rounded(.down))
-    let days = total >= 0 ? total / 86_400 : (total - 86_399) / 86_400
-    let seconds = total - days * 86_400
-    let (year, month, day) = CivilDate.fromDaysSinceEpoch(days)
-    func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
-    let yearText = String(repeating: "0", count: max(0, 4 - String(year).count)) + String(year)
-    return "\(yearText)-\(two(month))-\(two(day))T\(two(seconds / 3600)):"
-      + "\(two(seconds / 60 % 60)):\(two(seconds % 60))Z"
+    date.formatted(Date.ISO8601FormatStyle())
   }
 }
 
-/// Days since 1970-01-01 to and from a civil date (Howard Hinnant's algorithms).
+/// Days since 1970-01-01 of a civil date (Howard Hinnant's algorithm).
 enum CivilDate {
   static func daysSinceEpoch(year: Int, month: Int, day: Int) -> Int {
     let shiftedYear = month <= 2 ? year - 1 : year
@@ -43,15 +36,4 @@ enum CivilDate {
     return era * 146_097 + dayOfEra - 719_468
   }
 
-  static func fromDaysSinceEpoch(_ days: Int) -> (year: Int, month: Int, day: Int) {
-    let shifted = days + 719_468
-    let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097
-    let dayOfEra = shifted - era * 146_097
-    let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-    let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-    let monthIndex = (5 * dayOfYear + 2) / 153
-    let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
-    let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
-    return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
-  }
 }
