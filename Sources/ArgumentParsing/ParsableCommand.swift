@@ -2,8 +2,6 @@ import Posix
 
 #if canImport(Glibc)
   import Glibc
-#elseif canImport(Musl)
-  import Musl
 #endif
 
 /// A command: declared options (``ParsableArguments``), a ``CommandConfiguration``

@@ -1,7 +1,5 @@
 #if canImport(Glibc)
   import Glibc
-#elseif canImport(Musl)
-  import Musl
 #endif
 
 /// A ``Lock`` with a condition variable (`pthread_cond_t`, on the monotonic

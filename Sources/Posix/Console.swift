@@ -2,8 +2,6 @@ import Synchronization
 
 #if canImport(Glibc)
   import Glibc
-#elseif canImport(Musl)
-  import Musl
 #endif
 
 /// Unbuffered output for commands: each call is written whole with `write(2)`

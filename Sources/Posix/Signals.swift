@@ -2,8 +2,6 @@ import Dispatch
 
 #if canImport(Glibc)
   import Glibc
-#elseif canImport(Musl)
-  import Musl
 #endif
 
 /// Signal handling without handlers: the signals are blocked in every thread (set

@@ -3,8 +3,6 @@ import TPNSProtocol
 
 #if canImport(Glibc)
   import Glibc
-#elseif canImport(Musl)
-  import Musl
 #endif
 
 /// The TPNS emulator: an HTTP server on `/tpns` speaking the TPNS protocol, with an

@@ -3,8 +3,6 @@ import TPNSProtocol
 
 #if canImport(Glibc)
   import Glibc
-#elseif canImport(Musl)
-  import Musl
 #endif
 
 /// Routes each HTTP request: `/tpns` (and the legacy paths) to the protocol commands'

@@ -1,7 +1,5 @@
 #if canImport(Glibc)
   import Glibc
-#elseif canImport(Musl)
-  import Musl
 #endif
 
 /// A child process started with `posix_spawnp`, with its signals back to defaults.

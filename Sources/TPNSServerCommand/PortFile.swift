@@ -2,8 +2,6 @@ import ArgumentParsing
 
 #if canImport(Glibc)
   import Glibc
-#elseif canImport(Musl)
-  import Musl
 #endif
 
 /// The `--port-file`: the port and a newline, written so that neither a reader nor

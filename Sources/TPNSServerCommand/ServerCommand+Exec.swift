@@ -4,8 +4,6 @@ import TPNSEmulator
 
 #if canImport(Glibc)
   import Glibc
-#elseif canImport(Musl)
-  import Musl
 #endif
 
 extension ServerCommand {

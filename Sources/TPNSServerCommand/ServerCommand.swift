@@ -5,8 +5,6 @@ import TPNSProtocol
 
 #if canImport(Glibc)
   import Glibc
-#elseif canImport(Musl)
-  import Musl
 #endif
 
 /// `tpns-server`: runs the emulator until SIGHUP, SIGINT or SIGTERM.

@@ -3,8 +3,6 @@ import Locking
 
 #if canImport(Glibc)
   import Glibc
-#elseif canImport(Musl)
-  import Musl
 #endif
 
 /// An HTTP/1.1 server over GNU libmicrohttpd that hands each complete request to a

@@ -5,8 +5,6 @@ import Synchronization
 
 #if canImport(Glibc)
   import Glibc
-#elseif canImport(Musl)
-  import Musl
 #endif
 
 /// Keeps slow clients from holding the server's connections: a connection must send

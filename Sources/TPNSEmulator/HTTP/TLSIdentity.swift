@@ -2,8 +2,6 @@ import CGnuTLS
 
 #if canImport(Glibc)
   import Glibc
-#elseif canImport(Musl)
-  import Musl
 #endif
 
 /// A certificate (PEM, the server's first, then any chain) and its private key (PEM,

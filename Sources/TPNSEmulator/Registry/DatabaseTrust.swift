@@ -1,7 +1,5 @@
 #if canImport(Glibc)
   import Glibc
-#elseif canImport(Musl)
-  import Musl
 #endif
 
 /// Why an existing registry database is not to be used: the rules `tpns` applies to

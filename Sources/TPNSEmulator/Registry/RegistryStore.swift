@@ -2,8 +2,6 @@ import CSQLite
 
 #if canImport(Glibc)
   import Glibc
-#elseif canImport(Musl)
-  import Musl
 #endif
 
 /// The registry's tables and queries over one SQLite connection.

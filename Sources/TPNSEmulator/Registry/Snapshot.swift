@@ -3,8 +3,6 @@ import TPNSProtocol
 
 #if canImport(Glibc)
   import Glibc
-#elseif canImport(Musl)
-  import Musl
 #endif
 
 /// The emulator's whole state as one JSON document: the registry (phones, their

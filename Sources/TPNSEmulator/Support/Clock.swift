@@ -1,12 +1,10 @@
+import FoundationEssentials
+
 #if canImport(Glibc)
   import Glibc
-#elseif canImport(Musl)
-  import Musl
 #endif
 
 /// Wall-clock time in milliseconds since 1970, and its ISO 8601 form.
-///
-/// A tiny helper instead of `Date.formatted`, which would load ICU.
 enum Clock {
   static func nowMilliseconds() -> Int64 {
     var spec = timespec()
@@ -22,15 +20,9 @@ enum Clock {
 
   /// `2026-11-30T07:42:50.123Z` for `milliseconds` since 1970.
   static func iso8601(milliseconds: Int64) -> String {
-    var seconds = time_t(milliseconds / 1000)
-    var parts = tm()
-    gmtime_r(&seconds, &parts)
-    func pad(_ value: Int32, _ width: Int) -> String {
-      let digits = String(value)
-      return String(repeating: "0", count: max(0, width - digits.count)) + digits
-    }
-    return pad(parts.tm_year + 1900, 4) + "-" + pad(parts.tm_mon + 1, 2) + "-"
-      + pad(parts.tm_mday, 2) + "T" + pad(parts.tm_hour, 2) + ":" + pad(parts.tm_min, 2) + ":"
-      + pad(parts.tm_sec, 2) + "." + pad(Int32(milliseconds % 1000), 3) + "Z"
+    let (seconds, fraction) = milliseconds.quotientAndRemainder(dividingBy: 1000)
+    let whole = Date(timeIntervalSince1970: Double(seconds)).formatted(Date.ISO8601FormatStyle())
+    let digits = String(fraction)
+    return whole.dropLast() + "." + String(repeating: "0", count: 3 - digits.count) + digits + "Z"
   }
 }

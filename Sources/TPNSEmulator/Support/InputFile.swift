@@ -1,7 +1,5 @@
 #if canImport(Glibc)
   import Glibc
-#elseif canImport(Musl)
-  import Musl
 #endif
 
 /// A file the emulator starts from (a TLS certificate or key, a whitelist, a
