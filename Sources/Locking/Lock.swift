@@ -1,9 +1,5 @@
 #if canImport(Glibc)
   import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Darwin)
-  import Darwin
 #endif
 
 /// A mutual-exclusion lock, the project's one: a `pthread_mutex_t` on the heap (its
