@@ -51,8 +51,13 @@ public struct TPNS: ParsableCommand {
     if report.output == nil {
       report.output = document(for: error, command: command, arguments: arguments)
     }
+    // A usage error quotes what was typed, a token perhaps: masked as all output is.
+    let mask = TokenMask(
+      showsTokens: (command as? any TPNSSubcommand)?.options.showToken
+        ?? arguments.prefix(while: { $0 != "--" }).contains("--show-token"))
+    report.output = report.output.map(mask.hexRuns)
     report.message = Palette.of(2, choice: colorChoice(command: command, arguments: arguments))
-      .paintLabels(report.message)
+      .paintLabels(mask.hexRuns(report.message))
     return report
   }
 

@@ -17,6 +17,23 @@ import Testing
   }
 
   @Test(
+    "a usage error quoting a token typed in the wrong place shows it masked, unless --show-token",
+    arguments: [
+      ["register", "--udid", "!\(token)"], ["list", "--\(token)"], [token],
+      ["add", "--interval", token], ["register", "--os", token], ["list", "--json", "--\(token)"],
+    ])
+  func usageErrorMasked(arguments: [String]) throws {
+    let directory = try TemporaryDirectory()
+    let tpns = TPNSProcess(store: directory.file("state.plist"), server: "http://127.0.0.1:1/tpns")
+    let masked = try tpns.run(arguments)
+    #expect(masked.status == 64 || masked.status == 65, "\(masked.stderr)")
+    #expect(!(masked.stderr + masked.stdout).contains(Self.token), "\(masked.stderr)")
+    #expect((masked.stderr + masked.stdout).contains("…" + Self.token.suffix(6)))
+    let shown = try tpns.run(arguments + ["--show-token"])
+    #expect((shown.stderr + shown.stdout).contains(Self.token), "\(shown.stderr)")
+  }
+
+  @Test(
     "a server URL's credentials never show (lines, -v, status, --json, errors) and never reach the store"
   )
   func credentials() throws {
