@@ -305,6 +305,25 @@ import Testing
     }
   }
 
+  @Test(
+    "a known key misspelt by case or spaces is refused, naming the key to use, not kept as another",
+    arguments: [("uids", "UIDs"), ("UIDs ", "UIDs"), ("token", "Token"), (" Servers", "Servers")])
+  func misspeltKey(key: String, known: String) throws {
+    let directory = try TemporaryDirectory()
+    let path = directory.file("state.plist")
+    let bytes = Data(
+      "<plist><dict><key>\(key)</key><array><string>AAAAAAAAAAAAAAAAAAAA</string></array></dict></plist>"
+        .utf8)
+    try bytes.write(to: URL(fileURLWithPath: path))
+    let reason = StoreFormatError.invalidValue(
+      key: key, reason: "keys are exact, case included: rename it '\(known)'")
+    #expect(throws: StoreError.corrupt(path: path, reason: reason)) { try Store(path: path).load() }
+    #expect(throws: StoreError.corrupt(path: path, reason: reason)) {
+      try Store(path: path).update { $0.uids = [] }
+    }
+    #expect(contents(of: path) == bytes)
+  }
+
   @Test("a store nested 200,000 deep is refused as corrupt, naming the limit, and left as it was")
   func nestedTooDeep() throws {
     let directory = try TemporaryDirectory()

@@ -92,6 +92,14 @@ extension StoreContents {
     }
     try migrateLegacyKeys(propertyList)
     otherKeys = propertyList.filter { !Key.all.contains($0.key) }
+    // A known key misspelt by case or spaces would be kept as another one while the
+    // list or the token it holds read as missing, and a sync would unmap every UID.
+    for key in otherKeys.keys.sorted() {
+      let spelling = key.trimmingWhitespace().lowercased()
+      if let known = Key.all.first(where: { $0.lowercased() == spelling }) {
+        throw .invalidValue(key: key, reason: "keys are exact, case included: rename it '\(known)'")
+      }
+    }
   }
 
   /// The earlier format's `Server`/`Registered`/`SyncedUIDs` as an
