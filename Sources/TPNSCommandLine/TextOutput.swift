@@ -1,6 +1,7 @@
 import ArgumentParsing
 import Posix
 import TPNSKit
+import TPNSProtocol
 
 /// How tpns prints text for people: control characters escaped (`\u{1b}`),
 /// so that no server or file can retitle the window or forge a line, and,

@@ -1,5 +1,6 @@
 import ArgumentParsing
 import TPNSKit
+import TPNSProtocol
 
 #if canImport(Glibc)
   import Glibc

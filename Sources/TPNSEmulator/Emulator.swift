@@ -37,10 +37,10 @@ public final class Emulator: @unchecked Sendable {
 
   /// An emulator not yet listening: `logger` receives a line per request, `warning` one
   /// when the emulator itself goes wrong (its database file deleted or replaced while it
-  /// runs, told once); both escaped for a terminal (``LogLine``).
+  /// runs, told once); both escaped for a terminal (`escapingControlCharacters`).
   public init(logger: Logger? = nil, warning: Logger? = nil) {
-    self.logger = logger.map { log in { @Sendable line in log(LogLine.escaped(line)) } }
-    self.warning = warning.map { log in { @Sendable line in log(LogLine.escaped(line)) } }
+    self.logger = logger.map { log in { @Sendable line in log(line.escapingControlCharacters) } }
+    self.warning = warning.map { log in { @Sendable line in log(line.escapingControlCharacters) } }
   }
 
   deinit { stop() }

@@ -1,3 +1,4 @@
+import TPNSProtocol
 import Testing
 
 @testable import TPNSKit
@@ -60,7 +61,7 @@ import Testing
   }
 
   @Test(
-    "control characters (C0, DEL, C1) are escaped as \\u{..}; other text is kept",
+    "control characters (C0, DEL, C1), separators and bidi controls are escaped as \\u{..}; other text is kept",
     arguments: [
       ("plain text, ünïcode ✓", "plain text, ünïcode ✓"),
       ("a\u{1B}]0;title\u{07}b", "a\\u{1b}]0;title\\u{7}b"),
@@ -68,6 +69,10 @@ import Testing
       ("line\rforged\nnext\ttab", "line\\u{d}forged\\u{a}next\\u{9}tab"),
       ("del\u{7F} c1\u{9B}31m nel\u{85}", "del\\u{7f} c1\\u{9b}31m nel\\u{85}"),
       ("\u{0}", "\\u{0}"),
+      (
+        "bidi \u{202E}reversed\u{202C} \u{2066}isolated\u{2069} lrm\u{200E} ls\u{2028}",
+        "bidi \\u{202e}reversed\\u{202c} \\u{2066}isolated\\u{2069} lrm\\u{200e} ls\\u{2028}"
+      ),
     ])
   func controlCharacters(text: String, escaped: String) {
     #expect(text.escapingControlCharacters == escaped)

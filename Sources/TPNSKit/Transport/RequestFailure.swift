@@ -1,4 +1,5 @@
 import DurationFormatting
+import TPNSProtocol
 
 /// Why a request to the server did not succeed, in terms the retry policy and
 /// the user care about.

@@ -1,4 +1,5 @@
 import DurationFormatting
+import TPNSProtocol
 
 /// Why a request got no HTTP response at all.
 public enum TransportError: Error, Equatable, CustomStringConvertible {
