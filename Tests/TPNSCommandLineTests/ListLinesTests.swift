@@ -44,7 +44,8 @@ import Testing
     let result = try e2e.tpns.run(viaShell: #""$0" list > /dev/full"#)
     #expect(result.status == 74)
     #expect(result.stderr.contains("the list could not be written to standard output"))
-    #expect(result.stderr.contains("make room where the output goes"))
+    #expect(
+      result.stderr.contains("make room where the output goes (or give the command an open one)"))
   }
 
   @Test(

@@ -55,6 +55,17 @@ struct EmulatorTests {
     #expect(!other.isRunning)
   }
 
+  @Test(
+    "a --host that is no address of this machine, or a name that does not resolve, says so",
+    arguments: ["nosuch.invalid", "192.0.2.1"])
+  func hostNotHere(host: String) {
+    let error = #expect(throws: EmulatorError.self) { try Emulator().start(host: host, port: 0) }
+    #expect(
+      error?.description
+        == "cannot listen on \(host):0: it is not an address of this machine, nor a name that "
+        + "resolves to one")
+  }
+
   @Test("a database that cannot be opened is reported")
   func badDatabase() {
     let emulator = Emulator()

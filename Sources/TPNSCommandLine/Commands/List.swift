@@ -50,8 +50,8 @@ struct List: TPNSSubcommand {
       // The write stops at the first piece lost: what was printed is the start of the list.
       throw CommandFailure(
         "the list could not be written to standard output: \(error)",
-        hint: "What was printed is the start of the list; make room where the output goes, "
-          + "then run it again.",
+        hint: "What was printed is the start of the list; make room where the output goes "
+          + "(or give the command an open one), then run it again.",
         exitCode: ExitStatus.ioError)
     }
   }

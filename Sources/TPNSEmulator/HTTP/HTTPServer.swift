@@ -94,8 +94,11 @@ final class HTTPServer: @unchecked Sendable {
           UInt32(max(1, threads)), Self.connectionTimeout, Self.connectionMemoryLimit,
           Self.connectionLimit, tls?.key, tls?.certificate, &code)
       else {
-        throw EmulatorError.cannotListen(
-          host: host, port: port, reason: String(cString: strerror(code)))
+        let reason =
+          code == EADDRNOTAVAIL
+          ? "it is not an address of this machine, nor a name that resolves to one"
+          : String(cString: strerror(code))
+        throw EmulatorError.cannotListen(host: host, port: port, reason: reason)
       }
       daemon = started
       deadlines.start()
