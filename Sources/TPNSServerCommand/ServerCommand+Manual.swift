@@ -33,8 +33,8 @@ extension ServerCommand {
         (
           73,
           "The database cannot be created or opened, or it, its -wal, -shm or -journal, or its "
-            + "directory belongs to another user or is writable by others; --export-on-exit "
-            + "cannot be written."
+            + "directory belongs to another user or is writable by others; --port-file or "
+            + "--export-on-exit cannot be written."
         ),
         (74, "Standard output could not be written: lines it printed were lost."),
         (75, "The --db file stayed locked by another process for 5 seconds."),
