@@ -262,4 +262,15 @@ import Testing
     }
     #expect(ISO8601.format(Date(timeIntervalSince1970: 1_583_020_799)) == "2020-02-29T23:59:59Z")
   }
+
+  @Test(
+    "a date is written back as read, before the Gregorian reform too (proleptic calendar)",
+    arguments: [
+      "0001-01-01T00:00:00Z", "0999-01-01T00:00:00Z", "1582-10-14T12:00:00Z",
+      "1582-10-15T00:00:00Z", "1969-12-31T23:59:59Z", "2020-02-29T23:59:59Z",
+      "9999-12-31T23:59:59Z",
+    ])
+  func dateText(text: String) throws {
+    #expect(ISO8601.format(try #require(ISO8601.parse(text))) == text)
+  }
 }

@@ -1,4 +1,4 @@
-import FoundationEssentials
+import TPNSProtocol
 
 #if canImport(Glibc)
   import Glibc
@@ -20,9 +20,9 @@ enum Clock {
 
   /// `2026-11-30T07:42:50.123Z` for `milliseconds` since 1970.
   static func iso8601(milliseconds: Int64) -> String {
-    let (seconds, fraction) = milliseconds.quotientAndRemainder(dividingBy: 1000)
-    let whole = Date(timeIntervalSince1970: Double(seconds)).formatted(Date.ISO8601FormatStyle())
-    let digits = String(fraction)
-    return whole.dropLast() + "." + String(repeating: "0", count: 3 - digits.count) + digits + "Z"
+    var (seconds, fraction) = milliseconds.quotientAndRemainder(dividingBy: 1000)
+    // Before 1970 too, the milliseconds count up from the second before: -1 is .999.
+    if fraction < 0 { (seconds, fraction) = (seconds - 1, fraction + 1000) }
+    return CivilDate.iso8601(seconds: Int(seconds), milliseconds: Int(fraction))
   }
 }

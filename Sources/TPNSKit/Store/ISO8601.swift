@@ -1,7 +1,8 @@
 import FoundationEssentials
+import TPNSProtocol
 
-/// The `<date>` format of property lists, `2020-01-01T00:00:00Z`: read
-/// strictly, in that one form only.
+/// The `<date>` format of property lists, `2020-01-01T00:00:00Z`, without a
+/// date formatter (and ICU).
 public enum ISO8601 {
   /// The date, or `nil` if `text` is not `YYYY-MM-DDTHH:MM:SSZ`.
   static func parse(_ text: String) -> Date? {
@@ -21,19 +22,6 @@ public enum ISO8601 {
 
   /// `date` as `YYYY-MM-DDTHH:MM:SSZ` (whole seconds, UTC).
   public static func format(_ date: Date) -> String {
-    date.formatted(Date.ISO8601FormatStyle())
+    CivilDate.iso8601(seconds: Int(date.timeIntervalSince1970.rounded(.down)))
   }
-}
-
-/// Days since 1970-01-01 of a civil date (Howard Hinnant's algorithm).
-enum CivilDate {
-  static func daysSinceEpoch(year: Int, month: Int, day: Int) -> Int {
-    let shiftedYear = month <= 2 ? year - 1 : year
-    let era = (shiftedYear >= 0 ? shiftedYear : shiftedYear - 399) / 400
-    let yearOfEra = shiftedYear - era * 400
-    let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
-    let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-    return era * 146_097 + dayOfEra - 719_468
-  }
-
 }

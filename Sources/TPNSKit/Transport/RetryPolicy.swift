@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Reactive
+import TPNSProtocol
 
 /// When to try a failed request again, and after how long: at most
 /// `maxAttempts`, only transient failures (``RequestFailure/isTransient``),
