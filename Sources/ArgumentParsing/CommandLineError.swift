@@ -18,11 +18,16 @@ public struct UsageError: Error, Sendable, Equatable, CustomStringConvertible {
       + "  See '\(commandPath.joined(separator: " ")) --help' for more information.\n"
   }
 
-  /// `text` with C0, DEL and C1 characters written as `\u{1b}`.
+  /// `text` with the characters a terminal acts on written as `\u{1b}`: C0, DEL, C1,
+  /// the line and paragraph separators and the bidirectional controls (the rule of
+  /// TPNSProtocol's `escapingControlCharacters`, which this module does not import).
   static func escapingControlCharacters(_ text: String) -> String {
     text.unicodeScalars.map { scalar in
-      scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
-        ? "\\u{\(String(scalar.value, radix: 16))}" : String(scalar)
+      switch scalar.value {
+      case 0..<0x20, 0x7F...0x9F, 0x200E...0x200F, 0x2028...0x202E, 0x2066...0x2069:
+        "\\u{\(String(scalar.value, radix: 16))}"
+      default: String(scalar)
+      }
     }.joined()
   }
 

@@ -307,7 +307,7 @@ struct Runner {
       ("server", .string(options.shownServer)),
       ("store", .string(options.storePath)),
       ("outcomes", .array(events)),
-      ("errors", .array(errors.map(OrderedJSON.string))),
+      ("errors", .array(errors.map { .string($0.escapingControlCharacters) })),
       ("warnings", .array(warnings.all.map(OrderedJSON.string))),
       ("hint", hint.map(OrderedJSON.string) ?? .null),
       ("uids", state.map { .array($0.uids.map(OrderedJSON.string)) } ?? .null),

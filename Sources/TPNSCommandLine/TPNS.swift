@@ -1,6 +1,7 @@
 import ArgumentParsing
 import Posix
 import TPNSKit
+import TPNSProtocol
 
 /// `tpns`: the root command, a group of subcommands.
 public struct TPNS: ParsableCommand {
@@ -105,7 +106,7 @@ public struct TPNS: ParsableCommand {
       ("command", failure.command.map(OrderedJSON.string) ?? .null),
       ("ok", .bool(false)),
       ("exit_code", .number(Int(failure.code.rawValue))),
-      ("errors", .array([.string(failure.message)])),
+      ("errors", .array([.string(failure.message.escapingControlCharacters)])),
       ("hint", failure.hint.map(OrderedJSON.string) ?? .null),
     ]).rendered + "\n"
   }

@@ -75,6 +75,10 @@ import Testing
           + "it must be an http:// or https:// URL with a host (and a port from 0 to 65535, if any)\n"
       ),
       (["add", "--fr\u{1B}[2Jom", "-"], 64, "Error: Unknown option '--fr\\u{1b}[2Jom'"),
+      (
+        ["add", "--fr\u{202E}om\u{2028}", "-"], 64,
+        "Error: Unknown option '--fr\\u{202e}om\\u{2028}'"
+      ),
     ] as [([String], Int32, String)])
   func userInput(arguments: [String], status: Int32, error: String) throws {
     let directory = try TemporaryDirectory()
@@ -83,6 +87,22 @@ import Testing
     #expect(result.status == status)
     #expect(result.stderr.hasPrefix(error), "\(result.stderr.debugDescription)")
     #expect(Self.isTerminalSafe(result.stderr))
+  }
+
+  @Test("an error quoting a file's text is escaped in --json's errors as in text output")
+  func jsonErrorEscaped() throws {
+    let directory = try TemporaryDirectory()
+    let tpns = TPNSProcess(store: directory.file("state.plist"), server: "http://127.0.0.1:1/tpns")
+    let file = directory.file("import.plist")
+    try Data(
+      "<plist><dict><key>UIDs</key><array><string>AB\u{1B}[31mCD\u{202E}EF</string></array></dict></plist>"
+        .utf8
+    ).write(to: URL(fileURLWithPath: file))
+    let result = try tpns.run(["import", "--json", file])
+    #expect(result.status == 65)
+    let document = try JSONDocumentTests.document(result.stdout)
+    let error = try #require((document["errors"] as? [String])?.first)
+    #expect(error.contains("AB\\u{1b}[31mCD\\u{202e}EF"), "\(error.debugDescription)")
   }
 
   @Test("a string of the store (a hand-edited server) is shown escaped by status")
