@@ -2,6 +2,7 @@ import ArgumentParsing
 import FoundationEssentials
 import Posix
 import TPNSKit
+import TPNSProtocol
 
 /// Which outcomes are printed, where and how: for a one-shot command (whose
 /// failure ends it, and is not printed here) and for `watch` (each line
@@ -57,13 +58,15 @@ struct OutcomePrinter: Sendable {
 
   /// `line` after the time it is printed: `2026-12-01T05:14:00Z synced 3 UIDs …`.
   static func stamped(_ line: String) -> String {
-    "\(ISO8601.format(Date())) \(line)"
+    "\(CivilDate.iso8601(seconds: Int(Date().timeIntervalSince1970))) \(line)"
   }
 
   /// An event with its `time` after its `event`: `{"event":"synced","time":"2026-…Z",…}`.
   static func stamped(_ event: OrderedJSON) -> OrderedJSON {
     guard case .object(var members) = event else { return event }
-    members.insert(("time", .string(ISO8601.format(Date()))), at: members.isEmpty ? 0 : 1)
+    members.insert(
+      ("time", .string(CivilDate.iso8601(seconds: Int(Date().timeIntervalSince1970)))),
+      at: members.isEmpty ? 0 : 1)
     return .object(members)
   }
 }

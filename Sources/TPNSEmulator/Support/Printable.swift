@@ -20,15 +20,10 @@ struct Printable: CustomStringConvertible {
       if scalar.value >= 0x20 && scalar.value < 0x7F {
         output.unicodeScalars.append(scalar)
       } else {
-        output += Self.escaped(scalar)
+        output += "\\u{\(String(scalar.value, radix: 16))}"
       }
       count += 1
     }
     return output
-  }
-
-  /// How a character that is not shown as itself is written: `\u{1b}`.
-  static func escaped(_ scalar: Unicode.Scalar) -> String {
-    "\\u{\(String(scalar.value, radix: 16))}"
   }
 }

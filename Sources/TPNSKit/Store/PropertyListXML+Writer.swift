@@ -1,4 +1,5 @@
 import FoundationEssentials
+import TPNSProtocol
 
 /// The writer: Apple's layout (tabs, sorted keys), which `plutil` and
 /// Python's `plistlib` read.
@@ -72,7 +73,9 @@ extension PropertyListXML {
       case .integer(let number): element("<integer>", String(number), "</integer>\n", depth: depth)
       case .real(let number): element("<real>", number.description, "</real>\n", depth: depth)
       case .bool(let flag): line(flag ? "<true/>" : "<false/>", depth: depth)
-      case .date(let date): element("<date>", ISO8601.format(date), "</date>\n", depth: depth)
+      case .date(let date):
+        let seconds = Int(date.timeIntervalSince1970.rounded(.down))
+        element("<date>", CivilDate.iso8601(seconds: seconds), "</date>\n", depth: depth)
       case .data(let data):
         element("<data>", data.base64EncodedString(), "</data>\n", depth: depth)
       case .array(let items):

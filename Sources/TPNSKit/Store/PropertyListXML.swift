@@ -1,4 +1,5 @@
 import FoundationEssentials
+import TPNSProtocol
 
 #if canImport(Glibc)
   import Glibc
@@ -98,8 +99,10 @@ extension PropertyListXML {
         return .real(number)
       case "date":
         let text = try text(closing: tag).trimmingWhitespace()
-        guard let date = ISO8601.parse(text) else { throw error("'\(text)' is not a date") }
-        return .date(date)
+        guard let seconds = CivilDate.seconds(iso8601: text) else {
+          throw error("'\(text)' is not a date")
+        }
+        return .date(Date(timeIntervalSince1970: Double(seconds)))
       case "data":
         let text = try text(closing: tag)
         guard let data = Data(base64Encoded: text, options: .ignoreUnknownCharacters) else {

@@ -12,6 +12,23 @@ public enum CivilDate {
     return era * 146_097 + dayOfEra - 719_468
   }
 
+  /// The seconds since 1970 of `text`, or nil if it is not `YYYY-MM-DDTHH:MM:SSZ`
+  /// (a property list's `<date>`: no other form is read).
+  public static func seconds(iso8601 text: String) -> Int? {
+    let bytes = Array(text.utf8)
+    guard bytes.count == 20, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"),
+      bytes[10] == UInt8(ascii: "T"), bytes[13] == UInt8(ascii: ":"),
+      bytes[16] == UInt8(ascii: ":"), bytes[19] == UInt8(ascii: "Z")
+    else { return nil }
+    func number(_ range: Range<Int>) -> Int? { Int(String(decoding: bytes[range], as: UTF8.self)) }
+    guard let year = number(0..<4), let month = number(5..<7), let day = number(8..<10),
+      let hour = number(11..<13), let minute = number(14..<16), let second = number(17..<19),
+      (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second <= 60
+    else { return nil }
+    return ((daysSinceEpoch(year: year, month: month, day: day) * 24 + hour) * 60 + minute) * 60
+      + second
+  }
+
   /// `2020-01-01T00:00:00Z` for `seconds` since 1970; with `milliseconds` (0 to 999),
   /// `2020-01-01T00:00:00.123Z`.
   public static func iso8601(seconds: Int, milliseconds: Int? = nil) -> String {
