@@ -3,10 +3,6 @@ import Dispatch
 import Locking
 import Synchronization
 
-#if canImport(Glibc)
-  import Glibc
-#endif
-
 /// Keeps slow clients from holding the server's connections: a connection must send
 /// each request head (request line and headers) within ``headTimeout`` of opening or of
 /// its previous answer, else it is closed; and when more than ``maximumIncomplete``

@@ -1,9 +1,5 @@
 import CGnuTLS
 
-#if canImport(Glibc)
-  import Glibc
-#endif
-
 /// A certificate (PEM, the server's first, then any chain) and its private key (PEM,
 /// unencrypted), with which the emulator serves https.
 ///
