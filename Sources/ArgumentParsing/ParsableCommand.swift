@@ -1,8 +1,5 @@
+import Glibc
 import Posix
-
-#if canImport(Glibc)
-  import Glibc
-#endif
 
 /// A command: declared options (``ParsableArguments``), a ``CommandConfiguration``
 /// and a `run()`, as in swift-argument-parser.

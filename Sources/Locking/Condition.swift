@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-  import Glibc
-#endif
+import Glibc
 
 /// A ``Lock`` with a condition variable (`pthread_cond_t`, on the monotonic
 /// clock): a thread waits, with the mutex held, until another signals a

@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-  import Glibc
-#endif
+import Glibc
 
 /// A mutual-exclusion lock, the project's one: a `pthread_mutex_t` on the heap (its
 /// address never changes), adaptive (critical sections here are short). Not

@@ -1,8 +1,5 @@
+import Glibc
 import Synchronization
-
-#if canImport(Glibc)
-  import Glibc
-#endif
 
 /// Unbuffered output for commands: each call is written whole with `write(2)`
 /// (retried on EINTR and partial writes), so lines from several threads never

@@ -1,8 +1,5 @@
 import Dispatch
-
-#if canImport(Glibc)
-  import Glibc
-#endif
+import Glibc
 
 /// Signal handling without handlers: the signals are blocked in every thread (set
 /// before any thread starts, so libmicrohttpd's threads inherit the mask) and the

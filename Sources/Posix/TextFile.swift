@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-  import Glibc
-#endif
+import Glibc
 
 /// Writing a whole file: a generated document (a manual page), or a state that must
 /// never be seen half written (a snapshot).

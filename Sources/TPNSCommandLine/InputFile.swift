@@ -1,9 +1,6 @@
 import ArgumentParsing
+import Glibc
 import TPNSKit
-
-#if canImport(Glibc)
-  import Glibc
-#endif
 
 /// A file a command reads whole: `add --from`, `import`'s FILE, `--token-file`.
 enum InputFile {

@@ -1,8 +1,5 @@
 import ArgumentParsing
-
-#if canImport(Glibc)
-  import Glibc
-#endif
+import Glibc
 
 /// Colours for one output stream, as `git` and `gh` use them (`--color`): errors
 /// red, success green, what is pending or waiting yellow.

@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-  import Glibc
-#endif
+import Glibc
 
 /// The environment variables tpns reads.
 enum ProcessEnvironment {

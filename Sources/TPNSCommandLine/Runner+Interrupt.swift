@@ -1,10 +1,7 @@
 import ArgumentParsing
+import Glibc
 import Posix
 import TPNSKit
-
-#if canImport(Glibc)
-  import Glibc
-#endif
 
 extension Runner {
   /// From now on, SIGINT and SIGTERM end the command with its result as it

@@ -1,13 +1,10 @@
 import ArgumentParsing
+import Glibc
 import Locking
 import Posix
 import Reactive
 import TPNSKit
 import TPNSProtocol
-
-#if canImport(Glibc)
-  import Glibc
-#endif
 
 /// The View of a one-shot command: its inputs through the pipeline, each
 /// outcome printed as it comes, then the result.

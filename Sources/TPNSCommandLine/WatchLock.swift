@@ -1,10 +1,7 @@
 import ArgumentParsing
+import Glibc
 import TPNSKit
 import TPNSProtocol
-
-#if canImport(Glibc)
-  import Glibc
-#endif
 
 /// The one `tpns watch` of a store: an exclusive ``FileLock`` on
 /// `state.plist.watch.lock`, holding the watcher's pid for a second one to

@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-  import Glibc
-#endif
+import Glibc
 
 /// Who the emulator answers: clients on this machine (or, with a `--host` open to the
 /// network, on it) and its own dashboard page, never another site's page, which could

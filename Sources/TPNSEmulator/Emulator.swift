@@ -1,9 +1,6 @@
+import Glibc
 import Locking
 import TPNSProtocol
-
-#if canImport(Glibc)
-  import Glibc
-#endif
 
 /// The TPNS emulator: an HTTP server on `/tpns` speaking the TPNS protocol, with an
 /// SQLite registry and inspection endpoints under `/_emulator/`.

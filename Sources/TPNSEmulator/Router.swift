@@ -1,9 +1,6 @@
 import DurationFormatting
+import Glibc
 import TPNSProtocol
-
-#if canImport(Glibc)
-  import Glibc
-#endif
 
 /// Routes each HTTP request: `/tpns` (and the legacy paths) to the protocol commands'
 /// handlers, `/_emulator/` to the inspector, anything else to a 404, once

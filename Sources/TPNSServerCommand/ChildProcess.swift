@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-  import Glibc
-#endif
+import Glibc
 
 /// A child process started with `posix_spawnp`, with its signals back to defaults.
 struct ChildProcess {

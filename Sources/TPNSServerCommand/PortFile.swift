@@ -1,8 +1,5 @@
 import ArgumentParsing
-
-#if canImport(Glibc)
-  import Glibc
-#endif
+import Glibc
 
 /// The `--port-file`: the port and a newline, written so that neither a reader nor
 /// another user of its directory (`/tmp`) can catch tpns-server out: to a new

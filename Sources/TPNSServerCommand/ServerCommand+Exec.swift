@@ -1,10 +1,7 @@
 import ArgumentParsing
+import Glibc
 import Posix
 import TPNSEmulator
-
-#if canImport(Glibc)
-  import Glibc
-#endif
 
 extension ServerCommand {
   /// `tpns-server exec [--] COMMAND [ARGS...]`: runs a command against a fresh emulator

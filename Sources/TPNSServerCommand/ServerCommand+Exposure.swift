@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-  import Glibc
-#endif
+import Glibc
 
 extension ServerCommand {
   /// The warning for a `--host` that is not a loopback address (the first address it

@@ -1,10 +1,7 @@
 import ArgumentParsing
+import Glibc
 import Posix
 import TPNSEmulator
-
-#if canImport(Glibc)
-  import Glibc
-#endif
 
 extension ServerCommand {
   /// `--tls-cert` and `--tls-key`: serve https with a certificate of one's own.

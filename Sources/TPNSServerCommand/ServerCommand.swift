@@ -1,11 +1,8 @@
 import ArgumentParsing
+import Glibc
 import Posix
 import TPNSEmulator
 import TPNSProtocol
-
-#if canImport(Glibc)
-  import Glibc
-#endif
 
 /// `tpns-server`: runs the emulator until SIGHUP, SIGINT or SIGTERM.
 public struct ServerCommand: ParsableCommand {

@@ -1,9 +1,6 @@
 import CTerminal
+import Glibc
 import Posix
-
-#if canImport(Glibc)
-  import Glibc
-#endif
 
 /// The terminal of a full-screen program, from ``enter()`` to
 /// ``restore()``: raw mode, the alternate screen, the cursor hidden. It is

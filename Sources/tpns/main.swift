@@ -1,10 +1,7 @@
 import CLinux
+import Glibc
 import Posix
 import TPNSCommandLine
-
-#if canImport(Glibc)
-  import Glibc
-#endif
 
 // The token is in this process's memory from the start (its arguments, its
 // environment, the store): no core dump of it, and no /proc/PID/environ or

@@ -1,11 +1,8 @@
 import ArgumentParsing
+import Glibc
 import Posix
 import Reactive
 import TPNSKit
-
-#if canImport(Glibc)
-  import Glibc
-#endif
 
 struct Watch: TPNSSubcommand {
   static let configuration = CommandConfiguration(

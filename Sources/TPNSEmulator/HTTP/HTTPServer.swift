@@ -1,9 +1,6 @@
 import CMicroHTTPD
+import Glibc
 import Locking
-
-#if canImport(Glibc)
-  import Glibc
-#endif
 
 /// An HTTP/1.1 server over GNU libmicrohttpd that hands each complete request to a
 /// handler, on libmicrohttpd's poll threads (concurrently: it must be thread-safe), and

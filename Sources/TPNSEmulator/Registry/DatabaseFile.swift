@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-  import Glibc
-#endif
+import Glibc
 
 /// The files a registry opened, the database and its write-ahead log, known by device
 /// and inode, so that one deleted or replaced under the running emulator is noticed.

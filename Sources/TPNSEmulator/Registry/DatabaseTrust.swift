@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-  import Glibc
-#endif
+import Glibc
 
 /// Why an existing registry database is not to be used: the rules `tpns` applies to
 /// its store (see TPNSKit's `UntrustedReason`), applied to the database, its

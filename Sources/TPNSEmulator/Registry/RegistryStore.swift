@@ -1,8 +1,5 @@
 import CSQLite
-
-#if canImport(Glibc)
-  import Glibc
-#endif
+import Glibc
 
 /// The registry's tables and queries over one SQLite connection.
 ///

@@ -1,9 +1,6 @@
 import FoundationEssentials
+import Glibc
 import TPNSProtocol
-
-#if canImport(Glibc)
-  import Glibc
-#endif
 
 /// The emulator's whole state as one JSON document: the registry (phones, their
 /// mappings in each phone's order with their settings, devices), the notifications

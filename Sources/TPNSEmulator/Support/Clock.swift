@@ -1,8 +1,5 @@
+import Glibc
 import TPNSProtocol
-
-#if canImport(Glibc)
-  import Glibc
-#endif
 
 /// Wall-clock time in milliseconds since 1970, and its ISO 8601 form.
 enum Clock {

@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-  import Glibc
-#endif
+import Glibc
 
 /// A file the emulator starts from (a TLS certificate or key, a whitelist, a
 /// snapshot), read whole and refused when it is not safely its user's.

@@ -1,8 +1,5 @@
 import FoundationEssentials
-
-#if canImport(Glibc)
-  import Glibc
-#endif
+import Glibc
 
 /// Replaces a file's contents atomically and durably: after a crash or power
 /// loss the file holds either the old bytes or the new ones, never a mix.

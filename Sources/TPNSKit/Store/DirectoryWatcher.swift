@@ -1,10 +1,7 @@
 import Dispatch
+import Glibc
 import Locking
 import Reactive
-
-#if canImport(Glibc)
-  import Glibc
-#endif
 
 /// Changes to one file, seen through inotify on its directory: the store is
 /// replaced by rename on every write, so a watch on the file's inode would

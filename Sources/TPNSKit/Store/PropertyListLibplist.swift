@@ -1,9 +1,6 @@
 import CPlist
 import FoundationEssentials
-
-#if canImport(Glibc)
-  import Glibc
-#endif
+import Glibc
 
 /// Reads a binary property list with libplist (Debian `libplist-dev`), the
 /// library made for Apple's format: `plist_from_memory`, then its tree as a

@@ -1,9 +1,6 @@
 import FoundationEssentials
+import Glibc
 import TPNSProtocol
-
-#if canImport(Glibc)
-  import Glibc
-#endif
 
 /// Reads and writes XML property lists.
 ///

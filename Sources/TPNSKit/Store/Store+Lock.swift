@@ -1,8 +1,5 @@
 import DurationFormatting
-
-#if canImport(Glibc)
-  import Glibc
-#endif
+import Glibc
 
 extension Store {
   /// Waits at most `timeout`, polling with a growing pause, for an exclusive

@@ -1,10 +1,7 @@
 import FoundationEssentials
+import Glibc
 import Locking
 import Reactive
-
-#if canImport(Glibc)
-  import Glibc
-#endif
 
 /// The property-list file that is the single source of truth: where it lives,
 /// how it is read, and the locked, atomic, durable read-modify-write that is

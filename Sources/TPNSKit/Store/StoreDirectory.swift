@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-  import Glibc
-#endif
+import Glibc
 
 /// The directory that holds the store's file, opened once every directory on
 /// the way from `/` has passed ``UntrustedReason/ofDirectory(_:)`` (this

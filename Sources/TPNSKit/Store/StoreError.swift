@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-  import Glibc
-#endif
+import Glibc
 
 /// Why the store could not be read or written. Each case names the file, so
 /// that the message tells the user where to look.

@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-  import Glibc
-#endif
+import Glibc
 
 /// Why a file or directory on the store's way is not trusted: what ssh's
 /// `StrictModes` refuses for `~/.ssh`. Anyone who can write a directory on

@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-  import Glibc
-#endif
+import Glibc
 
 /// Reading an open file descriptor: the project's one `read(2)` loop.
 public enum FileDescriptor {

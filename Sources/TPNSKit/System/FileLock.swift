@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-  import Glibc
-#endif
+import Glibc
 
 /// An exclusive `flock(2)` on an open file, which it owns: ``release()``, or the
 /// lock's end, closes it. A `flock` belongs to the open file, so two opens of one

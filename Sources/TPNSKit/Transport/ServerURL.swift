@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-  import Glibc
-#endif
+import Glibc
 
 /// A server URL as text, taken apart as far as tpns needs: credentials and query
 /// (which output hides), host (a loopback server is reached directly and may be
