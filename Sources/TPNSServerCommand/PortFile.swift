@@ -57,6 +57,7 @@ struct PortFile {
   private static func failure(_ path: String, _ code: Int32) -> CommandFailure {
     CommandFailure(
       "cannot write the port file '\(path)': \(String(cString: strerror(code)))",
-      hint: "Pass a --port-file in a directory you can write.", exitCode: ExitCode(73))
+      hint: "Pass a --port-file that names a file in a directory you can write.",
+      exitCode: ExitCode(73))
   }
 }

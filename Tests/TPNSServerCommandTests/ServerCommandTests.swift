@@ -362,7 +362,9 @@ struct ServerCommandTests {
       ["-c", script, Self.binary.path, portFile], executable: URL(fileURLWithPath: "/bin/sh"))
     #expect(result.status == 73)
     #expect(result.stderr.hasPrefix("Error: cannot write the port file '\(portFile)': "))
-    #expect(result.stderr.hasSuffix("\nPass a --port-file in a directory you can write.\n"))
+    #expect(
+      result.stderr.hasSuffix(
+        "\nPass a --port-file that names a file in a directory you can write.\n"))
     #expect(result.stdout == "")
     #expect(!FileManager.default.fileExists(atPath: portFile))
     let leftovers = try FileManager.default.contentsOfDirectory(atPath: directory.path)
