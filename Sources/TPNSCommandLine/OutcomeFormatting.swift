@@ -130,7 +130,8 @@ struct OutcomeFormatting {
         )
       case .registrationLost(let server):
         ("registration_lost", [("server", .string(ServerURL(server).redacted))])
-      case .failed(let failure): ("failed", [("error", .string(mask(failure.description)))])
+      case .failed(let failure):
+        ("failed", [("error", .string(mask(failure.description).escapingControlCharacters))])
       }
     return .object([("event", .string(event))] + members)
   }

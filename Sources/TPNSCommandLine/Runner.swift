@@ -267,7 +267,7 @@ struct Runner {
   ) -> CommandFailure {
     // The store first: the mask learns its tokens before the message is masked.
     let state = options.json ? documentState() : nil
-    let message = mask(message)
+    let message = mask(message).escapingControlCharacters
     var json: String?
     if options.json {
       let events =

@@ -103,6 +103,8 @@ import Testing
     let document = try JSONDocumentTests.document(result.stdout)
     let error = try #require((document["errors"] as? [String])?.first)
     #expect(error.contains("AB\\u{1b}[31mCD\\u{202e}EF"), "\(error.debugDescription)")
+    let outcomes = try #require(document["outcomes"] as? [[String: Any]])
+    #expect(outcomes.map { $0["error"] as? String } == [error])
   }
 
   @Test("a string of the store (a hand-edited server) is shown escaped by status")
