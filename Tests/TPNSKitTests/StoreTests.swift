@@ -324,6 +324,28 @@ import Testing
     #expect(contents(of: path) == bytes)
   }
 
+  @Test(
+    "in a server's entry and its registration too, a known key misspelt by case is refused",
+    arguments: [
+      ("<key>uids</key><array/>", "Servers › http://a/tpns › uids", "UIDs"),
+      (
+        "<key>Registration</key><dict><key>token</key><string>x</string></dict>",
+        "Servers › http://a/tpns › Registration › token", "Token"
+      ),
+    ])
+  func misspeltServerKey(entry: String, key: String, known: String) throws {
+    let directory = try TemporaryDirectory()
+    let path = directory.file("state.plist")
+    let bytes = Data(
+      ("<plist><dict><key>Servers</key><dict><key>http://a/tpns</key><dict>\(entry)</dict></dict>"
+        + "</dict></plist>").utf8)
+    try bytes.write(to: URL(fileURLWithPath: path))
+    let reason = StoreFormatError.invalidValue(
+      key: key, reason: "keys are exact, case included: rename it '\(known)'")
+    #expect(throws: StoreError.corrupt(path: path, reason: reason)) { try Store(path: path).load() }
+    #expect(contents(of: path) == bytes)
+  }
+
   @Test("a store nested 200,000 deep is refused as corrupt, naming the limit, and left as it was")
   func nestedTooDeep() throws {
     let directory = try TemporaryDirectory()

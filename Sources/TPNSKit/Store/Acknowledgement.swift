@@ -199,13 +199,13 @@ extension Acknowledgement {
       throw .wrongType(key: "Servers › \(server)", expected: "dictionary", found: value)
     }
     var acknowledgement = Acknowledgement()
-    acknowledgement.otherKeys = list.filter { !Key.all.contains($0.key) }
+    acknowledgement.otherKeys = try StoreContents.otherKeys(
+      of: list, known: Key.all, context: context)
     if let registration = try list.dictionary(Key.registration, context: context) {
-      acknowledgement.registration = try PhoneRegistration.read(
-        registration, context: context + Key.registration + " › ")
-      acknowledgement.otherRegistrationKeys = registration.filter {
-        !PhoneRegistration.Key.all.contains($0.key)
-      }
+      let context = context + Key.registration + " › "
+      acknowledgement.registration = try PhoneRegistration.read(registration, context: context)
+      acknowledgement.otherRegistrationKeys = try StoreContents.otherKeys(
+        of: registration, known: PhoneRegistration.Key.all, context: context)
     }
     // The mark counts only without a list: a tpns that does not know it
     // keeps it as it is, beside the list it records after a sync.

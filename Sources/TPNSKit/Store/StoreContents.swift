@@ -91,15 +91,24 @@ extension StoreContents {
       servers = spellings.mapValues(Acknowledgement.merged)
     }
     try migrateLegacyKeys(propertyList)
-    otherKeys = propertyList.filter { !Key.all.contains($0.key) }
-    // A known key misspelt by case or spaces would be kept as another one while the
-    // list or the token it holds read as missing, and a sync would unmap every UID.
-    for key in otherKeys.keys.sorted() {
+    otherKeys = try Self.otherKeys(of: propertyList, known: Key.all)
+  }
+
+  /// The keys of `dictionary` not among `known`, refusing one that differs from a known
+  /// key only by case or spaces: kept as another key, the list or token it holds would
+  /// read as missing, and a sync would unmap every UID. `context` prefixes it in errors.
+  static func otherKeys(
+    of dictionary: [String: PropertyListValue], known: Set<String>, context: String = ""
+  ) throws(StoreFormatError) -> [String: PropertyListValue] {
+    let others = dictionary.filter { !known.contains($0.key) }
+    for key in others.keys.sorted() {
       let spelling = key.trimmingWhitespace().lowercased()
-      if let known = Key.all.first(where: { $0.lowercased() == spelling }) {
-        throw .invalidValue(key: key, reason: "keys are exact, case included: rename it '\(known)'")
+      if let known = known.first(where: { $0.lowercased() == spelling }) {
+        throw .invalidValue(
+          key: context + key, reason: "keys are exact, case included: rename it '\(known)'")
       }
     }
+    return others
   }
 
   /// The earlier format's `Server`/`Registered`/`SyncedUIDs` as an
