@@ -108,8 +108,8 @@ import Testing
     #expect(try tpns.run(["add", "--no-sync", "ABCDEFGHJKLMNPRSTUVW"]).stderr == "")
     #expect(chmod(tpns.store, 0o644) == 0)
     let warning =
-      "Warning: the store \(tpns.store) is readable by group or others (mode 0644), and it "
-      + "holds the push token; run 'chmod 600 \(tpns.store)'\n"
+      "Warning: the store \(tpns.store) is readable by group or others (mode 0644), and tpns "
+      + "keeps the push token there; run 'chmod 600 \(tpns.store)'\n"
     let list = try tpns.run(["list"])
     #expect(list.status == 0)
     #expect(list.stderr == warning)

@@ -170,4 +170,11 @@ import Testing
       StoreFormatError.duplicateUID(key: "UIDs", text: "A", first: 0, second: 1)
         != .duplicateUID(key: "UIDs", text: "A", first: 1, second: 0))
   }
+
+  @Test("a UID that is not one is quoted with what a terminal acts on escaped as \\u{1b}")
+  func invalidUIDEscaped() {
+    let error = StoreFormatError.invalidUID(
+      key: "UIDs", index: 0, text: "AB\u{1B}[31mCD\u{202E}EF", reason: "bad")
+    #expect(error.description == #"'UIDs' item 0 is not a UID ("AB\u{1b}[31mCD\u{202e}EF": bad)"#)
+  }
 }

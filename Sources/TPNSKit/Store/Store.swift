@@ -104,8 +104,8 @@ public struct Store: Sendable {
       status.st_uid == geteuid(), status.st_mode & 0o044 != 0
     else { return nil }
     return "the store \(path) is readable by group or others (mode "
-      + "\(UntrustedReason.octal(status.st_mode & 0o7777))), and it holds the push token; "
-      + "run 'chmod 600 \(path)'"
+      + "\(UntrustedReason.octal(status.st_mode & 0o7777))), and tpns keeps the push token "
+      + "there; run 'chmod 600 \(path)'"
   }
 
   /// The stored state; an empty one if the file does not exist yet.
