@@ -127,8 +127,8 @@ public struct RetryPolicy: Sendable {
       let second = Int(time[2]), (0..<24).contains(hour), (0..<60).contains(minute),
       (0...60).contains(second)
     else { return nil }
-    let days = CivilDate.daysSinceEpoch(year: year, month: monthIndex + 1, day: day)
-    let seconds = ((days * 24 + hour) * 60 + minute) * 60 + second
+    let seconds = CivilDate.seconds(
+      year: year, month: monthIndex + 1, day: day, hour: hour, minute: minute, second: second)
     return Date(timeIntervalSince1970: Double(seconds))
   }
 }

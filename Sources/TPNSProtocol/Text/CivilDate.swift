@@ -2,14 +2,17 @@
 /// and ISO 8601 count them, before 1582 too), computed without a calendar or a date
 /// formatter (Howard Hinnant's algorithms).
 public enum CivilDate {
-  /// Days since 1970-01-01 of `year`-`month`-`day`.
-  public static func daysSinceEpoch(year: Int, month: Int, day: Int) -> Int {
+  /// Seconds since 1970 of `year`-`month`-`day` `hour`:`minute`:`second`, UTC.
+  public static func seconds(
+    year: Int, month: Int, day: Int, hour: Int = 0, minute: Int = 0, second: Int = 0
+  ) -> Int {
     let shiftedYear = month <= 2 ? year - 1 : year
     let era = (shiftedYear >= 0 ? shiftedYear : shiftedYear - 399) / 400
     let yearOfEra = shiftedYear - era * 400
     let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
     let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-    return era * 146_097 + dayOfEra - 719_468
+    let days = era * 146_097 + dayOfEra - 719_468
+    return ((days * 24 + hour) * 60 + minute) * 60 + second
   }
 
   /// The seconds since 1970 of `text`, or nil if it is not `YYYY-MM-DDTHH:MM:SSZ`
@@ -25,8 +28,7 @@ public enum CivilDate {
       let hour = number(11..<13), let minute = number(14..<16), let second = number(17..<19),
       (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second <= 60
     else { return nil }
-    return ((daysSinceEpoch(year: year, month: month, day: day) * 24 + hour) * 60 + minute) * 60
-      + second
+    return seconds(year: year, month: month, day: day, hour: hour, minute: minute, second: second)
   }
 
   /// `2020-01-01T00:00:00Z` for `seconds` since 1970; with `milliseconds` (0 to 999),
