@@ -24,6 +24,29 @@ import Testing
     #expect(try PropertyListXML.parse(bytes) == Self.sample)
   }
 
+  @Test("an array read after another is read as written, where it agrees with it and where not")
+  func laterArraysAgainstEarlier() throws {
+    let text = """
+      <plist><dict>
+      <key>A</key><array><string>ONE</string><string>TWO</string><string>THREE</string></array>
+      <key>B</key><array><string>ONE</string><string>2</string><integer>3</integer>\
+      <string>THREE</string><string>FOUR</string><string>TW&amp;O</string></array>
+      <key>C</key><array><string>ONE</string><string>TWO</string></array>
+      </dict></plist>
+      """
+    let value = try PropertyListXML.parse(Array(text.utf8))
+    #expect(
+      value
+        == .dictionary([
+          "A": .array([.string("ONE"), .string("TWO"), .string("THREE")]),
+          "B": .array([
+            .string("ONE"), .string("2"), .integer(3), .string("THREE"), .string("FOUR"),
+            .string("TW&O"),
+          ]),
+          "C": .array([.string("ONE"), .string("TWO")]),
+        ]))
+  }
+
   @Test("a carriage return is written as a reference, which XML readers keep")
   func carriageReturn() throws {
     let value = PropertyListValue.string("line\r\nnext\rlast")

@@ -17,6 +17,20 @@ import Testing
   }
 
   @Test(
+    "only 20 of 0-9 and A-Z are a UID's canonical form",
+    arguments: [
+      ("ABCDEFGHJKLMNPRSTUVW", true), ("0123456789ABCDEFGHJK", true),
+      ("abcdefghjklmnprstuvw", false), ("ABCDEFGHJKLMNPRSTUV", false),
+      ("ABCDEFGHJKLMNPRSTUVWX", false), (" ABCDEFGHJKLMNPRSTUV", false),
+      ("ABCDEFGHJKLMNPRSTUV@", false), ("ABCDEFGHJKLMNPRSTUV[", false),
+      ("ABCDEFGHJKLMNPRSTUV/", false), ("ABCDEFGHJKLMNPRSTUV:", false),
+      ("ÄBCDEFGHJKLMNPRSTUV", false), ("", false),
+    ])
+  func canonical(text: String, isCanonical: Bool) {
+    #expect(DeviceUID.isCanonical(text) == isCanonical)
+  }
+
+  @Test(
     "invalid UIDs say what is wrong and where",
     arguments: [
       ("", "the UID is empty"),

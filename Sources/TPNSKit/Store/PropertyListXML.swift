@@ -51,6 +51,11 @@ extension PropertyListXML {
 
     let bytes: UnsafeBufferPointer<UInt8>
     var index = 0
+    /// The longest array read so far. A store holds each server's acknowledged
+    /// list beside its own, most often the same UIDs: a string equal to the one
+    /// at the same place in this array shares its storage rather than being
+    /// made again (half the strings, and the memory, of a store in sync).
+    var longestArray: [PropertyListValue] = []
 
     mutating func document() throws(ParseError) -> PropertyListValue {
       // A UTF-8 byte order mark is allowed before the declaration.
@@ -68,8 +73,11 @@ extension PropertyListXML {
       return value
     }
 
-    /// One value element, `depth` levels down (the top value is at 1).
-    mutating func value(depth: Int) throws(ParseError) -> PropertyListValue {
+    /// One value element, `depth` levels down (the top value is at 1); a
+    /// string equal to `earlier` is `earlier`.
+    mutating func value(depth: Int, earlier: PropertyListValue? = nil) throws(ParseError)
+      -> PropertyListValue
+    {
       try skipMisc()
       guard depth <= PropertyList.maximumDepth else {
         var failure = error("elements nest deeper than \(PropertyList.maximumDepth) levels")
@@ -78,7 +86,10 @@ extension PropertyListXML {
       }
       let tag = try openTag()
       // Most elements are strings: told apart without making a String of the name.
-      if self.tag(tag, is: "string") { return .string(try text(closing: tag)) }
+      if self.tag(tag, is: "string") {
+        guard case .string(let earlier) = earlier else { return .string(try text(closing: tag)) }
+        return .string(try text(closing: tag, sameAs: earlier))
+      }
       let element = name(of: tag)
       switch element {
       case "true", "false":
@@ -110,9 +121,11 @@ extension PropertyListXML {
         var items: [PropertyListValue] = []
         guard !tag.isEmpty else { return .array(items) }
         while try !atClosing(tag) {
-          items.append(try value(depth: depth + 1))
+          let earlier = items.count < longestArray.count ? longestArray[items.count] : nil
+          items.append(try value(depth: depth + 1, earlier: earlier))
         }
         try closeTag(tag)
+        if items.count > longestArray.count { longestArray = items }
         return .array(items)
       case "dict":
         var members: [String: PropertyListValue] = [:]
@@ -207,8 +220,11 @@ extension PropertyListXML {
       position <= bytes.count && bytes[position...].starts(with: prefix)
     }
 
-    /// Character data up to the closing tag of `tag`, entities and CDATA decoded.
-    mutating func text(closing tag: Tag) throws(ParseError) -> String {
+    /// Character data up to the closing tag of `tag`, entities and CDATA
+    /// decoded; `earlier` itself if the text is the same.
+    mutating func text(closing tag: Tag, sameAs earlier: String? = nil) throws(ParseError)
+      -> String
+    {
       if tag.isEmpty { return "" }
       // The common case, plain text up to the closing tag, read without a copy.
       let start = index
@@ -219,6 +235,9 @@ extension PropertyListXML {
       if isClosing(at: end) {
         index = end
         try closeTag(tag)
+        if var earlier, earlier.withUTF8({ $0.elementsEqual(bytes[start..<end]) }) {
+          return earlier
+        }
         return String(decoding: bytes[start..<end], as: UTF8.self)
       }
       var output: [UInt8] = []

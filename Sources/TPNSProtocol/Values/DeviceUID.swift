@@ -35,16 +35,18 @@ public struct DeviceUID: Hashable, Sendable, CustomStringConvertible {
   public static func isCanonical(_ text: String) -> Bool {
     // Over the string's bytes as one buffer: every UID of a store is checked
     // each time it is read, and `String.UTF8View`'s iterator costs a call a byte.
-    var text = text
-    return text.withUTF8 { bytes in
-      bytes.count == DeviceUIDSyntax.length
-        && bytes.allSatisfy { byte in
-          switch byte {
-          case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "A")...UInt8(ascii: "Z"): true
-          default: false
-          }
+    // A string without contiguous bytes is not called canonical; `init` then
+    // checks it character by character.
+    text.utf8.withContiguousStorageIfAvailable { bytes in
+      guard bytes.count == DeviceUIDSyntax.length else { return false }
+      for byte in bytes {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "A")...UInt8(ascii: "Z"): continue
+        default: return false
         }
-    }
+      }
+      return true
+    } ?? false
   }
 }
 
