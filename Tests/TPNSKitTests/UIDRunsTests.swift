@@ -76,6 +76,39 @@ import Testing
   }
 
   @Test(
+    "a server's list other than the stored one is read as written, in canonical form",
+    arguments: [
+      [String](), Array(stored.prefix(9)), stored.reversed(), [other.lowercased()] + stored,
+    ])
+  func otherList(uids: [String]) throws {
+    let value = PropertyListValue.dictionary(["UIDs": .array(uids.map(PropertyListValue.string))])
+    #expect(
+      try Acknowledgement.read(value, server: "s", storedUIDs: Self.stored).uids
+        == uids.map { $0.uppercased() })
+  }
+
+  @Test(
+    "a server's list other than the stored one is checked in full and refused",
+    arguments: [
+      (stored + [stored[3]], "twice"), (stored + ["not a UID"], "not allowed in a UID"),
+      (Array(stored.dropLast()) + ["UID000000000000000009"], "20 characters"),
+    ])
+  func otherListRefused(uids: [String], reason: String) {
+    let value = PropertyListValue.dictionary(["UIDs": .array(uids.map(PropertyListValue.string))])
+    #expect {
+      try Acknowledgement.read(value, server: "s", storedUIDs: Self.stored)
+    } throws: { error in
+      "\(error)".contains("'Servers › s › UIDs") && "\(error)".contains(reason)
+    }
+    let notText = PropertyListValue.dictionary([
+      "UIDs": .array(Self.stored.dropLast().map(PropertyListValue.string) + [.integer(9)])
+    ])
+    #expect(throws: StoreFormatError.self) {
+      try Acknowledgement.read(notText, server: "s", storedUIDs: Self.stored)
+    }
+  }
+
+  @Test(
     "runs with a UID written twice, or a stored UID written out, are checked in full and refused"
   )
   func duplicateInRuns() {

@@ -212,14 +212,15 @@ extension Acknowledgement {
     acknowledgement.listIsUnknown =
       list[Key.uidsUnknown] == .bool(true) && list[Key.uids] == nil && list[Key.uidRuns] == nil
     // Written out (`UIDs`) or as runs of the stored list (`UIDRuns`); not both.
-    if let uids = try list.strings(Key.uids, context: context) {
-      if list[Key.uidRuns] != nil {
-        throw .invalidValue(
-          key: context + Key.uidRuns,
-          reason: "'\(Key.uids)' holds the list already (keep one of the two)")
-      }
-      acknowledgement.uids =
-        uids == storedUIDs ? storedUIDs : try StoreContents.validated(uids, key: context + Key.uids)
+    if list[Key.uids] != nil, list[Key.uidRuns] != nil {
+      throw .invalidValue(
+        key: context + Key.uidRuns,
+        reason: "'\(Key.uids)' holds the list already (keep one of the two)")
+    }
+    if list.holds(Key.uids, strings: storedUIDs) {
+      acknowledgement.uids = storedUIDs
+    } else if let uids = try list.strings(Key.uids, context: context) {
+      acknowledgement.uids = try StoreContents.validated(uids, key: context + Key.uids)
     } else if let value = list[Key.uidRuns] {
       let key = context + Key.uidRuns
       if runsAreOfStoredUIDs {

@@ -154,6 +154,15 @@ extension Dictionary where Key == String, Value == PropertyListValue {
     }
   }
 
+  /// Whether `key` holds `strings`, compared where they lie rather than copied out.
+  func holds(_ key: String, strings: [String]) -> Bool {
+    guard case .array(let items)? = self[key], items.count == strings.count else { return false }
+    for index in items.indices {
+      guard case .string(let text) = items[index], text == strings[index] else { return false }
+    }
+    return true
+  }
+
   func strings(_ key: String, context: String = "") throws(StoreFormatError) -> [String]? {
     switch self[key] {
     case nil: return nil
