@@ -74,8 +74,8 @@ extension PropertyListXML {
     }
 
     /// One value element, `depth` levels down (the top value is at 1); a
-    /// string equal to `earlier` is `earlier`.
-    mutating func value(depth: Int, earlier: PropertyListValue? = nil) throws(ParseError)
+    /// string equal to the one at `position` in ``longestArray`` is that one.
+    mutating func value(depth: Int, position: Int = -1) throws(ParseError)
       -> PropertyListValue
     {
       try skipMisc()
@@ -87,8 +87,7 @@ extension PropertyListXML {
       let tag = try openTag()
       // Most elements are strings: told apart without making a String of the name.
       if self.tag(tag, is: "string") {
-        guard case .string(let earlier) = earlier else { return .string(try text(closing: tag)) }
-        return .string(try text(closing: tag, sameAs: earlier))
+        return .string(try text(closing: tag, position: position))
       }
       let element = name(of: tag)
       switch element {
@@ -121,8 +120,7 @@ extension PropertyListXML {
         var items: [PropertyListValue] = []
         guard !tag.isEmpty else { return .array(items) }
         while try !atClosing(tag) {
-          let earlier = items.count < longestArray.count ? longestArray[items.count] : nil
-          items.append(try value(depth: depth + 1, earlier: earlier))
+          items.append(try value(depth: depth + 1, position: items.count))
         }
         try closeTag(tag)
         if items.count > longestArray.count { longestArray = items }
@@ -221,8 +219,8 @@ extension PropertyListXML {
     }
 
     /// Character data up to the closing tag of `tag`, entities and CDATA
-    /// decoded; `earlier` itself if the text is the same.
-    mutating func text(closing tag: Tag, sameAs earlier: String? = nil) throws(ParseError)
+    /// decoded; the string at `position` in ``longestArray`` if the text is the same.
+    mutating func text(closing tag: Tag, position: Int = -1) throws(ParseError)
       -> String
     {
       if tag.isEmpty { return "" }
@@ -235,7 +233,13 @@ extension PropertyListXML {
       if isClosing(at: end) {
         index = end
         try closeTag(tag)
-        if var earlier, earlier.withUTF8({ $0.elementsEqual(bytes[start..<end]) }) {
+        if position >= 0, position < longestArray.count,
+          case .string(let earlier) = longestArray[position],
+          earlier.utf8.withContiguousStorageIfAvailable({ utf8 in
+            utf8.count == end - start && !utf8.isEmpty
+              && sameBytes(at: start, as: utf8.baseAddress!, count: utf8.count)
+          }) == true
+        {
           return earlier
         }
         return String(decoding: bytes[start..<end], as: UTF8.self)
