@@ -33,8 +33,16 @@ public final class Lock: @unchecked Sendable {
 
   /// Acquires the lock, waiting as long as it takes.
   public func lock() {
+    // Tried again for a while before sleeping, longer than glibc's adaptive mutex
+    // spins: the emulator's two serving threads take the registry's lock for one
+    // SQLite statement (microseconds) each request, and a sleep and wake-up (an
+    // inter-processor interrupt on a virtual machine) costs more than that wait.
+    for _ in 0..<Self.attemptsBeforeSleeping where pthread_mutex_trylock(mutex) == 0 { return }
     pthread_mutex_lock(mutex)
   }
+
+  /// How often ``lock()`` tries before it sleeps: about the time of one SQLite statement.
+  static let attemptsBeforeSleeping = 2000
 
   /// Releases the lock, which the calling thread must hold.
   public func unlock() {

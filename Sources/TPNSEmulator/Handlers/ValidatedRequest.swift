@@ -40,6 +40,7 @@ struct ValidatedRequest: Sendable {
     }
     let parameters = command.parameters
     var sent: [FormParameters.Pair] = []
+    sent.reserveCapacity(form.pairs.count)
     var others: [FormParameters.Pair] = []
     for pair in form.pairs where pair.name != CommandParameter.cmd.name {
       if parameters.contains(where: { $0.name == pair.name }) {
