@@ -35,9 +35,7 @@ public struct DeviceUID: Hashable, Sendable, CustomStringConvertible {
   public static func isCanonical(_ text: String) -> Bool {
     // Over the string's bytes as one buffer: every UID of a store is checked
     // each time it is read, and `String.UTF8View`'s iterator costs a call a byte.
-    // A string without contiguous bytes is not called canonical; `init` then
-    // checks it character by character.
-    text.utf8.withContiguousStorageIfAvailable { bytes in
+    let isCanonical = { (bytes: UnsafeBufferPointer<UInt8>) -> Bool in
       guard bytes.count == DeviceUIDSyntax.length else { return false }
       for byte in bytes {
         switch byte {
@@ -46,7 +44,12 @@ public struct DeviceUID: Hashable, Sendable, CustomStringConvertible {
         }
       }
       return true
-    } ?? false
+    }
+    // Read in place when the string's bytes are in one buffer (`withUTF8` needs a
+    // mutable copy of the value: a retain and a release); else through such a copy.
+    if let result = text.utf8.withContiguousStorageIfAvailable(isCanonical) { return result }
+    var copy = text
+    return copy.withUTF8(isCanonical)
   }
 }
 
