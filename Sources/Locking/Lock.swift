@@ -34,9 +34,10 @@ public final class Lock: @unchecked Sendable {
   /// Acquires the lock, waiting as long as it takes.
   public func lock() {
     // Tried again for a while before sleeping, longer than glibc's adaptive mutex
-    // spins: the emulator's two serving threads take the registry's lock for one
-    // SQLite statement (microseconds) each request, and a sleep and wake-up (an
-    // inter-processor interrupt on a virtual machine) costs more than that wait.
+    // spins: each serving thread of the emulator (`--threads`) takes the registry's
+    // lock for one SQLite statement (microseconds) a request, and a sleep and
+    // wake-up (an inter-processor interrupt on a virtual machine) cost more than
+    // that wait.
     for _ in 0..<Self.attemptsBeforeSleeping where pthread_mutex_trylock(mutex) == 0 { return }
     pthread_mutex_lock(mutex)
   }

@@ -108,6 +108,36 @@ import Testing
     }
   }
 
+  @Test("a server's list equal to the stored one only as Unicode text is refused, not taken as it")
+  func lookAlikeList() {
+    // U+212A KELVIN SIGN is canonically equivalent to K: String's == takes them as equal.
+    let value = PropertyListValue.dictionary([
+      "UIDs": .array([.string("ABCDEFGHJ\u{212A}LMNPRSTUVW")])
+    ])
+    #expect {
+      try Acknowledgement.read(value, server: "s", storedUIDs: [Self.other])
+    } throws: { error in
+      "\(error)".contains("'Servers › s › UIDs") && "\(error)".contains("U+212A")
+    }
+  }
+
+  @Test(
+    "a server's UIDs of the wrong type is named as such, also beside UIDRuns",
+    arguments: [
+      PropertyListValue.integer(3), .dictionary([:]),
+      .array([.string(UIDRunsTests.stored[0]), .integer(1)]),
+    ])
+  func wrongTypeBesideRuns(uids: PropertyListValue) {
+    let value = PropertyListValue.dictionary([
+      "UIDs": uids, "UIDRuns": .array([.dictionary(["From": .integer(0), "Count": .integer(1)])]),
+    ])
+    #expect {
+      try Acknowledgement.read(value, server: "s", storedUIDs: Self.stored)
+    } throws: { error in
+      "\(error)".contains("'Servers › s › UIDs'") && !"\(error)".contains("keep one of the two")
+    }
+  }
+
   @Test(
     "runs with a UID written twice, or a stored UID written out, are checked in full and refused"
   )

@@ -212,15 +212,16 @@ extension Acknowledgement {
     acknowledgement.listIsUnknown =
       list[Key.uidsUnknown] == .bool(true) && list[Key.uids] == nil && list[Key.uidRuns] == nil
     // Written out (`UIDs`) or as runs of the stored list (`UIDRuns`); not both.
-    if list[Key.uids] != nil, list[Key.uidRuns] != nil {
-      throw .invalidValue(
-        key: context + Key.uidRuns,
-        reason: "'\(Key.uids)' holds the list already (keep one of the two)")
-    }
-    if list.holds(Key.uids, strings: storedUIDs) {
-      acknowledgement.uids = storedUIDs
-    } else if let uids = try list.strings(Key.uids, context: context) {
-      acknowledgement.uids = try StoreContents.validated(uids, key: context + Key.uids)
+    // Most often the stored list itself: compared where it lies, not copied out.
+    let isStoredList = list.holds(Key.uids, strings: storedUIDs)
+    if let uids = isStoredList ? storedUIDs : try list.strings(Key.uids, context: context) {
+      if list[Key.uidRuns] != nil {
+        throw .invalidValue(
+          key: context + Key.uidRuns,
+          reason: "'\(Key.uids)' holds the list already (keep one of the two)")
+      }
+      acknowledgement.uids =
+        isStoredList ? storedUIDs : try StoreContents.validated(uids, key: context + Key.uids)
     } else if let value = list[Key.uidRuns] {
       let key = context + Key.uidRuns
       if runsAreOfStoredUIDs {

@@ -154,11 +154,15 @@ extension Dictionary where Key == String, Value == PropertyListValue {
     }
   }
 
-  /// Whether `key` holds `strings`, compared where they lie rather than copied out.
+  /// Whether `key` holds `strings` byte for byte, compared where they lie rather
+  /// than copied out. `strings` must be ASCII: `==` alone takes a Kelvin sign
+  /// (U+212A) for a `K`, and a string equal to an ASCII one with as many bytes is it.
   func holds(_ key: String, strings: [String]) -> Bool {
     guard case .array(let items)? = self[key], items.count == strings.count else { return false }
     for index in items.indices {
-      guard case .string(let text) = items[index], text == strings[index] else { return false }
+      guard case .string(let text) = items[index],
+        text.utf8.count == strings[index].utf8.count, text == strings[index]
+      else { return false }
     }
     return true
   }
