@@ -58,14 +58,17 @@ struct OutcomePrinter: Sendable {
 
   /// `line` after the time it is printed: `2026-12-01T05:14:00Z synced 3 UIDs …`.
   static func stamped(_ line: String) -> String {
-    "\(CivilDate.iso8601(seconds: Int(Date().timeIntervalSince1970))) \(line)"
+    "\(now) \(line)"
   }
+
+  /// The time now, to the second: `2026-12-01T05:14:00Z`.
+  private static var now: String { CivilDate.iso8601(seconds: Int(Date().timeIntervalSince1970)) }
 
   /// An event with its `time` after its `event`: `{"event":"synced","time":"2026-…Z",…}`.
   static func stamped(_ event: OrderedJSON) -> OrderedJSON {
     guard case .object(var members) = event else { return event }
     members.insert(
-      ("time", .string(CivilDate.iso8601(seconds: Int(Date().timeIntervalSince1970)))),
+      ("time", .string(now)),
       at: members.isEmpty ? 0 : 1)
     return .object(members)
   }

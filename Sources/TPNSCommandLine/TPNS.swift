@@ -55,11 +55,16 @@ public struct TPNS: ParsableCommand {
     // A usage error quotes what was typed, a token perhaps: masked as all output is.
     let mask = TokenMask(
       showsTokens: (command as? any TPNSSubcommand)?.options.showToken
-        ?? arguments.prefix(while: { $0 != "--" }).contains("--show-token"))
+        ?? typed("--show-token", in: arguments))
     report.output = report.output.map(mask.hexRuns)
     report.message = Palette.of(2, choice: colorChoice(command: command, arguments: arguments))
       .paintLabels(mask.hexRuns(report.message))
     return report
+  }
+
+  /// Whether `flag` was typed before `--`: a flag as typed when parsing failed.
+  static func typed(_ flag: String, in arguments: [String]) -> Bool {
+    arguments.prefix { $0 != "--" }.contains(flag)
   }
 
   /// `--color` as the command was parsed, or as typed when parsing failed.
@@ -83,8 +88,7 @@ public struct TPNS: ParsableCommand {
   ) -> String? {
     // Not parsed: the flag as typed.
     guard
-      (command as? any TPNSSubcommand)?.options.json
-        ?? arguments.prefix(while: { $0 != "--" }).contains("--json")
+      (command as? any TPNSSubcommand)?.options.json ?? typed("--json", in: arguments)
     else { return nil }
     let name = command.map { type(of: $0).commandName }
     let failure: (command: String?, message: String, hint: String?, code: ExitCode)

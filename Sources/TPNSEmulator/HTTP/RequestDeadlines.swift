@@ -88,7 +88,8 @@ final class RequestDeadlines: @unchecked Sendable {
     lock.withLock {
       connections[ObjectIdentifier(connection)] = connection
       // The one that has been sending its request longest (the new one at least is).
-      if incompleteCount > maximumIncomplete,
+      // Counting the incomplete ones is a scan: only when the open ones are too many.
+      if connections.count > maximumIncomplete, incompleteCount > maximumIncomplete,
         let oldest = connections.values.min(by: {
           ($0.requestStarted ?? .max) < ($1.requestStarted ?? .max)
         })

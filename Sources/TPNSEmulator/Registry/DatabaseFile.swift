@@ -31,22 +31,22 @@ struct DatabaseFile: Sendable {
   }
 
   let path: String
-  private let database: Identity
-  /// Nil when there is no log (SQLite could not use WAL there).
-  private let log: Identity?
+  /// The database, then its log unless there is none (SQLite could not use WAL there):
+  /// made once, as every state-changing request checks them.
+  private let watched: [(path: String, opened: Identity, isLog: Bool)]
 
   /// Nil when the database cannot be `stat`ed.
   init?(path: String) {
     guard let database = Identity(path: path) else { return nil }
     self.path = path
-    self.database = database
-    log = Identity(path: path + "-wal")
+    let log = path + "-wal"
+    watched =
+      [(path, database, false)] + (Identity(path: log).map { [(log, $0, true)] } ?? [])
   }
 
   /// What is wrong with the files now; nil while both are where they were.
   var error: DatabaseFileError? {
-    for (path, opened, isLog) in [(path, database, false), (path + "-wal", log, true)] {
-      guard let opened else { continue }
+    for (path, opened, isLog) in watched {
       let now = Identity(path: path)
       if now != opened {
         return DatabaseFileError(

@@ -30,7 +30,7 @@ public enum DirectoryWatcher {
 
   /// A change for each create, write, rename or delete of the file at
   /// `path`, and each re-arm (also when `rearm` sends). Fails if inotify
-  /// cannot watch a directory.
+  /// cannot be set up or cannot watch a directory.
   public static func changes(
     of path: String, rearm: Observable<Void> = .never()
   ) -> Observable<Change> {

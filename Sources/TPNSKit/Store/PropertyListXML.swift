@@ -75,7 +75,7 @@ extension PropertyListXML {
 
     /// One value element, `depth` levels down (the top value is at 1); a
     /// string equal to the one at `position` in ``longestArray`` is that one.
-    mutating func value(depth: Int, position: Int = -1) throws(ParseError)
+    mutating func value(depth: Int, position: Int? = nil) throws(ParseError)
       -> PropertyListValue
     {
       try skipMisc()
@@ -220,7 +220,7 @@ extension PropertyListXML {
 
     /// Character data up to the closing tag of `tag`, entities and CDATA
     /// decoded; the string at `position` in ``longestArray`` if the text is the same.
-    mutating func text(closing tag: Tag, position: Int = -1) throws(ParseError)
+    mutating func text(closing tag: Tag, position: Int? = nil) throws(ParseError)
       -> String
     {
       if tag.isEmpty { return "" }
@@ -233,7 +233,7 @@ extension PropertyListXML {
       if isClosing(at: end) {
         index = end
         try closeTag(tag)
-        if position >= 0, position < longestArray.count,
+        if let position, position < longestArray.count,
           case .string(let earlier) = longestArray[position],
           earlier.utf8.withContiguousStorageIfAvailable({ utf8 in
             utf8.count == end - start && !utf8.isEmpty

@@ -174,7 +174,7 @@ public struct Store: Sendable {
   /// The bytes `state` is stored as, an XML property list; a string XML
   /// cannot hold is refused, naming this store. `sizeHint`: the size of the
   /// file it replaces, which a change alters little.
-  func encode(_ state: StoreContents, sizeHint: Int = 0) throws(StoreError) -> [UInt8] {
+  func encode(_ state: StoreContents, sizeHint: Int) throws(StoreError) -> [UInt8] {
     do {
       return try PropertyListXML.serialize(.dictionary(state.propertyList), sizeHint: sizeHint)
     } catch {

@@ -8,8 +8,8 @@ import Testing
 /// The emulator's log lines go to a terminal: a control character a request carries
 /// (an OSC that retitles the window, a CSI that clears the screen, a bare CR that
 /// overwrites the line with a forged one) is written escaped, as `\u{1b}`.
-@Suite("LogLine: control characters from requests are escaped")
-struct LogLineTests {
+@Suite("log lines: control characters from requests are escaped")
+struct LogEscapingTests {
   /// Whether `text` has a C0 or C1 control character or DEL (a newline included).
   static func hasControl(_ text: String) -> Bool {
     text.unicodeScalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }
