@@ -8,11 +8,7 @@ extension StringProtocol {
   ///
   ///     "a\u{1B}]0;pwned\u{7}".escapingControlCharacters  // "a\\u{1b}]0;pwned\\u{7}"
   public var escapingControlCharacters: String {
-    // Every such scalar has a UTF-8 byte below 0x20, or 0x7F and above: plain ASCII
-    // text is passed over byte by byte, without decoding scalars.
-    guard utf8.contains(where: { $0 < 0x20 || $0 >= 0x7F }),
-      unicodeScalars.contains(where: \.actsOnTerminal)
-    else { return String(self) }
+    guard unicodeScalars.contains(where: \.actsOnTerminal) else { return String(self) }
     var output = ""
     for scalar in unicodeScalars {
       if scalar.actsOnTerminal {
