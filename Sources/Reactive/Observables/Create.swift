@@ -39,8 +39,18 @@ extension Observable {
   ///     Observable.from([1, 2, 3])  // next(1), next(2), next(3), completed
   public static func from<S: Sequence & Sendable>(_ sequence: S) -> Observable<Element>
   where S.Element == Element {
+    from(Array(sequence))
+  }
+
+  /// The elements of `array` in order, then completion, as ``from(_:)-…``.
+  ///
+  /// Iterating an array in place of a generic sequence spares the runtime
+  /// looking up the sequence's iterator type by name, a scan of every
+  /// conformance in the program for each element type (``just(_:)`` and
+  /// ``empty()`` come here).
+  public static func from(_ array: [Element]) -> Observable<Element> {
     create { observer in
-      for element in sequence { observer.onNext(element) }
+      for element in array { observer.onNext(element) }
       observer.onCompleted()
       return Disposables.create()
     }
