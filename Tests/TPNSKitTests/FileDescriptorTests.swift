@@ -22,6 +22,26 @@ import Testing
     #expect(try FileDescriptor.readAll(descriptor, limit: limit) == Array(bytes.prefix(expected)))
   }
 
+  @Test("a pipe is read to its end, in chunks")
+  func pipeToItsEnd() throws {
+    var ends: [Int32] = [0, 0]
+    #expect(pipe(&ends) == 0)
+    defer { close(ends[0]) }
+    let bytes = (0..<50_000).map { UInt8(truncatingIfNeeded: $0 * 7) }
+    #expect(bytes.withUnsafeBytes { write(ends[1], $0.baseAddress, $0.count) } == bytes.count)
+    close(ends[1])
+    #expect(try FileDescriptor.readAll(ends[0]) == bytes)
+  }
+
+  @Test("a file whose size says 0 (a /proc file) is read to its end")
+  func procFile() throws {
+    let descriptor = open("/proc/self/status", O_RDONLY | O_CLOEXEC)
+    defer { close(descriptor) }
+    let text = String(decoding: try FileDescriptor.readAll(descriptor), as: UTF8.self)
+    #expect(text.hasPrefix("Name:"))
+    #expect(text.contains("\nPid:"))
+  }
+
   @Test("a descriptor that is not open is thrown as its errno")
   func badDescriptor() {
     #expect(throws: ErrnoError(EBADF)) { try FileDescriptor.readAll(-1) }
