@@ -1,5 +1,4 @@
 import ArgumentParsing
-import FoundationEssentials
 import Posix
 import TPNSKit
 import TPNSProtocol
@@ -62,7 +61,7 @@ struct OutcomePrinter: Sendable {
   }
 
   /// The time now, to the second: `2026-12-01T05:14:00Z`.
-  private static var now: String { CivilDate.iso8601(seconds: Int(Date().timeIntervalSince1970)) }
+  private static var now: String { CivilDate.iso8601(seconds: Int(WallClock.secondsSince1970())) }
 
   /// An event with its `time` after its `event`: `{"event":"synced","time":"2026-…Z",…}`.
   static func stamped(_ event: OrderedJSON) -> OrderedJSON {

@@ -17,8 +17,8 @@ import Testing
     case .bool(let flag): flag
     case .integer(let number): number
     case .real(let number): number
-    case .date(let date): date
-    case .data(let data): data
+    case .date(let seconds): Date(timeIntervalSince1970: seconds)
+    case .data(let bytes): Data(bytes)
     case .array(let items): items.map(foundationObject)
     case .dictionary(let members): members.mapValues(foundationObject)
     }

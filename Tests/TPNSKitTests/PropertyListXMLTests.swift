@@ -11,8 +11,8 @@ import Testing
     "Off": .bool(false),
     "Count": .integer(-42),
     "Ratio": .real(1.5),
-    "When": .date(Date(timeIntervalSince1970: 1_700_000_000)),
-    "Blob": .data(Data([0, 1, 2, 250])),
+    "When": .date(secondsSince1970: 1_700_000_000),
+    "Blob": .data([0, 1, 2, 250]),
     "Text": .string("a < b & c > d \"quoted\" 'single' é 日本"),
     "Empty": .string(""),
     "Nested": .dictionary(["list": .array([]), "inner": .dictionary([:])]),
@@ -116,7 +116,7 @@ import Testing
         == .dictionary([
           "UIDs": .array([.string("ABCDEFGHJKLMNPRSTUVW")]), "Registered": .bool(false),
           "Count": .integer(7), "Text": .string("x & y"),
-          "When": .date(Date(timeIntervalSince1970: 0)),
+          "When": .date(secondsSince1970: 0),
         ]))
   }
 
@@ -141,9 +141,11 @@ import Testing
       ("<plist><real>-2.5e3</real></plist>", .real(-2500)),
       (
         "<plist><date>2020-02-29T23:59:59Z</date></plist>",
-        .date(Date(timeIntervalSince1970: 1_583_020_799))
+        .date(secondsSince1970: 1_583_020_799)
       ),
-      ("<plist><data>AA\n  EC</data></plist>", .data(Data([0, 1, 2]))),
+      ("<plist><data>AA\n  EC</data></plist>", .data([0, 1, 2])),
+      ("<plist><data>\n\tAAECAw==\n\t</data></plist>", .data([0, 1, 2, 3])),
+      ("<plist><data></data></plist>", .data([])),
     ])
   func accepts(text: String, expected: PropertyListValue) throws {
     #expect(try PropertyListXML.parse(Array(text.utf8)) == expected)
@@ -164,6 +166,8 @@ import Testing
       "<plist><string>a</string></plist>junk",
       "<array><string>a</string></array>",
       "<plist><date>yesterday</date></plist>",
+      "<plist><data>AAEC!</data></plist>",
+      "<plist><data>AAE</data></plist>",
       "<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?><plist><string>a</string></plist>",
     ])
   func refuses(text: String) {

@@ -1,4 +1,3 @@
-import FoundationEssentials
 import Glibc
 
 /// Replaces a file's contents atomically and durably: after a crash or power

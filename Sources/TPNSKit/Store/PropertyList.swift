@@ -1,5 +1,3 @@
-import FoundationEssentials
-
 /// Reads a property list in either form Apple writes it: XML
 /// (``PropertyListXML``), or binary (`bplist00`, how a device keeps
 /// `UserDefaults`; ``PropertyListLibplist``). What tpns writes is always XML.
@@ -48,8 +46,9 @@ public enum PropertyListValue: Sendable, Equatable {
   case bool(Bool)
   case integer(Int)
   case real(Double)
-  case date(Date)
-  case data(Data)
+  /// Seconds since 1970-01-01 00:00:00 UTC.
+  case date(secondsSince1970: Double)
+  case data([UInt8])
   case array([PropertyListValue])
   case dictionary([String: PropertyListValue])
 }

@@ -1,5 +1,4 @@
 import CPlist
-import FoundationEssentials
 import Glibc
 
 /// Reads a binary property list with libplist (Debian `libplist-dev`), the
@@ -19,6 +18,9 @@ enum PropertyListLibplist {
   ) -> PropertyListParseError {
     PropertyListParseError(line: nil, message: message, isTooDeep: isTooDeep)
   }
+
+  /// Binary plists count seconds from 2001-01-01 00:00:00 UTC.
+  static let secondsFrom1970To2001: Double = 978_307_200
 
   static func read(_ bytes: [UInt8]) throws(PropertyListParseError) -> PropertyListValue {
     guard !bytes.isEmpty, bytes.count <= Int(UInt32.max) else {
@@ -109,16 +111,15 @@ enum PropertyListLibplist {
       var microseconds: Int32 = 0
       plist_get_date_val(node, &seconds, &microseconds)
       let fraction = Double(microseconds) / 1_000_000
-      return .date(
-        Date(timeIntervalSinceReferenceDate: Double(seconds) + (seconds < 0 ? -fraction : fraction))
-      )
+      let sinceReferenceDate = Double(seconds) + (seconds < 0 ? -fraction : fraction)
+      return .date(secondsSince1970: sinceReferenceDate + secondsFrom1970To2001)
     case PLIST_DATA:
       var pointer: UnsafeMutablePointer<CChar>?
       var length: UInt64 = 0
       plist_get_data_val(node, &pointer, &length)
       defer { free(pointer) }
-      guard let pointer else { return .data(Data()) }
-      return .data(Data(bytes: pointer, count: Int(length)))
+      guard let pointer else { return .data([]) }
+      return .data(Array(UnsafeRawBufferPointer(start: pointer, count: Int(length))))
     case PLIST_ARRAY:
       var items: [PropertyListValue] = []
       items.reserveCapacity(Int(plist_array_get_size(node)))

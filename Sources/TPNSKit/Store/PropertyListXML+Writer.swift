@@ -1,4 +1,3 @@
-import FoundationEssentials
 import TPNSProtocol
 
 /// The writer: Apple's layout (tabs, sorted keys), which `plutil` and
@@ -73,11 +72,11 @@ extension PropertyListXML {
       case .integer(let number): element("<integer>", String(number), "</integer>\n", depth: depth)
       case .real(let number): element("<real>", number.description, "</real>\n", depth: depth)
       case .bool(let flag): line(flag ? "<true/>" : "<false/>", depth: depth)
-      case .date(let date):
-        let seconds = Int(date.timeIntervalSince1970.rounded(.down))
+      case .date(let secondsSince1970):
+        let seconds = Int(secondsSince1970.rounded(.down))
         element("<date>", CivilDate.iso8601(seconds: seconds), "</date>\n", depth: depth)
       case .data(let data):
-        element("<data>", data.base64EncodedString(), "</data>\n", depth: depth)
+        element("<data>", Base64.encode(data), "</data>\n", depth: depth)
       case .array(let items):
         guard !items.isEmpty else { return line("<array/>", depth: depth) }
         line("<array>", depth: depth)

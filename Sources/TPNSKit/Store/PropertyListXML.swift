@@ -1,4 +1,3 @@
-import FoundationEssentials
 import Glibc
 import TPNSProtocol
 
@@ -109,10 +108,11 @@ extension PropertyListXML {
         guard let seconds = CivilDate.seconds(iso8601: text) else {
           throw error("'\(text)' is not a date")
         }
-        return .date(Date(timeIntervalSince1970: Double(seconds)))
+        return .date(secondsSince1970: Double(seconds))
       case "data":
-        let text = try text(closing: tag)
-        guard let data = Data(base64Encoded: text, options: .ignoreUnknownCharacters) else {
+        // Base64 broken into indented lines, as plist writers lay it out.
+        let text = try text(closing: tag).utf8.filter { !Self.isSpace($0) }
+        guard let data = try? Base64.decode(text) else {
           throw error("the <data> is not base64")
         }
         return .data(data)

@@ -1,4 +1,3 @@
-import FoundationEssentials
 import Reactive
 import TPNSProtocol
 
@@ -19,8 +18,8 @@ public struct RetryPolicy: Sendable {
   public var cap: Duration
   /// A number in `0..<1`.
   public var random: @Sendable () -> Double
-  /// The current wall-clock time, for `Retry-After` HTTP-dates.
-  public var now: @Sendable () -> Date
+  /// The current wall-clock time in seconds since 1970, for `Retry-After` HTTP-dates.
+  public var now: @Sendable () -> Double
   /// The most one request may take, all attempts and waits included
   /// (`--timeout`); `nil` for no limit beyond the attempts'.
   public var timeLimit: Duration?
@@ -31,7 +30,7 @@ public struct RetryPolicy: Sendable {
     base: Duration = .milliseconds(500),
     cap: Duration = .seconds(20),
     random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) },
-    now: @escaping @Sendable () -> Date = { Date() },
+    now: @escaping @Sendable () -> Double = WallClock.secondsSince1970,
     timeLimit: Duration? = nil
   ) {
     precondition(maxAttempts >= 1, "a retry policy needs at least one attempt")
@@ -105,7 +104,7 @@ public struct RetryPolicy: Sendable {
       return .seconds(seconds)
     }
     guard let date = Self.httpDate(text) else { return nil }
-    let seconds = date.timeIntervalSince(now())
+    let seconds = date - now()
     return seconds > 0 ? .milliseconds(Int64((seconds * 1000).rounded(.up))) : .zero
   }
 
@@ -113,9 +112,9 @@ public struct RetryPolicy: Sendable {
     "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
   ]
 
-  /// An RFC 9110 IMF-fixdate (`Sun, 06 Nov 1994 08:49:37 GMT`), parsed without a
-  /// date formatter (and ICU); `nil` for any other text.
-  static func httpDate(_ text: String) -> Date? {
+  /// The seconds since 1970 of an RFC 9110 IMF-fixdate (`Sun, 06 Nov 1994 08:49:37 GMT`),
+  /// parsed without a date formatter (and ICU); `nil` for any other text.
+  static func httpDate(_ text: String) -> Double? {
     let parts = text.split(separator: " ")
     guard parts.count == 6, parts[0].hasSuffix(","), parts[5] == "GMT",
       let day = Int(parts[1]), (1...31).contains(day),
@@ -129,6 +128,6 @@ public struct RetryPolicy: Sendable {
     else { return nil }
     let seconds = CivilDate.seconds(
       year: year, month: monthIndex + 1, day: day, hour: hour, minute: minute, second: second)
-    return Date(timeIntervalSince1970: Double(seconds))
+    return Double(seconds)
   }
 }

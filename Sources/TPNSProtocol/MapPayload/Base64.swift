@@ -2,12 +2,12 @@
 ///
 /// Foundation's decoder only answers nil; a server must tell a client which byte it
 /// did not accept.
-enum Base64 {
+package enum Base64 {
   private static let alphabet = Array(
     "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
 
   /// The padded encoding of `bytes`.
-  static func encode(_ bytes: [UInt8]) -> String {
+  package static func encode(_ bytes: [UInt8]) -> String {
     var output: [UInt8] = []
     output.reserveCapacity((bytes.count + 2) / 3 * 4)
     for start in stride(from: 0, to: bytes.count, by: 3) {
@@ -33,7 +33,7 @@ enum Base64 {
 
   /// The bytes the base64 text `input` (its UTF-8) encodes; throws a reason for anything
   /// but padded standard base64.
-  static func decode(_ input: [UInt8]) throws(MapPayloadError) -> [UInt8] {
+  package static func decode(_ input: [UInt8]) throws(MapPayloadError) -> [UInt8] {
     guard input.count % 4 == 0 else {
       throw .base64("its length \(input.count) is not a multiple of 4")
     }
