@@ -119,6 +119,9 @@ extension PropertyListXML {
       case "array":
         var items: [PropertyListValue] = []
         guard !tag.isEmpty else { return .array(items) }
+        // A store's lists are mostly alike in length (what a server acknowledged
+        // is the list): one allocation, not one per doubling.
+        items.reserveCapacity(longestArray.count)
         while try !atClosing(tag) {
           items.append(try value(depth: depth + 1, position: items.count))
         }
