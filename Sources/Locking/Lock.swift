@@ -42,8 +42,10 @@ public final class Lock: @unchecked Sendable {
     pthread_mutex_lock(mutex)
   }
 
-  /// How often ``lock()`` tries before it sleeps: about the time of one SQLite statement.
-  static let attemptsBeforeSleeping = 2000
+  /// How often ``lock()`` tries before it sleeps: about the time of one SQLite
+  /// statement, and not at all on one processor, where the holder cannot run
+  /// while this thread spins.
+  static let attemptsBeforeSleeping = sysconf(Int32(_SC_NPROCESSORS_ONLN)) > 1 ? 2000 : 0
 
   /// Releases the lock, which the calling thread must hold.
   public func unlock() {
