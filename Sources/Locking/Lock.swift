@@ -43,8 +43,8 @@ public final class Lock: @unchecked Sendable {
   }
 
   /// How often ``lock()`` tries before it sleeps: about the time of one SQLite
-  /// statement, and not at all on one processor, where the holder cannot run
-  /// while this thread spins.
+  /// statement, and not at all on a machine with one online processor, where the
+  /// holder cannot run while this thread spins.
   static let attemptsBeforeSleeping = sysconf(Int32(_SC_NPROCESSORS_ONLN)) > 1 ? 2000 : 0
 
   /// Releases the lock, which the calling thread must hold.

@@ -49,6 +49,7 @@ import Testing
       (Observable.empty(), [.completed]),
       (Observable.error(TestError.boom), [.error(TestError.boom)]),
       (Observable.from([1, 2, 3]), [.next(1), .next(2), .next(3), .completed]),
+      (Observable.from(8...9), [.next(8), .next(9), .completed]),
       (Observable.of(4, 5), [.next(4), .next(5), .completed]),
       (Observable.never(), []),
       (Observable.deferred { .just(7) }, [.next(7), .completed]),
@@ -58,6 +59,26 @@ import Testing
     let received = LockedState<[Event<Int>]>([])
     source.subscribe { event in received.withLock { $0.append(event) } }.dispose()
     #expect(received.value == expected)
+  }
+
+  /// `[1, 2]`, counting how often it is iterated.
+  struct CountingSequence: Sequence, Sendable {
+    let iterations = LockedState(0)
+    func makeIterator() -> IndexingIterator<[Int]> {
+      iterations.withLock { $0 += 1 }
+      return [1, 2].makeIterator()
+    }
+  }
+
+  @Test("from iterates a sequence that is not an array at each subscription, not before")
+  func fromIteratesPerSubscriber() throws {
+    let sequence = CountingSequence()
+    let iterations = sequence.iterations
+    let source = Observable.from(sequence)
+    #expect(iterations.value == 0)
+    #expect(try source.toBlocking().toArray() == [1, 2])
+    #expect(try source.toBlocking().toArray() == [1, 2])
+    #expect(iterations.value == 2)
   }
 
   @Test("deferred calls its factory once per subscriber")

@@ -144,7 +144,11 @@ import Testing
     try FileManager.default.createDirectory(
       atPath: URL(fileURLWithPath: path).deletingLastPathComponent().path,
       withIntermediateDirectories: true)
-    try FileManager.default.copyItem(atPath: tpns.store, toPath: path)
+    // Read through one descriptor: the watch may replace the store (a rename) as it
+    // records an acknowledgement, and FileManager.copyItem takes the size from a
+    // stat of the path before it opens it, which copies a new file cut short.
+    try Data(contentsOf: URL(fileURLWithPath: tpns.store)).write(to: URL(fileURLWithPath: path))
+    #expect(chmod(path, 0o600) == 0)
     let copy = TPNSProcess(store: path, server: tpns.server)
     #expect(try copy.run(["add", "--no-sync", uid]).status == 0)
     return copy

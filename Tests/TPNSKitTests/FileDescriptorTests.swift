@@ -10,6 +10,8 @@ import Testing
       (100_000, Int.max, 100_000),
       (100_000, 70_000, 70_000),
       (10, 11, 10),
+      (10, 10, 10),
+      (10, 0, 0),
       (0, Int.max, 0),
     ])
   func readAll(size: Int, limit: Int, expected: Int) throws {
@@ -22,14 +24,26 @@ import Testing
     #expect(try FileDescriptor.readAll(descriptor, limit: limit) == Array(bytes.prefix(expected)))
   }
 
-  @Test("a pipe is read to its end, in chunks")
+  @Test("a pipe is read to its end, in chunks, as its writer fills it")
   func pipeToItsEnd() throws {
     var ends: [Int32] = [0, 0]
     #expect(pipe(&ends) == 0)
     defer { close(ends[0]) }
-    let bytes = (0..<50_000).map { UInt8(truncatingIfNeeded: $0 * 7) }
-    #expect(bytes.withUnsafeBytes { write(ends[1], $0.baseAddress, $0.count) } == bytes.count)
-    close(ends[1])
+    // More than a pipe holds: the writer blocks until the reader takes some.
+    let bytes = (0..<300_000).map { UInt8(truncatingIfNeeded: $0 &* 7) }
+    let writeEnd = ends[1]
+    let writer = Thread {
+      var offset = 0
+      while offset < bytes.count {
+        let written = bytes.withUnsafeBytes {
+          write(writeEnd, $0.baseAddress! + offset, $0.count - offset)
+        }
+        guard written > 0 else { break }
+        offset += written
+      }
+      close(writeEnd)
+    }
+    writer.start()
     #expect(try FileDescriptor.readAll(ends[0]) == bytes)
   }
 

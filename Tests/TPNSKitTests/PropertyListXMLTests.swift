@@ -174,6 +174,20 @@ import Testing
     #expect(throws: PropertyListXML.ParseError.self) { try PropertyListXML.parse(Array(text.utf8)) }
   }
 
+  @Test(
+    "<data> that is not base64 is refused naming what is wrong (white space between lines is not)",
+    arguments: [
+      ("<plist><data>AAE</data></plist>", "its length 3 is not a multiple of 4"),
+      ("<plist><data>AA-C</data></plist>", "'-' at offset 2 is not a base64 character"),
+    ])
+  func refusesBadData(text: String, reason: String) {
+    #expect(
+      throws: PropertyListXML.ParseError(line: 1, message: "the <data> is not base64: \(reason)")
+    ) {
+      try PropertyListXML.parse(Array(text.utf8))
+    }
+  }
+
   /// `depth` levels of `open`…`close` around an empty array, in a plist.
   static func nested(_ depth: Int, open: String = "<array>", close: String = "</array>") -> [UInt8]
   {

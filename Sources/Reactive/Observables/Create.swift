@@ -36,13 +36,18 @@ extension Observable {
   /// subscription (so `take(n)` drops the rest rather than stopping the
   /// iteration: use it for small finite sequences).
   ///
-  ///     Observable.from([1, 2, 3])  // next(1), next(2), next(3), completed
+  ///     Observable.from(1...3)  // next(1), next(2), next(3), completed
   public static func from<S: Sequence & Sendable>(_ sequence: S) -> Observable<Element>
   where S.Element == Element {
-    from(Array(sequence))
+    create { observer in
+      for element in sequence { observer.onNext(element) }
+      observer.onCompleted()
+      return Disposables.create()
+    }
   }
 
-  /// The elements of `array` in order, then completion, as ``from(_:)-…``.
+  /// The elements of `array` in order, then completion, as the generic `from` sends a
+  /// sequence's.
   ///
   /// Iterating an array in place of a generic sequence spares the runtime
   /// looking up the sequence's iterator type by name, a scan of every

@@ -105,8 +105,8 @@ enum PropertyListLibplist {
       plist_get_string_val(node, &pointer)
       return .string(try string(taking: pointer))
     case PLIST_DATE:
-      // Seconds since 2001 split in two: the sign of a negative one is on
-      // the seconds only.
+      // Seconds since 2001 split in two, the seconds rounded toward zero: a
+      // negative date's sign is on the seconds (and lost below one second).
       var seconds: Int32 = 0
       var microseconds: Int32 = 0
       plist_get_date_val(node, &seconds, &microseconds)

@@ -112,16 +112,17 @@ extension PropertyListXML {
       case "data":
         // Base64 broken into indented lines, as plist writers lay it out.
         let text = try text(closing: tag).utf8.filter { !Self.isSpace($0) }
-        guard let data = try? Base64.decode(text) else {
-          throw error("the <data> is not base64")
+        do {
+          return .data(try Base64.decode(text))
+        } catch {
+          guard case .base64(let reason) = error else {
+            throw self.error("the <data> is not base64")
+          }
+          throw self.error("the <data> is not base64: \(reason)")
         }
-        return .data(data)
       case "array":
         var items: [PropertyListValue] = []
         guard !tag.isEmpty else { return .array(items) }
-        // A store's lists are mostly alike in length (what a server acknowledged
-        // is the list): one allocation, not one per doubling.
-        items.reserveCapacity(longestArray.count)
         while try !atClosing(tag) {
           items.append(try value(depth: depth + 1, position: items.count))
         }

@@ -12,13 +12,13 @@ public enum FileDescriptor {
     // A regular file's size is known: it is read straight into one allocation
     // of that size and a byte more (to see its end, or that it grew).
     var status = stat()
-    var size = 0
+    var capacity = 0
     if fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG {
-      size = Int(status.st_size)
+      capacity = min(max(limit, 0), Int(status.st_size) + 1)
     }
     var failure: Int32 = 0
     var atEnd = false
-    var bytes = [UInt8](unsafeUninitializedCapacity: min(limit, size + 1)) { buffer, count in
+    var bytes = [UInt8](unsafeUninitializedCapacity: capacity) { buffer, count in
       while count < buffer.count {
         let result = Glibc.read(descriptor, buffer.baseAddress! + count, buffer.count - count)
         if result < 0, errno == EINTR { continue }
