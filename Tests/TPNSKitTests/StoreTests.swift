@@ -305,6 +305,21 @@ import Testing
     }
   }
 
+  @Test("a file over 64 MiB is refused as no store, read no further, and left as it is")
+  func tooLarge() throws {
+    let directory = try TemporaryDirectory()
+    let path = directory.file("state.plist")
+    #expect(FileManager.default.createFile(atPath: path, contents: nil))
+    #expect(truncate(path, (64 << 20) + 1) == 0)
+    #expect(throws: StoreError.corrupt(path: path, reason: .tooLarge(limit: 64 << 20))) {
+      try Store(path: path).load()
+    }
+    #expect(try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int == (64 << 20) + 1)
+    #expect(
+      StoreFormatError.tooLarge(limit: 64 << 20).description
+        == "it is larger than 64 MiB (a store of 10,000 UIDs is less than 1 MiB)")
+  }
+
   @Test(
     "a known key misspelt by case or spaces is refused, naming the key to use, not kept as another",
     arguments: [("uids", "UIDs"), ("UIDs ", "UIDs"), ("token", "Token"), (" Servers", "Servers")])

@@ -19,6 +19,9 @@ public struct Store: Sendable {
   /// The bytes last read or written and the state they hold: a command
   /// reads the store at each step, and the same bytes are not parsed again.
   /// The state is a function of the bytes alone, so one entry serves any store.
+  /// The most bytes a store is read to: a 10,000-UID store is under 1 MiB.
+  static let sizeLimit = 64 << 20
+
   private static let lastSeen = LockedState<(bytes: [UInt8], state: StoreContents)?>(nil)
 
   /// A store at `path` (which need not exist yet).
@@ -215,10 +218,15 @@ public struct Store: Sendable {
       return nil
     }
     defer { close(descriptor) }
+    let bytes: [UInt8]
     do {
-      return try FileDescriptor.readAll(descriptor)
+      bytes = try FileDescriptor.readAll(descriptor, limit: Self.sizeLimit + 1)
     } catch {
       throw .io(operation: "read", path: path, errno: error.code)
     }
+    guard bytes.count <= Self.sizeLimit else {
+      throw .corrupt(path: path, reason: .tooLarge(limit: Self.sizeLimit))
+    }
+    return bytes
   }
 }

@@ -220,6 +220,9 @@ public enum StoreFormatError: Error, Equatable, CustomStringConvertible {
   case nestedTooDeep(limit: Int, line: Int?)
   /// The file is empty (a store is never written empty: something else did it).
   case empty
+  /// The file is larger than `limit` bytes, which no store tpns writes is: read no
+  /// further, so that a mistaken file does not fill memory.
+  case tooLarge(limit: Int)
   /// The top level is not a dictionary.
   case notADictionary
   /// A known key holds the wrong type.
@@ -240,6 +243,8 @@ public enum StoreFormatError: Error, Equatable, CustomStringConvertible {
       "its elements nest deeper than \(limit) levels\(line.map { " (line \($0))" } ?? ""); "
         + "a store nests 6, and tpns reads at most \(limit)"
     case .empty: "the file is empty"
+    case .tooLarge(let limit):
+      "it is larger than \(limit >> 20) MiB (a store of 10,000 UIDs is less than 1 MiB)"
     case .notADictionary: "its top level is not a dictionary"
     case .wrongType(let key, let expected, let found):
       "'\(key)' should be \(withArticle(expected)), found \(found.typeName)"
