@@ -101,6 +101,19 @@ import Testing
     }
   }
 
+  @Test(
+    "dates from 1933 to 2069 keep their seconds, and their fraction's sign",
+    arguments: [
+      (0.0, 978_307_200.0),
+      (-31_622_400.25, 946_684_799.75),  // 1999-12-31T23:59:59.75
+      (1_700_000_000.5, 2_678_307_200.5),
+      (-1_000_000_000.0, -21_692_800.0),  // 1969-04-25, before 1970
+    ])
+  func dates(sinceReferenceDate: Double, since1970: Double) throws {
+    let file = Binary.assemble([Binary.date(sinceReferenceDate)])
+    #expect(try PropertyList.read(Array(file)) == .date(secondsSince1970: since1970))
+  }
+
   /// `depth` levels of arrays, each holding the next; the last is empty.
   static func nested(_ depth: Int) -> Data {
     Binary.assemble((0..<depth).map { $0 == depth - 1 ? Binary.array([]) : Binary.array([$0 + 1]) })
@@ -170,6 +183,9 @@ import Testing
         Binary.assemble([Binary.array([1]), Binary.uid(3)]),
         "it holds a keyed archiver's UID"
       ),
+      // 1900-01-01 and 2100-01-01: beyond what libplist hands over.
+      ("a date before 1932", Binary.assemble([Binary.date(-3_187_296_000)]), "a date before 1932"),
+      ("a date after 2069", Binary.assemble([Binary.date(3_124_224_000)]), "a date before 1932"),
     ] as [(String, Data, String)])
   func refused(name: String, file: Data, reason: String) {
     #expect {

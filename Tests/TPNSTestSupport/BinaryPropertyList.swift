@@ -113,6 +113,11 @@ public enum BinaryPropertyList {
     [0x13] + bigEndian(Int(value), width: 8)
   }
 
+  /// A date object (`0x33`): seconds since 2001-01-01 00:00:00 UTC.
+  public static func date(_ seconds: Double) -> [UInt8] {
+    [0x33] + bigEndian(Int(Int64(bitPattern: seconds.bitPattern)), width: 8)
+  }
+
   /// A keyed archiver's UID object (`0x80`, `CF$UID`).
   public static func uid(_ value: UInt8) -> [UInt8] { [0x80, value] }
 

@@ -105,11 +105,18 @@ enum PropertyListLibplist {
       plist_get_string_val(node, &pointer)
       return .string(try string(taking: pointer))
     case PLIST_DATE:
-      // Seconds since 2001 split in two, the seconds rounded toward zero: a
-      // negative date's sign is on the seconds (and lost below one second).
+      // Seconds since 2001 split in two, the seconds rounded toward zero to an
+      // Int32: a negative date's sign is on the seconds (and lost within a second
+      // before 2001). A date beyond an Int32 comes over as its least or greatest
+      // value, which is refused rather than written back as another date.
       var seconds: Int32 = 0
       var microseconds: Int32 = 0
       plist_get_date_val(node, &seconds, &microseconds)
+      guard seconds != .min, seconds != .max else {
+        throw failure(
+          "a date before 1932-12-13T20:45:53Z or after 2069-01-19T03:14:06Z, which libplist "
+            + "cannot read: write the file as an XML property list")
+      }
       let fraction = Double(microseconds) / 1_000_000
       let sinceReferenceDate = Double(seconds) + (seconds < 0 ? -fraction : fraction)
       return .date(secondsSince1970: sinceReferenceDate + secondsFrom1970To2001)
