@@ -110,12 +110,17 @@ struct Runner {
         "cannot read the CA certificate file \(path): \(reason)", hint: hint,
         code: ExitStatus.noInput)
     }
-    let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+    // Not blocking: a FIFO is refused below, not waited on.
+    let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
     guard descriptor >= 0 else { throw unreadable(String(cString: strerror(errno))) }
     defer { close(descriptor) }
     var status = stat()
     if fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFDIR {
       throw unreadable("it is a directory")
+    }
+    // libcurl opens the file again at each connection: a pipe would be empty by then.
+    guard status.st_mode & S_IFMT == S_IFREG else {
+      throw unreadable("it is not a regular file (libcurl reads it again for each connection)")
     }
     // A bundle's first certificate comes early; the rest is libcurl's to read.
     let bytes: [UInt8]

@@ -135,10 +135,17 @@ import Testing
     #expect(try e2e.tpns.run(["add", Self.a]).status == 0)
     let store = contents(of: e2e.tpns.store)
     let requests = try e2e.server.requests().count
-    for file in ["/missing.pem", e2e.directory.path] {
+    // A FIFO no one writes to: refused at once, not waited on.
+    let fifo = e2e.directory.file("ca.fifo")
+    #expect(mkfifo(fifo, 0o600) == 0)
+    let reasons = [
+      "/missing.pem": "No such file or directory", e2e.directory.path: "it is a directory",
+      fifo: "it is not a regular file (libcurl reads it again for each connection)",
+    ]
+    for file in ["/missing.pem", e2e.directory.path, fifo] {
       let result = try e2e.tpns.run(arguments + ["--cacert", file])
       #expect(result.status == 66)
-      let reason = file == "/missing.pem" ? "No such file or directory" : "it is a directory"
+      let reason = reasons[file] ?? ""
       #expect(
         result.stderrWithoutWarnings
           == "Error: cannot read the CA certificate file \(file): \(reason)\n"
