@@ -69,7 +69,9 @@ public enum PipelineFailure: Error, Equatable, CustomStringConvertible {
   public var description: String {
     switch self {
     case .invalidUID(let input, let error, let location):
-      "invalid UID '\(input)'\(location.map { " at \($0)" } ?? ""): \(error)"
+      // A line of a file may be anything, a megabyte of NULs: its start is enough.
+      "invalid UID '\(input.prefix(41).count > 40 ? input.prefix(40) + "…" : input)'"
+        + "\(location.map { " at \($0)" } ?? ""): \(error)"
     case .invalidToken(let error): "invalid token: \(error)"
     case .invalidIndex(let index, let count):
       count == 0
