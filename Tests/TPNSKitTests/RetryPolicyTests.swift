@@ -182,6 +182,13 @@ import Testing
       (" 5 ", .seconds(5)),
       ("Sun, 06 Nov 1994 08:49:40 GMT", .seconds(10)),
       ("Thu, 01 Jan 1970 00:00:00 GMT", .zero),
+      // RFC 9110's obsolete forms, which a recipient must accept too.
+      ("Sunday, 06-Nov-94 08:49:37 GMT", .seconds(7)),
+      ("Sun Nov  6 08:49:37 1994", .seconds(7)),
+      ("Sun Nov 06 08:49:41 1994", .seconds(11)),
+      // A two-digit year less than 50 years ahead is this century's; one more, the last.
+      ("Saturday, 07-Nov-43 08:49:30 GMT", .seconds(1_546_387_200)),
+      ("Monday, 07-Nov-44 08:49:30 GMT", .zero),
     ])
   func retryAfterValues(value: String, expected: Duration) {
     let now: Double = 784_111_770
@@ -190,7 +197,11 @@ import Testing
 
   @Test(
     "a Retry-After that is neither seconds nor an HTTP-date is ignored",
-    arguments: ["soon", "-5", "1.5", "Sunday, 06-Nov-94 08:49:37 GMT", "", "٣"])
+    arguments: [
+      "soon", "-5", "1.5", "", "٣", "Sunday, 06-Nov-1994 08:49:37 GMT",
+      "Sun, 06 Nov 94 08:49:37 GMT",
+      "Sun Nov  6 08:49:37 94", "Sun Nov  6 25:49:37 1994", "Sun Foo  6 08:49:37 1994",
+    ])
   func retryAfterInvalid(value: String) {
     #expect(RetryPolicy().retryAfterDelay(value) == nil)
   }

@@ -103,8 +103,9 @@ public struct RetryPolicy: Sendable {
       guard let seconds = Int64(text) else { return .seconds(Int64.max / 2) }
       return .seconds(seconds)
     }
-    guard let date = Self.httpDate(text) else { return nil }
-    let seconds = date - now()
+    let now = now()
+    guard let date = Self.httpDate(text, now: now) else { return nil }
+    let seconds = date - now
     return seconds > 0 ? .milliseconds(Int64((seconds * 1000).rounded(.up))) : .zero
   }
 
@@ -112,22 +113,46 @@ public struct RetryPolicy: Sendable {
     "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
   ]
 
-  /// The seconds since 1970 of an RFC 9110 IMF-fixdate (`Sun, 06 Nov 1994 08:49:37 GMT`),
-  /// parsed without a date formatter (and ICU); `nil` for any other text.
-  static func httpDate(_ text: String) -> Double? {
+  /// The seconds since 1970 of an RFC 9110 HTTP-date in any of the three forms a
+  /// recipient must accept: the IMF-fixdate (`Sun, 06 Nov 1994 08:49:37 GMT`), the
+  /// obsolete RFC 850 form (`Sunday, 06-Nov-94 08:49:37 GMT`, whose year more than 50
+  /// years after `now` is the century's before) and asctime's (`Sun Nov  6 08:49:37
+  /// 1994`); parsed without a date formatter (and ICU); `nil` for any other text.
+  static func httpDate(_ text: String, now: Double) -> Double? {
     let parts = text.split(separator: " ")
-    guard parts.count == 6, parts[0].hasSuffix(","), parts[5] == "GMT",
-      let day = Int(parts[1]), (1...31).contains(day),
-      let monthIndex = Self.months.firstIndex(of: String(parts[2])),
-      let year = Int(parts[3]), (1970...9999).contains(year)
+    let fields: (day: Substring, month: Substring, year: Substring, time: Substring)
+    var isRFC850 = false
+    if parts.count == 6, parts[0].hasSuffix(","), parts[5] == "GMT" {
+      fields = (parts[1], parts[2], parts[3], parts[4])
+    } else if parts.count == 4, parts[0].hasSuffix(","), parts[3] == "GMT" {
+      let date = parts[1].split(separator: "-", omittingEmptySubsequences: false)
+      guard date.count == 3 else { return nil }
+      fields = (date[0], date[1], date[2], parts[2])
+      isRFC850 = true
+    } else if parts.count == 5, !parts[0].hasSuffix(",") {
+      fields = (parts[2], parts[1], parts[4], parts[3])
+    } else {
+      return nil
+    }
+    guard let day = Int(fields.day), (1...31).contains(day),
+      let monthIndex = Self.months.firstIndex(of: String(fields.month)),
+      var year = Int(fields.year),
+      isRFC850 ? fields.year.count == 2 : (1970...9999).contains(year)
     else { return nil }
-    let time = parts[4].split(separator: ":")
+    let time = fields.time.split(separator: ":")
     guard time.count == 3, let hour = Int(time[0]), let minute = Int(time[1]),
       let second = Int(time[2]), (0..<24).contains(hour), (0..<60).contains(minute),
       (0...60).contains(second)
     else { return nil }
-    let seconds = CivilDate.seconds(
-      year: year, month: monthIndex + 1, day: day, hour: hour, minute: minute, second: second)
-    return Double(seconds)
+    func seconds(_ year: Int) -> Double {
+      Double(
+        CivilDate.seconds(
+          year: year, month: monthIndex + 1, day: day, hour: hour, minute: minute, second: second))
+    }
+    if isRFC850 {
+      year += 2000
+      if seconds(year) > now + 50 * 365.2425 * 86_400 { year -= 100 }
+    }
+    return seconds(year)
   }
 }
