@@ -21,7 +21,7 @@ let package = Package(
   targets: [
     // MARK: Locking (the pthread lock every module shares; ThreadSanitizer sees it)
 
-    .target(name: "Locking", swiftSettings: swift6),
+    .target(name: "Locking", dependencies: ["CLinux"], swiftSettings: swift6),
 
     // MARK: DurationFormatting (durations as text: messages, JSON, log lines)
 

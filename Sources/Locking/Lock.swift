@@ -1,3 +1,4 @@
+import CLinux
 import Glibc
 
 /// A mutual-exclusion lock, the project's one: a `pthread_mutex_t` on the heap (its
@@ -43,9 +44,10 @@ public final class Lock: @unchecked Sendable {
   }
 
   /// How often ``lock()`` tries before it sleeps: about the time of one SQLite
-  /// statement, and not at all on a machine with one online processor, where the
-  /// holder cannot run while this thread spins.
-  static let attemptsBeforeSleeping = sysconf(Int32(_SC_NPROCESSORS_ONLN)) > 1 ? 2000 : 0
+  /// statement, and not at all where the process may run on one processor only
+  /// (its affinity: `taskset`, a container's cpuset), since the holder cannot run
+  /// while this thread spins.
+  static let attemptsBeforeSleeping = tpns_usable_processors() > 1 ? 2000 : 0
 
   /// Releases the lock, which the calling thread must hold.
   public func unlock() {
