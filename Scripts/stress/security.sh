@@ -111,7 +111,7 @@ wait_for_synced() {
     sleep 0.1
   done
 }
-until grep -q '^watching' "$work/watch.log"; do sleep 0.05; done
+until grep -qE '^[0-9T:-]+Z watching ' "$work/watch.log"; do sleep 0.05; done
 "$tpns" add --no-sync 0123456789ABCDEFGHJK --quiet
 wait_for_synced 1
 kill -TERM "$watch_pid"

@@ -197,7 +197,7 @@ if [[ $other_user == nobody ]]; then
     ) >"$crash_dir/watch.out" 2>&1 </dev/null &
     client_pid=$!
     deadline=$((SECONDS + 10))
-    until grep -q '^watching' "$crash_dir/watch.out" || ((SECONDS >= deadline)); do sleep 0.05; done
+    until grep -qE '^[0-9T:-]+Z watching ' "$crash_dir/watch.out" || ((SECONDS >= deadline)); do sleep 0.05; done
     kill -"$signal" "$client_pid"
     deadline=$((SECONDS + 10))
     while kill -0 "$client_pid" 2>/dev/null && ((SECONDS < deadline)); do sleep 0.05; done

@@ -111,7 +111,8 @@ struct Watch: TPNSSubcommand {
     // Disposing cancels a request in flight (libcurl polls the flag at least once a second).
     defer { subscription.dispose() }
     if !options.quiet, !options.json {
-      output.error("watching \(options.storePath) for \(options.shownServer)")
+      output.error(
+        OutcomePrinter.stamped("watching \(options.storePath) for \(options.shownServer)"))
     }
     while true {
       switch signals.wait().signal {
