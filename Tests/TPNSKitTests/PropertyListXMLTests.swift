@@ -188,6 +188,24 @@ import Testing
     }
   }
 
+  @Test("only the array after the longest one is given its room: many short arrays ask for little")
+  func roomForOneArray() throws {
+    let long = "<array>" + String(repeating: "<string>A</string>", count: 1000) + "</array>"
+    let short = "<array><true/></array>"
+    let text = "<plist><array>" + long + String(repeating: short, count: 100) + "</array></plist>"
+    guard case .array(let items) = try PropertyListXML.parse(Array(text.utf8)) else {
+      Issue.record("not an array")
+      return
+    }
+    let capacities = items.dropFirst().map { item -> Int in
+      guard case .array(let inner) = item else { return -1 }
+      return inner.capacity
+    }
+    #expect(capacities.first ?? 0 >= 1000)
+    #expect(capacities.dropFirst().allSatisfy { $0 < 16 })
+    #expect(capacities.count == 100)
+  }
+
   /// `depth` levels of `open`…`close` around an empty array, in a plist.
   static func nested(_ depth: Int, open: String = "<array>", close: String = "</array>") -> [UInt8]
   {

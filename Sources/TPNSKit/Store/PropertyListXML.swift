@@ -55,6 +55,8 @@ extension PropertyListXML {
     /// at the same place in this array shares its storage rather than being
     /// made again (half the strings, and the memory, of a store in sync).
     var longestArray: [PropertyListValue] = []
+    /// The count of ``longestArray`` when it last gave an array its room.
+    var roomGiven = 0
 
     mutating func document() throws(ParseError) -> PropertyListValue {
       // A UTF-8 byte order mark is allowed before the declaration.
@@ -123,6 +125,13 @@ extension PropertyListXML {
       case "array":
         var items: [PropertyListValue] = []
         guard !tag.isEmpty else { return .array(items) }
+        // The array after the longest one (a store's list after its acknowledged copy)
+        // is given that one's room at once rather than one doubling at a time; only
+        // that array, so that many short ones after a long one ask for no more.
+        if longestArray.count > roomGiven {
+          items.reserveCapacity(longestArray.count)
+          roomGiven = longestArray.count
+        }
         while try !atClosing(tag) {
           items.append(try value(depth: depth + 1, position: items.count))
         }
