@@ -46,13 +46,9 @@ extension Observable {
     }
   }
 
-  /// The elements of `array` in order, then completion, as the generic `from` sends a
-  /// sequence's.
-  ///
-  /// Iterating an array in place of a generic sequence spares the runtime
-  /// looking up the sequence's iterator type by name, a scan of every
-  /// conformance in the program for each element type (``just(_:)`` and
-  /// ``empty()`` come here).
+  /// The elements of `array`, as the generic `from` sends a sequence's: without the
+  /// runtime's look-up of a generic sequence's iterator type (a scan of every
+  /// conformance in the program, once per element type).
   public static func from(_ array: [Element]) -> Observable<Element> {
     create { observer in
       for element in array { observer.onNext(element) }
