@@ -11,6 +11,13 @@ import Testing
     #expect(
       message.hasPrefix("invalid UID '" + String(repeating: "\u{0}", count: 40) + "…' at f:1: "))
     #expect(message.utf8.count < 300)
+    // One character of a million scalars: cut by scalars, not characters.
+    let accents = "e" + String(repeating: "\u{301}", count: 1_000_000)
+    let accentError = try #require(throws: IdentifierError.self) { try DeviceUID(accents) }
+    #expect(PipelineFailure.invalidUID(accents, accentError).description.utf8.count < 300)
+    #expect(
+      StoreFormatError.invalidUID(key: "UIDs", index: 0, text: line, reason: "x").description
+        .utf8.count < 400)
     #expect(
       PipelineFailure.invalidUID(
         "short",

@@ -201,6 +201,7 @@ import Testing
       "soon", "-5", "1.5", "", "٣", "Sunday, 06-Nov-1994 08:49:37 GMT",
       "Sun, 06 Nov 94 08:49:37 GMT",
       "Sun Nov  6 08:49:37 94", "Sun Nov  6 25:49:37 1994", "Sun Foo  6 08:49:37 1994",
+      "Sunday, 06-Nov-+9 08:49:37 GMT", "Sun, +6 Nov 1994 08:49:37 GMT",
     ])
   func retryAfterInvalid(value: String) {
     #expect(RetryPolicy().retryAfterDelay(value) == nil)

@@ -23,12 +23,14 @@ struct GenerateManual: ParsableCommand {
       (
         65,
         "Bad data: an invalid UID, token, index, --format or event message, a store that does "
-          + "not parse (a binary one with a NUL in a string or key among them), a file to import "
-          + "that is no property list or holds no UIDs, or an --from or import file over 64 MiB."
+          + "not parse (a binary one with a NUL in a string or key among them) or is over 64 MiB, "
+          + "a file to import that is no property list or holds no UIDs, or an --from or import "
+          + "file over 64 MiB."
       ),
       (
         66,
-        "A file named on the command line cannot be read: --from, --token-file, --cacert, import's FILE."
+        "A file named on the command line cannot be read: --from, --token-file, --cacert (or is "
+          + "not a regular file), import's FILE."
       ),
       (
         69, "The server cannot be reached; the change is stored and pending ('tpns sync' sends it)."

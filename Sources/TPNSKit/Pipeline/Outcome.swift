@@ -69,9 +69,7 @@ public enum PipelineFailure: Error, Equatable, CustomStringConvertible {
   public var description: String {
     switch self {
     case .invalidUID(let input, let error, let location):
-      // A line of a file may be anything, a megabyte of NULs: its start is enough.
-      "invalid UID '\(input.prefix(41).count > 40 ? input.prefix(40) + "…" : input)'"
-        + "\(location.map { " at \($0)" } ?? ""): \(error)"
+      "invalid UID '\(input.start)'\(location.map { " at \($0)" } ?? ""): \(error)"
     case .invalidToken(let error): "invalid token: \(error)"
     case .invalidIndex(let index, let count):
       count == 0
@@ -98,5 +96,14 @@ public enum PipelineFailure: Error, Equatable, CustomStringConvertible {
     case .removalNotActivated(let uid, _):
       PipelineFailure.notActivated([uid], .rmMapping).description
     }
+  }
+}
+
+extension String {
+  /// The text, or its first 40 Unicode scalars and `…`: what a message quotes of
+  /// text that may be anything (a line of a file, a megabyte of one character).
+  var start: String {
+    let scalars = unicodeScalars.prefix(41)
+    return scalars.count > 40 ? String(String.UnicodeScalarView(scalars.dropLast())) + "…" : self
   }
 }

@@ -106,16 +106,17 @@ enum PropertyListLibplist {
       return .string(try string(taking: pointer))
     case PLIST_DATE:
       // Seconds since 2001 split in two, the seconds rounded toward zero to an
-      // Int32: a negative date's sign is on the seconds (and lost within a second
-      // before 2001). A date beyond an Int32 comes over as its least or greatest
-      // value, which is refused rather than written back as another date.
+      // Int32 and the fraction without its sign: a date beyond an Int32 comes over as
+      // its least or greatest value, and one within a second of 2001 as 0 and a
+      // fraction of either sign. Those are refused rather than written back as others.
       var seconds: Int32 = 0
       var microseconds: Int32 = 0
       plist_get_date_val(node, &seconds, &microseconds)
-      guard seconds != .min, seconds != .max else {
+      guard seconds != .min, seconds != .max, seconds != 0 || microseconds == 0 else {
         throw failure(
-          "a date before 1932-12-13T20:45:53Z or after 2069-01-19T03:14:06Z, which libplist "
-            + "cannot read: write the file as an XML property list")
+          "a date not after 1932-12-13T20:45:52Z, not before 2069-01-19T03:14:07Z, or within a "
+            + "second of 2001-01-01T00:00:00Z (not on it), which libplist cannot read exactly: "
+            + "write the file as an XML property list")
       }
       let fraction = Double(microseconds) / 1_000_000
       let sinceReferenceDate = Double(seconds) + (seconds < 0 ? -fraction : fraction)

@@ -134,14 +134,16 @@ public struct RetryPolicy: Sendable {
     } else {
       return nil
     }
-    guard let day = Int(fields.day), (1...31).contains(day),
+    // Numbers as digits alone: `Int` would take a sign.
+    func number(_ text: Substring) -> Int? { text.allSatisfy(\.isWholeNumber) ? Int(text) : nil }
+    guard let day = number(fields.day), (1...31).contains(day),
       let monthIndex = Self.months.firstIndex(of: String(fields.month)),
-      var year = Int(fields.year),
+      var year = number(fields.year),
       isRFC850 ? fields.year.count == 2 : (1970...9999).contains(year)
     else { return nil }
     let time = fields.time.split(separator: ":")
-    guard time.count == 3, let hour = Int(time[0]), let minute = Int(time[1]),
-      let second = Int(time[2]), (0..<24).contains(hour), (0..<60).contains(minute),
+    guard time.count == 3, let hour = number(time[0]), let minute = number(time[1]),
+      let second = number(time[2]), (0..<24).contains(hour), (0..<60).contains(minute),
       (0...60).contains(second)
     else { return nil }
     func seconds(_ year: Int) -> Double {
