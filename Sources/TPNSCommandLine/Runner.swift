@@ -19,6 +19,9 @@ struct Runner {
   /// The store as the command or the pipeline last read or wrote it: what
   /// the `--json` document reports, instead of reading the store again.
   private let lastRead = LockedState<StoreContents?>(nil)
+  /// Whether the `--cacert` file passed ``checkCACertificate()``: `sync` checks it
+  /// before it looks for a token, and ``environment()`` again.
+  private let caCertificateChecked = LockedState(false)
   let mask: TokenMask
   let output: TextOutput
   /// The warnings so far: on stderr as they come, and in the `--json` document.
@@ -103,7 +106,7 @@ struct Runner {
   /// Fails (66 unreadable, 65 no PEM file) if `--cacert` names a file that
   /// cannot be used: a bad argument, found before anything else.
   func checkCACertificate() throws {
-    guard let path = options.caCertificate else { return }
+    guard let path = options.caCertificate, !caCertificateChecked.value else { return }
     let hint = "Pass a readable PEM file of CA certificates with --cacert or TPNS_CACERT."
     func unreadable(_ reason: String) -> CommandFailure {
       fail(
@@ -134,6 +137,7 @@ struct Runner {
         "the CA certificate file \(path) is not a PEM file: it holds no "
           + "'-----BEGIN CERTIFICATE-----' line", hint: hint, code: ExitStatus.dataError)
     }
+    caCertificateChecked.withLock { $0 = true }
   }
 
   private static func timeLeft(until deadline: ContinuousClock.Instant) -> Duration {

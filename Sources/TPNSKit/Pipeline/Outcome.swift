@@ -69,7 +69,7 @@ public enum PipelineFailure: Error, Equatable, CustomStringConvertible {
   public var description: String {
     switch self {
     case .invalidUID(let input, let error, let location):
-      "invalid UID '\(input.start)'\(location.map { " at \($0)" } ?? ""): \(error)"
+      "invalid UID '\(input.quotedStart)'\(location.map { " at \($0)" } ?? ""): \(error)"
     case .invalidToken(let error): "invalid token: \(error)"
     case .invalidIndex(let index, let count):
       count == 0
@@ -102,7 +102,7 @@ public enum PipelineFailure: Error, Equatable, CustomStringConvertible {
 extension String {
   /// The text, or its first 40 Unicode scalars and `…`: what a message quotes of
   /// text that may be anything (a line of a file, a megabyte of one character).
-  var start: String {
+  var quotedStart: String {
     let scalars = unicodeScalars.prefix(41)
     return scalars.count > 40 ? String(String.UnicodeScalarView(scalars.dropLast())) + "…" : self
   }

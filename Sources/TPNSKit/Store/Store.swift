@@ -16,12 +16,12 @@ public struct Store: Sendable {
   /// When the command's whole time budget (`--timeout`) runs out: no lock
   /// is waited for past it.
   public let deadline: ContinuousClock.Instant?
-  /// The bytes last read or written and the state they hold: a command
-  /// reads the store at each step, and the same bytes are not parsed again.
-  /// The state is a function of the bytes alone, so one entry serves any store.
   /// The most bytes a store is read to: a 10,000-UID store is under 1 MiB.
   static let sizeLimit = 64 << 20
 
+  /// The bytes last read or written and the state they hold: a command
+  /// reads the store at each step, and the same bytes are not parsed again.
+  /// The state is a function of the bytes alone, so one entry serves any store.
   private static let lastSeen = LockedState<(bytes: [UInt8], state: StoreContents)?>(nil)
 
   /// A store at `path` (which need not exist yet).

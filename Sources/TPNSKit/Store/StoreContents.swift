@@ -251,7 +251,7 @@ public enum StoreFormatError: Error, Equatable, CustomStringConvertible {
     case .wrongElementType(let key, let index, let found):
       "'\(key)' item \(index) should be a string, found \(found.typeName)"
     case .invalidUID(let key, let index, let text, let reason):
-      "'\(key)' item \(index) is not a UID (\"\(text.start.escapingControlCharacters)\": \(reason))"
+      "'\(key)' item \(index) is not a UID (\"\(text.quotedStart.escapingControlCharacters)\": \(reason))"
     case .duplicateUID(let key, let text, let first, let second):
       "'\(key)' holds \(text) twice (items \(first) and \(second))"
     case .invalidValue(let key, let reason):
