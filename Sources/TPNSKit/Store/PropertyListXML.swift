@@ -239,11 +239,8 @@ extension PropertyListXML {
       if tag.isEmpty { return "" }
       // The common case, plain text up to the closing tag, read without a copy.
       let start = index
-      var end = start
-      while end < bytes.count, bytes[end] != UInt8(ascii: "<"), bytes[end] != UInt8(ascii: "&") {
-        end += 1
-      }
-      if isClosing(at: end) {
+      let end = find(UInt8(ascii: "<"), in: start..<bytes.count) ?? bytes.count
+      if isClosing(at: end), find(UInt8(ascii: "&"), in: start..<end) == nil {
         index = end
         try closeTag(tag)
         if let position, position < longestArray.count,
@@ -344,6 +341,15 @@ extension PropertyListXML {
         throw error("unexpected end of file in a comment")
       }
       index = end + 3
+    }
+
+    /// Where `byte` first is in `range`; memchr reads a long text many bytes at a time.
+    func find(_ byte: UInt8, in range: Range<Int>) -> Int? {
+      let base = UnsafeRawPointer(bytes.baseAddress!)
+      guard let found = memchr(base + range.lowerBound, Int32(byte), range.count) else {
+        return nil
+      }
+      return base.distance(to: found)
     }
 
     func find(_ needle: [UInt8], from start: Int) -> Int? {
