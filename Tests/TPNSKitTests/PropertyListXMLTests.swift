@@ -130,6 +130,11 @@ import Testing
       ),
       ("<plist><string><![CDATA[<&>]]></string></plist>", .string("<&>")),
       ("<plist><string>&lt;&gt;&amp;&quot;&apos;&#65;&#x42;</string></plist>", .string("<>&\"'AB")),
+      ("<plist><string>&#x000000000041;&#00066;</string></plist>", .string("AB")),
+      ("<plist><string>&#9;&#10;&#13;&#x10FFFF;</string></plist>", .string("\t\n\r\u{10FFFF}")),
+      ("<plist><string>a<?pi x?>b</string></plist>", .string("ab")),
+      ("<plist><string>a\r\nb\rc\r</string></plist>", .string("a\nb\nc\n")),
+      ("<!----><plist><string>a</string></plist>", .string("a")),
       ("<plist><string/></plist>", .string("")),
       ("<plist><array/></plist>", .array([])),
       ("<plist><dict/></plist>", .dictionary([:])),
@@ -163,6 +168,18 @@ import Testing
       "<plist><integer>12x</integer></plist>",
       "<plist><foo/></plist>",
       "<plist><string>a &bogus; b</string></plist>",
+      "<plist><string>&#x+41;</string></plist>",
+      "<plist><string>&#+65;</string></plist>",
+      "<plist><string>&#;</string></plist>",
+      "<plist><string>&#x4G;</string></plist>",
+      "<plist><string>&#0;</string></plist>",
+      "<plist><string>&#x1;</string></plist>",
+      "<plist><string>&#xFFFE;</string></plist>",
+      "<plist><string>&#xFFFF;</string></plist>",
+      "<plist><string>&#xD800;</string></plist>",
+      "<plist><string>&#x110000;</string></plist>",
+      "<!-- a -- b --><plist><string>a</string></plist>",
+      "<plist><string>a<!-- b ---></string></plist>",
       "<plist><string>a</string></plist>junk",
       "<array><string>a</string></array>",
       "<plist><date>yesterday</date></plist>",
@@ -172,6 +189,20 @@ import Testing
     ])
   func refuses(text: String) {
     #expect(throws: PropertyListXML.ParseError.self) { try PropertyListXML.parse(Array(text.utf8)) }
+  }
+
+  @Test(
+    "what is wrong is named: a character XML does not allow, a file that ends in a tag",
+    arguments: [
+      ("<plist><string>&#0;</string></plist>", "'&#0;' is not a character XML allows"),
+      ("<plist><string>a & b</string></plist>", "an '&' that starts no entity"),
+      ("<plist><string>a</str", "unexpected end of file, expected </string>"),
+      ("<plist><string>a</stx></plist>", "expected </string>"),
+    ])
+  func namesTheError(text: String, message: String) {
+    #expect(throws: PropertyListXML.ParseError(line: 1, message: message)) {
+      try PropertyListXML.parse(Array(text.utf8))
+    }
   }
 
   @Test(

@@ -199,7 +199,7 @@ extension PropertyListXML {
           count: tag.nameBytes.count)
       else {
         throw error(
-          index < bytes.count
+          end < bytes.count
             ? "expected </\(name(of: tag))>"
             : "unexpected end of file, expected </\(name(of: tag))>")
       }
@@ -240,7 +240,9 @@ extension PropertyListXML {
       // The common case, plain text up to the closing tag, read without a copy.
       let start = index
       let end = find(UInt8(ascii: "<"), in: start..<bytes.count) ?? bytes.count
-      if isClosing(at: end), find(UInt8(ascii: "&"), in: start..<end) == nil {
+      if isClosing(at: end), find(UInt8(ascii: "&"), in: start..<end) == nil,
+        find(UInt8(ascii: "\r"), in: start..<end) == nil
+      {
         index = end
         try closeTag(tag)
         if let position, position < longestArray.count,
@@ -264,11 +266,21 @@ extension PropertyListXML {
           index = end + 3
         } else if at(index, Self.commentOpen) {
           try skipComment()
+        } else if at(index, Self.declarationOpen) {
+          // A processing instruction, which XML allows in text; nothing of it is read.
+          guard let end = find(Self.declarationClose, from: index) else {
+            throw error("unexpected end of file in <?...?>")
+          }
+          index = end + 2
         } else if bytes[index] == UInt8(ascii: "<") {
           try closeTag(tag)
           return String(decoding: output, as: UTF8.self)
         } else if bytes[index] == UInt8(ascii: "&") {
           output += try entity()
+        } else if bytes[index] == UInt8(ascii: "\r") {
+          // XML reads a line end written CR LF, or CR alone, as LF.
+          output.append(UInt8(ascii: "\n"))
+          index += at(index + 1, [UInt8(ascii: "\n")]) ? 2 : 1
         } else {
           output.append(bytes[index])
           index += 1
@@ -279,20 +291,31 @@ extension PropertyListXML {
 
     /// An entity or character reference, as UTF-8.
     mutating func entity() throws(ParseError) -> [UInt8] {
-      guard let end = bytes[index..<min(index + 12, bytes.count)].firstIndex(of: UInt8(ascii: ";"))
-      else {
+      // A name is letters and digits (`#` and `x` of a reference among them), up to `;`.
+      var end = index + 1
+      while end < bytes.count, bytes[end] == UInt8(ascii: "#") || Self.isAlphanumeric(bytes[end]) {
+        end += 1
+      }
+      guard end > index + 1, end < bytes.count, bytes[end] == UInt8(ascii: ";") else {
         throw error("an '&' that starts no entity")
       }
       let name = String(decoding: bytes[(index + 1)..<end], as: UTF8.self)
       index = end + 1
       let entities = ["amp": "&", "lt": "<", "gt": ">", "quot": "\"", "apos": "'"]
       if let text = entities[name] { return Array(text.utf8) }
-      let value: UInt32? =
-        name.hasPrefix("#x")
-        ? UInt32(name.dropFirst(2), radix: 16)
-        : name.hasPrefix("#") ? UInt32(name.dropFirst()) : nil
-      guard let value, let scalar = Unicode.Scalar(value) else {
+      let isHex = name.hasPrefix("#x")
+      let digits = name.dropFirst(isHex ? 2 : 1)
+      guard name.hasPrefix("#"), !digits.isEmpty,
+        digits.allSatisfy({ isHex ? $0.isHexDigit : ("0"..."9").contains($0) })
+      else {
         throw error("unknown entity '&\(name);'")
+      }
+      // Only the characters XML allows: no NUL or other C0 control but tab and line ends,
+      // no U+FFFE or U+FFFF (a store could never be written with them).
+      guard let value = UInt32(digits, radix: isHex ? 16 : 10), let scalar = Unicode.Scalar(value),
+        [0x09, 0x0A, 0x0D].contains(value) || (0x20...0xFFFD).contains(value) || value > 0xFFFF
+      else {
+        throw error("'&\(name);' is not a character XML allows")
       }
       return Array(String(Character(scalar)).utf8)
     }
@@ -340,6 +363,10 @@ extension PropertyListXML {
       guard let end = find(Self.commentClose, from: index + 4) else {
         throw error("unexpected end of file in a comment")
       }
+      // XML allows no `--` inside a comment (`<!-- a -- b -->`, `<!-- a --->`).
+      guard find(Array("--".utf8), from: index + 4).map({ $0 == end }) ?? true else {
+        throw error("a comment holds '--' before its end")
+      }
       index = end + 3
     }
 
@@ -354,6 +381,10 @@ extension PropertyListXML {
 
     func find(_ needle: [UInt8], from start: Int) -> Int? {
       (start..<max(start, bytes.count)).first { at($0, needle) }
+    }
+
+    static func isAlphanumeric(_ byte: UInt8) -> Bool {
+      (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
     }
 
     /// Whether `byte` is XML white space (space, tab, line feed, carriage return).
