@@ -54,9 +54,12 @@ struct OutcomeFormatting {
         "stored \(uids.count) UID\(uids.count == 1 ? "" : "s"); they are sent once a token is "
         + "registered (tpns register --token-file FILE, or TPNS_TOKEN)"
     case .retrying(let command, let attempt, let of, let delay, let reason):
-      return
-        "retrying in \(delay.text(in: .seconds, fractionDigits: 1)) (attempt \(attempt)/\(of)): \(command.rawValue): "
-        + mask(reason)
+      // A jittered wait may be a few milliseconds: never "0 s".
+      let wait =
+        delay < .milliseconds(100)
+        ? delay.text(in: .milliseconds, fractionDigits: 0)
+        : delay.text(in: .seconds, fractionDigits: 1)
+      return "retrying in \(wait) (attempt \(attempt)/\(of)): \(command.rawValue): " + mask(reason)
     case .storeDeleted:
       return "the store \(options.storePath) was deleted; waiting for it to come back"
     case .storeAbsent:

@@ -65,6 +65,17 @@ import Testing
     }
   }
 
+  @Test("a format of the wrong length is said once, not followed by the lengths again")
+  func formatLengthSaidOnce() {
+    #expect(
+      MappingSettingsError.format(.length(actual: 0, expected: 1...255)).description
+        == "the format has 0 characters, expected 1 to 255")
+    #expect(
+      MappingSettingsError.format(.character("\u{1B}", position: 2)).description
+        == "the format has U+001B at position 2, which is not allowed "
+        + "(1 to 255 characters, no control characters)")
+  }
+
   @Test("an update keeps what it does not set or clear")
   func update() throws {
     let old = Self.settings(30, "motion")

@@ -326,12 +326,14 @@ import Testing
   func misspeltKey(key: String, known: String) throws {
     let directory = try TemporaryDirectory()
     let path = directory.file("state.plist")
+    // With settings of the UID: they must not be reported as settings of an unlisted UID.
     let bytes = Data(
-      "<plist><dict><key>\(key)</key><array><string>AAAAAAAAAAAAAAAAAAAA</string></array></dict></plist>"
-        .utf8)
+      ("<plist><dict><key>\(key)</key><array><string>AAAAAAAAAAAAAAAAAAAA</string></array>"
+        + "<key>UIDSettings</key><dict><key>AAAAAAAAAAAAAAAAAAAA</key>"
+        + "<dict><key>interval</key><integer>5</integer></dict></dict></dict></plist>").utf8)
     try bytes.write(to: URL(fileURLWithPath: path))
     let reason = StoreFormatError.invalidValue(
-      key: key, reason: "keys are exact, case included: rename it '\(known)'")
+      key: key, reason: "keys are exact, case and spaces included: rename it '\(known)'")
     #expect(throws: StoreError.corrupt(path: path, reason: reason)) { try Store(path: path).load() }
     #expect(throws: StoreError.corrupt(path: path, reason: reason)) {
       try Store(path: path).update { $0.uids = [] }
@@ -356,7 +358,7 @@ import Testing
         + "</dict></plist>").utf8)
     try bytes.write(to: URL(fileURLWithPath: path))
     let reason = StoreFormatError.invalidValue(
-      key: key, reason: "keys are exact, case included: rename it '\(known)'")
+      key: key, reason: "keys are exact, case and spaces included: rename it '\(known)'")
     #expect(throws: StoreError.corrupt(path: path, reason: reason)) { try Store(path: path).load() }
     #expect(contents(of: path) == bytes)
   }

@@ -72,6 +72,8 @@ extension StoreContents {
   /// no duplicates, settings valid and only for listed UIDs, the registration
   /// complete and valid.
   init(propertyList: [String: PropertyListValue]) throws(StoreFormatError) {
+    // First: a misspelt `UIDs` would otherwise be reported as settings of unlisted UIDs.
+    otherKeys = try Self.otherKeys(of: propertyList, known: Key.all)
     let listed = try propertyList.strings(Key.uids) ?? []
     uids = try Self.validated(listed, key: Key.uids)
     var runsAreOfStoredUIDs = false
@@ -91,7 +93,6 @@ extension StoreContents {
       servers = spellings.mapValues(Acknowledgement.merged)
     }
     try migrateLegacyKeys(propertyList)
-    otherKeys = try Self.otherKeys(of: propertyList, known: Key.all)
   }
 
   /// The keys of `dictionary` not among `known`, refusing one that differs from a known
@@ -105,7 +106,8 @@ extension StoreContents {
       let spelling = key.trimmingWhitespace().lowercased()
       if let known = known.first(where: { $0.lowercased() == spelling }) {
         throw .invalidValue(
-          key: context + key, reason: "keys are exact, case included: rename it '\(known)'")
+          key: context + key,
+          reason: "keys are exact, case and spaces included: rename it '\(known)'")
       }
     }
     return others

@@ -7,6 +7,11 @@ public enum SyntaxViolation: Sendable, Hashable, CustomStringConvertible {
   /// The character at `position` is not allowed.
   case character(Unicode.Scalar, position: Int)
 
+  /// Whether it is a wrong length (its message says the lengths allowed already).
+  public var isLength: Bool {
+    if case .length = self { true } else { false }
+  }
+
   public var description: String {
     switch self {
     case .length(let actual, let expected):

@@ -120,6 +120,8 @@ public enum MappingSettingsError: Error, Equatable, CustomStringConvertible {
       "the interval \(value) is not a whole number of seconds from "
         + "\(MappingSettingsSyntax.intervals.lowerBound) to "
         + "\(MappingSettingsSyntax.intervals.upperBound)"
+    case .format(let violation) where violation.isLength:
+      "the format \(violation)"
     case .format(let violation):
       "the format \(violation) (1 to \(MappingSettingsSyntax.formatLengths.upperBound) "
         + "characters, no control characters)"

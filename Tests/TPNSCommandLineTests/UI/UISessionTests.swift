@@ -197,6 +197,20 @@ import Testing
   }
 
   @Test(
+    "a retry's wait is said in milliseconds below 0.1 s, never as 0 s",
+    arguments: [
+      (Duration.milliseconds(4), "retrying in 4 ms"), (.milliseconds(99), "retrying in 99 ms"),
+      (.milliseconds(100), "retrying in 0.1 s"), (.milliseconds(1_250), "retrying in 1.3 s"),
+    ])
+  func retryWait(delay: Duration, text: String) {
+    let formatting = OutcomeFormatting(
+      options: H.options, mask: TokenMask(showsTokens: false), namesServer: false)
+    let line = formatting.line(
+      .retrying(.client, attempt: 2, of: 3, delay: delay, reason: "the server answered 503"))
+    #expect(line == text + " (attempt 2/3): client: the server answered 503")
+  }
+
+  @Test(
     "typing a UID the list has: the pipeline's canAdd is true, Add stays disabled with the reason")
   func duplicateTyped() {
     let harness = UIHarness(state: H.registered(uids: [H.uid1]))
