@@ -43,6 +43,17 @@ struct DefaultServerTests {
         + "(--server \(Self.former) uses it; tpns sync sends the store here)")
   }
 
+  @Test("status at a third server names every server the registration is acknowledged at")
+  func statusNamesEveryServer() throws {
+    let e2e = try EndToEnd()
+    let second = try RunningEmulator()
+    #expect(try e2e.tpns.run(["register", EndToEnd.token]).status == 0)
+    #expect(try e2e.tpns.run(["sync", "--server", second.server]).status == 0)
+    let result = try e2e.tpns.run(["status", "--server", "http://127.0.0.1:9/tpns"])
+    let servers = [e2e.server.server, second.server].sorted().joined(separator: ", ")
+    #expect(result.stdout.contains("registered  no (acknowledged at \(servers), not here)\n"))
+  }
+
   @Test("status --json names the former default; with --server it, the store is in line")
   func statusJSON() throws {
     let e2e = try Self.formerStore()

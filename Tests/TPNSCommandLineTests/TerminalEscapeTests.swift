@@ -112,9 +112,10 @@ import Testing
     let e2e = try EndToEnd()
     #expect(try e2e.tpns.run(["register", Self.token]).status == 0)
     let text = String(decoding: contents(of: e2e.tpns.store) ?? Data(), as: UTF8.self)
+    // ESC and BEL written as they are: XML refuses them as character references.
     let edited = text.replacingOccurrences(
       of: "<key>\(e2e.server.server)</key>",
-      with: "<key>http://x&#27;]0;pwned&#7;&#13;registered  yes</key>")
+      with: "<key>http://x\u{1b}]0;pwned\u{7}&#13;registered  yes</key>")
     #expect(edited != text)
     try edited.write(toFile: e2e.tpns.store, atomically: true, encoding: .utf8)
     let result = try e2e.tpns.run(["status"])

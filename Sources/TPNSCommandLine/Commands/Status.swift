@@ -78,8 +78,8 @@ struct Status: TPNSSubcommand {
         "no (no token)"
       } else if difference.isRegistered {
         "yes"
-      } else if let other = registeredAt.first {
-        "no (acknowledged at \(other), not here)"
+      } else if !registeredAt.isEmpty {
+        "no (acknowledged at \(registeredAt.joined(separator: ", ")), not here)"
       } else if !difference.formerPhones.isEmpty {
         "no (this server holds a former phone)"
       } else {

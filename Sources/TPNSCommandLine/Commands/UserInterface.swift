@@ -39,7 +39,7 @@ struct UserInterface: TPNSSubcommand {
         64,
         "Not a terminal that can draw a screen (piped, or TERM unset or dumb): use the "
           + "one-shot commands."),
-      .init(65, "The store does not parse."),
+      .init(65, "The store does not parse, or holds what a store may not (a UID twice, say)."),
       .init(74, "Standard output could not be written (a full disk, say)."),
       .init(130, "Quit with Ctrl-C (as SIGINT); SIGTERM and SIGHUP end it as those signals do."),
     ])
