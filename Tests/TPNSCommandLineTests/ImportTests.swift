@@ -213,6 +213,10 @@ import Testing
     arguments: [
       (
         "<plist version=\"1.0\"><dict><key>uids</key><array/></dict></plist>",
+        " holds no 'UIDs' list (it has 'uids': keys are exact)"
+      ),
+      (
+        "<plist version=\"1.0\"><dict><key>List</key><array/></dict></plist>",
         " holds no 'UIDs' list"
       ),
       (

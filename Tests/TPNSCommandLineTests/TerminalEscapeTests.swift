@@ -95,14 +95,14 @@ import Testing
     let tpns = TPNSProcess(store: directory.file("state.plist"), server: "http://127.0.0.1:1/tpns")
     let file = directory.file("import.plist")
     try Data(
-      "<plist><dict><key>UIDs</key><array><string>AB\u{1B}[31mCD\u{202E}EF</string></array></dict></plist>"
+      "<plist><dict><key>UIDs</key><array><string>AB\u{9B}31mCD\u{202E}EF</string></array></dict></plist>"
         .utf8
     ).write(to: URL(fileURLWithPath: file))
     let result = try tpns.run(["import", "--json", file])
     #expect(result.status == 65)
     let document = try JSONDocumentTests.document(result.stdout)
     let error = try #require((document["errors"] as? [String])?.first)
-    #expect(error.contains("AB\\u{1b}[31mCD\\u{202e}EF"), "\(error.debugDescription)")
+    #expect(error.contains("AB\\u{9b}31mCD\\u{202e}EF"), "\(error.debugDescription)")
     let outcomes = try #require(document["outcomes"] as? [[String: Any]])
     #expect(outcomes.map { $0["error"] as? String } == [error])
   }
@@ -112,17 +112,17 @@ import Testing
     let e2e = try EndToEnd()
     #expect(try e2e.tpns.run(["register", Self.token]).status == 0)
     let text = String(decoding: contents(of: e2e.tpns.store) ?? Data(), as: UTF8.self)
-    // ESC and BEL written as they are: XML refuses them as character references.
+    // C1's CSI and a bidirectional override: characters XML allows (ESC it does not).
     let edited = text.replacingOccurrences(
       of: "<key>\(e2e.server.server)</key>",
-      with: "<key>http://x\u{1b}]0;pwned\u{7}&#13;registered  yes</key>")
+      with: "<key>http://x\u{9B}0;pwned\u{202E}&#13;registered  yes</key>")
     #expect(edited != text)
     try edited.write(toFile: e2e.tpns.store, atomically: true, encoding: .utf8)
     let result = try e2e.tpns.run(["status"])
     #expect(result.status == 0)
     #expect(
       result.stdout.contains(
-        "\nregistered  no (acknowledged at http://x\\u{1b}]0;pwned\\u{7}\\u{d}registered  yes/, "
+        "\nregistered  no (acknowledged at http://x\\u{9b}0;pwned\\u{202e}\\u{d}registered  yes/, "
           + "not here)\n"), "\(result.stdout.debugDescription)")
     #expect(Self.isTerminalSafe(result.stdout))
   }

@@ -135,6 +135,11 @@ import Testing
       ("<plist><string>a<?pi x?>b</string></plist>", .string("ab")),
       ("<plist><string>a\r\nb\rc\r</string></plist>", .string("a\nb\nc\n")),
       ("<!----><plist><string>a</string></plist>", .string("a")),
+      ("<plist><string><![CDATA[a\r\nb\rc]]></string></plist>", .string("a\nb\nc")),
+      (
+        "<?xml version=\"1.0\"?><?style encoding=\"latin1\"?><plist><string>a</string></plist>",
+        .string("a")
+      ),
       ("<plist><string/></plist>", .string("")),
       ("<plist><array/></plist>", .array([])),
       ("<plist><dict/></plist>", .dictionary([:])),
@@ -180,6 +185,14 @@ import Testing
       "<plist><string>&#x110000;</string></plist>",
       "<!-- a -- b --><plist><string>a</string></plist>",
       "<plist><string>a<!-- b ---></string></plist>",
+      "<plist><string>a\u{1B}b</string></plist>",
+      "<plist><string>a\u{0}</string></plist>",
+      "<plist><string>\u{FFFE}</string></plist>",
+      "<plist><string>a&amp;\u{7}</string></plist>",
+      "<plist><string><![CDATA[\u{1B}]]></string></plist>",
+      "<plist><dict><key>a\u{1B}</key><true/></dict></plist>",
+      "<plist><string>a<?xml version=\"1.0\"?></string></plist>",
+      "<plist><?xml version=\"1.0\"?><string>a</string></plist>",
       "<plist><string>a</string></plist>junk",
       "<array><string>a</string></array>",
       "<plist><date>yesterday</date></plist>",
@@ -198,9 +211,27 @@ import Testing
       ("<plist><string>a & b</string></plist>", "an '&' that starts no entity"),
       ("<plist><string>a</str", "unexpected end of file, expected </string>"),
       ("<plist><string>a</stx></plist>", "expected </string>"),
+      ("<plist><string>a\u{1B}b</string></plist>", "U+001B is a character XML does not allow"),
     ])
   func namesTheError(text: String, message: String) {
     #expect(throws: PropertyListXML.ParseError(line: 1, message: message)) {
+      try PropertyListXML.parse(Array(text.utf8))
+    }
+  }
+
+  @Test(
+    "the line of an error counts line ends written LF, CR LF or CR alone",
+    arguments: [
+      ("<plist>\n<string>\n&#0;</string></plist>", 3),
+      ("<plist>\r\n<string>\r\n&#0;</string></plist>", 3),
+      ("<plist>\r<string>\r&#0;</string></plist>", 3),
+      ("<plist>\r\r\n\n<string>&#0;</string></plist>", 4),
+    ])
+  func errorLine(text: String, line: Int) {
+    #expect(
+      throws: PropertyListXML.ParseError(
+        line: line, message: "'&#0;' is not a character XML allows")
+    ) {
       try PropertyListXML.parse(Array(text.utf8))
     }
   }

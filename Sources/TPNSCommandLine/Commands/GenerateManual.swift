@@ -22,10 +22,11 @@ struct GenerateManual: ParsableCommand {
       ),
       (
         65,
-        "Bad data: an invalid UID, token, index, --format or event message, a store that does "
-          + "not parse (a binary one with a NUL in a string or key among them) or is over 64 MiB, "
-          + "a file to import that is no property list or holds no UIDs, or an --from or import "
-          + "file over 64 MiB."
+        "Bad data: an invalid UID, token, index, --format or event message; a UID to remove "
+          + "that is in neither the list nor the server's; a --cacert file that is no PEM file; "
+          + "a store that does not parse (a binary one with a NUL in a string or key among them), "
+          + "holds what a store may not (a UID twice, say) or is over 64 MiB; a file to import "
+          + "that is no property list or holds no UIDs; a --from or import file over 64 MiB."
       ),
       (
         66,

@@ -38,7 +38,14 @@ public enum ImportFile {
         "\(name) holds no '\(key)' list: its top level is \(withArticle(value.typeName)), "
           + "not a dictionary")
     }
-    guard let list = members[key] else { throw Failure("\(name) holds no '\(key)' list") }
+    guard let list = members[key] else {
+      // Keys are exact: a list under `uids` is named, not taken.
+      let near = members.keys.sorted().first {
+        $0.trimmingWhitespace().lowercased() == key.lowercased()
+      }
+      throw Failure(
+        "\(name) holds no '\(key)' list" + (near.map { " (it has '\($0)': keys are exact)" } ?? ""))
+    }
     guard case .array(let items) = list else {
       throw Failure(
         "\(name) holds no '\(key)' list: '\(key)' is \(withArticle(list.typeName)), not an array")

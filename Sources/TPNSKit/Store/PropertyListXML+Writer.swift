@@ -3,16 +3,9 @@ import TPNSProtocol
 /// The writer: Apple's layout (tabs, sorted keys), which `plutil` and
 /// Python's `plistlib` read.
 extension PropertyListXML {
-  /// Whether `text` can be written: XML 1.0 cannot hold C0 control characters
-  /// other than tab, line feed and carriage return, nor U+FFFE and U+FFFF.
+  /// Whether `text` can be written: every character one XML allows (``allows(_:)``).
   static func isWritable(_ text: String) -> Bool {
-    text.unicodeScalars.allSatisfy { scalar in
-      switch scalar.value {
-      case 0x09, 0x0A, 0x0D: true
-      case ..<0x20, 0xFFFE, 0xFFFF: false
-      default: true
-      }
-    }
+    text.unicodeScalars.allSatisfy { allows($0.value) }
   }
 
   /// `value` as an XML property list, in Apple's layout (tabs, sorted keys);

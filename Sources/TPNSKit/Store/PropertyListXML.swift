@@ -18,8 +18,8 @@ enum PropertyListXML {
     do {
       _ = try UTF8Span(validating: bytes.span)
     } catch {
-      let line = 1 + bytes[..<error.byteOffsets.lowerBound].count(where: { $0 == 0x0A })
-      throw ParseError(line: line, message: "the file is not UTF-8")
+      throw ParseError(
+        line: line(of: bytes[..<error.byteOffsets.lowerBound]), message: "the file is not UTF-8")
     }
     // Read through a buffer pointer: a slice of the array would retain and
     // release it at every step. The parser checks each index against the count.
@@ -27,6 +27,30 @@ enum PropertyListXML {
       var parser = Parser(bytes: buffer)
       return try parser.document()
     }
+  }
+
+  /// Whether XML 1.0 allows the character `value`: not C0 controls but tab and line
+  /// ends, not U+FFFE or U+FFFF. The reader refuses what the writer could not write.
+  static func allows(_ value: UInt32) -> Bool {
+    value >= 0x20 ? value != 0xFFFE && value != 0xFFFF : [0x09, 0x0A, 0x0D].contains(value)
+  }
+
+  /// The first character of `text` XML does not allow, as `U+001B`; nil if none.
+  static func disallowedCharacter(in text: String) -> String? {
+    guard let scalar = text.unicodeScalars.first(where: { !allows($0.value) }) else { return nil }
+    let code = String(scalar.value, radix: 16, uppercase: true)
+    return "U+" + String(repeating: "0", count: max(0, 4 - code.count)) + code
+  }
+
+  /// The 1-based line after `prefix`: a line ends with LF, CR LF or CR alone, as XML reads them.
+  static func line(of prefix: some Sequence<UInt8>) -> Int {
+    var line = 1
+    var afterCarriageReturn = false
+    for byte in prefix {
+      if byte == 0x0D || (byte == 0x0A && !afterCarriageReturn) { line += 1 }
+      afterCarriageReturn = byte == 0x0D
+    }
+    return line
   }
 }
 
@@ -45,6 +69,7 @@ extension PropertyListXML {
     static let commentOpen = Array("<!--".utf8)
     static let commentClose = Array("-->".utf8)
     static let declarationOpen = Array("<?".utf8)
+    static let xmlDeclarationOpen = Array("<?xml".utf8)
     static let declarationClose = Array("?>".utf8)
     static let doctypeOpen = Array("<!DOCTYPE".utf8)
 
@@ -57,10 +82,13 @@ extension PropertyListXML {
     var longestArray: [PropertyListValue] = []
     /// The count of ``longestArray`` when it last gave an array its room.
     var roomGiven = 0
+    /// Where the document starts: after a byte order mark, if any.
+    var documentStart = 0
 
     mutating func document() throws(ParseError) -> PropertyListValue {
       // A UTF-8 byte order mark is allowed before the declaration.
       if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { index = 3 }
+      documentStart = index
       try skipMisc()
       let plist = try openTag()
       guard tag(plist, is: "plist") else {
@@ -254,7 +282,9 @@ extension PropertyListXML {
         {
           return earlier
         }
-        return String(decoding: bytes[start..<end], as: UTF8.self)
+        let text = String(decoding: bytes[start..<end], as: UTF8.self)
+        if !bytes[start..<end].allSatisfy({ $0 >= 0x20 && $0 < 0x80 }) { try checkCharacters(text) }
+        return text
       }
       var output: [UInt8] = []
       while index < bytes.count {
@@ -262,25 +292,23 @@ extension PropertyListXML {
           guard let end = find(Self.cdataClose, from: index + 9) else {
             throw error("unexpected end of file in CDATA")
           }
-          output += bytes[(index + 9)..<end]
+          appendNormalizingLineEnds(bytes[(index + 9)..<end], to: &output)
           index = end + 3
         } else if at(index, Self.commentOpen) {
           try skipComment()
         } else if at(index, Self.declarationOpen) {
-          // A processing instruction, which XML allows in text; nothing of it is read.
-          guard let end = find(Self.declarationClose, from: index) else {
-            throw error("unexpected end of file in <?...?>")
-          }
-          index = end + 2
+          try skipProcessingInstruction()
         } else if bytes[index] == UInt8(ascii: "<") {
+          let text = String(decoding: output, as: UTF8.self)
+          try checkCharacters(text)
           try closeTag(tag)
-          return String(decoding: output, as: UTF8.self)
+          return text
         } else if bytes[index] == UInt8(ascii: "&") {
           output += try entity()
         } else if bytes[index] == UInt8(ascii: "\r") {
-          // XML reads a line end written CR LF, or CR alone, as LF.
-          output.append(UInt8(ascii: "\n"))
-          index += at(index + 1, [UInt8(ascii: "\n")]) ? 2 : 1
+          let length = at(index + 1, [UInt8(ascii: "\n")]) ? 2 : 1
+          appendNormalizingLineEnds(bytes[index..<(index + length)], to: &output)
+          index += length
         } else {
           output.append(bytes[index])
           index += 1
@@ -310,10 +338,8 @@ extension PropertyListXML {
       else {
         throw error("unknown entity '&\(name);'")
       }
-      // Only the characters XML allows: no NUL or other C0 control but tab and line ends,
-      // no U+FFFE or U+FFFF (a store could never be written with them).
       guard let value = UInt32(digits, radix: isHex ? 16 : 10), let scalar = Unicode.Scalar(value),
-        [0x09, 0x0A, 0x0D].contains(value) || (0x20...0xFFFD).contains(value) || value > 0xFFFF
+        PropertyListXML.allows(value)
       else {
         throw error("'&\(name);' is not a character XML allows")
       }
@@ -332,11 +358,7 @@ extension PropertyListXML {
         } else if at(index, Self.commentOpen) {
           try skipComment()
         } else if at(index, Self.declarationOpen) {
-          guard let end = find(Self.declarationClose, from: index) else {
-            throw error("unexpected end of file in <?...?>")
-          }
-          try checkEncoding(String(decoding: bytes[index..<end], as: UTF8.self))
-          index = end + 2
+          try skipProcessingInstruction()
         } else if at(index, Self.doctypeOpen) {
           guard let end = bytes[index...].firstIndex(of: UInt8(ascii: ">")) else {
             throw error("unexpected end of file in <!DOCTYPE>")
@@ -345,6 +367,46 @@ extension PropertyListXML {
         } else {
           return
         }
+      }
+    }
+
+    /// Skips a processing instruction (`<?target …?>`). The XML declaration
+    /// (`<?xml …?>`) may only open the document, and declare no encoding but UTF-8.
+    mutating func skipProcessingInstruction() throws(ParseError) {
+      guard let end = find(Self.declarationClose, from: index) else {
+        throw error("unexpected end of file in <?...?>")
+      }
+      let afterName = index + Self.xmlDeclarationOpen.count
+      if at(index, Self.xmlDeclarationOpen),
+        Self.isSpace(bytes[afterName]) || bytes[afterName] == UInt8(ascii: "?")
+      {
+        guard index == documentStart else {
+          throw error("an XML declaration after the start of the file")
+        }
+        try checkEncoding(String(decoding: bytes[index..<end], as: UTF8.self))
+      }
+      index = end + 2
+    }
+
+    /// Refuses text holding a character XML does not allow (``PropertyListXML/allows(_:)``).
+    func checkCharacters(_ text: String) throws(ParseError) {
+      if let refused = PropertyListXML.disallowedCharacter(in: text) {
+        throw error("\(refused) is a character XML does not allow")
+      }
+    }
+
+    /// Appends `text` with each line end written CR LF, or CR alone, as LF, as XML reads it.
+    func appendNormalizingLineEnds(
+      _ text: Slice<UnsafeBufferPointer<UInt8>>, to output: inout [UInt8]
+    ) {
+      var afterCarriageReturn = false
+      for byte in text {
+        if byte == 0x0D {
+          output.append(0x0A)
+        } else if byte != 0x0A || !afterCarriageReturn {
+          output.append(byte)
+        }
+        afterCarriageReturn = byte == 0x0D
       }
     }
 
@@ -394,7 +456,7 @@ extension PropertyListXML {
 
     func error(_ message: String) -> ParseError {
       ParseError(
-        line: 1 + bytes[..<min(index, bytes.count)].count(where: { $0 == 0x0A }), message: message)
+        line: PropertyListXML.line(of: bytes[..<min(index, bytes.count)]), message: message)
     }
 
     static func hexadecimal(_ text: String) -> Int? {

@@ -27,7 +27,7 @@ public enum FileDescriptor {
       if result == 0 { break }
       count += result
       if count == bytes.count, count < limit {
-        bytes += repeatElement(0, count: min(count, limit - count))
+        bytes += [UInt8](repeating: 0, count: min(count, limit - count))
       }
     }
     bytes.removeLast(bytes.count - count)
