@@ -237,6 +237,23 @@ import Testing
   }
 
   @Test(
+    "a character XML does not allow is named on its own line, not the line its string ends on",
+    arguments: [
+      ("<plist>\n<string>a\nb\u{1B}\nc\nd</string></plist>", 3, "U+001B"),
+      ("<plist>\n<string>&amp;\r\r\u{7}\n\n</string></plist>", 4, "U+0007"),
+      ("<plist>\n<string><![CDATA[\n\u{FFFF}]]>\n</string></plist>", 3, "U+FFFF"),
+      ("<plist>\n<string>\n\n\u{FFFE}</string></plist>", 4, "U+FFFE"),
+    ])
+  func characterLine(text: String, line: Int, character: String) {
+    #expect(
+      throws: PropertyListXML.ParseError(
+        line: line, message: "\(character) is a character XML does not allow")
+    ) {
+      try PropertyListXML.parse(Array(text.utf8))
+    }
+  }
+
+  @Test(
     "<data> that is not base64 is refused naming what is wrong (white space between lines is not)",
     arguments: [
       ("<plist><data>AAE</data></plist>", "its length 3 is not a multiple of 4"),

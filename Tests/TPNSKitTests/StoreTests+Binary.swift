@@ -124,14 +124,42 @@ import Testing
     ])
     try bytes.write(to: URL(fileURLWithPath: path))
     let store = Store(path: path)
-    let reason = "(the string \"a\\u{01}b\" holds U+0001, a character XML does not allow)"
-    #expect(throws: StoreError.self) { try store.load() }
-    do {
-      try store.update { $0.uids = ["ABCDEFGHJKLMNPRSTUVW"] }
-      Issue.record("the store was changed")
-    } catch {
-      #expect("\(error)".hasSuffix(reason), "\(error)")
-    }
+    let refusal = StoreError.corrupt(
+      path: path,
+      reason: .invalidValue(
+        key: "Note › a\\u{1}b",
+        reason: "the key holds U+0001, a character an XML property list cannot hold "
+          + "(tpns writes the store as XML)"))
+    #expect(throws: refusal) { try store.load() }
+    #expect(throws: refusal) { try store.update { $0.uids = ["ABCDEFGHJKLMNPRSTUVW"] } }
     #expect(contents(of: path) == bytes)
+  }
+
+  @Test("a binary store's string holding U+FFFE is refused, naming where it is")
+  func unwritableString() throws {
+    let directory = try TemporaryDirectory()
+    let path = directory.file("state.plist")
+    let bytes = try BinaryPropertyList.foundation([
+      "UIDs": [String](), "Notes": ["x", "a\u{FFFE}"],
+    ])
+    try bytes.write(to: URL(fileURLWithPath: path))
+    #expect(
+      throws: StoreError.corrupt(
+        path: path,
+        reason: .invalidValue(
+          key: "Notes item 1",
+          reason: "it holds U+FFFE, a character an XML property list cannot hold "
+            + "(tpns writes the store as XML)"))
+    ) { try Store(path: path).load() }
+    #expect(contents(of: path) == bytes)
+  }
+
+  @Test("a binary file to import may hold such a character in a key tpns does not take")
+  func importTakesUIDsBesideControlCharacters() throws {
+    let bytes = try BinaryPropertyList.foundation([
+      "UIDs": ["ABCDEFGHJKLMNPRSTUVW"], "Other": "a\u{1}b",
+    ])
+    let imported = try ImportFile.contents(of: Array(bytes), name: "prefs.plist")
+    #expect(imported.uids.map(\.text) == ["ABCDEFGHJKLMNPRSTUVW"])
   }
 }

@@ -24,7 +24,8 @@ struct GenerateManual: ParsableCommand {
         65,
         "Bad data: an invalid UID, token, index, --format or event message; a UID to remove "
           + "that is in neither the list nor the server's; a --cacert file that is no PEM file; "
-          + "a store that does not parse (a binary one with a NUL in a string or key among them), "
+          + "a store that does not parse (one holding a control character in a key or string "
+          + "among them), "
           + "holds what a store may not (a UID twice, say) or is over 64 MiB; a file to import "
           + "that is no property list or holds no UIDs; a --from or import file over 64 MiB."
       ),

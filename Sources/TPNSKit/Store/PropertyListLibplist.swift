@@ -5,8 +5,7 @@ import Glibc
 /// library made for Apple's format: `plist_from_memory`, then its tree as a
 /// ``PropertyListValue``. What libplist does not check is checked here, so
 /// that a binary store is held to the rules an XML one is: a dictionary
-/// holding a key twice, a string that is not valid Unicode or holds a character
-/// XML does not allow (``PropertyListXML/allows(_:)``), values nested
+/// holding a key twice, a string that is not valid Unicode, values nested
 /// deeper than ``PropertyList/maximumDepth`` (checked on the bytes before
 /// libplist reads them, with `tpns_plist_binary_shape`), and a small file
 /// describing a huge tree (libplist copies a shared container for each
@@ -179,11 +178,6 @@ enum PropertyListLibplist {
     defer { free(pointer) }
     guard let text = String(validatingCString: pointer) else {
       throw failure("a string is not valid UTF-8")
-    }
-    // The store is written as XML, which could not hold it.
-    if let refused = PropertyListXML.disallowedCharacter(in: text) {
-      throw failure(
-        "the string \(text.debugDescription) holds \(refused), a character XML does not allow")
     }
     return text
   }

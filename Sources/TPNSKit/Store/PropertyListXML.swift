@@ -37,9 +37,13 @@ enum PropertyListXML {
 
   /// The first character of `text` XML does not allow, as `U+001B`; nil if none.
   static func disallowedCharacter(in text: String) -> String? {
-    guard let scalar = text.unicodeScalars.first(where: { !allows($0.value) }) else { return nil }
-    let code = String(scalar.value, radix: 16, uppercase: true)
-    return "U+" + String(repeating: "0", count: max(0, 4 - code.count)) + code
+    text.unicodeScalars.first(where: { !allows($0.value) }).map { codePoint($0.value) }
+  }
+
+  /// `value` as Unicode writes a code point: `U+001B`.
+  static func codePoint(_ value: UInt32) -> String {
+    let digits = String(value, radix: 16, uppercase: true)
+    return "U+" + String(repeating: "0", count: max(0, 4 - digits.count)) + digits
   }
 
   /// The 1-based line after `prefix`: a line ends with LF, CR LF or CR alone, as XML reads them.
@@ -282,9 +286,8 @@ extension PropertyListXML {
         {
           return earlier
         }
-        let text = String(decoding: bytes[start..<end], as: UTF8.self)
-        if !bytes[start..<end].allSatisfy({ $0 >= 0x20 && $0 < 0x80 }) { try checkCharacters(text) }
-        return text
+        try checkCharacters(in: start..<end)
+        return String(decoding: bytes[start..<end], as: UTF8.self)
       }
       var output: [UInt8] = []
       while index < bytes.count {
@@ -292,6 +295,7 @@ extension PropertyListXML {
           guard let end = find(Self.cdataClose, from: index + 9) else {
             throw error("unexpected end of file in CDATA")
           }
+          try checkCharacters(in: (index + 9)..<end)
           appendNormalizingLineEnds(bytes[(index + 9)..<end], to: &output)
           index = end + 3
         } else if at(index, Self.commentOpen) {
@@ -299,10 +303,8 @@ extension PropertyListXML {
         } else if at(index, Self.declarationOpen) {
           try skipProcessingInstruction()
         } else if bytes[index] == UInt8(ascii: "<") {
-          let text = String(decoding: output, as: UTF8.self)
-          try checkCharacters(text)
           try closeTag(tag)
-          return text
+          return String(decoding: output, as: UTF8.self)
         } else if bytes[index] == UInt8(ascii: "&") {
           output += try entity()
         } else if bytes[index] == UInt8(ascii: "\r") {
@@ -310,6 +312,7 @@ extension PropertyListXML {
           appendNormalizingLineEnds(bytes[index..<(index + length)], to: &output)
           index += length
         } else {
+          try checkCharacters(in: index..<(index + 1))
           output.append(bytes[index])
           index += 1
         }
@@ -388,10 +391,19 @@ extension PropertyListXML {
       index = end + 2
     }
 
-    /// Refuses text holding a character XML does not allow (``PropertyListXML/allows(_:)``).
-    func checkCharacters(_ text: String) throws(ParseError) {
-      if let refused = PropertyListXML.disallowedCharacter(in: text) {
-        throw error("\(refused) is a character XML does not allow")
+    /// Refuses text at `range` holding a character XML does not allow
+    /// (``PropertyListXML/allows(_:)``), naming it and its line. Only C0 controls
+    /// and U+FFFE and U+FFFF (EF BF BE and EF BF BF: the file is valid UTF-8) can be.
+    func checkCharacters(in range: Range<Int>) throws(ParseError) {
+      for position in range where bytes[position] < 0x20 || bytes[position] == 0xEF {
+        let value =
+          bytes[position] < 0x20
+          ? UInt32(bytes[position])
+          : 0xF000 | UInt32(bytes[position + 1] & 0x3F) << 6 | UInt32(bytes[position + 2] & 0x3F)
+        guard PropertyListXML.allows(value) else {
+          throw error(
+            "\(PropertyListXML.codePoint(value)) is a character XML does not allow", at: position)
+        }
       }
     }
 
@@ -454,9 +466,10 @@ extension PropertyListXML {
       byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
     }
 
-    func error(_ message: String) -> ParseError {
-      ParseError(
-        line: PropertyListXML.line(of: bytes[..<min(index, bytes.count)]), message: message)
+    /// The error `message` at `position` (where the cursor is, by default).
+    func error(_ message: String, at position: Int? = nil) -> ParseError {
+      let position = min(position ?? index, bytes.count)
+      return ParseError(line: PropertyListXML.line(of: bytes[..<position]), message: message)
     }
 
     static func hexadecimal(_ text: String) -> Int? {

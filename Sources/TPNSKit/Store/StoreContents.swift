@@ -95,6 +95,34 @@ extension StoreContents {
     try migrateLegacyKeys(propertyList)
   }
 
+  /// Refuses a key or string holding a character XML does not allow
+  /// (``PropertyListXML/allows(_:)``), naming where it is: a store is written as XML.
+  static func checkWritable(_ value: PropertyListValue, key: String = "")
+    throws(StoreFormatError)
+  {
+    let reason = ", a character an XML property list cannot hold (tpns writes the store as XML)"
+    switch value {
+    case .string(let text):
+      if let refused = PropertyListXML.disallowedCharacter(in: text) {
+        throw .invalidValue(key: key, reason: "it holds \(refused)" + reason)
+      }
+    case .array(let items):
+      for (index, item) in items.enumerated() {
+        try checkWritable(item, key: "\(key) item \(index)")
+      }
+    case .dictionary(let members):
+      for (name, member) in members.sorted(by: { $0.key < $1.key }) {
+        let path = (key.isEmpty ? "" : key + " › ") + name.quotedStart.escapingControlCharacters
+        if let refused = PropertyListXML.disallowedCharacter(in: name) {
+          throw .invalidValue(key: path, reason: "the key holds \(refused)" + reason)
+        }
+        try checkWritable(member, key: path)
+      }
+    default:
+      break
+    }
+  }
+
   /// The keys of `dictionary` not among `known`, refusing one that differs from a known
   /// key only by case or spaces: kept as another key, the list or token it holds would
   /// read as missing, and a sync would unmap every UID. `context` prefixes it in errors.

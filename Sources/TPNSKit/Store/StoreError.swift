@@ -56,8 +56,7 @@ public enum StoreError: Error, Equatable, CustomStringConvertible {
     case .io:
       "Check the permissions and free space there, or pass another path with --store."
     case .unwritable:
-      "Nothing was stored; give the value without them (one the store held already: edit "
-        + "it out of the file)."
+      "Nothing was stored; give the value without them."
     case .readOnly(let path, _):
       "Nothing was stored; run 'chmod u+w \(path)' to let tpns change it, or pass another "
         + "path with --store."
