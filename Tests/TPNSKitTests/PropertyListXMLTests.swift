@@ -243,6 +243,7 @@ import Testing
       ("<plist>\n<string>&amp;\r\r\u{7}\n\n</string></plist>", 4, "U+0007"),
       ("<plist>\n<string><![CDATA[\n\u{FFFF}]]>\n</string></plist>", 3, "U+FFFF"),
       ("<plist>\n<string>\n\n\u{FFFE}</string></plist>", 4, "U+FFFE"),
+      ("<plist>\n<dict>\n\u{1}<key>a</key><true/></dict></plist>", 3, "U+0001"),
     ])
   func characterLine(text: String, line: Int, character: String) {
     #expect(

@@ -147,7 +147,7 @@ import Testing
       throws: StoreError.corrupt(
         path: path,
         reason: .invalidValue(
-          key: "Notes item 1",
+          key: "Notes › 1",
           reason: "it holds U+FFFE, a character an XML property list cannot hold "
             + "(tpns writes the store as XML)"))
     ) { try Store(path: path).load() }

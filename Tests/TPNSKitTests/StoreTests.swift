@@ -363,6 +363,21 @@ import Testing
     #expect(contents(of: path) == bytes)
   }
 
+  @Test("a hand-edited server key's credentials and query values are not shown in a refusal")
+  func serverKeyRedacted() throws {
+    let directory = try TemporaryDirectory()
+    let path = directory.file("state.plist")
+    let bytes = Data(
+      ("<plist><dict><key>Servers</key><dict><key>http://alice:s3cret@a/tpns?key=q1</key>"
+        + "<dict><key>UIDs</key><string>x</string></dict></dict></dict></plist>").utf8)
+    try bytes.write(to: URL(fileURLWithPath: path))
+    let reason = StoreFormatError.wrongType(
+      key: "Servers › http://***@a/tpns?key=*** › UIDs", expected: "array of strings",
+      found: .string("x"))
+    #expect(throws: StoreError.corrupt(path: path, reason: reason)) { try Store(path: path).load() }
+    #expect(contents(of: path) == bytes)
+  }
+
   @Test("a store nested 200,000 deep is refused as corrupt, naming the limit, and left as it was")
   func nestedTooDeep() throws {
     let directory = try TemporaryDirectory()

@@ -24,9 +24,8 @@ struct GenerateManual: ParsableCommand {
         65,
         "Bad data: an invalid UID, token, index, --format or event message; a UID to remove "
           + "that is in neither the list nor the server's; a --cacert file that is no PEM file; "
-          + "a store that does not parse (one holding a control character in a key or string "
-          + "among them), "
-          + "holds what a store may not (a UID twice, say) or is over 64 MiB; a file to import "
+          + "a store that does not parse, holds what a store may not (a UID twice; a character "
+          + "XML cannot hold, such as U+0001) or is over 64 MiB; a file to import "
           + "that is no property list or holds no UIDs; a --from or import file over 64 MiB."
       ),
       (

@@ -194,9 +194,11 @@ extension Acknowledgement {
     _ value: PropertyListValue, server: String, storedUIDs: [String] = [],
     runsAreOfStoredUIDs: Bool = true
   ) throws(StoreFormatError) -> Acknowledgement {
-    let context = "Servers › \(server) › "
+    // A hand-edited server key may hold credentials: messages show it without them.
+    let entry = "Servers › \(ServerURL(server).redacted)"
+    let context = entry + " › "
     guard case .dictionary(let list) = value else {
-      throw .wrongType(key: "Servers › \(server)", expected: "dictionary", found: value)
+      throw .wrongType(key: entry, expected: "dictionary", found: value)
     }
     var acknowledgement = Acknowledgement()
     acknowledgement.otherKeys = try StoreContents.otherKeys(

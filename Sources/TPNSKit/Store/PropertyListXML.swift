@@ -193,7 +193,10 @@ extension PropertyListXML {
     /// version="1.0" follow).
     mutating func openTag() throws(ParseError) -> Tag {
       guard index < bytes.count else { throw error("unexpected end of file") }
-      guard bytes[index] == UInt8(ascii: "<") else { throw error("expected a tag") }
+      guard bytes[index] == UInt8(ascii: "<") else {
+        try checkCharacters(in: index..<(index + 1))
+        throw error("expected a tag")
+      }
       guard let end = bytes[index...].firstIndex(of: UInt8(ascii: ">")) else {
         throw error("unexpected end of file in a tag")
       }

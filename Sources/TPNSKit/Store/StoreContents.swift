@@ -108,11 +108,13 @@ extension StoreContents {
       }
     case .array(let items):
       for (index, item) in items.enumerated() {
-        try checkWritable(item, key: "\(key) item \(index)")
+        try checkWritable(item, key: "\(key) › \(index)")
       }
     case .dictionary(let members):
       for (name, member) in members.sorted(by: { $0.key < $1.key }) {
-        let path = (key.isEmpty ? "" : key + " › ") + name.quotedStart.escapingControlCharacters
+        // A server's URL without its credentials, any key to 40 characters.
+        let shown = name.contains("://") ? ServerURL(name).redacted : name
+        let path = (key.isEmpty ? "" : key + " › ") + shown.quotedStart.escapingControlCharacters
         if let refused = PropertyListXML.disallowedCharacter(in: name) {
           throw .invalidValue(key: path, reason: "the key holds \(refused)" + reason)
         }
