@@ -54,12 +54,17 @@ struct OutcomeFormatting {
         "stored \(uids.count) UID\(uids.count == 1 ? "" : "s"); they are sent once a token is "
         + "registered (tpns register --token-file FILE, or TPNS_TOKEN)"
     case .retrying(let command, let attempt, let of, let delay, let reason):
-      // A jittered wait may be a few milliseconds: never "0 s".
+      // A jittered wait may be a few milliseconds, or none (Retry-After: 0): never "0 s".
+      let milliseconds = delay.rounded(to: .milliseconds)
       let wait =
-        delay < .milliseconds(100)
-        ? delay.text(in: .milliseconds, fractionDigits: 0)
-        : delay.text(in: .seconds, fractionDigits: 1)
-      return "retrying in \(wait) (attempt \(attempt)/\(of)): \(command.rawValue): " + mask(reason)
+        if milliseconds == 0 {
+          "now"
+        } else if milliseconds < 100 {
+          "in \(milliseconds) ms"
+        } else {
+          "in " + delay.text(in: .seconds, fractionDigits: 1)
+        }
+      return "retrying \(wait) (attempt \(attempt)/\(of)): \(command.rawValue): " + mask(reason)
     case .storeDeleted:
       return "the store \(options.storePath) was deleted; waiting for it to come back"
     case .storeAbsent:

@@ -213,7 +213,7 @@ import Testing
     arguments: [
       (
         "<plist version=\"1.0\"><dict><key>uids</key><array/></dict></plist>",
-        " holds no 'UIDs' list (it has 'uids': keys are exact)"
+        " holds no 'UIDs' list ('uids': keys are exact, case and spaces included)"
       ),
       (
         "<plist version=\"1.0\"><dict><key>List</key><array/></dict></plist>",

@@ -135,6 +135,11 @@ import Testing
       ("<plist><string>a<?pi x?>b</string></plist>", .string("ab")),
       ("<plist><string>a\r\nb\rc\r</string></plist>", .string("a\nb\nc\n")),
       ("<!----><plist><string>a</string></plist>", .string("a")),
+      ("\n\t <?xml version=\"1.0\"?><plist><string>a</string></plist>", .string("a")),
+      ("\u{FEFF}<?xml version=\"1.0\"?><plist><string>a</string></plist>", .string("a")),
+      ("<?xml?><plist><string>a</string></plist>", .string("a")),
+      ("<!-- c --><?xml-stylesheet href=\"a\"?><plist><string>a</string></plist>", .string("a")),
+      ("<plist><string>a\r</string></plist>", .string("a\n")),
       ("<plist><string><![CDATA[a\r\nb\rc]]></string></plist>", .string("a\nb\nc")),
       (
         "<?xml version=\"1.0\"?><?style encoding=\"latin1\"?><plist><string>a</string></plist>",
@@ -207,11 +212,23 @@ import Testing
   @Test(
     "what is wrong is named: a character XML does not allow, a file that ends in a tag",
     arguments: [
-      ("<plist><string>&#0;</string></plist>", "'&#0;' is not a character XML allows"),
+      ("<plist><string>&#0;</string></plist>", "'&#0;' is U+0000, a character XML does not allow"),
       ("<plist><string>a & b</string></plist>", "an '&' that starts no entity"),
       ("<plist><string>a</str", "unexpected end of file, expected </string>"),
       ("<plist><string>a</stx></plist>", "expected </string>"),
       ("<plist><string>a\u{1B}b</string></plist>", "U+001B is a character XML does not allow"),
+      ("<plist><string>a</string></plist>\u{1}", "U+0001 is a character XML does not allow"),
+      ("<!-- a -- b --><plist><string>a</string></plist>", "a comment holds '--' before its end"),
+      (
+        "<plist><?xml version=\"1.0\"?><string>a</string></plist>",
+        "an XML declaration after the start of the file"
+      ),
+      (
+        "<!-- c --><?xml version=\"1.0\"?><plist><string>a</string></plist>",
+        "an XML declaration after the start of the file"
+      ),
+      ("<plist><string>&#x+41;</string></plist>", "an '&' that starts no entity"),
+      ("<plist><string>&#xD800;</string></plist>", "'&#xD800;' is no Unicode character"),
     ])
   func namesTheError(text: String, message: String) {
     #expect(throws: PropertyListXML.ParseError(line: 1, message: message)) {
@@ -230,7 +247,7 @@ import Testing
   func errorLine(text: String, line: Int) {
     #expect(
       throws: PropertyListXML.ParseError(
-        line: line, message: "'&#0;' is not a character XML allows")
+        line: line, message: "'&#0;' is U+0000, a character XML does not allow")
     ) {
       try PropertyListXML.parse(Array(text.utf8))
     }

@@ -128,7 +128,7 @@ import Testing
       path: path,
       reason: .invalidValue(
         key: "Note › a\\u{1}b",
-        reason: "the key holds U+0001, a character an XML property list cannot hold "
+        reason: "the key holds U+0001, a character XML does not allow "
           + "(tpns writes the store as XML)"))
     #expect(throws: refusal) { try store.load() }
     #expect(throws: refusal) { try store.update { $0.uids = ["ABCDEFGHJKLMNPRSTUVW"] } }
@@ -148,9 +148,32 @@ import Testing
         path: path,
         reason: .invalidValue(
           key: "Notes › 1",
-          reason: "it holds U+FFFE, a character an XML property list cannot hold "
+          reason: "it holds U+FFFE, a character XML does not allow "
             + "(tpns writes the store as XML)"))
     ) { try Store(path: path).load() }
+    #expect(contents(of: path) == bytes)
+  }
+
+  @Test(
+    "such a character's place is named with a server's URL redacted and a long key cut to 40",
+    arguments: [
+      ("http://alice:s3cret@a/tpns?key=q1", "Servers › http://***@a/tpns?key=*** › X"),
+      (
+        String(repeating: "K", count: 50),
+        "Servers › " + String(repeating: "K", count: 40) + "… › X"
+      ),
+    ])
+  func unwritablePlaceShown(server: String, key: String) throws {
+    let directory = try TemporaryDirectory()
+    let path = directory.file("state.plist")
+    let bytes = try BinaryPropertyList.foundation([
+      "UIDs": [String](), "Servers": [server: ["X": "a\u{1}"]],
+    ])
+    try bytes.write(to: URL(fileURLWithPath: path))
+    let reason = StoreFormatError.invalidValue(
+      key: key,
+      reason: "it holds U+0001, a character XML does not allow (tpns writes the store as XML)")
+    #expect(throws: StoreError.corrupt(path: path, reason: reason)) { try Store(path: path).load() }
     #expect(contents(of: path) == bytes)
   }
 

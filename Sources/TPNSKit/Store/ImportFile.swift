@@ -40,11 +40,11 @@ public enum ImportFile {
     }
     guard let list = members[key] else {
       // Keys are exact: a list under `uids` is named, not taken.
-      let near = members.keys.sorted().first {
-        $0.trimmingWhitespace().lowercased() == key.lowercased()
+      let near = members.keys.sorted().first { StoreContents.isMisspelt($0, as: key) }
+      let hint = near.map {
+        " ('\(StoreContents.shown(key: $0))': keys are exact, case and spaces included)"
       }
-      throw Failure(
-        "\(name) holds no '\(key)' list" + (near.map { " (it has '\($0)': keys are exact)" } ?? ""))
+      throw Failure("\(name) holds no '\(key)' list" + (hint ?? ""))
     }
     guard case .array(let items) = list else {
       throw Failure(

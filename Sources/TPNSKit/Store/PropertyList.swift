@@ -15,9 +15,11 @@ public enum PropertyList {
   /// valid Unicode (binary); a dictionary may not hold a key twice; values
   /// nest at most ``maximumDepth`` deep.
   public static func read(_ bytes: [UInt8]) throws(PropertyListParseError) -> PropertyListValue {
-    bytes.starts(with: "bplist".utf8)
-      ? try PropertyListLibplist.read(bytes) : try PropertyListXML.parse(bytes)
+    isBinary(bytes) ? try PropertyListLibplist.read(bytes) : try PropertyListXML.parse(bytes)
   }
+
+  /// Whether `bytes` are a binary property list (`bplist`), which libplist reads.
+  static func isBinary(_ bytes: [UInt8]) -> Bool { bytes.starts(with: "bplist".utf8) }
 }
 
 /// Why bytes are not a property list: the message, and for XML the 1-based

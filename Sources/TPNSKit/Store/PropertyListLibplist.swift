@@ -159,7 +159,9 @@ enum PropertyListLibplist {
         }
         let key = try string(taking: keyPointer)
         // libplist keeps both entries of a key written twice; the XML reader refuses it.
-        guard members[key] == nil else { throw failure("the key '\(key)' appears twice") }
+        guard members[key] == nil else {
+          throw failure("the key '\(StoreContents.shown(key: key))' appears twice")
+        }
         members[key] = try value(of: item, depth: depth + 1)
       }
       return .dictionary(members)

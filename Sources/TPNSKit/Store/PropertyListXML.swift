@@ -6,8 +6,11 @@ import TPNSProtocol
 /// Why not libplist's XML reader: it lets a key given twice pass and names
 /// no line; this one refuses it, and a declared encoding other than UTF-8,
 /// and says where the file is wrong. The reader accepts what Apple's parser
-/// accepts in practice: the XML declaration, a DOCTYPE, comments, CDATA, the
-/// five entities and character references, and empty elements (`<string/>`).
+/// accepts in practice: the XML declaration (after white space at most), a
+/// DOCTYPE, comments and processing instructions (skipped), CDATA, the five
+/// entities and character references, and empty elements (`<string/>`); it reads
+/// line ends as XML does (CR LF and CR as LF). It refuses what XML forbids in
+/// text, which the writer could not write back (``allows(_:)``), and `--` in a comment.
 enum PropertyListXML {
   /// Why bytes are not an XML property list; its `line` is 1-based.
   typealias ParseError = PropertyListParseError
@@ -29,22 +32,24 @@ enum PropertyListXML {
     }
   }
 
-  /// Whether XML 1.0 allows the character `value`: not C0 controls but tab and line
-  /// ends, not U+FFFE or U+FFFF. The reader refuses what the writer could not write.
+  /// Whether XML 1.0 allows the character of Unicode scalar value `value`: not C0
+  /// controls but tab and line ends, not U+FFFE or U+FFFF. The reader refuses what
+  /// the writer could not write.
   static func allows(_ value: UInt32) -> Bool {
-    value >= 0x20 ? value != 0xFFFE && value != 0xFFFF : [0x09, 0x0A, 0x0D].contains(value)
+    switch value {
+    case 0x09, 0x0A, 0x0D: true
+    case ..<0x20, 0xFFFE, 0xFFFF: false
+    default: true
+    }
   }
 
   /// The first character of `text` XML does not allow, as `U+001B`; nil if none.
   static func disallowedCharacter(in text: String) -> String? {
-    text.unicodeScalars.first(where: { !allows($0.value) }).map { codePoint($0.value) }
+    text.unicodeScalars.first(where: { !allows($0.value) })?.codePoint
   }
 
-  /// `value` as Unicode writes a code point: `U+001B`.
-  static func codePoint(_ value: UInt32) -> String {
-    let digits = String(value, radix: 16, uppercase: true)
-    return "U+" + String(repeating: "0", count: max(0, 4 - digits.count)) + digits
-  }
+  /// What such a character is called in every message that refuses one.
+  static let notAllowed = "a character XML does not allow"
 
   /// The 1-based line after `prefix`: a line ends with LF, CR LF or CR alone, as XML reads them.
   static func line(of prefix: some Sequence<UInt8>) -> Int {
@@ -74,6 +79,7 @@ extension PropertyListXML {
     static let commentClose = Array("-->".utf8)
     static let declarationOpen = Array("<?".utf8)
     static let xmlDeclarationOpen = Array("<?xml".utf8)
+    static let doubleDash = Array("--".utf8)
     static let declarationClose = Array("?>".utf8)
     static let doctypeOpen = Array("<!DOCTYPE".utf8)
 
@@ -92,6 +98,9 @@ extension PropertyListXML {
     mutating func document() throws(ParseError) -> PropertyListValue {
       // A UTF-8 byte order mark is allowed before the declaration.
       if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { index = 3 }
+      // White space before the XML declaration is no part of a document, but Apple's
+      // parser reads past it, and a hand edit may leave some.
+      while index < bytes.count, Self.isSpace(bytes[index]) { index += 1 }
       documentStart = index
       try skipMisc()
       let plist = try openTag()
@@ -102,6 +111,7 @@ extension PropertyListXML {
       let value = try self.value(depth: 1)
       try closeTag(plist)
       try skipMisc()
+      if index < bytes.count { try checkCharacters(in: index..<(index + 1)) }
       guard index == bytes.count else { throw error("unexpected content after </plist>") }
       return value
     }
@@ -179,7 +189,9 @@ extension PropertyListXML {
             throw error("expected <key> in <dict>, found <\(self.name(of: key))>")
           }
           let name = try text(closing: key)
-          guard members[name] == nil else { throw error("the key '\(name)' appears twice") }
+          guard members[name] == nil else {
+            throw error("the key '\(StoreContents.shown(key: name))' appears twice")
+          }
           members[name] = try value(depth: depth + 1)
         }
         try closeTag(tag)
@@ -311,9 +323,9 @@ extension PropertyListXML {
         } else if bytes[index] == UInt8(ascii: "&") {
           output += try entity()
         } else if bytes[index] == UInt8(ascii: "\r") {
-          let length = at(index + 1, [UInt8(ascii: "\n")]) ? 2 : 1
-          appendNormalizingLineEnds(bytes[index..<(index + length)], to: &output)
-          index += length
+          // CR LF, or CR alone, is a line end read as LF.
+          output.append(UInt8(ascii: "\n"))
+          index += at(index + 1, [UInt8(ascii: "\n")]) ? 2 : 1
         } else {
           try checkCharacters(in: index..<(index + 1))
           output.append(bytes[index])
@@ -344,10 +356,12 @@ extension PropertyListXML {
       else {
         throw error("unknown entity '&\(name);'")
       }
-      guard let value = UInt32(digits, radix: isHex ? 16 : 10), let scalar = Unicode.Scalar(value),
-        PropertyListXML.allows(value)
+      guard let value = UInt32(digits, radix: isHex ? 16 : 10), let scalar = Unicode.Scalar(value)
       else {
-        throw error("'&\(name);' is not a character XML allows")
+        throw error("'&\(name);' is no Unicode character")
+      }
+      guard PropertyListXML.allows(value) else {
+        throw error("'&\(name);' is \(scalar.codePoint), \(PropertyListXML.notAllowed)")
       }
       return Array(String(Character(scalar)).utf8)
     }
@@ -382,10 +396,9 @@ extension PropertyListXML {
       guard let end = find(Self.declarationClose, from: index) else {
         throw error("unexpected end of file in <?...?>")
       }
+      // `<?xml?>` or `<?xml …`, not `<?xml-stylesheet …`; `end` is at or after the name's end.
       let afterName = index + Self.xmlDeclarationOpen.count
-      if at(index, Self.xmlDeclarationOpen),
-        Self.isSpace(bytes[afterName]) || bytes[afterName] == UInt8(ascii: "?")
-      {
+      if at(index, Self.xmlDeclarationOpen), afterName == end || Self.isSpace(bytes[afterName]) {
         guard index == documentStart else {
           throw error("an XML declaration after the start of the file")
         }
@@ -403,9 +416,8 @@ extension PropertyListXML {
           bytes[position] < 0x20
           ? UInt32(bytes[position])
           : 0xF000 | UInt32(bytes[position + 1] & 0x3F) << 6 | UInt32(bytes[position + 2] & 0x3F)
-        guard PropertyListXML.allows(value) else {
-          throw error(
-            "\(PropertyListXML.codePoint(value)) is a character XML does not allow", at: position)
+        if !PropertyListXML.allows(value), let scalar = Unicode.Scalar(value) {
+          throw error("\(scalar.codePoint) is \(PropertyListXML.notAllowed)", at: position)
         }
       }
     }
@@ -441,7 +453,7 @@ extension PropertyListXML {
         throw error("unexpected end of file in a comment")
       }
       // XML allows no `--` inside a comment (`<!-- a -- b -->`, `<!-- a --->`).
-      guard find(Array("--".utf8), from: index + 4).map({ $0 == end }) ?? true else {
+      guard find(Self.doubleDash, from: index + 4) == end else {
         throw error("a comment holds '--' before its end")
       }
       index = end + 3

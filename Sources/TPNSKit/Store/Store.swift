@@ -205,7 +205,7 @@ public struct Store: Sendable {
     let state: StoreContents
     do {
       // The XML reader refuses these itself; a binary store is written back as XML.
-      if data.starts(with: "bplist".utf8) { try StoreContents.checkWritable(value) }
+      if PropertyList.isBinary(data) { try StoreContents.checkWritable(value) }
       state = try StoreContents(propertyList: dictionary)
     } catch {
       throw .corrupt(path: path, reason: error)

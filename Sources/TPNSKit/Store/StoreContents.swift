@@ -100,11 +100,12 @@ extension StoreContents {
   static func checkWritable(_ value: PropertyListValue, key: String = "")
     throws(StoreFormatError)
   {
-    let reason = ", a character an XML property list cannot hold (tpns writes the store as XML)"
+    let why = " (tpns writes the store as XML)"
     switch value {
     case .string(let text):
       if let refused = PropertyListXML.disallowedCharacter(in: text) {
-        throw .invalidValue(key: key, reason: "it holds \(refused)" + reason)
+        throw .invalidValue(
+          key: key, reason: "it holds \(refused), \(PropertyListXML.notAllowed)" + why)
       }
     case .array(let items):
       for (index, item) in items.enumerated() {
@@ -112,17 +113,27 @@ extension StoreContents {
       }
     case .dictionary(let members):
       for (name, member) in members.sorted(by: { $0.key < $1.key }) {
-        // A server's URL without its credentials, any key to 40 characters.
-        let shown = name.contains("://") ? ServerURL(name).redacted : name
-        let path = (key.isEmpty ? "" : key + " › ") + shown.quotedStart.escapingControlCharacters
+        let path = (key.isEmpty ? "" : key + " › ") + shown(key: name)
         if let refused = PropertyListXML.disallowedCharacter(in: name) {
-          throw .invalidValue(key: path, reason: "the key holds \(refused)" + reason)
+          throw .invalidValue(
+            key: path, reason: "the key holds \(refused), \(PropertyListXML.notAllowed)" + why)
         }
         try checkWritable(member, key: path)
       }
     default:
       break
     }
+  }
+
+  /// A key of the store as messages show it: a server's URL without its credentials
+  /// and query values, at most 40 characters, control characters escaped.
+  static func shown(key: String) -> String {
+    ServerURL(key).redacted.quotedStart.escapingControlCharacters
+  }
+
+  /// Whether `key` differs from `known` only by case or surrounding white space.
+  static func isMisspelt(_ key: String, as known: String) -> Bool {
+    key != known && key.trimmingWhitespace().lowercased() == known.lowercased()
   }
 
   /// The keys of `dictionary` not among `known`, refusing one that differs from a known
@@ -133,8 +144,7 @@ extension StoreContents {
   ) throws(StoreFormatError) -> [String: PropertyListValue] {
     let others = dictionary.filter { !known.contains($0.key) }
     for key in others.keys.sorted() {
-      let spelling = key.trimmingWhitespace().lowercased()
-      if let known = known.first(where: { $0.lowercased() == spelling }) {
+      if let known = known.first(where: { isMisspelt(key, as: $0) }) {
         throw .invalidValue(
           key: context + key,
           reason: "keys are exact, case and spaces included: rename it '\(known)'")

@@ -36,6 +36,12 @@ public enum SyntaxViolation: Sendable, Hashable, CustomStringConvertible {
 }
 
 extension Unicode.Scalar {
+  /// The scalar as Unicode writes a code point: `U+001B`.
+  public var codePoint: String {
+    let hex = String(value, radix: 16, uppercase: true)
+    return "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
+  }
+
   /// Whether it is `A-Z`, `a-z`, `0-9` or one of `others`.
   func isASCIIAlphanumeric(or others: String = "") -> Bool {
     switch value {

@@ -60,8 +60,7 @@ public enum IdentifierError: Error, Equatable, CustomStringConvertible {
   /// A character as a message shows it: printable ASCII quoted, anything else as U+XXXX.
   static func show(_ scalar: Unicode.Scalar) -> String {
     if scalar.isASCII, scalar.value >= 0x20, scalar.value < 0x7F { return "'\(Character(scalar))'" }
-    let hex = String(scalar.value, radix: 16, uppercase: true)
-    return "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
+    return scalar.codePoint
   }
 }
 

@@ -197,10 +197,12 @@ import Testing
   }
 
   @Test(
-    "a retry's wait is said in milliseconds below 0.1 s, never as 0 s",
+    "a retry's wait is said in milliseconds below 0.1 s, 'now' below half of one, never as 0 s",
     arguments: [
       (Duration.milliseconds(4), "retrying in 4 ms"), (.milliseconds(99), "retrying in 99 ms"),
       (.milliseconds(100), "retrying in 0.1 s"), (.milliseconds(1_250), "retrying in 1.3 s"),
+      (.zero, "retrying now"), (.microseconds(400), "retrying now"),
+      (.microseconds(99_700), "retrying in 0.1 s"),
     ])
   func retryWait(delay: Duration, text: String) {
     let formatting = OutcomeFormatting(
