@@ -51,7 +51,7 @@ struct OutcomeFormatting {
       return "sent \(command.rawValue)\(body.isEmpty ? "" : ": \(body)")"
     case .waitingForRegistration(let uids):
       return
-        "stored \(uids.count) UID\(uids.count == 1 ? "" : "s"); they are sent once a token is "
+        "stored \(uids.count) UID\(uids.count == 1 ? "; it is" : "s; they are") sent once a token is "
         + "registered (tpns register --token-file FILE, or TPNS_TOKEN)"
     case .retrying(let command, let attempt, let of, let delay, let reason):
       // A jittered wait may be a few milliseconds, or none (Retry-After: 0): never "0 s".

@@ -130,7 +130,7 @@ final class EndToEnd {
     #expect(result.status == 0)
     #expect(
       result.stdout
-        == "added \(Self.a)\nstored 1 UID; they are sent once a token is registered (tpns register --token-file FILE, or TPNS_TOKEN)\n"
+        == "added \(Self.a)\nstored 1 UID; it is sent once a token is registered (tpns register --token-file FILE, or TPNS_TOKEN)\n"
     )
     #expect(try e2e.server.requests().isEmpty)
 

@@ -135,6 +135,12 @@ import Testing
       ("<plist><string>a<?pi x?>b</string></plist>", .string("ab")),
       ("<plist><string>a\r\nb\rc\r</string></plist>", .string("a\nb\nc\n")),
       ("<!----><plist><string>a</string></plist>", .string("a")),
+      ("<!-- a -- b ---><plist><string>a<!-- -- --->b</string></plist>", .string("ab")),
+      ("<!-- c --><?xml version=\"1.0\"?><plist><string>a</string></plist>", .string("a")),
+      (
+        "<plist><?xml version=\"1.0\"?><string>a<?xml version=\"1.0\"?>b</string></plist>",
+        .string("ab")
+      ),
       ("\n\t <?xml version=\"1.0\"?><plist><string>a</string></plist>", .string("a")),
       ("\u{FEFF}<?xml version=\"1.0\"?><plist><string>a</string></plist>", .string("a")),
       ("<?xml?><plist><string>a</string></plist>", .string("a")),
@@ -188,16 +194,12 @@ import Testing
       "<plist><string>&#xFFFF;</string></plist>",
       "<plist><string>&#xD800;</string></plist>",
       "<plist><string>&#x110000;</string></plist>",
-      "<!-- a -- b --><plist><string>a</string></plist>",
-      "<plist><string>a<!-- b ---></string></plist>",
       "<plist><string>a\u{1B}b</string></plist>",
       "<plist><string>a\u{0}</string></plist>",
       "<plist><string>\u{FFFE}</string></plist>",
       "<plist><string>a&amp;\u{7}</string></plist>",
       "<plist><string><![CDATA[\u{1B}]]></string></plist>",
       "<plist><dict><key>a\u{1B}</key><true/></dict></plist>",
-      "<plist><string>a<?xml version=\"1.0\"?></string></plist>",
-      "<plist><?xml version=\"1.0\"?><string>a</string></plist>",
       "<plist><string>a</string></plist>junk",
       "<array><string>a</string></array>",
       "<plist><date>yesterday</date></plist>",
@@ -210,24 +212,25 @@ import Testing
   }
 
   @Test(
-    "what is wrong is named: a character XML does not allow, a file that ends in a tag",
+    "what is wrong is named: a character XML does not allow, a file that ends in a tag, a lone & or <",
     arguments: [
       ("<plist><string>&#0;</string></plist>", "'&#0;' is U+0000, a character XML does not allow"),
-      ("<plist><string>a & b</string></plist>", "an '&' that starts no entity"),
+      (
+        "<plist><string>a & b</string></plist>",
+        "an '&' that starts no entity (write a lone '&' as '&amp;')"
+      ),
       ("<plist><string>a</str", "unexpected end of file, expected </string>"),
       ("<plist><string>a</stx></plist>", "expected </string>"),
       ("<plist><string>a\u{1B}b</string></plist>", "U+001B is a character XML does not allow"),
       ("<plist><string>a</string></plist>\u{1}", "U+0001 is a character XML does not allow"),
-      ("<!-- a -- b --><plist><string>a</string></plist>", "a comment holds '--' before its end"),
       (
-        "<plist><?xml version=\"1.0\"?><string>a</string></plist>",
-        "an XML declaration after the start of the file"
+        "<plist><string>&#x+41;</string></plist>",
+        "an '&' that starts no entity (write a lone '&' as '&amp;')"
       ),
       (
-        "<!-- c --><?xml version=\"1.0\"?><plist><string>a</string></plist>",
-        "an XML declaration after the start of the file"
+        "<plist><string>a<b</string></plist>",
+        "a '<' that starts no tag read in text (write it as '&lt;')"
       ),
-      ("<plist><string>&#x+41;</string></plist>", "an '&' that starts no entity"),
       ("<plist><string>&#xD800;</string></plist>", "'&#xD800;' is no Unicode character"),
     ])
   func namesTheError(text: String, message: String) {

@@ -177,6 +177,39 @@ import Testing
     #expect(contents(of: path) == bytes)
   }
 
+  @Test(
+    "a binary store's date libplist cannot hand over exactly is refused, naming its key",
+    arguments: [
+      -3_187_296_000.0,  // 1900-01-01
+      3_124_224_000,  // 2100-01-01
+      -0.5, 0.5,  // within a second of 2001, not on it
+    ])
+  func inexactDate(sinceReferenceDate: Double) throws {
+    let directory = try TemporaryDirectory()
+    let path = directory.file("state.plist")
+    // {"UIDs": [], "When": date}
+    let bytes = Binary.assemble([
+      Binary.dictionary(keys: [1, 2], values: [3, 4]), Binary.string("UIDs"),
+      Binary.string("When"), Binary.array([]), Binary.date(sinceReferenceDate),
+    ])
+    try bytes.write(to: URL(fileURLWithPath: path))
+    #expect {
+      try Store(path: path).load()
+    } throws: { error in
+      "\(error)".contains("'When' is not valid: it holds a date libplist cannot read exactly")
+    }
+    #expect(contents(of: path) == bytes)
+    // A file to import may hold one in a key tpns does not take.
+    let prefs = Binary.assemble([
+      Binary.dictionary(keys: [1, 2], values: [3, 4]), Binary.string("UIDs"),
+      Binary.string("When"), Binary.array([5]), Binary.date(sinceReferenceDate),
+      Binary.string("ABCDEFGHJKLMNPRSTUVW"),
+    ])
+    #expect(
+      try ImportFile.contents(of: Array(prefs), name: "prefs.plist").uids.map(\.text)
+        == ["ABCDEFGHJKLMNPRSTUVW"])
+  }
+
   @Test("a binary file to import may hold such a character in a key tpns does not take")
   func importTakesUIDsBesideControlCharacters() throws {
     let bytes = try BinaryPropertyList.foundation([

@@ -84,7 +84,10 @@ struct GenerateManual: ParsableCommand {
   /// The statuses of a command that only reads the store (`list`, `status`).
   static let readingStatuses: [CommandConfiguration.ExitStatusDescription] = [
     .init(0, "Done."), .init(64, "Usage: an unknown option or a bad option value."),
-    .init(65, "The store does not parse, or holds what a store may not (a UID twice, say)."),
+    .init(
+      65,
+      "The store does not parse, holds what a store may not (a UID twice, say), or is over "
+        + "64 MiB."),
     .init(73, "The store cannot be read, or is not safe to use."),
     .init(74, "Standard output could not be written (a full disk, say)."),
   ]

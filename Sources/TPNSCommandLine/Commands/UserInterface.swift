@@ -39,7 +39,10 @@ struct UserInterface: TPNSSubcommand {
         64,
         "Not a terminal that can draw a screen (piped, or TERM unset or dumb): use the "
           + "one-shot commands."),
-      .init(65, "The store does not parse, or holds what a store may not (a UID twice, say)."),
+      .init(
+        65,
+        "The store does not parse, holds what a store may not (a UID twice, say), or is over "
+          + "64 MiB."),
       .init(73, "The store cannot be read or written, or is not safe to use."),
       .init(74, "Standard output could not be written (a full disk, say)."),
       .init(130, "Quit with Ctrl-C (as SIGINT); SIGTERM and SIGHUP end it as those signals do."),

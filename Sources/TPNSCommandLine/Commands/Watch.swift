@@ -28,7 +28,7 @@ struct Watch: TPNSSubcommand {
     exitStatuses: [
       .init(0, "Stopped by SIGINT or SIGTERM (a request in flight is cancelled within a second)."),
       .init(64, "Usage: an unknown option or a bad option value."),
-      .init(65, "The store does not parse at the start, or holds what a store may not."),
+      .init(65, "The store does not parse at the start, holds what it may not, or is over 64 MiB."),
       .init(73, "The store cannot be read or written, or is not safe to use."),
       .init(74, "Standard output could not be written (a full disk, say)."),
       .init(

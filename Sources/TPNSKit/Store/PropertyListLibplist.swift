@@ -108,16 +108,11 @@ enum PropertyListLibplist {
       // Seconds since 2001 split in two, the seconds rounded toward zero to an
       // Int32 and the fraction without its sign: a date beyond an Int32 comes over as
       // its least or greatest value, and one within a second of 2001 as 0 and a
-      // fraction of either sign. Those are refused rather than written back as others.
+      // fraction of either sign. A store holding one is refused
+      // (`StoreContents.checkWritable`); a file to import may, in a key tpns does not take.
       var seconds: Int32 = 0
       var microseconds: Int32 = 0
       plist_get_date_val(node, &seconds, &microseconds)
-      guard seconds != .min, seconds != .max, seconds != 0 || microseconds == 0 else {
-        throw failure(
-          "a date not after 1932-12-13T20:45:52Z, not before 2069-01-19T03:14:07Z, or within a "
-            + "second of 2001-01-01T00:00:00Z (not on it), which libplist cannot read exactly: "
-            + "write the file as an XML property list")
-      }
       let fraction = Double(microseconds) / 1_000_000
       let sinceReferenceDate = Double(seconds) + (seconds < 0 ? -fraction : fraction)
       return .date(secondsSince1970: sinceReferenceDate + secondsFrom1970To2001)

@@ -6,11 +6,11 @@ import TPNSProtocol
 /// Why not libplist's XML reader: it lets a key given twice pass and names
 /// no line; this one refuses it, and a declared encoding other than UTF-8,
 /// and says where the file is wrong. The reader accepts what Apple's parser
-/// accepts in practice: the XML declaration (after white space at most), a
-/// DOCTYPE, comments and processing instructions (skipped), CDATA, the five
-/// entities and character references, and empty elements (`<string/>`); it reads
-/// line ends as XML does (CR LF and CR as LF). It refuses what XML forbids in
-/// text, which the writer could not write back (``allows(_:)``), and `--` in a comment.
+/// accepts in practice: the XML declaration, a DOCTYPE, comments and processing
+/// instructions (skipped), CDATA, the five entities and character references, and
+/// empty elements (`<string/>`); it reads line ends as XML does (CR LF and CR as LF).
+/// It refuses what XML forbids in text, which the writer could not write back
+/// (``allows(_:)``).
 enum PropertyListXML {
   /// Why bytes are not an XML property list; its `line` is 1-based.
   typealias ParseError = PropertyListParseError
@@ -79,7 +79,6 @@ extension PropertyListXML {
     static let commentClose = Array("-->".utf8)
     static let declarationOpen = Array("<?".utf8)
     static let xmlDeclarationOpen = Array("<?xml".utf8)
-    static let doubleDash = Array("--".utf8)
     static let declarationClose = Array("?>".utf8)
     static let doctypeOpen = Array("<!DOCTYPE".utf8)
 
@@ -92,16 +91,10 @@ extension PropertyListXML {
     var longestArray: [PropertyListValue] = []
     /// The count of ``longestArray`` when it last gave an array its room.
     var roomGiven = 0
-    /// Where the document starts: after a byte order mark, if any.
-    var documentStart = 0
 
     mutating func document() throws(ParseError) -> PropertyListValue {
       // A UTF-8 byte order mark is allowed before the declaration.
       if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { index = 3 }
-      // White space before the XML declaration is no part of a document, but Apple's
-      // parser reads past it, and a hand edit may leave some.
-      while index < bytes.count, Self.isSpace(bytes[index]) { index += 1 }
-      documentStart = index
       try skipMisc()
       let plist = try openTag()
       guard tag(plist, is: "plist") else {
@@ -318,6 +311,9 @@ extension PropertyListXML {
         } else if at(index, Self.declarationOpen) {
           try skipProcessingInstruction()
         } else if bytes[index] == UInt8(ascii: "<") {
+          guard isClosing(at: index) else {
+            throw error("a '<' that starts no tag read in text (write it as '&lt;')")
+          }
           try closeTag(tag)
           return String(decoding: output, as: UTF8.self)
         } else if bytes[index] == UInt8(ascii: "&") {
@@ -343,7 +339,7 @@ extension PropertyListXML {
         end += 1
       }
       guard end > index + 1, end < bytes.count, bytes[end] == UInt8(ascii: ";") else {
-        throw error("an '&' that starts no entity")
+        throw error("an '&' that starts no entity (write a lone '&' as '&amp;')")
       }
       let name = String(decoding: bytes[(index + 1)..<end], as: UTF8.self)
       index = end + 1
@@ -390,8 +386,8 @@ extension PropertyListXML {
       }
     }
 
-    /// Skips a processing instruction (`<?target …?>`). The XML declaration
-    /// (`<?xml …?>`) may only open the document, and declare no encoding but UTF-8.
+    /// Skips a processing instruction (`<?target …?>`); the XML declaration
+    /// (`<?xml …?>`) may declare no encoding but UTF-8.
     mutating func skipProcessingInstruction() throws(ParseError) {
       guard let end = find(Self.declarationClose, from: index) else {
         throw error("unexpected end of file in <?...?>")
@@ -399,9 +395,6 @@ extension PropertyListXML {
       // `<?xml?>` or `<?xml …`, not `<?xml-stylesheet …`; `end` is at or after the name's end.
       let afterName = index + Self.xmlDeclarationOpen.count
       if at(index, Self.xmlDeclarationOpen), afterName == end || Self.isSpace(bytes[afterName]) {
-        guard index == documentStart else {
-          throw error("an XML declaration after the start of the file")
-        }
         try checkEncoding(String(decoding: bytes[index..<end], as: UTF8.self))
       }
       index = end + 2
@@ -451,10 +444,6 @@ extension PropertyListXML {
     mutating func skipComment() throws(ParseError) {
       guard let end = find(Self.commentClose, from: index + 4) else {
         throw error("unexpected end of file in a comment")
-      }
-      // XML allows no `--` inside a comment (`<!-- a -- b -->`, `<!-- a --->`).
-      guard find(Self.doubleDash, from: index + 4) == end else {
-        throw error("a comment holds '--' before its end")
       }
       index = end + 3
     }

@@ -204,9 +204,9 @@ public struct Store: Sendable {
     }
     let state: StoreContents
     do {
-      // The XML reader refuses these itself; a binary store is written back as XML.
-      if PropertyList.isBinary(data) { try StoreContents.checkWritable(value) }
       state = try StoreContents(propertyList: dictionary)
+      // What the XML reader refuses itself; a binary store is written back as XML.
+      if PropertyList.isBinary(data) { try StoreContents.checkWritable(value) }
     } catch {
       throw .corrupt(path: path, reason: error)
     }

@@ -95,8 +95,10 @@ extension StoreContents {
     try migrateLegacyKeys(propertyList)
   }
 
-  /// Refuses a key or string holding a character XML does not allow
-  /// (``PropertyListXML/allows(_:)``), naming where it is: a store is written as XML.
+  /// Refuses, in a binary store, what tpns could not write back as it was read,
+  /// naming where it is: a key or string holding a character XML does not allow
+  /// (``PropertyListXML/allows(_:)``), or a date libplist 2.2 cannot hand over
+  /// exactly (``PropertyListLibplist``: the store would be written with another).
   static func checkWritable(_ value: PropertyListValue, key: String = "")
     throws(StoreFormatError)
   {
@@ -119,6 +121,17 @@ extension StoreContents {
             key: path, reason: "the key holds \(refused), \(PropertyListXML.notAllowed)" + why)
         }
         try checkWritable(member, key: path)
+      }
+    case .date(let secondsSince1970):
+      let sinceReferenceDate = secondsSince1970 - PropertyListLibplist.secondsFrom1970To2001
+      if sinceReferenceDate <= Double(Int32.min) || sinceReferenceDate >= Double(Int32.max)
+        || (sinceReferenceDate > 0 && sinceReferenceDate < 1)
+      {
+        throw .invalidValue(
+          key: key,
+          reason: "it holds a date libplist cannot read exactly (not after "
+            + "1932-12-13T20:45:52Z, not before 2069-01-19T03:14:07Z, or within a second of "
+            + "2001-01-01T00:00:00Z): write the store as an XML property list")
       }
     default:
       break
