@@ -210,6 +210,19 @@ import Testing
         == ["ABCDEFGHJKLMNPRSTUVW"])
   }
 
+  @Test("a binary store's UID holding a control character is refused as no UID, as in XML")
+  func controlCharacterInUID() throws {
+    let directory = try TemporaryDirectory()
+    let path = directory.file("state.plist")
+    let bytes = try BinaryPropertyList.foundation(["UIDs": ["ABCDEFGHJK\u{1B}LMNPRSTUV"]])
+    try bytes.write(to: URL(fileURLWithPath: path))
+    #expect {
+      try Store(path: path).load()
+    } throws: { error in
+      "\(error)".contains("'UIDs' item 0 is not a UID")
+    }
+  }
+
   @Test("a binary file to import may hold such a character in a key tpns does not take")
   func importTakesUIDsBesideControlCharacters() throws {
     let bytes = try BinaryPropertyList.foundation([
