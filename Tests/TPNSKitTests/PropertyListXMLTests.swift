@@ -229,7 +229,19 @@ import Testing
       ),
       (
         "<plist><string>a<b</string></plist>",
-        "a '<' that starts no tag read in text (write it as '&lt;')"
+        "<string> holds text, not elements (write a '<' in text as '&lt;')"
+      ),
+      (
+        "<plist><string>a<br/>b</string></plist>",
+        "<string> holds text, not elements (write a '<' in text as '&lt;')"
+      ),
+      (
+        "<?xml version=\"1.0\" encoding = \"ISO-8859-1\"?><plist><string>a</string></plist>",
+        "the file declares the encoding 'iso-8859-1'; only UTF-8 is read"
+      ),
+      (
+        "<?xml version=\"1.0\" encoding\n='latin1'?><plist><string>a</string></plist>",
+        "the file declares the encoding 'latin1'; only UTF-8 is read"
       ),
       ("<plist><string>&#xD800;</string></plist>", "'&#xD800;' is no Unicode character"),
     ])

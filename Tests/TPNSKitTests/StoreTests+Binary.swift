@@ -183,6 +183,7 @@ import Testing
       -3_187_296_000.0,  // 1900-01-01
       3_124_224_000,  // 2100-01-01
       -0.5, 0.5,  // within a second of 2001, not on it
+      .nan, .infinity, -.infinity, 1e300, 2e19,  // libplist's fraction is then garbage
     ])
   func inexactDate(sinceReferenceDate: Double) throws {
     let directory = try TemporaryDirectory()

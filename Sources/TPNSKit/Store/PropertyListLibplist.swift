@@ -113,6 +113,12 @@ enum PropertyListLibplist {
       var seconds: Int32 = 0
       var microseconds: Int32 = 0
       plist_get_date_val(node, &seconds, &microseconds)
+      // Beyond an Int32, or not a number at all: the fraction comes over as garbage.
+      // Kept as the bound itself, which a store refuses.
+      if seconds == .min || seconds == .max || !(0..<1_000_000).contains(microseconds) {
+        let bound = seconds == .max ? Double(Int32.max) : Double(Int32.min)
+        return .date(secondsSince1970: bound + secondsFrom1970To2001)
+      }
       let fraction = Double(microseconds) / 1_000_000
       let sinceReferenceDate = Double(seconds) + (seconds < 0 ? -fraction : fraction)
       return .date(secondsSince1970: sinceReferenceDate + secondsFrom1970To2001)

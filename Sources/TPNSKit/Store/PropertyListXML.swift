@@ -312,7 +312,8 @@ extension PropertyListXML {
           try skipProcessingInstruction()
         } else if bytes[index] == UInt8(ascii: "<") {
           guard isClosing(at: index) else {
-            throw error("a '<' that starts no tag read in text (write it as '&lt;')")
+            throw error(
+              "<\(name(of: tag))> holds text, not elements (write a '<' in text as '&lt;')")
           }
           try closeTag(tag)
           return String(decoding: output, as: UTF8.self)
@@ -434,8 +435,12 @@ extension PropertyListXML {
     /// the only one read; XML spells it in any case.
     func checkEncoding(_ declaration: String) throws(ParseError) {
       let declaration = declaration.lowercased()
-      guard let key = declaration.firstRange(of: "encoding=") else { return }
-      let value = declaration[key.upperBound...].dropFirst().prefix { $0 != "\"" && $0 != "'" }
+      guard let key = declaration.firstRange(of: "encoding") else { return }
+      // `encoding="…"`, XML allowing white space around the `=`.
+      let afterKey = declaration[key.upperBound...].drop(while: \.isWhitespace)
+      guard afterKey.first == "=" else { return }
+      let quoted = afterKey.dropFirst().drop(while: \.isWhitespace)
+      let value = quoted.dropFirst().prefix { $0 != "\"" && $0 != "'" }
       guard value == "utf-8" || value == "utf8" else {
         throw error("the file declares the encoding '\(value)'; only UTF-8 is read")
       }
