@@ -4,17 +4,13 @@ import TPNSKit
 
 /// A file a command reads whole: `add --from`, `import`'s FILE, `--token-file`.
 enum InputFile {
-  /// The most bytes read from a list (`add --from`, `import`): a mistaken
-  /// `/dev/zero` stops here, not when memory is full.
-  static let sizeLimit = 64 << 20
-
   /// The bytes of `path` ('-': standard input), never read past `limit`:
   /// one that cannot be read is exit 66 ("cannot read `noun` NAME"), a larger
   /// one 65 ("`noun` NAME is larger than …: `tooLarge`", with `hint`). A
   /// `secret` (a token file) must pass ``UntrustedReason/ofSecretFile(_:)``
   /// (73), checked on the open file.
   static func read(
-    _ path: String, runner: Runner, noun: String = "", limit: Int = sizeLimit,
+    _ path: String, runner: Runner, noun: String = "", limit: Int = PropertyList.maximumSize,
     secret: Bool = false, tooLarge: String, hint: String
   ) throws -> [UInt8] {
     let name = path == "-" ? "<stdin>" : path
@@ -52,7 +48,7 @@ enum InputFile {
       throw unreadable(error.code)
     }
     guard bytes.count <= limit else {
-      let size = limit == sizeLimit ? "\(limit >> 20) MiB" : "\(limit) bytes"
+      let size = limit == PropertyList.maximumSize ? "\(limit >> 20) MiB" : "\(limit) bytes"
       throw runner.fail(
         "\(noun)\(name) is larger than \(size): \(tooLarge)", hint: hint,
         code: ExitStatus.dataError)

@@ -195,7 +195,7 @@ extension Acknowledgement {
     runsAreOfStoredUIDs: Bool = true
   ) throws(StoreFormatError) -> Acknowledgement {
     // A hand-edited server key may hold credentials: messages show it without them.
-    let entry = "Servers › \(StoreContents.shown(key: server))"
+    let entry = "Servers › \(PropertyList.shown(key: server))"
     let context = entry + " › "
     guard case .dictionary(let list) = value else {
       throw .wrongType(key: entry, expected: "dictionary", found: value)

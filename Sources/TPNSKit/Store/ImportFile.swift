@@ -42,7 +42,7 @@ public enum ImportFile {
       // Keys are exact: a list under `uids` is named, not taken.
       let near = members.keys.sorted().first { StoreContents.isMisspelt($0, as: key) }
       let hint = near.map {
-        " ('\(StoreContents.shown(key: $0))': keys are exact, case and spaces included)"
+        " ('\(PropertyList.shown(key: $0))': keys are exact, case and spaces included)"
       }
       throw Failure("\(name) holds no '\(key)' list" + (hint ?? ""))
     }

@@ -10,6 +10,16 @@ public enum PropertyList {
   /// refused instead.
   public static let maximumDepth = 64
 
+  /// The most bytes of a property list tpns reads (a store, a file to import, a list
+  /// of UIDs): a 10,000-UID store is under 1 MiB, and a mistaken `/dev/zero` stops here.
+  public static let maximumSize = 64 << 20
+
+  /// A key as messages show it: a server's URL without its credentials and query
+  /// values, at most 40 characters, control characters escaped.
+  static func shown(key: String) -> String {
+    ServerURL(key).redacted.quotedStart.escapingControlCharacters
+  }
+
   /// The value at the top of the property list in `bytes`: binary if they
   /// start with `bplist`, else XML. Strings must be UTF-8 (XML) or become
   /// valid Unicode (binary); a dictionary may not hold a key twice; values

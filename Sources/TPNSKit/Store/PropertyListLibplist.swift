@@ -22,6 +22,15 @@ enum PropertyListLibplist {
   /// Binary plists count seconds from 2001-01-01 00:00:00 UTC.
   static let secondsFrom1970To2001: Double = 978_307_200
 
+  /// Whether a date read by ``read(_:)`` is the one the file holds: not one libplist
+  /// 2.2 handed over saturated (beyond an Int32 of seconds since 2001, or no number),
+  /// nor one within a second of 2001, whose fraction comes without its sign.
+  static func isExact(secondsSince1970: Double) -> Bool {
+    let sinceReferenceDate = secondsSince1970 - secondsFrom1970To2001
+    return sinceReferenceDate > Double(Int32.min) && sinceReferenceDate < Double(Int32.max)
+      && !(sinceReferenceDate > 0 && sinceReferenceDate < 1)
+  }
+
   static func read(_ bytes: [UInt8]) throws(PropertyListParseError) -> PropertyListValue {
     guard !bytes.isEmpty, bytes.count <= Int(UInt32.max) else {
       throw failure(bytes.isEmpty ? "the file is empty" : "the file is larger than 4 GiB")
@@ -109,7 +118,7 @@ enum PropertyListLibplist {
       // Int32 and the fraction without its sign: a date beyond an Int32 comes over as
       // its least or greatest value, and one within a second of 2001 as 0 and a
       // fraction of either sign. A store holding one is refused
-      // (`StoreContents.checkWritable`); a file to import may, in a key tpns does not take.
+      // (``isExact(secondsSince1970:)``); a file to import may, in a key tpns does not take.
       var seconds: Int32 = 0
       var microseconds: Int32 = 0
       plist_get_date_val(node, &seconds, &microseconds)
@@ -161,7 +170,7 @@ enum PropertyListLibplist {
         let key = try string(taking: keyPointer)
         // libplist keeps both entries of a key written twice; the XML reader refuses it.
         guard members[key] == nil else {
-          throw failure("the key '\(StoreContents.shown(key: key))' appears twice")
+          throw failure("the key '\(PropertyList.shown(key: key))' appears twice")
         }
         members[key] = try value(of: item, depth: depth + 1)
       }

@@ -183,7 +183,7 @@ extension PropertyListXML {
           }
           let name = try text(closing: key)
           guard members[name] == nil else {
-            throw error("the key '\(StoreContents.shown(key: name))' appears twice")
+            throw error("the key '\(PropertyList.shown(key: name))' appears twice")
           }
           members[name] = try value(depth: depth + 1)
         }

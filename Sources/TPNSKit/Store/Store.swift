@@ -16,9 +16,6 @@ public struct Store: Sendable {
   /// When the command's whole time budget (`--timeout`) runs out: no lock
   /// is waited for past it.
   public let deadline: ContinuousClock.Instant?
-  /// The most bytes a store is read to: a 10,000-UID store is under 1 MiB.
-  static let sizeLimit = 64 << 20
-
   /// The bytes last read or written and the state they hold: a command
   /// reads the store at each step, and the same bytes are not parsed again.
   /// The state is a function of the bytes alone, so one entry serves any store.
@@ -222,12 +219,12 @@ public struct Store: Sendable {
     defer { close(descriptor) }
     let bytes: [UInt8]
     do {
-      bytes = try FileDescriptor.readAll(descriptor, limit: Self.sizeLimit + 1)
+      bytes = try FileDescriptor.readAll(descriptor, limit: PropertyList.maximumSize + 1)
     } catch {
       throw .io(operation: "read", path: path, errno: error.code)
     }
-    guard bytes.count <= Self.sizeLimit else {
-      throw .corrupt(path: path, reason: .tooLarge(limit: Self.sizeLimit))
+    guard bytes.count <= PropertyList.maximumSize else {
+      throw .corrupt(path: path, reason: .tooLarge(limit: PropertyList.maximumSize))
     }
     return bytes
   }

@@ -115,7 +115,7 @@ extension StoreContents {
       }
     case .dictionary(let members):
       for (name, member) in members.sorted(by: { $0.key < $1.key }) {
-        let path = (key.isEmpty ? "" : key + " › ") + shown(key: name)
+        let path = (key.isEmpty ? "" : key + " › ") + PropertyList.shown(key: name)
         if let refused = PropertyListXML.disallowedCharacter(in: name) {
           throw .invalidValue(
             key: path, reason: "the key holds \(refused), \(PropertyListXML.notAllowed)" + why)
@@ -123,10 +123,7 @@ extension StoreContents {
         try checkWritable(member, key: path)
       }
     case .date(let secondsSince1970):
-      let sinceReferenceDate = secondsSince1970 - PropertyListLibplist.secondsFrom1970To2001
-      if sinceReferenceDate <= Double(Int32.min) || sinceReferenceDate >= Double(Int32.max)
-        || (sinceReferenceDate > 0 && sinceReferenceDate < 1)
-      {
+      if !PropertyListLibplist.isExact(secondsSince1970: secondsSince1970) {
         throw .invalidValue(
           key: key,
           reason: "it holds a date libplist cannot read exactly (not after "
@@ -136,12 +133,6 @@ extension StoreContents {
     default:
       break
     }
-  }
-
-  /// A key of the store as messages show it: a server's URL without its credentials
-  /// and query values, at most 40 characters, control characters escaped.
-  static func shown(key: String) -> String {
-    ServerURL(key).redacted.quotedStart.escapingControlCharacters
   }
 
   /// Whether `key` differs from `known` only by case or surrounding white space.
